@@ -1,0 +1,18 @@
+// Run-time checks of what screens send to the hub (types: server/hub/protocol.ts).
+import { int64Id, nonNegativeInt } from './common.js';
+
+export const HubSubscribe = {
+  $id: 'HubSubscribe',
+  type: 'object',
+  additionalProperties: false,
+  required: ['monitorId'],
+  properties: { monitorId: int64Id, version: nonNegativeInt },
+} as const;
+
+export const HubUnsubscribe = {
+  $id: 'HubUnsubscribe',
+  type: 'object',
+  additionalProperties: false,
+  required: ['monitorId'],
+  properties: { monitorId: int64Id },
+} as const;

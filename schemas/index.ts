@@ -1,0 +1,14 @@
+// Every schema of the service, compiled by the one Ajv instance at boot (server/http/validation.ts).
+import * as common from './common.js';
+import * as hub from './hub.js';
+import * as monitor from './monitor.js';
+
+type Schema = { $id: string } & Record<string, unknown>;
+
+function collect(...modules: Record<string, unknown>[]): Schema[] {
+  return modules.flatMap((m) =>
+    Object.values(m).filter((v): v is Schema => typeof v === 'object' && v !== null && typeof (v as Schema).$id === 'string'),
+  );
+}
+
+export const allSchemas: Schema[] = collect(common, monitor, hub);

@@ -1,0 +1,74 @@
+// createApp(deps): the Koa application, built the same way by main.ts and by the tests.
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { MonitorCommands } from './areas/monitor/commands.js';
+import type { MonitorEvents } from './areas/monitor/events.js';
+import { monitorOperations } from './areas/monitor/routes.js';
+import type { Database } from './db/database.js';
+import { authenticate } from './http/authenticate.js';
+import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
+import { buildOpenApi } from './http/openapi.js';
+import { mountOperations } from './http/operation.js';
+import { Validator } from './http/validation.js';
+
+/** One readiness check: name and whether it passes, with a detail for operators. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<{ ok: boolean; detail?: unknown }>;
+}
+
+export interface AppDeps {
+  db: Database;
+  log: Logger;
+  events: MonitorEvents;
+  bodyLimitBytes: number;
+  readiness: ReadinessCheck[];
+  /** Extra routes (the display client) mounted before the API. */
+  extraRoutes?: Router[];
+}
+
+export interface App {
+  koa: Koa;
+  monitors: MonitorCommands;
+  validator: Validator;
+}
+
+/** Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler. */
+export function createApp(deps: AppDeps): App {
+  const validator = new Validator();
+  const monitors = new MonitorCommands(deps.db, deps.events);
+  const operations = [...monitorOperations(monitors)];
+  const openapi = buildOpenApi(operations, validator);
+
+  const open = new Router();
+  open.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  open.get('/readyz', async (ctx) => {
+    const results = await Promise.all(deps.readiness.map(async (r) => [r.name, await r.check()] as const));
+    const ready = results.every(([, r]) => r.ok);
+    ctx.status = ready ? 200 : 503;
+    if (!ready) ctx.set('Retry-After', '5');
+    ctx.body = { status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) };
+  });
+  open.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+
+  const api = new Router();
+  api.use('/api/v1', authenticate(deps.db.models));
+  mountOperations(api, validator, operations);
+
+  const koa = new Koa({ proxy: false });
+  // The access log sits outside the error handler so it records the status actually sent.
+  koa.use(requestId);
+  koa.use(accessLog(deps.log));
+  koa.use(errorHandler(deps.log));
+  koa.use(jsonBody(deps.bodyLimitBytes));
+  koa.use(open.routes());
+  for (const router of deps.extraRoutes ?? []) koa.use(router.routes());
+  koa.use(api.routes());
+  koa.use(api.allowedMethods({ throw: true }));
+  return { koa, monitors, validator };
+}

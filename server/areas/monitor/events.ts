@@ -1,0 +1,16 @@
+// The single place where monitor changes leave the monitor area: commands call these after their
+// writes succeed; the hub (server/hub) implements them. Routes never publish.
+import type { MonitorView, PatchEvent } from '../../hub/protocol.js';
+
+export interface MonitorEvents {
+  dataWritten(event: PatchEvent, organizationId: number): void;
+  monitorUpdated(monitor: MonitorView): void;
+  monitorDeleted(monitorId: number, organizationId: number): void;
+}
+
+/** For a service without a hub (the admin command, unit tests). */
+export const noMonitorEvents: MonitorEvents = {
+  dataWritten() {},
+  monitorUpdated() {},
+  monitorDeleted() {},
+};

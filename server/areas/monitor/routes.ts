@@ -1,0 +1,109 @@
+// The monitor area's operations M1–M10 (CONTRACT.md §2), compatible with GroupAlarm's 2019 monitor API.
+import { defineOperation, type Operation } from '../../http/operation.js';
+import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../schemas/monitor.js';
+import type { MonitorCommands, MonitorInput } from './commands.js';
+import { presentMonitor } from './presenter.js';
+import type { DataOp, DataSection, JsonObject } from './reduce.js';
+
+const MONITOR_FORMAT = 'Monitor in wrong format or required field missing';
+const MONITOR_ID = 'monitor_id missing or in wrong format';
+const REQUIRED_PARAMETER = 'Required parameter missing or in wrong format';
+
+const idParams = { schema: 'MonitorIdParams', message: MONITOR_ID };
+const dataParams = { schema: 'MonitorIdParams', message: REQUIRED_PARAMETER };
+const saved = { status: 200, schema: 'MessageResult', description: 'Saved' } as const;
+
+/** The monitor area's operation declarations. */
+export function monitorOperations(monitors: MonitorCommands): Operation[] {
+  const dataWrite = (label: string, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject>({
+    label,
+    method: op === 'set' ? 'post' : 'patch',
+    alsoMethods: op === 'set' ? ['put'] : undefined,
+    path: `/api/v1/monitor/:monitor_id/data/${section === 'alarming' ? 'alarming' : 'meta'}`,
+    summary,
+    params: dataParams,
+    body: { schema, message: REQUIRED_PARAMETER },
+    response: saved,
+    errors: [400, 403, 404, 413, 415],
+    async handler({ actor, params, body }) {
+      const version = await monitors.write(actor, params.monitor_id, section, op, body);
+      return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
+    },
+  });
+
+  return [
+    defineOperation<M1QueryInput>({
+      label: 'M1',
+      method: 'get',
+      path: '/api/v1/monitor',
+      summary: 'List monitors of an organization',
+      query: { schema: 'M1Query', message: 'organization missing or in wrong format' },
+      response: { status: 200, schema: 'MonitorList', description: 'The monitors of the organization' },
+      errors: [400, 403],
+      handler: ({ actor, query }) => monitors.list(actor, query.organization),
+    }),
+    defineOperation<unknown, unknown, M2Input>({
+      label: 'M2',
+      method: 'put',
+      path: '/api/v1/monitor',
+      summary: 'Update monitor (id in body; given fields replace the stored ones)',
+      body: { schema: 'M2Body', message: MONITOR_FORMAT },
+      response: { status: 200, schema: 'Monitor', description: 'The edited monitor' },
+      errors: [400, 403, 404, 413, 415],
+      handler: ({ actor, body }) => monitors.update(actor, body.id, body as MonitorInput),
+    }),
+    defineOperation<unknown, unknown, M3Input>({
+      label: 'M3',
+      method: 'post',
+      path: '/api/v1/monitor',
+      summary: 'Create monitor',
+      body: { schema: 'M3Body', message: MONITOR_FORMAT },
+      response: { status: 201, schema: 'Monitor', description: 'The created monitor with its ID' },
+      errors: [400, 403, 413, 415],
+      handler: ({ actor, body }) => monitors.create(actor, body as MonitorInput & M3Input),
+    }),
+    defineOperation<unknown, MonitorIdInput>({
+      label: 'M4',
+      method: 'get',
+      path: '/api/v1/monitor/:monitor_id',
+      summary: 'Get monitor',
+      params: idParams,
+      response: { status: 200, schema: 'Monitor', description: 'The monitor' },
+      errors: [400, 404],
+      handler: async ({ actor, params }) => presentMonitor(await monitors.readable(actor, params.monitor_id)),
+    }),
+    defineOperation<unknown, MonitorIdInput>({
+      label: 'M5',
+      method: 'delete',
+      path: '/api/v1/monitor/:monitor_id',
+      summary: 'Delete monitor and its data',
+      params: idParams,
+      response: { status: 200, schema: 'MessageResult', description: 'Deleted' },
+      errors: [400, 403, 404],
+      async handler({ actor, params }) {
+        await monitors.remove(actor, params.monitor_id);
+        return { message: 'Monitor deleted' };
+      },
+    }),
+    defineOperation<unknown, MonitorIdInput>({
+      label: 'M6',
+      method: 'get',
+      path: '/api/v1/monitor/:monitor_id/data',
+      summary: 'Get all data of a monitor; ETag carries the data version',
+      params: idParams,
+      response: { status: 200, schema: 'MonitorDataResult', description: 'The four maps', headers: { ETag: 'The data version, quoted ("7"); If-None-Match with it answers 304' } },
+      errors: [400, 404],
+      async handler({ actor, params, ctx }) {
+        const { version, data } = await monitors.data(actor, params.monitor_id);
+        ctx.set('ETag', `"${version}"`);
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.state.notModified = ctx.get('If-None-Match') === `"${version}"`;
+        return data;
+      },
+    }),
+    dataWrite('M7', 'alarming', 'set', 'M7Body', 'Create or overwrite the alarming data (PUT accepted too)'),
+    dataWrite('M8', 'alarming', 'patch', 'M8Body', 'Patch fields of the alarming data (objects merge, arrays and values replace)'),
+    dataWrite('M9', 'meta', 'set', 'M9Body', 'Create or overwrite the meta data (PUT accepted too)'),
+    dataWrite('M10', 'meta', 'patch', 'M10Body', 'Patch fields of the meta data (objects merge, arrays and values replace)'),
+  ];
+}

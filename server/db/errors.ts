@@ -1,0 +1,23 @@
+// Database errors in one place: what a client caused becomes a 4xx, an unreachable database a 503.
+import { AppError, badRequest, conflict, unavailable } from '../http/errors.js';
+
+const UNREACHABLE = new Set(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoNetworkTimeoutError', 'MongooseServerSelectionError']);
+
+/** True for a duplicate key on either engine (FerretDB reports code 1 for updates that violate one). */
+export function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: number; message?: string };
+  return e?.code === 11000 || (e?.code === 1 && /duplicate key/i.test(e.message ?? ''));
+}
+
+/** Maps a database error to an AppError, or null when it is not one we know. */
+export function translateDbError(err: unknown): AppError | null {
+  const e = err as { name?: string; message?: string };
+  if (!e || typeof e !== 'object') return null;
+  if (e.name && UNREACHABLE.has(e.name)) return unavailable('The database is unavailable');
+  if (e.name === 'MongooseError' && /buffering timed out|not connected|Client must be connected/i.test(e.message ?? '')) {
+    return unavailable('The database is unavailable');
+  }
+  if (e.name === 'CastError') return badRequest('invalid_parameter', 'A parameter is in wrong format');
+  if (isDuplicateKey(err)) return conflict('conflict', 'The resource changed concurrently or already exists');
+  return null;
+}

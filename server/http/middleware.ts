@@ -1,0 +1,113 @@
+// The outer request pipeline: error rendering, request id, access log, JSON body parsing.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { translateDbError } from '../db/errors.js';
+import { AppError, badRequest, notFound } from './errors.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Outermost: renders every failure as CONTRACT.md §3's body; 5xx bodies never carry internals. */
+export function errorHandler(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw notFound('No such route');
+    } catch (raw) {
+      const err = toAppError(raw);
+      if (err.status >= 500) log.error({ err: raw, reqId: ctx.state.requestId }, 'request failed');
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
+      ctx.body = {
+        error: err.code,
+        message: err.message,
+        ...(err.details?.length ? { details: err.details } : {}),
+        requestId: ctx.state.requestId,
+      };
+    }
+  };
+}
+
+function toAppError(raw: unknown): AppError {
+  if (raw instanceof AppError) return raw;
+  const db = translateDbError(raw);
+  if (db) return db;
+  // Koa and the router throw http-errors (405 Method Not Allowed, 501); keep their status.
+  const status = (raw as { status?: number; expose?: boolean })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (raw as { expose?: boolean }).expose) {
+    const code = status === 405 ? 'method_not_allowed' : status === 404 ? 'not_found' : 'invalid_parameter';
+    return new AppError(status, code, (raw as Error).message);
+  }
+  return new AppError(500, 'internal_error', 'Unexpected error');
+}
+
+/** Echoes a well-formed X-Request-Id or makes one. */
+export async function requestId(ctx: Context, next: Next) {
+  const sent = ctx.get('X-Request-Id');
+  ctx.state.requestId = REQUEST_ID.test(sent) ? sent : randomUUID();
+  ctx.set('X-Request-Id', ctx.state.requestId);
+  await next();
+}
+
+/** One JSON line per request: id, method, route pattern, status, duration. Never headers or bodies. */
+export function accessLog(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({
+        reqId: ctx.state.requestId,
+        method: ctx.method,
+        route: ctx._matchedRoute ?? null,
+        label: ctx.state.label ?? null,
+        status: ctx.status,
+        durationMs: Math.round(durationMs * 100) / 100,
+      }, 'request');
+    }
+  };
+}
+
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Reads a JSON body of at most `limit` bytes into ctx.state.body (undefined when empty). */
+export function jsonBody(limit: number) {
+  return async (ctx: Context, next: Next) => {
+    if (!WITH_BODY.has(ctx.method)) return next();
+    const declared = Number(ctx.get('Content-Length') || 0);
+    if (declared > limit) throw payloadTooLarge(limit);
+    const raw = await readLimited(ctx, limit);
+    if (raw.length > 0) {
+      if (!ctx.is('application/json', '+json')) {
+        throw new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json');
+      }
+      try {
+        ctx.state.body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw badRequest('invalid_json', 'The body is not valid JSON');
+      }
+    }
+    await next();
+  };
+}
+
+function payloadTooLarge(limit: number) {
+  return new AppError(413, 'payload_too_large', `Request bodies are limited to ${limit} bytes`);
+}
+
+async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      // Stop reading; the connection closes after the 413 so the rest is not buffered.
+      ctx.req.unpipe();
+      ctx.set('Connection', 'close');
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,96 @@
+// OpenAPI 3.1 built from the operation declarations and the same schemas Ajv compiles.
+import type { Operation } from './operation.js';
+import type { Validator } from './validation.js';
+
+type Json = Record<string, unknown>;
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'A parameter or the body is missing or in wrong format (error: invalid_parameter, invalid_body, invalid_json)',
+  401: 'Credential missing, unknown or revoked (error: unauthorized)',
+  403: 'Not allowed in this organization or on this resource (error: forbidden)',
+  404: 'Not found, also for another organization\'s resource (error: not_found)',
+  409: 'Conflict with the resource\'s state',
+  413: 'Body over 1 MiB (error: payload_too_large)',
+  415: 'Body is not application/json (error: unsupported_media_type)',
+  500: 'Unexpected error (error: internal_error)',
+  503: 'Database or Redis unavailable; see Retry-After (error: unavailable)',
+};
+
+// Schemas refer to each other by bare $id for Ajv; OpenAPI wants component references.
+function toComponent(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toComponent);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$id') continue;
+    out[key] = key === '$ref' && typeof value === 'string' && !value.startsWith('#') ? `#/components/schemas/${value}` : toComponent(value);
+  }
+  return out;
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function parameters(validator: Validator, where: 'query' | 'path', schemaId: string | undefined, message: string | undefined): Json[] {
+  if (!schemaId) return [];
+  const schema = validator.schema(schemaId) as { properties?: Json; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (schema.required ?? []).includes(name),
+    description: message ? `Answered with 400 "${message}" when missing or in wrong format` : undefined,
+    schema: toComponent(s),
+  }));
+}
+
+function operationDoc(op: Operation, validator: Validator, method: string): Json {
+  const responses: Json = {
+    [op.response.status]: {
+      description: op.response.description,
+      content: { 'application/json': { schema: ref(op.response.schema) } },
+      ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+    },
+  };
+  for (const status of [...op.errors, 401, 500, 503].sort()) {
+    responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  }
+  return {
+    operationId: method === op.method ? op.label : `${op.label}_${method}`,
+    'x-label': op.label,
+    summary: op.summary,
+    tags: [op.path.split('/')[3]],
+    parameters: [
+      ...parameters(validator, 'path', op.params?.schema, op.params?.message),
+      ...parameters(validator, 'query', op.query?.schema, op.query?.message),
+    ],
+    ...(op.body ? { requestBody: { required: true, description: `Answered with 400 "${op.body.message}" when missing or in wrong format`, content: { 'application/json': { schema: ref(op.body.schema) } } } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of every mounted operation. */
+export function buildOpenApi(operations: Operation[], validator: Validator): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    const path = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] ??= {};
+    for (const method of [op.method, ...(op.alsoMethods ?? [])]) paths[path][method] = operationDoc(op, validator, method);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'alarm-hub',
+      version: '0.1.0',
+      description: 'Alarm channel configuration, monitors, journal and things. Errors share one body (ErrorBody); IDs never exceed 2^53-1.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        API_Token: { type: 'apiKey', in: 'header', name: 'API-TOKEN', description: 'An organization API key (admin command: apikey create)' },
+        'Personal-Access-Token': { type: 'apiKey', in: 'header', name: 'Personal-Access-Token', description: 'A user\'s personal access token (admin command: pat create)' },
+      },
+      schemas: Object.fromEntries(validator.schemas.map((s) => [s.$id, toComponent(s)])),
+    },
+  };
+}

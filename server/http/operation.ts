@@ -1,0 +1,65 @@
+// An operation of the interface (A1…T13) declared once: the router and the OpenAPI document are both
+// built from these declarations, so routes and documentation cannot drift apart.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Actor } from '../identity/actor.js';
+import type { Validator } from './validation.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface OperationInput<Q, P, B> {
+  query: Q;
+  params: P;
+  body: B;
+  actor: Actor;
+  ctx: Context;
+}
+
+export interface Operation<Q = any, P = any, B = any> {
+  /** The interface's label, e.g. M7. */
+  label: string;
+  method: Method;
+  /** Further methods accepted on the same path for compatibility (documented too). */
+  alsoMethods?: Method[];
+  /** Koa style path (`:name`), under /api/v1. */
+  path: string;
+  summary: string;
+  /** Schema $id and the interface's failure wording for each place parameters travel. */
+  query?: { schema: string; message: string };
+  params?: { schema: string; message: string };
+  body?: { schema: string; message: string };
+  response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string> };
+  /** Failure statuses this operation can answer besides 401, 500 and 503. */
+  errors: number[];
+  handler(input: OperationInput<Q, P, B>): Promise<unknown>;
+}
+
+/** Declares an operation with the types its validated inputs have (the schemas are named by $id). */
+export function defineOperation<Q = unknown, P = unknown, B = unknown>(op: Operation<Q, P, B>): Operation {
+  return op as Operation;
+}
+
+/** Registers operations on a router: validate query, path and body by schema, run the handler, send its result. */
+export function mountOperations(router: Router, validator: Validator, operations: Operation[]): void {
+  for (const op of operations) {
+    for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
+      router[method](op.path, async (ctx: Context) => {
+        ctx.state.label = op.label;
+        const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
+        const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
+        let body: unknown;
+        if (op.body) {
+          if (ctx.state.body === undefined) throw validator.missingBody(op.body.message);
+          body = validator.check(op.body.schema, ctx.state.body, 'body', op.body.message);
+        }
+        const result = await op.handler({ query, params, body, actor: ctx.state.actor, ctx });
+        if (ctx.state.notModified) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.status = op.response.status;
+        ctx.body = result;
+      });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// Identity commands behind the admin command line (and the tests' fixtures).
+import type { Database } from '../db/database.js';
+import { isDuplicateKey } from '../db/errors.js';
+import { conflict, notFound } from '../http/errors.js';
+import type { Role } from './models.js';
+import { generateToken, hashToken } from './tokens.js';
+
+/** Records a new organization may hold until an operator sets another limit. */
+export const DEFAULT_RECORD_LIMIT = 10_000;
+
+/** The identity commands over one database. */
+export class IdentityCommands {
+  constructor(private readonly db: Database) {}
+
+  /** Creates an organization. */
+  async createOrganization(name: string): Promise<{ id: number; name: string }> {
+    const { Organization } = this.db.models;
+    const doc = await this.db.ids.create(
+      'organization',
+      async (id) => (await Organization.create({ _id: id, name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() })).toObject(),
+      async (id) => (await Organization.exists({ _id: id })) !== null,
+    );
+    return { id: doc._id, name: doc.name };
+  }
+
+  /** Creates a user. */
+  async createUser(name: string): Promise<{ id: number; name: string }> {
+    const { User } = this.db.models;
+    const doc = await this.db.ids.create(
+      'user',
+      async (id) => (await User.create({ _id: id, name, createdAt: new Date() })).toObject(),
+      async (id) => (await User.exists({ _id: id })) !== null,
+    );
+    return { id: doc._id, name: doc.name };
+  }
+
+  /** Adds a user to an organization, or changes his role there. */
+  async addMember(organizationId: number, userId: number, role: Role) {
+    await this.requireOrganization(organizationId);
+    if (!(await this.db.models.User.exists({ _id: userId }))) throw notFound(`User ${userId} not found`);
+    const { Membership } = this.db.models;
+    try {
+      await Membership.create({ organizationId, userId, role });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await Membership.updateOne({ organizationId, userId }, { $set: { role } });
+    }
+    return { organizationId, userId, role };
+  }
+
+  /** Creates an organization API key; the token is returned once and stored only as a hash. */
+  async createApiKey(organizationId: number, name: string) {
+    await this.requireOrganization(organizationId);
+    return this.createToken({ kind: 'apikey', name, organizationId, userId: null });
+  }
+
+  /** Creates a user's personal access token. */
+  async createPersonalToken(userId: number, name: string) {
+    if (!(await this.db.models.User.exists({ _id: userId }))) throw notFound(`User ${userId} not found`);
+    return this.createToken({ kind: 'pat', name, organizationId: null, userId });
+  }
+
+  /** Revokes a token by ID; revoking twice is harmless. */
+  async revokeToken(id: number): Promise<{ revoked: true }> {
+    const doc = await this.db.models.Token.findById(id).lean();
+    if (!doc) throw notFound(`Token ${id} not found`);
+    if (!doc.revokedAt) await this.db.models.Token.updateOne({ _id: id }, { $set: { revokedAt: new Date() } });
+    return { revoked: true };
+  }
+
+  /** Sets the record limit of an organization (things area). */
+  async setRecordLimit(organizationId: number, recordLimit: number) {
+    await this.requireOrganization(organizationId);
+    await this.db.models.Organization.updateOne({ _id: organizationId }, { $set: { recordLimit } });
+    return { organizationId, recordLimit };
+  }
+
+  private async requireOrganization(id: number) {
+    if (!(await this.db.models.Organization.exists({ _id: id }))) throw notFound(`Organization ${id} not found`);
+  }
+
+  private async createToken(fields: { kind: 'apikey' | 'pat'; name: string; organizationId: number | null; userId: number | null }) {
+    const { Token } = this.db.models;
+    const token = generateToken(fields.kind);
+    const doc = await this.db.ids.create(
+      'token',
+      async (id) => (await Token.create({ _id: id, ...fields, hash: hashToken(token), createdAt: new Date(), revokedAt: null })).toObject(),
+      async (id) => (await Token.exists({ _id: id })) !== null,
+    );
+    if (!doc) throw conflict('conflict', 'Token could not be stored');
+    return { id: doc._id, token };
+  }
+}

@@ -1,0 +1,44 @@
+// The only file that reads the environment and listens.
+import { pino } from 'pino';
+import { describeConfig, loadConfig, redactUri } from './config.js';
+import { launchDatabase } from './db/launcher.js';
+import { startService } from './service.js';
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel, base: { pid: process.pid } });
+const say = (line: string) => process.stderr.write(`alarm-hub: ${line}\n`);
+
+say('configuration (environment variables and defaults):');
+for (const line of describeConfig(config)) say(`  ${line}`);
+
+const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
+say(`database: ${database.engine} at ${redactUri(database.uri)}`);
+
+let service;
+try {
+  service = await startService(config, database.uri, log);
+} catch (err) {
+  await database.stop();
+  throw err;
+}
+say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
+say('first organization and token:');
+say('  npm run --silent admin -- org create --name "Fire Dept North"');
+say('  npm run --silent admin -- apikey create --org 1 --name station');
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: finishing in-flight requests, then stopping`);
+    try {
+      await service.close();
+      await database.stop();
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exitCode = 1;
+    }
+    process.exit();
+  });
+}

@@ -1,0 +1,74 @@
+// startService(): the whole service on one HTTP server — REST and the hub — with graceful shutdown.
+// main.ts calls it with the environment's configuration; the tests call it with port 0.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp, type ReadinessCheck } from './app.js';
+import type { MonitorEvents } from './areas/monitor/events.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+
+export interface RunningService {
+  server: http.Server;
+  port: number;
+  db: Database;
+  /** Stops accepting, lets in-flight requests finish (up to the timeout), closes connections. */
+  close(): Promise<void>;
+}
+
+/** A relay so the monitor commands can be built before the hub that receives their events. */
+class EventRelay implements MonitorEvents {
+  target: MonitorEvents | null = null;
+  dataWritten: MonitorEvents['dataWritten'] = (...args) => this.target?.dataWritten(...args);
+  monitorUpdated: MonitorEvents['monitorUpdated'] = (...args) => this.target?.monitorUpdated(...args);
+  monitorDeleted: MonitorEvents['monitorDeleted'] = (...args) => this.target?.monitorDeleted(...args);
+}
+
+/** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
+export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
+  const db = await openDatabase(mongodbUri);
+  const relay = new EventRelay();
+  const readiness: ReadinessCheck[] = [{ name: 'mongodb', check: async () => ({ ok: await db.ping() }) }];
+  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, readiness });
+
+  const server = http.createServer(app.koa.callback());
+  // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
+  const sockets = new Map<Socket, { busy: boolean }>();
+  server.on('connection', (socket) => {
+    sockets.set(socket, { busy: false });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req, res) => {
+    const entry = sockets.get(req.socket);
+    if (entry) entry.busy = true;
+    res.once('finish', () => {
+      if (entry) entry.busy = false;
+      if (closing) req.socket.end();
+    });
+  });
+  let closing = false;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    server,
+    port,
+    db,
+    async close() {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const [socket, state] of sockets) if (!state.busy) socket.end();
+      const timer = setTimeout(() => {
+        log.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
+        for (const socket of sockets.keys()) socket.destroy();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Starts the real service on port 0 against the run's database, plus fixtures that build parents.
+import { pino } from 'pino';
+import { loadConfig } from '../../server/config.js';
+import { IdentityCommands } from '../../server/identity/commands.js';
+import { startService, type RunningService } from '../../server/service.js';
+
+export interface TestService extends RunningService {
+  url: string;
+  identity: IdentityCommands;
+}
+
+/** The database URI test/run.ts prepared. */
+export function testDbUri(): string {
+  const uri = process.env.TEST_MONGODB_URI;
+  if (!uri) throw new Error('TEST_MONGODB_URI is not set: run the tests through `npm test`');
+  return uri;
+}
+
+/** A service on a free port; `env` overrides configuration (REDIS_URL is off unless given). */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', ...env });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const service = await startService(config, testDbUri(), log);
+  return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };
+}
+
+export interface OrgFixture {
+  orgId: number;
+  /** The organization's API key. */
+  apiKey: string;
+  apiKeyId: number;
+  admin: { userId: number; token: string; tokenId: number };
+  member: { userId: number; token: string; tokenId: number };
+}
+
+let counter = 0;
+
+/** A fresh organization with an API key, an admin user and a member user, each with a personal token. */
+export async function createOrg(service: TestService, name = `Org ${++counter}`): Promise<OrgFixture> {
+  const { identity } = service;
+  const org = await identity.createOrganization(name);
+  const key = await identity.createApiKey(org.id, 'station');
+  const user = async (role: 'admin' | 'member') => {
+    const u = await identity.createUser(`${role} of ${name}`);
+    await identity.addMember(org.id, u.id, role);
+    const pat = await identity.createPersonalToken(u.id, 'laptop');
+    return { userId: u.id, token: pat.token, tokenId: pat.id };
+  };
+  return { orgId: org.id, apiKey: key.token, apiKeyId: key.id, admin: await user('admin'), member: await user('member') };
+}

@@ -1,0 +1,70 @@
+// Runs every test file under test/ with uvu against one real database for the whole run, and ends
+// with the line CI reads: "N passed, N failed".
+//
+// Database: TEST_MONGODB_URI when set, else the launcher's order (mongod on PATH, embedded FerretDB)
+// in a fresh temporary data directory. Redis: REDIS_URL, else 127.0.0.1:6379.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchDatabase } from '../server/db/launcher.js';
+
+type Result = [errors: string | true, passed: number, skipped: number, total: number];
+type Queue = Array<Array<string | null | (() => Promise<Result>)>>;
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
+
+async function findTests(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  const found: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'helpers') found.push(...(await findTests(full)));
+    else if (entry.isFile() && entry.name.endsWith('.test.ts')) found.push(full);
+  }
+  return found.sort();
+}
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-test-'));
+const database = await launchDatabase({
+  uri: process.env.TEST_MONGODB_URI,
+  dataDir,
+  say: (line) => process.stdout.write(`[test] ${line}\n`),
+});
+process.env.TEST_MONGODB_URI = database.uri;
+process.env.TEST_DATA_DIR = dataDir;
+process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+process.stdout.write(`[test] database: ${database.engine} at ${database.uri}\n`);
+
+(globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
+const g = globalThis as unknown as { UVU_QUEUE: Queue; UVU_INDEX: number };
+await import('uvu');
+const files = (await findTests(root)).filter((f) => !filter || filter.test(f));
+for (const [index, file] of files.entries()) {
+  g.UVU_INDEX = index;
+  g.UVU_QUEUE.push([path.relative(path.dirname(root), file)]);
+  await import(pathToFileURL(file).href);
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const started = Date.now();
+for (const group of g.UVU_QUEUE) {
+  const name = group.shift();
+  if (typeof name === 'string') process.stdout.write(`\n${name}\n`);
+  for (const runSuite of group as Array<() => Promise<Result>>) {
+    const [errors, ran, skip, total] = await runSuite();
+    passed += ran;
+    failed += total - ran;
+    skipped += skip;
+    if (errors !== true) process.stdout.write(`\n${errors}\n`);
+  }
+}
+
+await database.stop();
+await fs.rm(dataDir, { recursive: true, force: true });
+process.stdout.write(`\nduration: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

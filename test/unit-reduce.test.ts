@@ -1,0 +1,49 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { applyWrite, emptyData, INCIDENT_LOG_SIZE, mergePatch } from '../server/areas/monitor/reduce.js';
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 4, 0, s)).toISOString();
+
+test('mergePatch merges objects key by key and replaces arrays and null', () => {
+  const merged = mergePatch({ pagers: { activePager: 1, inactivePager: 4 }, latestAlarms: ['a'] }, { pagers: { activePager: 5 }, latestAlarms: [] });
+  assert.equal(merged, { pagers: { activePager: 5, inactivePager: 4 }, latestAlarms: [] });
+  assert.equal(mergePatch({ geo: { address: 'x' } }, { geo: null }), { geo: null });
+});
+
+test('a set with a new eventId adds to alarmDataList, a known one replaces it', () => {
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Fire' }, at: at(0) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, event: 'Flood' }, at: at(1) });
+  assert.equal(Object.keys(data.alarmDataList), ['1', '2']);
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Big fire' }, at: at(2) });
+  assert.is(data.alarmDataList['1'].event, 'Big fire');
+  assert.is(data.alarmData.event, 'Big fire');
+});
+
+test('a patch naming a listed event that is not alarmData changes only that event', () => {
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, positiveResponses: 0 }, at: at(0) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, positiveResponses: 0 }, at: at(1) });
+  data = applyWrite(data, { section: 'alarming', op: 'patch', payload: { eventId: 1, positiveResponses: 7 }, at: at(2) });
+  assert.is(data.alarmDataList['1'].positiveResponses, 7);
+  assert.is(data.alarmData.eventId, 2);
+  assert.is(data.alarmData.positiveResponses, 0);
+});
+
+test('events whose eventEndDate has passed leave alarmDataList', () => {
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, eventEndDate: at(5) }, at: at(0) });
+  assert.ok(data.alarmDataList['1']);
+  data = applyWrite(data, { section: 'meta', op: 'patch', payload: { latestAlarms: ['x'] }, at: at(6) });
+  assert.equal(data.alarmDataList, {});
+});
+
+test('the incident log keeps the newest entries under unique RFC 3339 keys', () => {
+  let data = emptyData();
+  for (let i = 0; i < INCIDENT_LOG_SIZE + 5; i++) {
+    data = applyWrite(data, { section: 'meta', op: 'set', payload: { latestAlarms: [String(i)] }, at: at(0) });
+  }
+  const keys = Object.keys(data.incidentLog);
+  assert.is(keys.length, INCIDENT_LOG_SIZE);
+  assert.ok(keys.every((k) => !Number.isNaN(Date.parse(k))));
+  assert.is(new Set(keys).size, keys.length);
+});
+
+test.run();

@@ -1,0 +1,58 @@
+// Command ferretdb-embedded runs FerretDB v1 (MongoDB wire protocol on SQLite)
+// for alarm-hub's tests and its zero-configuration default.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:0", "TCP address to listen on")
+	dir := flag.String("dir", "", "directory for the SQLite files (created when missing)")
+	watchStdin := flag.Bool("exit-with-stdin", false, "stop when standard input closes (the parent process died)")
+	flag.Parse()
+	if *dir == "" {
+		log.Fatal("-dir is required")
+	}
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		log.Fatal(err)
+	}
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if *watchStdin {
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			stop()
+		}()
+	}
+	done := make(chan struct{})
+	go func() {
+		f.Run(ctx)
+		close(done)
+	}()
+	// The parent reads this one line to learn the address when -listen used port 0.
+	fmt.Println(f.MongoDBURI())
+	<-done
+}
