@@ -7,11 +7,13 @@ import { createApp, type ReadinessCheck } from './app.js';
 import type { MonitorEvents } from './areas/monitor/events.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { createHub, type Hub } from './hub/hub.js';
 
 export interface RunningService {
   server: http.Server;
   port: number;
   db: Database;
+  hub: Hub;
   /** Stops accepting, lets in-flight requests finish (up to the timeout), closes connections. */
   close(): Promise<void>;
 }
@@ -28,10 +30,24 @@ class EventRelay implements MonitorEvents {
 export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
   const db = await openDatabase(mongodbUri);
   const relay = new EventRelay();
-  const readiness: ReadinessCheck[] = [{ name: 'mongodb', check: async () => ({ ok: await db.ping() }) }];
+  let hub: Hub | null = null;
+  const readiness: ReadinessCheck[] = [
+    { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },
+    // Redis down degrades the hub to this process but REST keeps serving, so it is reported, not fatal.
+    { name: 'hub', check: async () => ({ ok: true, detail: hub?.status() }) },
+  ];
   const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, readiness });
 
   const server = http.createServer(app.koa.callback());
+  hub = createHub(server, {
+    db,
+    monitors: app.monitors,
+    validator: app.validator,
+    log,
+    redisUrl: config.redisUrl,
+    tokenRecheckMs: config.tokenRecheckMs,
+  });
+  relay.target = hub;
   // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
   const sockets = new Map<Socket, { busy: boolean }>();
   server.on('connection', (socket) => {
@@ -58,8 +74,10 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     server,
     port,
     db,
+    hub,
     async close() {
       closing = true;
+      await hub!.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const [socket, state] of sockets) if (!state.busy) socket.end();
       const timer = setTimeout(() => {

@@ -1,0 +1,195 @@
+// The real-time hub (CONTRACT.md §5): Socket.IO on the service's HTTP server, rooms per organization
+// and per monitor, the Redis adapter when REDIS_URL is set. It implements MonitorEvents, so the monitor
+// commands are its only source of events.
+import { createAdapter } from '@socket.io/redis-adapter';
+import type http from 'node:http';
+import type { Logger } from 'pino';
+import { Server, type Socket } from 'socket.io';
+import type { MonitorCommands } from '../areas/monitor/commands.js';
+import type { MonitorEvents } from '../areas/monitor/events.js';
+import type { Database } from '../db/database.js';
+import { translateDbError } from '../db/errors.js';
+import { AppError } from '../http/errors.js';
+import type { Validator } from '../http/validation.js';
+import { resolveActor, type Actor } from '../identity/actor.js';
+import { connectRedis, type RedisPair } from './redis.js';
+import { PatchSequencer } from './sequencer.js';
+import {
+  rooms,
+  type Ack,
+  type AckError,
+  type ClientToServerEvents,
+  type MonitorView,
+  type PatchEvent,
+  type ServerToClientEvents,
+  type SubscribeRequest,
+  type SubscribeResult,
+  type UnsubscribeRequest,
+} from './protocol.js';
+
+interface SocketData {
+  actor: Actor;
+}
+
+/** Events between hub processes (through the adapter); screens never see them. */
+interface InterServerEvents {
+  'hub:patch': (event: PatchEvent) => void;
+}
+
+type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface HubDeps {
+  db: Database;
+  monitors: MonitorCommands;
+  validator: Validator;
+  log: Logger;
+  redisUrl: string | undefined;
+  /** How often connected sockets' tokens are checked for revocation. */
+  tokenRecheckMs: number;
+  /** How often monitors with screens here are checked for versions this process missed. */
+  resyncMs?: number;
+}
+
+export interface Hub extends MonitorEvents {
+  /** Readiness detail: screens on this process and the Redis state. */
+  status(): { screens: number; redis: 'up' | 'down' | 'not configured' };
+  close(): Promise<void>;
+}
+
+const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat' } as const;
+
+function ackError(err: unknown): AckError {
+  const known = err instanceof AppError ? err : translateDbError(err);
+  return known ? { error: known.code, message: known.message } : { error: 'internal_error', message: 'Unexpected error' };
+}
+
+/** Attaches the hub to an HTTP server. */
+export function createHub(server: http.Server, deps: HubDeps): Hub {
+  const { log, monitors } = deps;
+  const io: HubServer = new Server(server, { path: '/socket.io', serveClient: false, connectionStateRecovery: undefined });
+  const redis: RedisPair | null = deps.redisUrl ? connectRedis(deps.redisUrl, log) : null;
+  if (redis) io.adapter(createAdapter(redis.pub, redis.sub));
+
+  const sequencer = new PatchSequencer((event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event));
+  io.on('hub:patch', (event) => sequencer.accept(event));
+
+  const localScreens = (monitorId: number) => io.of('/').adapter.rooms.get(rooms.monitor(monitorId))?.size ?? 0;
+
+  // Sends the newest state to this process's screens of a monitor whose versions went by unseen here.
+  async function resync(monitorId: number): Promise<void> {
+    const version = await monitors.latestVersion(monitorId);
+    const last = sequencer.lastVersion(monitorId);
+    if (last !== undefined && version <= last) return;
+    const snapshot = await monitors.snapshot(monitorId);
+    if (!snapshot) return;
+    sequencer.advance(monitorId, snapshot.version);
+    io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', snapshot);
+  }
+
+  async function resyncAll(): Promise<void> {
+    const ids = [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
+    for (const id of ids) await resync(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
+  }
+  redis?.onRecovered(() => void resyncAll());
+  const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
+  resyncTimer.unref();
+
+  io.use(async (socket, next) => {
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown };
+    const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
+    if (typeof auth.token !== 'string' || !kind) return next(new Error('unauthorized'));
+    try {
+      const actor = await resolveActor(deps.db.models, kind, auth.token);
+      if (!actor) return next(new Error('unauthorized'));
+      socket.data.actor = actor;
+      next();
+    } catch (err) {
+      next(new Error(ackError(err).error));
+    }
+  });
+
+  io.on('connection', (socket: HubSocket) => {
+    const { actor } = socket.data;
+    const orgs = actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()];
+    socket.join(orgs.map(rooms.organization));
+    log.info({ socket: socket.id, actor: actor.kind, tokenId: actor.tokenId, screens: io.engine.clientsCount }, 'screen connected');
+    socket.on('disconnect', (reason) => log.info({ socket: socket.id, reason, screens: io.engine.clientsCount }, 'screen disconnected'));
+
+    socket.on('monitor:subscribe', async (request: SubscribeRequest, ack: (a: Ack<SubscribeResult>) => void) => {
+      if (typeof ack !== 'function') return;
+      try {
+        const { monitorId, version } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
+        await monitors.readable(actor, monitorId);
+        // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
+        await socket.join(rooms.monitor(monitorId));
+        const current = await monitors.latestVersion(monitorId);
+        if (version === current) return ack({ data: { monitorId, version: current } });
+        const snapshot = await monitors.snapshot(monitorId);
+        if (!snapshot) throw new AppError(404, 'not_found', 'Monitor not found');
+        sequencer.advance(monitorId, snapshot.version);
+        ack({ data: { monitorId, version: snapshot.version, snapshot } });
+      } catch (err) {
+        ack({ error: ackError(err) });
+      }
+    });
+
+    socket.on('monitor:unsubscribe', async (request: UnsubscribeRequest, ack: (a: Ack<{ monitorId: number }>) => void) => {
+      if (typeof ack !== 'function') return;
+      try {
+        const { monitorId } = deps.validator.check<UnsubscribeRequest>('HubUnsubscribe', request, 'body', 'monitorId missing or in wrong format');
+        await socket.leave(rooms.monitor(monitorId));
+        ack({ data: { monitorId } });
+      } catch (err) {
+        ack({ error: ackError(err) });
+      }
+    });
+  });
+
+  // A token revoked while its screens are connected: they are disconnected within tokenRecheckMs.
+  const recheckTimer = setInterval(async () => {
+    const byToken = new Map<number, HubSocket[]>();
+    for (const socket of io.of('/').sockets.values()) {
+      const list = byToken.get(socket.data.actor.tokenId) ?? [];
+      list.push(socket);
+      byToken.set(socket.data.actor.tokenId, list);
+    }
+    if (byToken.size === 0) return;
+    try {
+      const revoked = await deps.db.models.Token.find({ _id: { $in: [...byToken.keys()] }, revokedAt: { $ne: null } }, { _id: 1 }).lean();
+      for (const { _id } of revoked) {
+        for (const socket of byToken.get(_id) ?? []) socket.disconnect(true);
+        log.info({ tokenId: _id }, 'revoked token: screens disconnected');
+      }
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'token recheck failed');
+    }
+  }, deps.tokenRecheckMs);
+  recheckTimer.unref();
+
+  return {
+    dataWritten(event) {
+      if (redis) io.serverSideEmit('hub:patch', event);
+      if (localScreens(event.monitorId) > 0 || sequencer.lastVersion(event.monitorId) !== undefined) sequencer.accept(event);
+    },
+    monitorUpdated(monitor: MonitorView) {
+      io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor });
+    },
+    monitorDeleted(monitorId, organizationId) {
+      io.to([rooms.organization(organizationId), rooms.monitor(monitorId)]).emit('monitor:deleted', { monitorId });
+      io.in(rooms.monitor(monitorId)).socketsLeave(rooms.monitor(monitorId));
+      sequencer.forget(monitorId);
+    },
+    status() {
+      return { screens: io.engine.clientsCount, redis: redis ? (redis.up() ? 'up' : 'down') : 'not configured' };
+    },
+    async close() {
+      clearInterval(resyncTimer);
+      clearInterval(recheckTimer);
+      sequencer.close();
+      // Closing the transports (not disconnecting the sockets) lets screens reconnect to another process.
+      io.engine.close();
+      await redis?.close();
+    },
+  };
+}

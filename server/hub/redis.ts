@@ -1,0 +1,59 @@
+// The Redis clients of the Socket.IO adapter, made safe for outages: a publish while Redis is away
+// fails at once and is dropped (screens catch up through version resync) instead of queueing without
+// bound or rejecting unhandled — which would end the process and take REST down with it.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export interface RedisPair {
+  pub: Redis;
+  sub: Redis;
+  /** True while both connections are ready. */
+  up(): boolean;
+  /** Called each time both connections are ready again after an outage. */
+  onRecovered(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+/** Connects the publishing and the subscribing client. */
+export function connectRedis(url: string, log: Logger): RedisPair {
+  const options = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+    lazyConnect: false,
+  };
+  const pub = new Redis(url, options);
+  // The subscriber must queue: the adapter subscribes before the first connection is up.
+  const sub = new Redis(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
+  const publish = pub.publish.bind(pub) as (channel: string | Buffer, message: string | Buffer) => Promise<number>;
+  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
+    publish(channel, message).catch((err: Error) => {
+      log.debug({ err: err.message }, 'redis publish dropped');
+      return 0;
+    });
+
+  const listeners: Array<() => void> = [];
+  let wasDown = false;
+  const up = () => pub.status === 'ready' && sub.status === 'ready';
+  for (const [name, client] of [['pub', pub], ['sub', sub]] as const) {
+    client.on('error', (err: Error) => {
+      if (!wasDown) log.warn({ client: name, err: err.message }, 'redis unavailable');
+      wasDown = true;
+    });
+    client.on('ready', () => {
+      if (!wasDown || !up()) return;
+      wasDown = false;
+      log.info('redis available again');
+      for (const listener of listeners) listener();
+    });
+  }
+  return {
+    pub,
+    sub,
+    up,
+    onRecovered: (listener) => void listeners.push(listener),
+    async close() {
+      await Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// A station screen for tests: a real socket.io-client that records everything the hub sends.
+import { io, type Socket } from 'socket.io-client';
+import type { Ack, PatchEvent, SnapshotEvent, SubscribeResult } from '../../server/hub/protocol.js';
+
+export interface Screen {
+  socket: Socket;
+  events: Array<{ name: string; payload: any }>;
+  /** The versions this screen has shown, in order (patches applied and snapshots taken). */
+  shown: number[];
+  version: number;
+  subscribe(monitorId: number, version?: number): Promise<Ack<SubscribeResult>>;
+  waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  close(): void;
+}
+
+/** Connects with a token; resolves once connected, rejects with the connect_error message. */
+export function connectScreen(url: string, token: string, scheme = token.startsWith('ahp_') ? 'personal-access-token' : 'api-token'): Promise<Screen> {
+  const socket = io(url, { path: '/socket.io', auth: { token, scheme }, transports: ['websocket'], reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 500 });
+  const screen: Screen = {
+    socket,
+    events: [],
+    shown: [],
+    version: -1,
+    subscribe: (monitorId, version) => socket.timeout(5_000).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version }),
+    async waitFor(predicate, timeoutMs = 5_000, what = 'condition') {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => void socket.close(),
+  };
+  const take = (snapshot: SnapshotEvent) => {
+    if (snapshot.version > screen.version) {
+      screen.version = snapshot.version;
+      screen.shown.push(snapshot.version);
+    }
+  };
+  // The client rule of CONTRACT.md §5: apply exactly version + 1, otherwise resubscribe for a snapshot.
+  let monitorId = 0;
+  const resubscribe = async () => {
+    const ack = await screen.subscribe(monitorId, screen.version);
+    if ('data' in ack && ack.data.snapshot) take(ack.data.snapshot);
+  };
+  socket.onAny((name, payload) => screen.events.push({ name, payload }));
+  socket.on('monitor:snapshot', take);
+  socket.on('monitor:patch', (patch: PatchEvent) => {
+    monitorId = patch.monitorId;
+    if (patch.version === screen.version + 1) {
+      screen.version = patch.version;
+      screen.shown.push(patch.version);
+    } else if (patch.version > screen.version + 1) {
+      void resubscribe();
+    }
+  });
+  const subscribe = screen.subscribe;
+  screen.subscribe = async (id, version) => {
+    monitorId = id;
+    const ack = await subscribe(id, version);
+    if ('data' in ack) {
+      if (ack.data.snapshot) take(ack.data.snapshot);
+      else if (screen.version < ack.data.version) screen.version = ack.data.version;
+    }
+    return ack;
+  };
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(screen));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}

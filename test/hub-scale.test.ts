@@ -1,0 +1,111 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { IdentityCommands } from '../server/identity/commands.js';
+import { client } from './helpers/http.js';
+import { privateRedis, spawnService, type RedisServer, type ServiceProcess } from './helpers/processes.js';
+import { connectScreen, type Screen } from './helpers/screen.js';
+import { testDbUri } from './helpers/service.js';
+
+interface Ctx {
+  db: Database;
+  apiKey: string;
+  orgId: number;
+  procs: ServiceProcess[];
+  screens: Screen[];
+  redis?: RedisServer;
+}
+
+const scale = suite<Ctx>('hub: two processes over Redis');
+
+scale.before(async (ctx) => {
+  ctx.db = await openDatabase(testDbUri());
+  const identity = new IdentityCommands(ctx.db);
+  const org = await identity.createOrganization('Kreis Nord');
+  ctx.orgId = org.id;
+  ctx.apiKey = (await identity.createApiKey(org.id, 'leitstelle')).token;
+  ctx.procs = [];
+  ctx.screens = [];
+});
+scale.after.each(async (ctx) => {
+  for (const s of ctx.screens) s.close();
+  for (const p of ctx.procs) assert.is(await p.stop(), 0, 'service exits cleanly on SIGTERM');
+  await ctx.redis?.kill();
+  ctx.screens = [];
+  ctx.procs = [];
+});
+scale.after(async (ctx) => {
+  await ctx.db.close();
+});
+
+async function monitorOn(ctx: Ctx, url: string): Promise<number> {
+  const res = await client(url, { apiKey: ctx.apiKey }).post('/api/v1/monitor', { name: 'Wache 3', organizationID: ctx.orgId });
+  assert.is(res.status, 201);
+  return res.body.id;
+}
+
+const patchVersions = (screen: Screen) => screen.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload.version as number);
+const increasing = (list: number[]) => list.every((v, i) => i === 0 || v > list[i - 1]);
+
+scale('a write on process A reaches a screen on process B in version order under 20 concurrent writers', async (ctx) => {
+  const redisUrl = process.env.REDIS_URL!;
+  const [a, b] = await Promise.all([spawnService({ MONGODB_URI: testDbUri(), REDIS_URL: redisUrl }), spawnService({ MONGODB_URI: testDbUri(), REDIS_URL: redisUrl })]);
+  ctx.procs.push(a, b);
+  const id = await monitorOn(ctx, a.url);
+  const onB = await connectScreen(b.url, ctx.apiKey);
+  const onA = await connectScreen(a.url, ctx.apiKey);
+  ctx.screens.push(onB, onA);
+  await onB.subscribe(id);
+  await onA.subscribe(id);
+
+  const api = client(a.url, { apiKey: ctx.apiKey });
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i + 1 })));
+  assert.ok(replies.every((r) => r.status === 200), JSON.stringify(replies.map((r) => r.status)));
+  const versions = replies.map((r) => Number(/version (\d+)/.exec(r.body.message)![1])).sort((x, y) => x - y);
+  assert.equal(versions, Array.from({ length: 20 }, (_, i) => i + 1));
+
+  for (const screen of [onB, onA]) {
+    await screen.waitFor(() => screen.version === 20, 10_000, 'version 20');
+    assert.ok(increasing(patchVersions(screen)), `patches out of order: ${patchVersions(screen)}`);
+    assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
+  }
+  // Writes on B reach A's screen too.
+  await client(b.url, { apiKey: ctx.apiKey }).patch(`/api/v1/monitor/${id}/data/alarming`, { negativeResponses: 2 });
+  await onA.waitFor(() => onA.version === 21, 5_000, 'version 21 on A');
+});
+
+scale('Redis stopped during writes and started after them: REST keeps answering, readiness reports it, every screen ends on the latest version', async (ctx) => {
+  ctx.redis = await privateRedis();
+  const env = { MONGODB_URI: testDbUri(), REDIS_URL: ctx.redis.url };
+  const [a, b] = await Promise.all([spawnService(env), spawnService(env)]);
+  ctx.procs.push(a, b);
+  const id = await monitorOn(ctx, a.url);
+  const onA = await connectScreen(a.url, ctx.apiKey);
+  const onB = await connectScreen(b.url, ctx.apiKey);
+  ctx.screens.push(onA, onB);
+  await onA.subscribe(id);
+  await onB.subscribe(id);
+
+  const apis = [client(a.url, { apiKey: ctx.apiKey }), client(b.url, { apiKey: ctx.apiKey })];
+  const statuses: number[] = [];
+  let readyDuringOutage: any = null;
+  for (let i = 1; i <= 30; i++) {
+    if (i === 10) await ctx.redis.kill();
+    if (i === 15) readyDuringOutage = (await client(a.url, null).get('/readyz')).body;
+    const res = await apis[i % 2].patch(`/api/v1/monitor/${id}/data/alarming`, { awaitingResponses: i });
+    statuses.push(res.status);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  assert.ok(statuses.every((s) => s === 200), `REST answered ${statuses.join(',')}`);
+  // The last 20 writes happened while Redis was away; nothing is written after it returns, so the
+  // screens can only converge through the hub's version resync.
+  await ctx.redis.start();
+  assert.is(readyDuringOutage?.checks?.hub?.detail?.redis, 'down');
+  assert.is(readyDuringOutage?.status, 'ready');
+  for (const screen of [onA, onB]) {
+    await screen.waitFor(() => screen.version === 30, 20_000, 'the latest version after Redis returned');
+    assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
+  }
+});
+
+scale.run();
