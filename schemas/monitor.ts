@@ -43,7 +43,7 @@ export const M3Body = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'organizationID'],
-  properties: { id: { type: 'integer', description: 'Ignored: the service assigns IDs' }, ...monitorFields },
+  properties: { id: { ...nonNegativeInt, description: 'Ignored: the service assigns IDs (0 from generated clients is fine)' }, ...monitorFields },
 } as const;
 
 export const M2Body = {

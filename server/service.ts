@@ -7,6 +7,7 @@ import { createApp, type ReadinessCheck } from './app.js';
 import type { MonitorEvents } from './areas/monitor/events.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { displayRoutes } from './display/routes.js';
 import { createHub, type Hub } from './hub/hub.js';
 
 export interface RunningService {
@@ -36,7 +37,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     // Redis down degrades the hub to this process but REST keeps serving, so it is reported, not fatal.
     { name: 'hub', check: async () => ({ ok: true, detail: hub?.status() }) },
   ];
-  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, readiness });
+  const display = await displayRoutes(config.tileUrl);
+  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {

@@ -7,6 +7,7 @@ import type { MonitorView, SnapshotEvent } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
+import { KeyedLock } from './keyed-lock.js';
 import type { MonitorDoc } from './models.js';
 import { presentMonitor } from './presenter.js';
 import { activeEvents, applyWrite, emptyData, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
@@ -31,11 +32,13 @@ export interface VersionedData {
 // TOMBSTONE_MS: a writer that read an old base must still collide with it. Writers give up after
 // WRITE_DEADLINE_MS, far below TOMBSTONE_MS, so a stale base can never produce a second "version n".
 const VERSIONS_KEPT = 10;
-const TOMBSTONE_MS = 10 * 60_000;
-const WRITE_DEADLINE_MS = 60_000;
+const TOMBSTONE_MS = 2 * 60_000;
+const WRITE_DEADLINE_MS = 20_000;
 
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
+  private readonly writeLock = new KeyedLock<number>();
+
   constructor(private readonly db: Database, private readonly events: MonitorEvents) {}
 
   /** M1: monitors of an organization the actor may read (403 otherwise). */
@@ -142,6 +145,11 @@ export class MonitorCommands {
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
   async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
     const monitor = await this.writable(actor, id);
+    return this.writeLock.run(id, () => this.commit(monitor, section, op, payload));
+  }
+
+  private async commit(monitor: MonitorDoc, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
+    const id = monitor._id;
     const { MonitorState } = this.db.models;
     const deadline = Date.now() + WRITE_DEADLINE_MS;
     while (Date.now() < deadline) {
@@ -159,7 +167,7 @@ export class MonitorCommands {
         throw err;
       }
       this.events.dataWritten({ monitorId: id, version, ...write }, monitor.organizationID);
-      await this.prune(id, version);
+      if (version % VERSIONS_KEPT === 0) await this.prune(id, version);
       return version;
     }
     throw unavailable('Too many concurrent writes to this monitor; try again', 1);
