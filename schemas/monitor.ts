@@ -2,9 +2,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { count, dateTime, int64Id, latitude, longText, longitude, nonNegativeInt, openMap, shortText } from './common.js';
 
+// Go clients generated from the 2019 document send nil maps as null; null stores as an empty map.
+const nullableMap = { ...openMap, type: ['object', 'null'] } as const;
+
 /** Monitor `configuration`: open map whose supported keys are typed (display options included). */
 const configuration = {
-  ...openMap,
+  ...nullableMap,
   properties: {
     address: shortText,
     latitude,
@@ -19,8 +22,8 @@ const monitorFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   organizationID: int64Id,
   configuration,
-  configurationSplitScreen: openMap,
-  configurationStandby: openMap,
+  configurationSplitScreen: nullableMap,
+  configurationStandby: nullableMap,
   standbyDelay: { type: 'integer', minimum: 0, maximum: 86_400, description: 'Seconds' },
 } as const;
 

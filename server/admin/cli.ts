@@ -67,7 +67,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say: (l) => process.stderr.write(`alarm-hub admin: ${l}\n`) });
+  const say = (line: string) => process.stderr.write(`alarm-hub admin: ${line}\n`);
+  const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
+  // Says which database was used, so an operator sees that a running service's one was reused.
+  say(`database: ${database.engine}`);
   const db = await openDatabase(database.uri);
   try {
     const result = await execute(new IdentityCommands(db), parsed.words, parsed.values);

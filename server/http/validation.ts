@@ -57,7 +57,9 @@ export class Validator {
 
 function coerce(value: unknown, type: string | undefined): unknown {
   if (typeof value !== 'string') return value;
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim())) return Number(value);
+  // Integers in digits only, so "1.0" or "1e1" do not give one resource several URLs.
+  if (type === 'integer' && /^-?\d+$/.test(value)) return Number(value);
+  if (type === 'number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }

@@ -16,9 +16,9 @@ import { activeEvents, applyWrite, emptyData, type DataOp, type DataSection, typ
 export interface MonitorInput {
   name?: string;
   organizationID?: number;
-  configuration?: JsonObject;
-  configurationSplitScreen?: JsonObject;
-  configurationStandby?: JsonObject;
+  configuration?: JsonObject | null;
+  configurationSplitScreen?: JsonObject | null;
+  configurationStandby?: JsonObject | null;
   standbyDelay?: number;
 }
 
@@ -94,9 +94,9 @@ export class MonitorCommands {
     }
     const set: Partial<MonitorDoc> = { updatedAt: new Date() };
     if (input.name !== undefined) set.name = input.name;
-    if (input.configuration !== undefined) set.configuration = JSON.stringify(input.configuration);
-    if (input.configurationSplitScreen !== undefined) set.configurationSplitScreen = JSON.stringify(input.configurationSplitScreen);
-    if (input.configurationStandby !== undefined) set.configurationStandby = JSON.stringify(input.configurationStandby);
+    if (input.configuration !== undefined) set.configuration = JSON.stringify(input.configuration ?? {});
+    if (input.configurationSplitScreen !== undefined) set.configurationSplitScreen = JSON.stringify(input.configurationSplitScreen ?? {});
+    if (input.configurationStandby !== undefined) set.configurationStandby = JSON.stringify(input.configurationStandby ?? {});
     if (input.standbyDelay !== undefined) set.standbyDelay = input.standbyDelay;
     const doc = await this.db.models.Monitor.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }).lean();
     if (!doc) throw notFound('Monitor not found');

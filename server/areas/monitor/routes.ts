@@ -13,6 +13,15 @@ const idParams = { schema: 'MonitorIdParams', message: MONITOR_ID };
 const dataParams = { schema: 'MonitorIdParams', message: REQUIRED_PARAMETER };
 const saved = { status: 200, schema: 'MessageResult', description: 'Saved' } as const;
 
+/** RFC 9110 If-None-Match: a list of tags compared weakly (a gzipping proxy makes ours W/"n"), or *. */
+function matchesEtag(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
 /** The monitor area's operation declarations. */
 export function monitorOperations(monitors: MonitorCommands): Operation[] {
   const dataWrite = (label: string, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject>({
@@ -97,7 +106,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
         const { version, data } = await monitors.data(actor, params.monitor_id);
         ctx.set('ETag', `"${version}"`);
         ctx.set('Cache-Control', 'no-cache');
-        ctx.state.notModified = ctx.get('If-None-Match') === `"${version}"`;
+        ctx.state.notModified = matchesEtag(ctx.get('If-None-Match'), `"${version}"`);
         return data;
       },
     }),

@@ -1,0 +1,131 @@
+// The admin command line (CONTRACT.md §4) as a user runs it: every command prints one JSON object on
+// stdout, and what it creates works against the API.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runAdmin, type CliResult } from './helpers/cli.js';
+import { expectError } from './helpers/expect.js';
+import { client } from './helpers/http.js';
+import { startTestService, testDbUri, type TestService } from './helpers/service.js';
+
+interface Ctx {
+  svc: TestService;
+}
+
+const admin = suite<Ctx>('admin command line', {} as Ctx);
+const env = () => ({ MONGODB_URI: testDbUri(), LOG_LEVEL: 'silent' });
+const run = (...args: string[]) => runAdmin(args, env());
+
+/** Asserts exit 0 and exactly one JSON object on stdout, and returns it. */
+function ok(res: CliResult): any {
+  assert.is(res.code, 0, `exit ${res.code}; stdout ${res.stdout}; stderr ${res.stderr}`);
+  assert.is(res.stdout.split('\n').filter(Boolean).length, 1, `one line on stdout: ${res.stdout}`);
+  assert.type(res.json, 'object');
+  return res.json;
+}
+
+const state: { orgId?: number; adminId?: number; memberId?: number; apiKey?: { id: number; token: string }; pat?: { id: number; token: string }; memberPat?: { id: number; token: string } } = {};
+
+admin.before(async (ctx) => {
+  ctx.svc = await startTestService();
+});
+
+admin.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+admin('exit 2 with a JSON usage error for an unknown command, a missing flag or a bad ID', async () => {
+  const [unknown, noName, badRole, badId] = await Promise.all([
+    run('frobnicate'),
+    run('org', 'create'),
+    run('member', 'add', '--org', '1', '--user', '1', '--role', 'owner'),
+    run('token', 'revoke', '--id', '9007199254740993'),
+  ]);
+  for (const res of [unknown, noName, badRole, badId]) {
+    assert.is(res.code, 2, `exit ${res.code}: ${res.stdout} ${res.stderr}`);
+    assert.is(res.stdout.split('\n').filter(Boolean).length, 1);
+    assert.is(res.json.error, 'usage');
+    assert.type(res.json.message, 'string');
+  }
+  assert.match(noName.json.message, '--name');
+  assert.match(badRole.json.message, '--role');
+  assert.match(unknown.stderr, 'usage:');
+});
+
+admin('exit 1 with a JSON not_found error for an organization that does not exist', async () => {
+  const res = await run('apikey', 'create', '--org', '9007199254740991', '--name', 'ghost');
+  assert.is(res.code, 1);
+  assert.is(res.json.error, 'not_found');
+});
+
+admin('org create → {id, name}; user create → {id, name}; member add → {organizationId, userId, role}', async () => {
+  const org = ok(await run('org', 'create', '--name', 'Fire Dept North'));
+  assert.equal(Object.keys(org).sort(), ['id', 'name']);
+  assert.ok(Number.isSafeInteger(org.id) && org.id > 0);
+  assert.is(org.name, 'Fire Dept North');
+  state.orgId = org.id;
+
+  const [alex, sam] = await Promise.all([run('user', 'create', '--name', 'Alex'), run('user', 'create', '--name', 'Sam')]).then((r) => r.map(ok));
+  assert.equal(Object.keys(alex).sort(), ['id', 'name']);
+  assert.is(alex.name, 'Alex');
+  assert.is(sam.name, 'Sam');
+  assert.is.not(alex.id, sam.id);
+  state.adminId = alex.id;
+  state.memberId = sam.id;
+
+  const asAdmin = ok(await run('member', 'add', '--org', String(org.id), '--user', String(alex.id), '--role', 'admin'));
+  assert.equal(asAdmin, { organizationId: org.id, userId: alex.id, role: 'admin' });
+  const asMember = ok(await run('member', 'add', '--org', String(org.id), '--user', String(sam.id), '--role', 'member'));
+  assert.equal(asMember, { organizationId: org.id, userId: sam.id, role: 'member' });
+});
+
+admin('apikey create and pat create → {id, token} with distinct random tokens', async () => {
+  const [key, pat, memberPat] = await Promise.all([
+    run('apikey', 'create', '--org', String(state.orgId), '--name', 'station'),
+    run('pat', 'create', '--user', String(state.adminId), '--name', 'laptop'),
+    run('pat', 'create', '--user', String(state.memberId), '--name', 'phone'),
+  ]).then((r) => r.map(ok));
+  for (const t of [key, pat, memberPat]) {
+    assert.equal(Object.keys(t).sort(), ['id', 'token']);
+    assert.ok(Number.isSafeInteger(t.id) && t.id > 0);
+    assert.ok(t.token.length >= 43, 'at least 32 random bytes');
+  }
+  assert.is(new Set([key.token, pat.token, memberPat.token]).size, 3);
+  state.apiKey = key;
+  state.pat = pat;
+  state.memberPat = memberPat;
+});
+
+admin('org limit → {organizationId, recordLimit}', async () => {
+  const res = ok(await run('org', 'limit', '--org', String(state.orgId), '--records', '500'));
+  assert.equal(res, { organizationId: state.orgId, recordLimit: 500 });
+});
+
+admin('the created API key and admin token work against the API: M3 201, M1 200', async (ctx) => {
+  const byKey = client(ctx.svc.url, { apiKey: state.apiKey!.token });
+  const created = await byKey.post('/api/v1/monitor', { name: 'Made by CLI key', organizationID: state.orgId });
+  assert.is(created.status, 201);
+  const byPat = client(ctx.svc.url, { pat: state.pat!.token });
+  const second = await byPat.post('/api/v1/monitor', { name: 'Made by CLI admin', organizationID: state.orgId });
+  assert.is(second.status, 201);
+  const listed = await byPat.get(`/api/v1/monitor?organization=${state.orgId}`);
+  assert.is(listed.status, 200);
+  assert.equal(listed.body.map((m: { name: string }) => m.name), ['Made by CLI key', 'Made by CLI admin']);
+});
+
+admin('the member added by the CLI reads (M1 200) but may not write (M3 403)', async (ctx) => {
+  const c = client(ctx.svc.url, { pat: state.memberPat!.token });
+  assert.is((await c.get(`/api/v1/monitor?organization=${state.orgId}`)).status, 200);
+  expectError(await c.post('/api/v1/monitor', { name: 'Nope', organizationID: state.orgId }), 403, 'forbidden');
+});
+
+admin('token revoke → {revoked: true}; afterwards the token gets 401 and other tokens still work', async (ctx) => {
+  const res = ok(await run('token', 'revoke', '--id', String(state.apiKey!.id)));
+  assert.equal(res, { revoked: true });
+  const path = `/api/v1/monitor?organization=${state.orgId}`;
+  expectError(await client(ctx.svc.url, { apiKey: state.apiKey!.token }).get(path), 401, 'unauthorized');
+  assert.is((await client(ctx.svc.url, { pat: state.pat!.token }).get(path)).status, 200);
+  ok(await run('token', 'revoke', '--id', String(state.pat!.id)));
+  expectError(await client(ctx.svc.url, { pat: state.pat!.token }).get(path), 401, 'unauthorized');
+});
+
+admin.run();
