@@ -1,0 +1,136 @@
+// What the screen should show, decided from data and the clock alone. DOM-free (unit tested in Node).
+import { activeEvents, hasEnded, type Json, type JsonObject, type MonitorData } from '../../server/areas/monitor/reduce.js';
+
+/** A readable view of one alarming-data object; every field is optional because writes may be partial. */
+export interface Alarm {
+  key: string;
+  eventId: number | null;
+  event: string;
+  message: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  start: number | null;
+  end: number | null;
+  positive: number;
+  negative: number;
+  awaiting: number;
+  units: Unit[];
+}
+
+/** A unit and its members' feedback. */
+export interface Unit {
+  name: string;
+  members: Member[];
+}
+
+/** One member's feedback item; feedback 1 = coming, 0 = not coming, 2 = awaiting. */
+export interface Member {
+  name: string;
+  position: string;
+  labelName: string;
+  labelColor: string | null;
+  feedback: number | null;
+}
+
+/** Which view the screen shows. */
+export type ViewMode = 'alarm' | 'split' | 'standby';
+
+const obj = (v: Json | undefined): JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const time = (v: Json | undefined): number | null => {
+  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(ms) ? ms : null;
+};
+
+function member(raw: Json): Member {
+  const m = obj(raw);
+  const label = obj(m.label);
+  return {
+    name: str(m.name),
+    position: str(m.position),
+    labelName: str(label.name),
+    labelColor: typeof label.color === 'string' && label.color.trim() ? label.color.trim() : null,
+    feedback: num(m.feedback),
+  };
+}
+
+/** Reads alarming data into an Alarm; `key` identifies the event for ordering and gong decisions. */
+export function readAlarm(raw: JsonObject): Alarm {
+  const geo = obj(raw.geo);
+  const eventId = num(raw.eventId);
+  const units = Array.isArray(raw.units) ? raw.units : [];
+  return {
+    key: eventId !== null ? `id:${eventId}` : `event:${str(raw.event)}`,
+    eventId,
+    event: str(raw.event),
+    message: str(raw.message),
+    address: str(geo.address),
+    latitude: num(geo.latitude),
+    longitude: num(geo.longitude),
+    start: time(raw.eventStartDate),
+    end: time(raw.eventEndDate),
+    positive: num(raw.positiveResponses) ?? 0,
+    negative: num(raw.negativeResponses) ?? 0,
+    awaiting: num(raw.awaitingResponses) ?? 0,
+    units: units.map((u) => {
+      const unit = obj(u);
+      return { name: str(unit.name), members: (Array.isArray(unit.feedback) ? unit.feedback : []).map(member) };
+    }),
+  };
+}
+
+/** True when alarmData has keys and has not ended, or any event of alarmDataList has not ended. */
+export function isAlarmActive(data: MonitorData, nowMs: number): boolean {
+  return activeAlarms(data, nowMs).length > 0;
+}
+
+/** The alarms to show now, oldest first so panels keep their place when another event arrives. */
+export function activeAlarms(data: MonitorData, nowMs: number): Alarm[] {
+  const list = Object.values(activeEvents(data.alarmDataList ?? {}, nowMs)).map(readAlarm);
+  const main = data.alarmData ?? {};
+  if (Object.keys(main).length > 0 && !hasEnded(main, nowMs)) {
+    const alarm = readAlarm(main);
+    // alarmData is the freshest copy of its event; it replaces the listed one or joins the list.
+    const at = list.findIndex((a) => a.key === alarm.key);
+    if (at >= 0) list[at] = alarm;
+    else list.push(alarm);
+  }
+  return list.sort((a, b) => (a.start ?? 0) - (b.start ?? 0) || (a.eventId ?? 0) - (b.eventId ?? 0));
+}
+
+/** The alarm to keep on screen during the standby delay: the last alarmData, ended or not. */
+export function lastAlarm(data: MonitorData): Alarm | null {
+  return Object.keys(data.alarmData ?? {}).length > 0 ? readAlarm(data.alarmData) : null;
+}
+
+/** A stable text of the alarm sections; a different text means the alarm changed. */
+export function alarmSignature(data: MonitorData): string {
+  return JSON.stringify([data.alarmData ?? {}, data.alarmDataList ?? {}]);
+}
+
+/** The moment the alarm last changed: our own observation, or the end date of an alarm that ran out. */
+export function lastAlarmChange(data: MonitorData, observedMs: number, nowMs: number): number {
+  let latest = observedMs;
+  const candidates = [data.alarmData ?? {}, ...Object.values(data.alarmDataList ?? {})];
+  for (const raw of candidates) {
+    const end = readAlarm(raw).end;
+    if (end !== null && end <= nowMs && end > latest) latest = end;
+  }
+  return latest;
+}
+
+/** Chooses the view: alarms win; without one, standby only after `standbyDelaySec` since the last change. */
+export function chooseView(alarms: Alarm[], lastChangeMs: number, standbyDelaySec: number, nowMs: number): ViewMode {
+  if (alarms.length > 1) return 'split';
+  if (alarms.length === 1) return 'alarm';
+  const delayMs = Math.max(0, standbyDelaySec) * 1000;
+  return nowMs - lastChangeMs >= delayMs ? 'standby' : 'alarm';
+}
+
+/** Identity of an alarm for the gong: a new eventId or a new event text is a new alarm. */
+export function gongKey(alarm: Alarm): string {
+  return `${alarm.eventId ?? ''}|${alarm.event}`;
+}

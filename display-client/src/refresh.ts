@@ -1,0 +1,28 @@
+// In-place refreshes that must not rebuild the view: ticking clocks and text fitting.
+// forEach, not for…of, on NodeLists: the repo's lib is ES2022 + DOM without DOM.Iterable.
+import { elapsed, fitBox, fitText, pad2 } from './dom.js';
+import { dateLine } from './views/standby.js';
+
+/** Fits keywords ([data-fit]) and scales crowded boxes ([data-fit-box]) to their space. */
+export function fitAll(root: HTMLElement): void {
+  root.querySelectorAll<HTMLElement>('[data-fit]').forEach((el) => fitText(el, 24));
+  root.querySelectorAll<HTMLElement>('[data-fit-box]').forEach((el) => fitBox(el, 0.6));
+}
+
+function write(el: HTMLElement, value: string): void {
+  // Only changed texts are written: no needless layout work four times a second.
+  if (el.textContent !== value) el.textContent = value;
+}
+
+/** Updates elapsed times ([data-since]), clocks ([data-clock]) and the date ([data-date-locale]). */
+export function tickClocks(root: HTMLElement, now: number): void {
+  root.querySelectorAll<HTMLElement>('[data-since]').forEach((el) => {
+    const since = Number(el.dataset.since);
+    if (el.dataset.since && Number.isFinite(since)) write(el, elapsed(since, now));
+  });
+  const d = new Date(now);
+  root.querySelectorAll<HTMLElement>('[data-clock]').forEach((el) => {
+    write(el, el.dataset.clock === 's' ? pad2(d.getSeconds()) : `${pad2(d.getHours())}:${pad2(d.getMinutes())}`);
+  });
+  root.querySelectorAll<HTMLElement>('[data-date-locale]').forEach((el) => write(el, dateLine(now, el.dataset.dateLocale ?? '')));
+}

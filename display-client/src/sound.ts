@@ -1,0 +1,71 @@
+// The gong and the spoken announcement. Kiosk browsers often block audio until a user gesture, and some
+// have no audio at all: every call here swallows its errors, a silent screen is better than a dead one.
+
+let context: AudioContext | null = null;
+
+function audio(): AudioContext | null {
+  try {
+    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    if (!Ctor) return null;
+    context ??= new Ctor();
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+    return context;
+  } catch {
+    return null;
+  }
+}
+
+/** Lets a single tap or key press on the kiosk unlock audio for the rest of the day. */
+export function unlockAudioOnGesture(): void {
+  const unlock = () => {
+    audio();
+    window.removeEventListener('pointerdown', unlock);
+    window.removeEventListener('keydown', unlock);
+  };
+  window.addEventListener('pointerdown', unlock);
+  window.addEventListener('keydown', unlock);
+}
+
+// One bell strike: a few inharmonic partials with a fast attack and a long decay sound like a gong.
+function strike(ctx: AudioContext, at: number, base: number): void {
+  const partials: [number, number][] = [[1, 0.5], [2.01, 0.25], [2.76, 0.18], [5.4, 0.07]];
+  for (const [ratio, level] of partials) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = 'sine';
+    osc.frequency.value = base * ratio;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(level * 0.6, at + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + 2.4 / ratio ** 0.3);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(at);
+    osc.stop(at + 2.6);
+  }
+}
+
+/** Plays a synthesised three-strike gong (no audio file is needed). */
+export function playGong(): void {
+  try {
+    const ctx = audio();
+    if (!ctx) return;
+    const t = ctx.currentTime + 0.05;
+    strike(ctx, t, 660);
+    strike(ctx, t + 0.9, 523);
+    strike(ctx, t + 1.8, 660);
+  } catch {
+    // audio blocked or unsupported
+  }
+}
+
+/** Speaks a text once, replacing anything still being spoken. */
+export function speak(text: string, lang?: string): void {
+  try {
+    if (!text.trim() || typeof speechSynthesis === 'undefined') return;
+    speechSynthesis.cancel();
+    const utterance = new SpeechSynthesisUtterance(text);
+    if (lang) utterance.lang = lang;
+    speechSynthesis.speak(utterance);
+  } catch {
+    // speech unavailable
+  }
+}

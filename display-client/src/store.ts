@@ -1,0 +1,149 @@
+// The screen's copy of one monitor: {version, monitor, data}. DOM-free so it runs under uvu in Node.
+// Patches go through the server's own reducer (applyWrite), so screen and server can never disagree on
+// what a write means. The one rule that matters on a wall: never show a state older than one shown.
+import { applyWrite, emptyData, type MonitorData } from '../../server/areas/monitor/reduce.js';
+import type {
+  MonitorView,
+  PatchEvent,
+  SnapshotEvent,
+  SubscribeRequest,
+  SubscribeResult,
+} from '../../server/hub/protocol.js';
+
+/** What the screen currently holds; version -1 means no snapshot has arrived yet. */
+export interface DisplayState {
+  monitorId: number;
+  version: number;
+  monitor: MonitorView | null;
+  data: MonitorData;
+}
+
+/** Why the state changed, so the view can tell a data change from a configuration change. */
+export type ChangeCause = 'snapshot' | 'patch' | 'monitor';
+
+/** Callbacks of the store: every visible change, and a request to re-subscribe after a version gap. */
+export interface StoreHooks {
+  onChange?: (state: DisplayState, cause: ChangeCause) => void;
+  onResync?: (request: SubscribeRequest) => void;
+}
+
+/** What applyPatch did with one patch. */
+export type PatchOutcome = 'applied' | 'ignored' | 'buffered';
+
+// Patches that arrive ahead of a gap are kept (bounded) and replayed once the snapshot closes the gap.
+const MAX_BUFFERED = 200;
+
+/** The version-ordered state holder of one monitor screen. */
+export class DisplayStore {
+  private current: DisplayState;
+  private pending = new Map<number, PatchEvent>();
+  private resyncing = false;
+
+  /** Starts empty (version -1) for `monitorId`. */
+  constructor(monitorId: number, private readonly hooks: StoreHooks = {}) {
+    this.current = { monitorId, version: -1, monitor: null, data: emptyData() };
+  }
+
+  /** The state as shown now. */
+  get state(): DisplayState {
+    return this.current;
+  }
+
+  /** True from a detected gap until a subscribe ack or snapshot brings the screen up to date. */
+  get stale(): boolean {
+    return this.resyncing;
+  }
+
+  /** The `monitor:subscribe` payload: the version is sent only once we hold a snapshot. */
+  subscribeRequest(): SubscribeRequest {
+    const { monitorId, version } = this.current;
+    return version >= 0 && this.current.monitor ? { monitorId, version } : { monitorId };
+  }
+
+  /** Applies a snapshot unless it is older than what is shown; returns whether it was applied. */
+  applySnapshot(snapshot: SnapshotEvent): boolean {
+    if (snapshot.monitorId !== this.current.monitorId) return false;
+    if (snapshot.version < this.current.version) return false;
+    this.current = { ...this.current, version: snapshot.version, monitor: snapshot.monitor, data: snapshot.data };
+    this.resyncing = false;
+    this.hooks.onChange?.(this.current, 'snapshot');
+    this.drain();
+    return true;
+  }
+
+  /** Handles a subscribe ack: its snapshot (if any) is applied, and the screen is no longer stale. */
+  applyAck(result: SubscribeResult): void {
+    if (result.monitorId !== this.current.monitorId) return;
+    if (result.snapshot && this.applySnapshot(result.snapshot)) return;
+    // No usable snapshot: the server agrees we are current (or is behind us, and we never go back).
+    if (this.current.monitor) this.resyncing = false;
+    this.drain();
+  }
+
+  /** Applies a patch when it is exactly version + 1; older ones are ignored, a gap triggers a resync. */
+  applyPatch(patch: PatchEvent): PatchOutcome {
+    if (patch.monitorId !== this.current.monitorId) return 'ignored';
+    if (patch.version <= this.current.version) return 'ignored';
+    if (patch.version === this.current.version + 1 && this.current.monitor) {
+      this.apply(patch);
+      this.hooks.onChange?.(this.current, 'patch');
+      this.drain();
+      return 'applied';
+    }
+    this.buffer(patch);
+    // Before the first snapshot the pending subscribe will bring one; otherwise ask for it once.
+    if (this.current.monitor && !this.resyncing) {
+      this.resyncing = true;
+      this.hooks.onResync?.(this.subscribeRequest());
+    }
+    return 'buffered';
+  }
+
+  /** Replaces the monitor's configuration (`monitor:updated`); data and version stay. */
+  setMonitor(monitor: MonitorView): void {
+    if (monitor.id !== this.current.monitorId) return;
+    this.current = { ...this.current, monitor };
+    this.hooks.onChange?.(this.current, 'monitor');
+  }
+
+  /** Forgets the resync flag so the next gap asks again (the connection re-subscribes on reconnect). */
+  resetResync(): void {
+    this.resyncing = false;
+  }
+
+  private apply(patch: PatchEvent): void {
+    const { section, op, payload, at } = patch;
+    this.current = {
+      ...this.current,
+      version: patch.version,
+      data: applyWrite(this.current.data, { section, op, payload, at }),
+    };
+  }
+
+  private buffer(patch: PatchEvent): void {
+    this.pending.set(patch.version, patch);
+    if (this.pending.size <= MAX_BUFFERED) return;
+    this.pending.delete(Math.min(...this.pending.keys()));
+  }
+
+  // Replays buffered patches that now fit, dropping those the state has already passed.
+  private drain(): void {
+    let applied = false;
+    for (;;) {
+      for (const version of this.pending.keys()) if (version <= this.current.version) this.pending.delete(version);
+      const next = this.pending.get(this.current.version + 1);
+      if (!next || !this.current.monitor) break;
+      this.pending.delete(next.version);
+      this.apply(next);
+      applied = true;
+    }
+    if (applied) this.hooks.onChange?.(this.current, 'patch');
+    // The late patch filled the hole by itself: the screen is current again.
+    if (applied && this.pending.size === 0) this.resyncing = false;
+    // Still a hole in front of buffered patches: stay stale, ask again.
+    if (this.pending.size > 0 && !this.resyncing && this.current.monitor) {
+      this.resyncing = true;
+      this.hooks.onResync?.(this.subscribeRequest());
+    }
+  }
+}
