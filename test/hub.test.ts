@@ -145,4 +145,16 @@ hub('/readyz reports the screens connected to this process', async (ctx) => {
   assert.is(res.body.checks.hub.detail.redis, 'not configured');
 });
 
+hub('a screen may follow at most 50 monitors; the 51st subscription is refused', async (ctx) => {
+  const org = await createOrg(ctx.service);
+  const api = client(ctx.service.url, { apiKey: org.apiKey });
+  const ids = await Promise.all(Array.from({ length: 51 }, async (_, i) => (await api.post('/api/v1/monitor', { name: `M${i}`, organizationID: org.orgId })).body.id as number));
+  const screen = await connectScreen(ctx.service.url, org.apiKey);
+  ctx.screens.push(screen);
+  for (const id of ids.slice(0, 50)) assert.ok('data' in (await screen.subscribe(id)));
+  const refused = await screen.subscribe(ids[50]);
+  assert.ok('error' in refused && refused.error.error === 'forbidden');
+  assert.ok('data' in (await screen.subscribe(ids[0])), 'an already followed monitor can be re-subscribed');
+});
+
 hub.run();

@@ -42,6 +42,7 @@ const RETRY_MS = 3_000;
 export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHooks): Connection {
   const socket: HubSocket = io({ path: '/socket.io', auth: { token, scheme }, reconnectionDelayMax: 10_000 });
   let retry: number | undefined;
+  let reconnect: number | undefined;
 
   const subscribe = () => {
     window.clearTimeout(retry);
@@ -58,22 +59,25 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   };
 
   socket.on('connect', subscribe);
+  // Only the handshake's verdict "unauthorized" signs the screen out: a wall screen must never lose
+  // its token to a passing fault, since nobody is there to type it again.
   socket.on('connect_error', (error) => {
     if (error.message === 'unauthorized') {
       socket.close();
       hooks.onRevoked();
-    } else {
-      hooks.onDisconnected();
+      return;
     }
+    hooks.onDisconnected();
+    // A refusal by the server's middleware (e.g. "unavailable" while its database is away) is not
+    // retried by socket.io itself; a transport failure is (socket.active stays true).
+    if (!socket.active) reconnect = window.setTimeout(() => socket.connect(), RETRY_MS);
   });
   socket.on('disconnect', (reason) => {
-    // The server drops sockets whose token was revoked; socket.io will not reconnect by itself then.
-    if (reason === 'io server disconnect') {
-      socket.close();
-      hooks.onRevoked();
-    } else if (reason !== 'io client disconnect') {
-      hooks.onDisconnected();
-    }
+    if (reason === 'io client disconnect') return;
+    hooks.onDisconnected();
+    // The server drops the sockets of a revoked token and socket.io does not reconnect after that by
+    // itself: reconnect, and the handshake says whether the token is still good.
+    if (reason === 'io server disconnect') socket.connect();
   });
   socket.on('monitor:snapshot', hooks.onSnapshot);
   socket.on('monitor:patch', hooks.onPatch);
@@ -84,6 +88,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
     resubscribe: subscribe,
     close: () => {
       window.clearTimeout(retry);
+      window.clearTimeout(reconnect);
       socket.close();
     },
   };

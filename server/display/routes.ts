@@ -6,6 +6,9 @@ import { buildDisplayClient } from '../../display-client/build.js';
 
 const TILE_PLACEHOLDER = '<meta name="tile-url" content="">';
 
+// Tiles may come from any configured server; everything else only from this origin.
+const CSP = "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; object-src 'none'";
+
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
@@ -29,6 +32,8 @@ export async function displayRoutes(tileUrl: string): Promise<Router> {
     // Revalidate every time: a screen that reloads must never keep an old client after an upgrade.
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', CSP);
+    ctx.set('Referrer-Policy', 'no-referrer');
     if (ctx.get('If-None-Match') === file.etag) {
       ctx.status = 304;
       return;

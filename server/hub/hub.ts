@@ -59,6 +59,9 @@ export interface Hub extends MonitorEvents {
 
 const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat' } as const;
 
+/** Monitors one socket may follow at once (a split wall shows a few; this bounds a misbehaving client). */
+export const MAX_SUBSCRIPTIONS = 50;
+
 function ackError(err: unknown): AckError {
   const known = err instanceof AppError ? err : translateDbError(err);
   return known ? { error: known.code, message: known.message } : { error: 'internal_error', message: 'Unexpected error' };
@@ -121,6 +124,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       try {
         const { monitorId, version } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
         await monitors.readable(actor, monitorId);
+        const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;
+        if (followed >= MAX_SUBSCRIPTIONS && !socket.rooms.has(rooms.monitor(monitorId))) {
+          throw new AppError(403, 'forbidden', `A screen can follow at most ${MAX_SUBSCRIPTIONS} monitors`);
+        }
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
         const current = await monitors.latestVersion(monitorId);

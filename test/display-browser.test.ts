@@ -1,0 +1,393 @@
+// The station display in headless Chromium against the real service: real REST writes, the real hub,
+// the page as a kiosk loads it from /display. Every assertion reads the DOM (data-testid elements).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser } from 'playwright-core';
+import { launchChromium, LANDSCAPE, openScreen, PORTRAIT, type ScreenPage } from './helpers/browser.js';
+import { client } from './helpers/http.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+
+interface Ctx {
+  browser: Browser;
+  service: TestService;
+  org: OrgFixture;
+  api: ReturnType<typeof client>;
+  /** Pages opened by the running test; closed after it. */
+  screens: ScreenPage[];
+  /** Services started by the running test; closed after it (unless the test closed them). */
+  services: Set<TestService>;
+}
+
+const display = suite<Ctx>('display: the station screen in Chromium, live from the real service');
+
+display.before(async (ctx) => {
+  ctx.browser = await launchChromium();
+  ctx.service = await startTestService();
+  ctx.org = await createOrg(ctx.service);
+  ctx.api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
+  ctx.screens = [];
+  ctx.services = new Set();
+});
+display.after.each(async (ctx) => {
+  await Promise.all(ctx.screens.map((s) => s.close().catch(() => undefined)));
+  ctx.screens = [];
+  for (const service of ctx.services) await service.close().catch(() => undefined);
+  ctx.services.clear();
+});
+display.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.service?.close();
+});
+
+// ---------------------------------------------------------------------------------------------------
+// fixtures
+
+const STATION = { address: 'Feuerwache 1, Hauptstraße 1, 52062 Aachen', latitude: 50.7753, longitude: 6.0839 };
+const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+const label = (name: string, color: string | null) => ({ name, color });
+const member = (name: string, position: string, l: { name: string; color: string | null }, feedback: 0 | 1 | 2) => ({ name, position, label: l, feedback });
+
+function fireAlarm(extra: Record<string, unknown> = {}) {
+  return {
+    eventId: 4711,
+    event: 'B3 Wohnungsbrand',
+    message: 'Rauch aus Fenster 2. OG, zwei Personen auf dem Balkon',
+    eventStartDate: ago(120),
+    geo: { address: 'Lindenstraße 14, 52062 Aachen', latitude: 50.7766, longitude: 6.0912 },
+    positiveResponses: 9,
+    negativeResponses: 2,
+    awaitingResponses: 4,
+    units: [
+      { name: 'HLF 20', feedback: [
+        member('Anna Keller', 'Gruppenführerin', label('GF', '#dc2626'), 1),
+        member('Tom Berger', 'Maschinist', label('MA', '#3b82f6'), 1),
+        member('Max Hoffmann', 'Truppmann', label('AGT', '#f59e0b'), 2),
+        member('Jonas Wolf', 'Truppmann', label('Crew', null), 0),
+      ] },
+      { name: 'DLK 23', feedback: [member('Paul Richter', 'Maschinist', label('MA', '#3b82f6'), 1)] },
+    ],
+    ...extra,
+  };
+}
+
+async function newMonitor(ctx: Ctx, fields: Record<string, unknown> = {}, org = ctx.org): Promise<number> {
+  const api = client(ctx.service.url, { apiKey: org.apiKey });
+  const res = await api.post('/api/v1/monitor', { name: 'Wache Nord', organizationID: org.orgId, configuration: STATION, ...fields });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  return res.body.id as number;
+}
+
+/** A data write through REST (M7–M10) on `base`, asserting it was saved. */
+async function write(base: string, apiKey: string, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<void> {
+  const api = client(base, { apiKey });
+  const res = method === 'POST' ? await api.post(path, body) : await api.patch(path, body);
+  assert.is(res.status, 200, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** The monitor's data version (M6's ETag). */
+async function versionOf(ctx: Ctx, id: number): Promise<number> {
+  const res = await ctx.api.get(`/api/v1/monitor/${id}/data`);
+  assert.is(res.status, 200);
+  return Number(JSON.parse(res.headers.get('etag')!));
+}
+
+async function open(ctx: Ctx, base: string, monitorId: number, viewport = LANDSCAPE): Promise<ScreenPage> {
+  const screen = await openScreen(ctx.browser, `${base}/display?monitor=${monitorId}`, viewport);
+  ctx.screens.push(screen);
+  return screen;
+}
+
+async function service(ctx: Ctx, env: Record<string, string> = {}): Promise<TestService> {
+  const started = await startTestService(env);
+  ctx.services.add(started);
+  return started;
+}
+
+async function stop(ctx: Ctx, running: TestService): Promise<void> {
+  ctx.services.delete(running);
+  await running.close();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// tests
+
+display('sign in with an API key, then an alarm written through REST (M7) shows keyword, message, address, map, counters and unit members', async (ctx) => {
+  const id = await newMonitor(ctx);
+  const screen = await open(ctx, ctx.service.url, id);
+  assert.is(await screen.count('signin'), 1, 'a new screen asks for a token');
+  assert.is(await screen.storedToken(), null);
+  await screen.signIn(ctx.org.apiKey);
+  // Connected: the empty monitor shows standby, no banner, and the token is kept for the next load.
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  assert.is(await screen.count('banner'), 0);
+  assert.is(await screen.storedToken(), ctx.org.apiKey);
+  assert.ok(screen.page.url().endsWith(`/display?monitor=${id}`));
+
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm());
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand');
+  assert.is(await screen.text('alarm-message'), 'Rauch aus Fenster 2. OG, zwei Personen auf dem Balkon');
+  assert.is(await screen.text('alarm-address'), 'Lindenstraße 14, 52062 Aachen');
+  assert.match(await screen.text('alarm-elapsed'), /^\d+:\d\d$/);
+  assert.is(await screen.text('counter-positive-value'), '9');
+  assert.is(await screen.text('counter-negative-value'), '2');
+  assert.is(await screen.text('counter-awaiting-value'), '4');
+  assert.is(await screen.count('unit'), 2);
+  const members = await screen.texts('member');
+  assert.is(members.length, 5);
+  for (const name of ['Anna Keller', 'Tom Berger', 'Max Hoffmann', 'Jonas Wolf', 'Paul Richter']) {
+    assert.ok(members.some((m) => m.includes(name)), `${name} missing in ${JSON.stringify(members)}`);
+  }
+  // Coming first, then awaiting, then declined; each coloured by its label colour (none: neutral).
+  const rows = await screen.page.locator('[data-testid=unit]').first().locator('[data-testid=member]').evaluateAll((els) =>
+    els.map((el) => ({ text: el.textContent, feedback: el.getAttribute('data-feedback'), color: (el as HTMLElement).style.getPropertyValue('--label'), neutral: el.classList.contains('member--neutral') })));
+  assert.equal(rows.map((r) => r.feedback), ['1', '1', '2', '0']);
+  assert.ok(rows[0].text!.includes('Anna Keller') && rows[0].color === '#dc2626', JSON.stringify(rows[0]));
+  assert.ok(rows[3].text!.includes('Jonas Wolf') && rows[3].neutral, JSON.stringify(rows[3]));
+  assert.is(await screen.count('map-alarm'), 1);
+  assert.is(await screen.count('map-station'), 1);
+  assert.is(await screen.text('map-coords'), '50.77660° N  6.09120° E');
+  assert.equal(screen.errors, []);
+});
+
+display('sign in with a member\'s personal access token shows the monitor\'s current alarm', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ event: 'TH Verkehrsunfall', eventId: 9001 }));
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.member.token);
+  await screen.waitForText('alarm-event', 'TH Verkehrsunfall', 8_000);
+  assert.is(await screen.text('counter-positive-value'), '9');
+  assert.is(await screen.storedToken(), ctx.org.member.token);
+  assert.is(await screen.count('banner'), 0);
+  assert.equal(screen.errors, []);
+});
+
+display('an M8 patch changes the counters on the screen without a reload (3 → 7 coming)', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ positiveResponses: 3, awaitingResponses: 10 }));
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('counter-positive-value', '3', 8_000);
+  await screen.page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+  await write(ctx.service.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 7, awaitingResponses: 6 });
+  await screen.waitForText('counter-positive-value', /^7$/);
+  assert.is(await screen.text('counter-awaiting-value'), '6');
+  assert.is(await screen.text('counter-negative-value'), '2');
+  assert.is(await screen.text('alarm-event'), 'B3 Wohnungsbrand');
+  assert.ok(await screen.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true), 'the page was reloaded');
+  assert.equal(screen.errors, []);
+});
+
+display('two alarms with different eventIds show a split screen with two panels, each patched on its own', async (ctx) => {
+  const id = await newMonitor(ctx);
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ eventId: 101, event: 'B3 Wohnungsbrand', eventStartDate: ago(300) }));
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand');
+  assert.is(await screen.count('split'), 0, 'one alarm is not a split screen');
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({
+    eventId: 102, event: 'RD Notfall Person', eventStartDate: ago(30), positiveResponses: 1, units: [],
+    geo: { address: 'Seestraße 60, 52066 Aachen', latitude: 50.7640, longitude: 6.1001 },
+  }));
+  await screen.page.getByTestId('split').waitFor({ timeout: 5_000 });
+  assert.is(await screen.count('split-panel'), 2);
+  assert.equal(await screen.texts('alarm-event'), ['B3 Wohnungsbrand', 'RD Notfall Person'], 'oldest event first');
+  assert.equal(await screen.texts('alarm-address'), ['Lindenstraße 14, 52062 Aachen', 'Seestraße 60, 52066 Aachen']);
+
+  // A patch naming the older event changes that panel only.
+  await write(ctx.service.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { eventId: 101, positiveResponses: 11 });
+  const counters = () => screen.page.locator('[data-testid=alarm-panel]').evaluateAll((panels) =>
+    panels.map((p) => `${p.getAttribute('data-event-id')}:${p.querySelector('[data-testid=counter-positive-value]')?.textContent}`));
+  await screen.page.waitForFunction(() => document.querySelector('[data-event-id="101"] [data-testid=counter-positive-value]')?.textContent === '11', null, { timeout: 5_000 });
+  assert.equal(await counters(), ['101:11', '102:1']);
+  assert.equal(screen.errors, []);
+});
+
+display('after the alarm is cleared the ended alarm stays, and standby appears only after standbyDelay (2 s) with latest alarms and pagers from M9', async (ctx) => {
+  const id = await newMonitor(ctx, {
+    standbyDelay: 2,
+    configurationStandby: { title: 'Freiwillige Feuerwehr Aachen-Nord', text: 'Übungsdienst Dienstag 19:00' },
+  });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/meta`, {
+    latestAlarms: ['22.11. 03:12  B2 Müllcontainer, Torstraße 5', '21.11. 18:40  TH Baum auf Straße, Seestraße'],
+    pagers: { activePager: 23, inactivePager: 4 },
+  });
+  const { eventId: _none, ...withoutEventId } = fireAlarm();
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, withoutEventId);
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', 8_000);
+  assert.is(await screen.count('standby'), 0);
+
+  const cleared = Date.now();
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
+  await screen.page.getByTestId('alarm-ended').waitFor({ timeout: 5_000 });
+  assert.ok(Date.now() - cleared < 1_500, 'the cleared alarm arrived too late to check the delay');
+  assert.is(await screen.count('standby'), 0, 'standby must wait for standbyDelay');
+  assert.is(await screen.text('alarm-event'), 'B3 Wohnungsbrand', 'the ended alarm stays on the wall during the delay');
+
+  await screen.page.getByTestId('standby').waitFor({ timeout: 6_000 });
+  const after = Date.now() - cleared;
+  assert.ok(after >= 1_900, `standby after ${after} ms, expected ≥ 2 s`);
+  assert.is(await screen.count('alarm-panel'), 0);
+  const standby = await screen.text('standby');
+  assert.ok(standby.includes('Freiwillige Feuerwehr Aachen-Nord') && standby.includes('Übungsdienst Dienstag 19:00'), standby);
+  assert.match(await screen.text('standby-clock'), /^\d\d:\d\d\d\d$/);
+  const latest = await screen.text('standby-latest');
+  assert.ok(latest.includes('B2 Müllcontainer, Torstraße 5') && latest.includes('TH Baum auf Straße, Seestraße'), latest);
+  assert.is(await screen.text('pagers-active'), '23');
+  assert.is(await screen.text('pagers-inactive'), '4');
+
+  // Meta patches reach the standby view live too.
+  await write(ctx.service.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 21 } });
+  await screen.waitForText('pagers-active', /^21$/);
+  assert.equal(screen.errors, []);
+});
+
+display('the banner shows "Disconnected since HH:MM" while the hub is away and clears after reconnecting, showing the write it missed', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ positiveResponses: 1 }));
+  const first = await service(ctx);
+  const second = await service(ctx); // another process on the same database, for the write the screen misses
+  const port = first.port;
+  const screen = await open(ctx, first.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('counter-positive-value', /^1$/, 8_000);
+  const held = await versionOf(ctx, id);
+  assert.equal(screen.subscribes.map((s) => s.version), [undefined], 'one subscribe, without a version, at sign-in');
+
+  await stop(ctx, first);
+  await screen.waitForText('banner', /^Disconnected since \d\d:\d\d/);
+  assert.is(await screen.page.getByTestId('banner').getAttribute('data-kind'), 'disconnected');
+  assert.is(await screen.text('counter-positive-value'), '1', 'the last state stays visible under the banner');
+
+  await write(second.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 5 });
+  assert.is(await versionOf(ctx, id), held + 1);
+  assert.is(await screen.text('counter-positive-value'), '1');
+
+  await service(ctx, { PORT: String(port) });
+  await screen.page.getByTestId('banner').waitFor({ state: 'detached', timeout: 20_000 });
+  await screen.waitForText('counter-positive-value', /^5$/);
+  assert.ok(screen.subscribes.some((s) => s.version === held), `re-subscribe with the held version ${held}: ${JSON.stringify(screen.subscribes)}`);
+  assert.is(await screen.text('alarm-event'), 'B3 Wohnungsbrand');
+  assert.equal(screen.errors, []);
+});
+
+display('a gap in versions (a write on another process, no Redis) makes the screen re-subscribe and show both writes', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ positiveResponses: 0, negativeResponses: 0 }));
+  const a = await service(ctx);
+  const b = await service(ctx);
+  const screen = await open(ctx, a.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', 8_000);
+  await screen.websocket;
+
+  // Hub A also pushes snapshots every 10 s when it notices missed versions; should that land between
+  // the two writes, the screen had no gap to see, so the round is repeated.
+  for (let round = 1; ; round++) {
+    const held = await versionOf(ctx, id);
+    const since = screen.received.length;
+    // B's hub has no screens and no Redis: screen on A never gets version held + 1.
+    await write(b.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 10 + round });
+    // A's hub sends held + 2, which the screen cannot apply.
+    await write(a.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { negativeResponses: 20 + round });
+    await screen.waitForText('counter-negative-value', new RegExp(`^${20 + round}$`));
+    await screen.waitForText('counter-positive-value', new RegExp(`^${10 + round}$`));
+    const resubscribed = screen.subscribes.some((s) => s.version === held);
+    const pushed = screen.received.slice(since).includes('monitor:snapshot');
+    if (resubscribed) break;
+    assert.ok(pushed && round < 3, `no re-subscribe with version ${held} after the gap: ${JSON.stringify(screen.subscribes)}, received ${JSON.stringify(screen.received.slice(since))}`);
+  }
+  await screen.page.getByTestId('banner').waitFor({ state: 'detached', timeout: 5_000 });
+  assert.ok(screen.received.includes('monitor:patch'));
+  assert.equal(screen.errors, []);
+});
+
+display('a revoked token sends the screen back to sign-in with a clear message and the stored token is cleared', async (ctx) => {
+  const org = await createOrg(ctx.service);
+  const id = await newMonitor(ctx, {}, org);
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(org.apiKey);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  assert.is(await screen.storedToken(), org.apiKey);
+
+  await ctx.service.identity.revokeToken(org.apiKeyId);
+  await screen.waitForText('signin-error', 'This token was revoked or is not valid. Please sign in again.', 8_000);
+  assert.is(await screen.count('standby'), 0);
+  assert.is(await screen.count('banner'), 0);
+  assert.is(await screen.count('signin-token'), 1);
+  assert.is(await screen.storedToken(), null);
+  assert.ok(screen.page.url().endsWith(`/display?monitor=${id}`), 'the monitor stays in the address');
+  assert.equal(screen.errors, []);
+});
+
+display('no scrolling at 1920×1080 and 1080×1920 with a big alarm, single and split', async (ctx) => {
+  const crew = (unit: number) => Array.from({ length: 12 }, (_, i) =>
+    member(`Einsatzkraft ${unit}-${i + 1} mit einem ziemlich langen Namen`, 'Truppmann/Truppfrau', label('AGT', '#f59e0b'), ((i % 3) as 0 | 1 | 2)));
+  const big = fireAlarm({
+    event: 'B4 Großbrand Industriegebäude mit Menschenleben in Gefahr und Ausbreitung auf Nachbargebäude',
+    message: 'Vollbrand einer Lagerhalle, Ausbreitung auf das Bürogebäude droht, mehrere Personen vermisst. '.repeat(5),
+    geo: { address: 'Gewerbegebiet Eilendorf-Süd, Von-Coels-Straße 200–220, Halle 7, 52080 Aachen', latitude: 50.7781, longitude: 6.1510 },
+    positiveResponses: 123, negativeResponses: 45, awaitingResponses: 67,
+    units: Array.from({ length: 8 }, (_, u) => ({ name: `HLF 20 · 1/46-${u + 1}`, feedback: crew(u + 1) })),
+  });
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, big);
+  const screens: Array<[string, ScreenPage]> = [];
+  for (const [name, viewport] of [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const) {
+    const screen = await open(ctx, ctx.service.url, id, viewport);
+    await screen.signIn(ctx.org.apiKey);
+    await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+    screens.push([name, screen]);
+  }
+  const check = async (name: string, screen: ScreenPage, view: string) => {
+    // No named functions inside evaluate(): tsx would wrap them in a helper the page does not have.
+    const m = await screen.page.evaluate(() => {
+      const root = document.scrollingElement!;
+      const bottoms: Record<string, number> = { counters: 0, 'alarm-panel': 0 };
+      for (const id of Object.keys(bottoms)) {
+        document.querySelectorAll(`[data-testid=${id}]`).forEach((e) => (bottoms[id] = Math.max(bottoms[id], e.getBoundingClientRect().bottom)));
+      }
+      return { scrollHeight: root.scrollHeight, scrollWidth: root.scrollWidth, innerHeight, innerWidth, counters: bottoms.counters, panel: bottoms['alarm-panel'] };
+    });
+    const where = `${view} ${name}: ${JSON.stringify(m)}`;
+    assert.ok(m.scrollHeight <= m.innerHeight, `scrolls vertically, ${where}`);
+    assert.ok(m.scrollWidth <= m.innerWidth, `scrolls horizontally, ${where}`);
+    assert.ok(m.counters > 0 && m.counters <= m.innerHeight && m.panel <= m.innerHeight, `counters or panel off screen, ${where}`);
+  };
+  for (const [name, screen] of screens) await check(name, screen, 'alarm');
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, { ...big, eventId: 4712, event: 'TH Person eingeklemmt' });
+  for (const [name, screen] of screens) {
+    await screen.page.getByTestId('split').waitFor({ timeout: 5_000 });
+    await check(name, screen, 'split');
+    assert.equal(screen.errors, []);
+  }
+});
+
+display('with TILE_URL pointing at an unreachable tile server the page still shows the alarm and both map markers, without page errors', async (ctx) => {
+  const tileUrl = 'http://127.0.0.1:9/{z}/{x}/{y}.png';
+  const tiled = await service(ctx, { TILE_URL: tileUrl });
+  const id = await newMonitor(ctx);
+  await write(tiled.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm());
+  const screen = await open(ctx, tiled.url, id);
+  assert.is(await screen.page.locator('meta[name="tile-url"]').getAttribute('content'), tileUrl);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', 8_000);
+  // Every tile is tried, fails, and is hidden: the grid, the markers and the coordinates remain.
+  await screen.page.waitForFunction(() => {
+    const tiles = Array.from(document.querySelectorAll<HTMLImageElement>('.map-tile'));
+    return tiles.length > 0 && tiles.every((t) => t.style.visibility === 'hidden');
+  }, null, { timeout: 10_000 });
+  const map = screen.page.getByTestId('map');
+  assert.ok((await map.getAttribute('class'))!.includes('map--tiles-failed'));
+  assert.ok(await screen.page.getByTestId('map-alarm').isVisible());
+  assert.ok(await screen.page.getByTestId('map-station').isVisible());
+  assert.is(await screen.text('map-coords'), '50.77660° N  6.09120° E');
+  assert.is(await screen.text('counter-positive-value'), '9');
+  assert.ok((await screen.texts('member')).length === 5);
+  assert.equal(screen.errors, []);
+});
+
+display.run();

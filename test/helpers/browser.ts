@@ -1,0 +1,155 @@
+// Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, for the display client's
+// browser tests and the README screenshots: one browser per file, a fresh context per test.
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page, type WebSocket } from 'playwright-core';
+
+/** Debian's chromium; `.ci/run` installs it. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where the display keeps its token (display-client/src/credentials.ts). */
+export const TOKEN_STORAGE_KEY = 'alarm-hub.display.token';
+
+export const LANDSCAPE = { width: 1920, height: 1080 };
+export const PORTRAIT = { width: 1080, height: 1920 };
+
+/** Launches Chromium; throws (never skips) with a clear message when it is not installed. */
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    const message = `Chromium is missing at ${CHROMIUM_PATH}: the display browser tests need Debian's chromium ` +
+      '(apt-get install chromium; `bash .ci/run` installs it). They fail rather than skip.';
+    // uvu swallows errors thrown in a suite's `before` (it only counts the tests as failed), so say it here.
+    process.stdout.write(`\n✘ ${message}\n`);
+    throw new Error(message);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** A `monitor:subscribe` request the page sent to the hub. */
+export interface SentSubscribe {
+  monitorId: number;
+  version?: number;
+  at: number;
+}
+
+/** One browser context with one page on the display, recording errors and the hub traffic it sends. */
+export interface ScreenPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions in the page (`pageerror`). */
+  errors: string[];
+  /** Every `monitor:subscribe` the page sent, over WebSocket or HTTP long-polling. */
+  subscribes: SentSubscribe[];
+  /** Names of the hub events received over the WebSocket, in order. */
+  received: string[];
+  /** Resolves once the Socket.IO connection runs over a WebSocket. */
+  websocket: Promise<WebSocket>;
+  /** textContent of the first element with this data-testid ('' when there is none). */
+  text(testId: string): Promise<string>;
+  /** textContent of every element with this data-testid. */
+  texts(testId: string): Promise<string[]>;
+  /** How many elements carry this data-testid now. */
+  count(testId: string): Promise<number>;
+  /** Polls until the first element with this data-testid contains (or matches) `expected`. */
+  waitForText(testId: string, expected: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Waits for the sign-in form, types the token and submits it. */
+  signIn(token: string): Promise<void>;
+  /** The token the page keeps in localStorage. */
+  storedToken(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+// Socket.IO EVENT packets: engine.io "4" (message) + socket.io "2" (event) + optional ack id + JSON array.
+function eventsIn(payload: string): Array<{ name: string; args: unknown[] }> {
+  const found: Array<{ name: string; args: unknown[] }> = [];
+  // Long-polling joins several packets with the record separator 0x1e.
+  for (const packet of payload.split('\x1e')) {
+    const match = /^42\d*(\[.*)$/s.exec(packet);
+    if (!match) continue;
+    try {
+      const [name, ...args] = JSON.parse(match[1]) as [string, ...unknown[]];
+      if (typeof name === 'string') found.push({ name, args });
+    } catch {
+      // not JSON: not an event
+    }
+  }
+  return found;
+}
+
+/** Opens a fresh context (viewport as given) with one page at `url`. */
+export async function openScreen(browser: Browser, url: string, viewport = LANDSCAPE): Promise<ScreenPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const subscribes: SentSubscribe[] = [];
+  const received: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const recordSent = (payload: string) => {
+    for (const event of eventsIn(payload)) {
+      if (event.name !== 'monitor:subscribe') continue;
+      const request = event.args[0] as { monitorId: number; version?: number };
+      subscribes.push({ ...request, at: Date.now() });
+    }
+  };
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/socket.io/')) recordSent(request.postData() ?? '');
+  });
+  const websocket = new Promise<WebSocket>((resolve) => {
+    page.on('websocket', (ws) => {
+      if (!ws.url().includes('/socket.io/')) return;
+      ws.on('framesent', (frame) => typeof frame.payload === 'string' && recordSent(frame.payload));
+      ws.on('framereceived', (frame) => {
+        if (typeof frame.payload === 'string') for (const event of eventsIn(frame.payload)) received.push(event.name);
+      });
+      resolve(ws);
+    });
+  });
+  await page.goto(url);
+
+  const selector = (testId: string) => `[data-testid="${testId}"]`;
+  const screen: ScreenPage = {
+    context,
+    page,
+    errors,
+    subscribes,
+    received,
+    websocket,
+    text: async (testId) => (await page.locator(selector(testId)).first().textContent({ timeout: 1_000 }).catch(() => null)) ?? '',
+    texts: (testId) => page.locator(selector(testId)).allTextContents(),
+    count: (testId) => page.locator(selector(testId)).count(),
+    async waitForText(testId, expected, timeoutMs = 5_000) {
+      const pattern = typeof expected === 'string' ? null : { source: expected.source, flags: expected.flags };
+      try {
+        await page.waitForFunction(
+          ({ sel, text, re }) => {
+            const value = document.querySelector(sel)?.textContent ?? null;
+            if (value === null) return false;
+            return re ? new RegExp(re.source, re.flags).test(value) : value.includes(text);
+          },
+          { sel: selector(testId), text: typeof expected === 'string' ? expected : '', re: pattern },
+          { timeout: timeoutMs, polling: 50 },
+        );
+      } catch {
+        const now = (await page.locator(selector(testId)).count()) > 0 ? JSON.stringify(await screen.text(testId)) : 'no such element';
+        throw new Error(`timed out after ${timeoutMs} ms waiting for [data-testid=${testId}] to show ${String(expected)}; it shows ${now}`);
+      }
+    },
+    async signIn(token) {
+      await page.locator(selector('signin')).waitFor({ timeout: 5_000 });
+      await page.locator(selector('signin-token')).fill(token);
+      await page.locator(selector('signin-submit')).click();
+    },
+    storedToken: () => page.evaluate((key) => localStorage.getItem(key), TOKEN_STORAGE_KEY),
+    close: () => context.close(),
+  };
+  return screen;
+}
