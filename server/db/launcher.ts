@@ -1,7 +1,8 @@
 // Finds or starts the MongoDB the service uses (MONGODB.md): MONGODB_URI; a `mongod` on PATH; FerretDB
 // embedded in a small Go program built on first use; a downloaded MongoDB where there is internet.
 // Processes on one data directory share the embedded database: the first starts it and writes its
-// address to DATA_DIR/embedded-db.json, later ones (a second hub process, the admin command) reuse it.
+// address to DATA_DIR/embedded-db.json, later ones (a second hub process, the admin command) reuse it,
+// and when the first stops, one of the others starts it again on the same address.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -39,7 +40,7 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
   const lockFile = path.join(opts.dataDir, 'embedded-db.lock');
   for (let waited = 0; ; waited += 250) {
     const reused = await reuse(stateFile);
-    if (reused) return { uri: reused.uri, engine: `${reused.engine} (reused, started by pid ${reused.pid})`, stop: async () => {} };
+    if (reused) return follow(reused, opts.dataDir, opts.say);
     if (await takeLock(lockFile)) break;
     // Another process is starting the database right now (building FerretDB can take a minute).
     if (waited > 180_000) throw new Error(`timed out waiting for the database another process is starting (${lockFile})`);
@@ -61,15 +62,62 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
   }
 }
 
-async function reuse(stateFile: string): Promise<State | null> {
-  let state: State;
+async function readState(stateFile: string): Promise<State | null> {
   try {
-    state = JSON.parse(await fs.readFile(stateFile, 'utf8')) as State;
+    return JSON.parse(await fs.readFile(stateFile, 'utf8')) as State;
   } catch {
     return null;
   }
-  if (!alive(state.pid) || !(await reachable(state.uri))) return null;
+}
+
+async function reuse(stateFile: string): Promise<State | null> {
+  const state = await readState(stateFile);
+  if (!state || !alive(state.pid) || !(await reachable(state.uri))) return null;
   return state;
+}
+
+/**
+ * Uses a database another process started, and takes it over when that process stops: the first
+ * follower to notice starts the same engine on the same data directory and port, so every process's
+ * driver simply reconnects to the address it already has.
+ */
+function follow(initial: State, dataDir: string, say: Say): LaunchedDatabase {
+  const stateFile = path.join(dataDir, 'embedded-db.json');
+  const lockFile = path.join(dataDir, 'embedded-db.lock');
+  let owned: Started | null = null;
+  let busy = false;
+  const takeOver = async () => {
+    const state = await readState(stateFile);
+    if (state && alive(state.pid)) return;
+    if (!(await takeLock(lockFile))) return;
+    try {
+      const again = await readState(stateFile);
+      if (again && alive(again.pid)) return;
+      owned = await start(dataDir, say, Number(new URL(initial.uri.replace(/^mongodb:/, 'http:')).port));
+      await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, uri: owned.uri, engine: owned.engine } satisfies State));
+      say(`took over the embedded database at ${owned.uri} (pid ${state?.pid ?? initial.pid} stopped)`);
+    } finally {
+      await fs.rm(lockFile, { force: true });
+    }
+  };
+  const timer = setInterval(() => {
+    if (owned || busy) return;
+    busy = true;
+    takeOver()
+      .catch((err) => say(`could not take over the embedded database: ${(err as Error).message}`))
+      .finally(() => (busy = false));
+  }, 1_000);
+  timer.unref();
+  return {
+    uri: initial.uri,
+    engine: `${initial.engine} (reused, started by pid ${initial.pid})`,
+    async stop() {
+      clearInterval(timer);
+      if (!owned) return;
+      await fs.rm(stateFile, { force: true });
+      await owned.stop();
+    },
+  };
 }
 
 async function takeLock(lockFile: string): Promise<boolean> {
@@ -89,22 +137,22 @@ interface Started {
   stop(): Promise<void>;
 }
 
-async function start(dataDir: string, say: Say): Promise<Started> {
+async function start(dataDir: string, say: Say, port = 0): Promise<Started> {
   const tried: string[] = [];
-  if (await onPath('mongod')) return startMongod(dataDir);
+  if (await onPath('mongod')) return startMongod(dataDir, port);
   tried.push('no mongod on PATH');
-  if (await onPath('go') || existsSync(BINARY)) return startFerret(dataDir, say);
+  if (await onPath('go') || existsSync(BINARY)) return startFerret(dataDir, say, port);
   tried.push('no Go to build the embedded FerretDB');
   try {
-    return await startMemoryServer(dataDir);
+    return await startMemoryServer(dataDir, port);
   } catch (err) {
     tried.push(`no downloadable MongoDB (${(err as Error).message})`);
   }
   throw new Error(`no MongoDB available: set MONGODB_URI (${tried.join('; ')})`);
 }
 
-async function startMongod(dataDir: string): Promise<Started> {
-  const port = await freePort();
+async function startMongod(dataDir: string, wanted: number): Promise<Started> {
+  const port = wanted || (await freePort());
   const dbPath = path.join(dataDir, 'mongod');
   await fs.mkdir(dbPath, { recursive: true });
   const child = spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
@@ -122,13 +170,13 @@ async function ensureFerretBinary(say: Say): Promise<void> {
   await run('go', ['build', '-trimpath', '-o', BINARY, '.'], { cwd: TOOL_DIR, maxBuffer: 16 * 1024 * 1024 });
 }
 
-async function startFerret(dataDir: string, say: Say): Promise<Started> {
+async function startFerret(dataDir: string, say: Say, port: number): Promise<Started> {
   await ensureFerretBinary(say);
   const dir = path.join(dataDir, 'ferretdb');
   await fs.mkdir(dir, { recursive: true });
   const log = createWriteStream(path.join(dataDir, 'ferretdb.log'), { flags: 'a' });
   // stdin stays open as a lifeline: when this process dies, FerretDB sees EOF and stops too.
-  const child = spawn(BINARY, ['-dir', dir, '-listen', '127.0.0.1:0', '-exit-with-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr!.pipe(log);
   const uri = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -139,14 +187,14 @@ async function startFerret(dataDir: string, say: Say): Promise<Started> {
   return { uri, engine: 'FerretDB v1.24 embedded (SQLite)', stop: () => stopChild(child) };
 }
 
-async function startMemoryServer(dataDir: string): Promise<Started> {
+async function startMemoryServer(dataDir: string, port: number): Promise<Started> {
   const name = 'mongodb-memory-server-core';
   const { MongoMemoryServer } = (await import(name)) as {
     MongoMemoryServer: { create(o: unknown): Promise<{ getUri(): string; stop(): Promise<boolean> }> };
   };
   const dbPath = path.join(dataDir, 'mongodb');
   await fs.mkdir(dbPath, { recursive: true });
-  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger' } });
+  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ...(port ? { port } : {}) } });
   return { uri: server.getUri(), engine: 'MongoDB downloaded by mongodb-memory-server', stop: async () => void (await server.stop()) };
 }
 
