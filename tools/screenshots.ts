@@ -1,0 +1,183 @@
+// Takes the README's screenshots of the station display: alarm, split and standby views, landscape
+// (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png.
+//
+//   npx tsx tools/screenshots.ts
+//
+// Starts its own database (the launcher's order, in a temporary directory; MONGODB_URI to use another)
+// and the real service, writes the demo data through the REST API and lets the real hub deliver it to
+// headless Chromium (/usr/bin/chromium). The page's clock is fixed (Date only, timers keep running), so
+// clocks, dates and elapsed times come out the same on every run. TILE_URL is passed to the service:
+// leave it unset for the no-tiles map of the committed screenshots, or set it to show real tiles.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../server/config.js';
+import { launchDatabase } from '../server/db/launcher.js';
+import { IdentityCommands } from '../server/identity/commands.js';
+import { startService } from '../server/service.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, LANDSCAPE, PORTRAIT } from '../test/helpers/browser.js';
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../display-client/screenshots');
+/** The moment every screenshot shows: Sunday 22 November 2026, 14:02:37 in Aachen. */
+const NOW = Date.parse('2026-11-22T14:02:37+01:00');
+const TIMEZONE = 'Europe/Berlin';
+const say = (line: string) => process.stderr.write(`[screenshots] ${line}\n`);
+
+// ---------------------------------------------------------------------------------------------------
+// demo data: a volunteer fire brigade in Aachen
+
+const at = (secondsBefore: number) => new Date(NOW - secondsBefore * 1000).toISOString();
+const L = {
+  gf: { name: 'GF', color: '#dc2626' },
+  ma: { name: 'MA', color: '#3b82f6' },
+  agt: { name: 'AGT', color: '#f59e0b' },
+  san: { name: 'SAN', color: '#16a34a' },
+  crew: { name: 'Trupp', color: null },
+};
+type Label = (typeof L)[keyof typeof L];
+const m = (name: string, position: string, label: Label, feedback: 0 | 1 | 2) => ({ name, position, label, feedback });
+
+const station = {
+  address: 'Feuerwache Nord, Hauptstraße 1, 52066 Aachen',
+  latitude: 50.7823,
+  longitude: 6.0968,
+  gong: true,
+  speech: false,
+};
+
+const fire = {
+  eventId: 4711,
+  event: 'B3 Wohnungsbrand – Menschenleben in Gefahr',
+  message: 'Rauch aus Fenster 2. OG, zwei Personen auf dem Balkon. Zweiter Zug nachalarmiert.',
+  eventStartDate: at(263),
+  geo: { address: 'Lindenstraße 14, 52062 Aachen', latitude: 50.7766, longitude: 6.0912 },
+  positiveResponses: 10,
+  negativeResponses: 2,
+  awaitingResponses: 4,
+  units: [
+    { name: 'HLF 20 · 1/46-1', feedback: [
+      m('Anna Keller', 'Gruppenführerin', L.gf, 1), m('Tom Berger', 'Maschinist', L.ma, 1), m('Lena Vogt', 'Angriffstrupp', L.agt, 1),
+      m('Mia Schulz', 'Wassertrupp', L.san, 1), m('Max Hoffmann', 'Angriffstrupp', L.agt, 2), m('Jonas Wolf', 'Schlauchtrupp', L.crew, 0),
+    ] },
+    { name: 'DLK 23 · 1/33-1', feedback: [m('Paul Richter', 'Maschinist', L.ma, 1), m('Ben Krüger', 'Korb', L.agt, 1), m('Sara Neumann', 'Trupp', L.crew, 2)] },
+    { name: 'ELW 1 · 1/11-1', feedback: [m('Eva Brandt', 'Einsatzleiterin', L.gf, 1), m('Finn Lange', 'Funk', L.crew, 2), m('Nora Frank', 'Funk', L.crew, 0)] },
+    { name: 'RTW · 1/83-1', feedback: [m('Luca Seidel', 'Notfallsanitäter', L.san, 1), m('Ida Koch', 'Fahrerin', L.san, 1)] },
+  ],
+};
+
+const crash = {
+  eventId: 4712,
+  event: 'TH Verkehrsunfall – Person eingeklemmt',
+  message: 'PKW gegen Straßenbahn, eine Person eingeklemmt.',
+  eventStartDate: at(95),
+  geo: { address: 'Jülicher Straße 120, 52070 Aachen', latitude: 50.7869, longitude: 6.1013 },
+  positiveResponses: 5,
+  negativeResponses: 1,
+  awaitingResponses: 3,
+  units: [
+    { name: 'HLF 20 · 2/46-1', feedback: [m('Kai Roth', 'Gruppenführer', L.gf, 1), m('Tim Haas', 'Maschinist', L.ma, 1), m('Ole Jung', 'Angriffstrupp', L.crew, 2), m('Pia Busch', 'Wassertrupp', L.agt, 0)] },
+    { name: 'RW · 2/52-1', feedback: [m('Jan Peters', 'Maschinist', L.ma, 1), m('Uwe Sommer', 'Trupp', L.crew, 2)] },
+  ],
+};
+
+const medical = {
+  eventId: 4713,
+  event: 'RD Reanimation',
+  message: 'Bewusstlose Person, Laienreanimation läuft. First Responder angefordert.',
+  eventStartDate: at(31),
+  geo: { address: 'Ludwigsallee 59, 52062 Aachen', latitude: 50.7828, longitude: 6.0889 },
+  positiveResponses: 2,
+  negativeResponses: 0,
+  awaitingResponses: 1,
+  units: [{ name: 'HLF 10 · 3/44-1', feedback: [m('Lars Otto', 'Gruppenführer', L.gf, 1), m('Eric Maier', 'Maschinist', L.ma, 1), m('Tina Paul', 'Sanitäterin', L.san, 2)] }],
+};
+
+const meta = {
+  latestAlarms: [
+    '22.11. 03:12  B2 Müllcontainerbrand, Talstraße 5',
+    '21.11. 18:40  TH Baum auf Fahrbahn, Soerser Weg',
+    '21.11. 09:05  RD Tragehilfe, Amyastraße 3',
+    '20.11. 22:51  B1 Heimrauchmelder, Monheimsallee 80',
+    '19.11. 14:17  TH Türöffnung, Krefelder Straße 9',
+  ],
+  pagers: { activePager: 23, inactivePager: 4 },
+};
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-screenshots-'));
+  const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
+  const service = await startService(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', TILE_URL: process.env.TILE_URL ?? '' }),
+    database.uri,
+    pino({ level: 'silent' }),
+  );
+  const base = `http://127.0.0.1:${service.port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const identity = new IdentityCommands(service.db);
+    const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen');
+    const { token } = await identity.createApiKey(org.id, 'Wache Nord screen');
+    const rest = async (method: string, route: string, body: unknown) => {
+      const res = await fetch(base + route, { method, headers: { 'API-TOKEN': token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+    const monitor = await rest('POST', '/api/v1/monitor', {
+      name: 'Wache Nord',
+      organizationID: org.id,
+      configuration: station,
+      configurationStandby: { title: 'Freiwillige Feuerwehr Aachen · Wache Nord', text: 'Übungsdienst Dienstag 19:30', locale: 'de-DE' },
+      configurationSplitScreen: {},
+      standbyDelay: 0,
+    });
+    const data = (section: 'alarming' | 'meta', body: unknown) => rest('POST', `/api/v1/monitor/${monitor.id}/data/${section}`, body);
+    await data('meta', meta);
+
+    // Both orientations watch the same monitor at the same time, as two wall screens would.
+    const screens: Array<{ orientation: string; page: Page }> = [];
+    for (const [orientation, viewport] of [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const) {
+      const context = await browser.newContext({ viewport, timezoneId: TIMEZONE, locale: 'en-GB' });
+      const page = await context.newPage();
+      page.on('pageerror', (error) => say(`page error (${orientation}): ${error.message}`));
+      await page.clock.setFixedTime(NOW);
+      await page.goto(`${base}/display?monitor=${monitor.id}`);
+      await page.getByTestId('signin-token').fill(token);
+      await page.getByTestId('signin-submit').click();
+      screens.push({ orientation, page });
+    }
+
+    const shoot = async (view: string, ready: (page: Page) => Promise<unknown>) => {
+      for (const { orientation, page } of screens) {
+        await ready(page);
+        // Let text fitting and the map's first layout settle.
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.waitForTimeout(300);
+        const file = path.join(outDir, `${view}-${orientation}.png`);
+        // Animations (the alarm marker's pulse) are stopped at their start so that runs give identical pictures.
+        await page.evaluate(() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 0; }));
+        await page.screenshot({ path: file, animations: 'disabled' });
+        say(`wrote ${path.relative(process.cwd(), file)}`);
+      }
+    };
+
+    await shoot('standby', (page) => page.getByTestId('standby-latest').waitFor());
+    await data('alarming', fire);
+    await shoot('alarm', (page) => page.getByTestId('alarm-event').waitFor());
+    await data('alarming', crash);
+    await data('alarming', medical);
+    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 3));
+  } finally {
+    await browser.close();
+    await service.close();
+    await database.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
