@@ -1,16 +1,14 @@
-// Monitor commands: load, authorize, write, then publish. Every data write is a new version
-// (monitorId, version) whose unique index admits exactly one writer, on MongoDB and FerretDB alike.
+// Monitor commands: load, authorize, write, then publish. Data versions live in versions.ts.
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, forbidden, notFound, unavailable } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { MonitorView, SnapshotEvent } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
-import { KeyedLock } from './keyed-lock.js';
+import { VersionStore, type VersionedData } from './versions.js';
 import type { MonitorDoc } from './models.js';
 import { presentMonitor } from './presenter.js';
-import { activeEvents, applyWrite, emptyData, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
+import type { DataOp, DataSection, JsonObject } from './reduce.js';
 
 /** Fields of a monitor a client may set. */
 export interface MonitorInput {
@@ -22,24 +20,13 @@ export interface MonitorInput {
   standbyDelay?: number;
 }
 
-/** A monitor's data at one version. */
-export interface VersionedData {
-  version: number;
-  data: MonitorData;
-}
-
-// Versions below the newest few lose their data at once, but their (monitorId, version) key stays for
-// TOMBSTONE_MS: a writer that read an old base must still collide with it. Writers give up after
-// WRITE_DEADLINE_MS, far below TOMBSTONE_MS, so a stale base can never produce a second "version n".
-const VERSIONS_KEPT = 10;
-const TOMBSTONE_MS = 2 * 60_000;
-const WRITE_DEADLINE_MS = 20_000;
-
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
-  private readonly writeLock = new KeyedLock<number>();
+  private readonly versions: VersionStore;
 
-  constructor(private readonly db: Database, private readonly events: MonitorEvents) {}
+  constructor(private readonly db: Database, private readonly events: MonitorEvents) {
+    this.versions = new VersionStore(db.models.MonitorState);
+  }
 
   /** M1: monitors of an organization the actor may read (403 otherwise). */
   async list(actor: Actor, organizationId: number): Promise<MonitorView[]> {
@@ -108,9 +95,9 @@ export class MonitorCommands {
   /** M5: deletes a monitor and its data. */
   async remove(actor: Actor, id: number): Promise<void> {
     const doc = await this.writable(actor, id);
-    const { Monitor, MonitorState } = this.db.models;
+    const { Monitor } = this.db.models;
     const { deletedCount } = await Monitor.deleteOne({ _id: id });
-    await MonitorState.deleteMany({ monitorId: id });
+    await this.versions.remove(id);
     if (deletedCount) this.events.monitorDeleted(id, doc.organizationID);
   }
 
@@ -121,17 +108,13 @@ export class MonitorCommands {
   }
 
   /** The newest data version of a monitor (ended events already left out). */
-  async latest(monitorId: number): Promise<VersionedData> {
-    const state = await this.db.models.MonitorState.findOne({ monitorId }).sort({ version: -1 }).lean();
-    if (!state) return { version: 0, data: emptyData() };
-    const data = JSON.parse(state.data) as MonitorData;
-    return { version: state.version, data: { ...data, alarmDataList: activeEvents(data.alarmDataList, Date.now()) } };
+  latest(monitorId: number): Promise<VersionedData> {
+    return this.versions.latest(monitorId);
   }
 
-  /** The newest data version number alone (cheap: used by the hub to notice missed patches). */
-  async latestVersion(monitorId: number): Promise<number> {
-    const state = await this.db.models.MonitorState.findOne({ monitorId }, { version: 1 }).sort({ version: -1 }).lean();
-    return state?.version ?? 0;
+  /** The newest data version number alone (used by the hub to notice missed patches). */
+  latestVersion(monitorId: number): Promise<number> {
+    return this.versions.latestVersion(monitorId);
   }
 
   /** The whole state of a monitor for a screen, or null when it no longer exists. */
@@ -145,38 +128,8 @@ export class MonitorCommands {
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
   async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
     const monitor = await this.writable(actor, id);
-    return this.writeLock.run(id, () => this.commit(monitor, section, op, payload));
-  }
-
-  private async commit(monitor: MonitorDoc, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
-    const id = monitor._id;
-    const { MonitorState } = this.db.models;
-    const deadline = Date.now() + WRITE_DEADLINE_MS;
-    while (Date.now() < deadline) {
-      const state = await MonitorState.findOne({ monitorId: id }).sort({ version: -1 }).lean();
-      const version = (state?.version ?? 0) + 1;
-      const at = new Date().toISOString();
-      const write = { section, op, payload, at };
-      const data = applyWrite(state ? (JSON.parse(state.data) as MonitorData) : emptyData(), write);
-      if (Date.now() >= deadline) break;
-      try {
-        await MonitorState.create({ monitorId: id, version, data: JSON.stringify(data), write: JSON.stringify(write), at: new Date(at) });
-      } catch (err) {
-        // Another writer took this version: read its result and build on it.
-        if (isDuplicateKey(err)) continue;
-        throw err;
-      }
-      this.events.dataWritten({ monitorId: id, version, ...write }, monitor.organizationID);
-      if (version % VERSIONS_KEPT === 0) await this.prune(id, version);
-      return version;
-    }
-    throw unavailable('Too many concurrent writes to this monitor; try again', 1);
-  }
-
-  private async prune(monitorId: number, version: number): Promise<void> {
-    const { MonitorState } = this.db.models;
-    const old = { monitorId, version: { $lte: version - VERSIONS_KEPT } };
-    await MonitorState.updateMany({ ...old, data: { $ne: '' } }, { $set: { data: '', write: '' } });
-    await MonitorState.deleteMany({ ...old, at: { $lt: new Date(Date.now() - TOMBSTONE_MS) } });
+    const { version, write } = await this.versions.append(id, () => ({ section, op, payload, at: new Date().toISOString() }));
+    this.events.dataWritten({ monitorId: id, version, ...write }, monitor.organizationID);
+    return version;
   }
 }

@@ -14,8 +14,9 @@ export interface MonitorDoc {
   updatedAt: Date;
 }
 
-/** One version of a monitor's data. The unique (monitorId, version) index makes every version have one writer. */
+/** One version of a monitor's data; `_id` is "<monitorId>:<version>", so every version has one writer. */
 export interface MonitorStateDoc {
+  _id: string;
   monitorId: number;
   version: number;
   data: string;
@@ -44,6 +45,7 @@ export function monitorModels(conn: Connection): MonitorModels {
   monitor.index({ organizationID: 1, _id: 1 });
 
   const state = new Schema<MonitorStateDoc>({
+    _id: String,
     monitorId: { type: Number, required: true },
     version: { type: Number, required: true },
     data: { type: String, required: true },
