@@ -163,10 +163,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     }
     if (byToken.size === 0) return;
     try {
-      const revoked = await deps.db.models.Token.find({ _id: { $in: [...byToken.keys()] }, revokedAt: { $ne: null } }, { _id: 1 }).lean();
-      for (const { _id } of revoked) {
-        for (const socket of byToken.get(_id) ?? []) socket.disconnect(true);
-        log.info({ tokenId: _id }, 'revoked token: screens disconnected');
+      const revoked = await deps.db.models.Token.find({ tokenId: { $in: [...byToken.keys()] }, revokedAt: { $ne: null } }, { tokenId: 1 }).lean();
+      for (const { tokenId } of revoked) {
+        for (const socket of byToken.get(tokenId) ?? []) socket.disconnect(true);
+        log.info({ tokenId }, 'revoked token: screens disconnected');
       }
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'token recheck failed');

@@ -24,13 +24,13 @@ const MAX_TOKEN_LENGTH = 200;
 /** The actor for a token presented under a scheme, or null when unknown, revoked or of the other scheme. */
 export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Actor | null> {
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  const found = await models.Token.findOne({ hash: hashToken(token) }).lean();
+  const found = await models.Token.findById(hashToken(token)).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
-  if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found._id, organizationId: found.organizationId! };
+  if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, organizationId: found.organizationId! };
   const memberships = await models.Membership.find({ userId: found.userId }).lean();
   return {
     kind: 'user',
-    tokenId: found._id,
+    tokenId: found.tokenId,
     userId: found.userId!,
     roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
   };

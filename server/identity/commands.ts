@@ -1,7 +1,7 @@
 // Identity commands behind the admin command line (and the tests' fixtures).
 import type { Database } from '../db/database.js';
 import { isDuplicateKey } from '../db/errors.js';
-import { conflict, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import type { Role } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
@@ -62,9 +62,9 @@ export class IdentityCommands {
 
   /** Revokes a token by ID; revoking twice is harmless. */
   async revokeToken(id: number): Promise<{ revoked: true }> {
-    const doc = await this.db.models.Token.findById(id).lean();
+    const doc = await this.db.models.Token.findOne({ tokenId: id }).lean();
     if (!doc) throw notFound(`Token ${id} not found`);
-    if (!doc.revokedAt) await this.db.models.Token.updateOne({ _id: id }, { $set: { revokedAt: new Date() } });
+    if (!doc.revokedAt) await this.db.models.Token.updateOne({ _id: doc._id }, { $set: { revokedAt: new Date() } });
     return { revoked: true };
   }
 
@@ -84,10 +84,9 @@ export class IdentityCommands {
     const token = generateToken(fields.kind);
     const doc = await this.db.ids.create(
       'token',
-      async (id) => (await Token.create({ _id: id, ...fields, hash: hashToken(token), createdAt: new Date(), revokedAt: null })).toObject(),
-      async (id) => (await Token.exists({ _id: id })) !== null,
+      async (id) => (await Token.create({ _id: hashToken(token), tokenId: id, ...fields, createdAt: new Date(), revokedAt: null })).toObject(),
+      async (id) => (await Token.exists({ tokenId: id })) !== null,
     );
-    if (!doc) throw conflict('conflict', 'Token could not be stored');
-    return { id: doc._id, token };
+    return { id: doc.tokenId, token };
   }
 }

@@ -24,10 +24,12 @@ export interface Membership {
 }
 
 export interface Token {
-  _id: number;
+  /** SHA-256 of the token; the token itself is shown once and never stored. As _id, the lookup on
+   * every request is the cheapest one on both engines. */
+  _id: string;
+  /** The token's number, as the admin command shows and revokes it. */
+  tokenId: number;
   kind: TokenKind;
-  /** SHA-256 of the token; the token itself is shown once and never stored. */
-  hash: string;
   name: string;
   organizationId: number | null;
   userId: number | null;
@@ -55,16 +57,16 @@ export function identityModels(conn: Connection): IdentityModels {
   membership.index({ userId: 1 });
 
   const token = new Schema<Token>({
-    _id: Number,
+    _id: String,
+    tokenId: { type: Number, required: true },
     kind: { type: String, required: true, enum: ['apikey', 'pat'] },
-    hash: { type: String, required: true },
     name: { type: String, required: true },
     organizationId: { type: Number, default: null },
     userId: { type: Number, default: null },
     createdAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   }, opts);
-  token.index({ hash: 1 }, { unique: true });
+  token.index({ tokenId: 1 }, { unique: true });
 
   return {
     Organization: conn.model<Organization>('Organization', new Schema<Organization>({
