@@ -62,5 +62,11 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
 
 /** Hides the password of a connection URI so it can be printed. */
 export function redactUri(uri: string): string {
-  return uri.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+  try {
+    const url = new URL(uri);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return uri.replace(/\/\/[^@/]*@/, '//***@');
+  }
 }

@@ -79,13 +79,15 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     hub,
     async close() {
       closing = true;
-      await hub!.close();
+      // Stop accepting first; then end idle keep-alive connections and the hub's transports (screens
+      // reconnect elsewhere); busy requests finish, bounded by the shutdown timeout.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const [socket, state] of sockets) if (!state.busy) socket.end();
       const timer = setTimeout(() => {
         log.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
         for (const socket of sockets.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
+      await hub!.close();
       await closed;
       clearTimeout(timer);
       await db.close();

@@ -15,8 +15,8 @@ const monitor: MonitorView = {
 };
 const at = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, s)).toISOString();
 
-function snapshot(version: number, data: MonitorData = emptyData()): SnapshotEvent {
-  return { monitorId: MONITOR_ID, version, monitor, data };
+function snapshot(version: number, data: MonitorData = emptyData(), monitorRevision = 1): SnapshotEvent {
+  return { monitorId: MONITOR_ID, version, monitor, monitorRevision, data };
 }
 function patch(version: number, payload: JsonObject, op: 'set' | 'patch' = 'patch'): PatchEvent {
   return { monitorId: MONITOR_ID, version, section: 'alarming', op, payload, at: at(version) };
@@ -123,7 +123,7 @@ test('events of another monitor are ignored; monitor:updated replaces the config
   store.applySnapshot(snapshot(2));
   assert.is(store.applyPatch({ ...patch(3, { event: 'x' }), monitorId: 99 }), 'ignored');
   assert.not.ok(store.applySnapshot({ ...snapshot(9), monitorId: 99 }));
-  store.setMonitor({ ...monitor, name: 'Renamed' });
+  store.setMonitor({ ...monitor, name: 'Renamed' }, 2);
   assert.is(store.state.monitor?.name, 'Renamed');
   assert.is(store.state.version, 2);
 });
@@ -189,6 +189,25 @@ test('tile math: projection, URL template, covering tiles and a zoom that fits t
   assert.is(tiles.length, 2 * 2);
   const zoom = fitZoom({ lat: 52.52, lon: 13.4 }, { lat: 52.55, lon: 13.45 }, { width: 800, height: 600 }, 17, 3);
   assert.ok(zoom < 17 && zoom >= 12, `zoom ${zoom}`);
+});
+
+test('an older configuration never replaces a newer one, whichever of snapshot and update arrives first', () => {
+  const { store } = harness();
+  // An update before the first snapshot waits for it and wins when newer.
+  store.setMonitor({ ...monitor, name: 'Early but newer' }, 50);
+  assert.is(store.state.monitor, null);
+  store.applySnapshot(snapshot(1, emptyData(), 40));
+  assert.is(store.state.monitor!.name, 'Early but newer');
+  // A snapshot read before a change but delivered after it keeps the newer configuration.
+  store.setMonitor({ ...monitor, name: 'Changed' }, 60);
+  store.applySnapshot(snapshot(2, emptyData(), 55));
+  assert.is(store.state.monitor!.name, 'Changed');
+  assert.is(store.state.version, 2);
+  // An older update is ignored, a newer snapshot applies.
+  store.setMonitor({ ...monitor, name: 'Stale' }, 10);
+  assert.is(store.state.monitor!.name, 'Changed');
+  store.applySnapshot(snapshot(3, emptyData(), 70));
+  assert.is(store.state.monitor!.name, 'Wache Nord');
 });
 
 test.run();

@@ -157,4 +157,46 @@ hub('a screen may follow at most 50 monitors; the 51st subscription is refused',
   assert.ok('data' in (await screen.subscribe(ids[0])), 'an already followed monitor can be re-subscribed');
 });
 
+hub('a user removed from the organization is disconnected, and after reconnecting cannot follow its monitors', async (ctx) => {
+  const org = await createOrg(ctx.service);
+  const id = await newMonitor(ctx, org);
+  const screen = await connectScreen(ctx.service.url, org.member.token);
+  ctx.screens.push(screen);
+  assert.ok('data' in (await screen.subscribe(id)));
+  let reason = '';
+  screen.socket.on('disconnect', (r) => (reason = r));
+  await ctx.service.identity.removeMember(org.orgId, org.member.userId);
+  await screen.waitFor(() => reason !== '', 5_000, 'disconnect');
+  assert.is(reason, 'io server disconnect');
+  const again = await connectScreen(ctx.service.url, org.member.token);
+  ctx.screens.push(again);
+  const ack = await again.subscribe(id);
+  assert.ok('error' in ack && ack.error.error === 'not_found');
+});
+
 hub.run();
+
+const noRedis = suite('hub: Redis unreachable from the start');
+
+noRedis('REST and the hub work on one process, /readyz reports Redis down, and close() does not hang', async () => {
+  const service = await startTestService({ REDIS_URL: 'redis://127.0.0.1:1' });
+  try {
+    const org = await createOrg(service);
+    const id = await newMonitor({ service }, org);
+    const screen = await connectScreen(service.url, org.apiKey);
+    await screen.subscribe(id);
+    const res = await client(service.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Ölspur' });
+    assert.is(res.status, 200);
+    await screen.waitFor(() => screen.version === 1, 5_000, 'the patch on the same process');
+    screen.close();
+    const ready = await client(service.url, null).get('/readyz');
+    assert.is(ready.status, 200);
+    assert.is(ready.body.checks.hub.detail.redis, 'down');
+  } finally {
+    const started = Date.now();
+    await service.close();
+    assert.ok(Date.now() - started < 5_000, `close() took ${Date.now() - started} ms`);
+  }
+});
+
+noRedis.run();

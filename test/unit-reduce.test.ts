@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, INCIDENT_LOG_SIZE, mergePatch } from '../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, INCIDENT_LOG_SIZE, MAX_EVENTS, MAX_EVENTS_BYTES, mergePatch } from '../server/areas/monitor/reduce.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 4, 0, s)).toISOString();
 
@@ -44,6 +44,29 @@ test('the incident log keeps the newest entries under unique RFC 3339 keys', () 
   assert.is(keys.length, INCIDENT_LOG_SIZE);
   assert.ok(keys.every((k) => !Number.isNaN(Date.parse(k))));
   assert.is(new Set(keys).size, keys.length);
+});
+
+test('alarmDataList keeps at most MAX_EVENTS events: the earliest started leave, the one just written stays', () => {
+  let data = emptyData();
+  for (let i = 1; i <= MAX_EVENTS + 5; i++) {
+    data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: i, eventStartDate: at(i) }, at: at(30) });
+  }
+  assert.is(Object.keys(data.alarmDataList).length, MAX_EVENTS);
+  assert.not.ok('1' in data.alarmDataList);
+  assert.ok(String(MAX_EVENTS + 5) in data.alarmDataList);
+  // An event with an early start date written now still shows.
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 999, eventStartDate: at(0) }, at: at(31) });
+  assert.ok('999' in data.alarmDataList);
+  assert.is(Object.keys(data.alarmDataList).length, MAX_EVENTS);
+});
+
+test('alarmDataList stays under MAX_EVENTS_BYTES however large the events are', () => {
+  let data = emptyData();
+  const message = 'x'.repeat(900_000);
+  for (let i = 1; i <= 8; i++) data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: i, message }, at: at(i) });
+  assert.ok(JSON.stringify(data.alarmDataList).length <= MAX_EVENTS_BYTES + 100);
+  assert.ok('8' in data.alarmDataList);
+  assert.is(data.alarmData.eventId, 8);
 });
 
 test.run();

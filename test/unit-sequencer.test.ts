@@ -51,4 +51,15 @@ test('a snapshot (advance) releases what waits behind it and monitors are indepe
   seq.close();
 });
 
+test('a screen\'s own snapshot (start) never moves the track the other screens depend on', () => {
+  const out: number[] = [];
+  const seq = new PatchSequencer((e) => out.push(e.version), 1_000);
+  seq.start(1, 5);
+  // A second screen subscribes while patch 6 is still on its way and reads snapshot 6.
+  seq.start(1, 6);
+  seq.accept(patch(6));
+  assert.equal(out, [6], 'the first screen still gets patch 6');
+  seq.close();
+});
+
 test.run();

@@ -113,7 +113,7 @@ export function startApp(o: AppOptions): () => void {
     },
     onSnapshot: (event) => store.applySnapshot(event),
     onPatch: (event: PatchEvent) => store.applyPatch(event),
-    onUpdated: (monitor) => store.setMonitor(monitor),
+    onUpdated: (monitor, revision) => store.setMonitor(monitor, revision),
     onDeleted: (monitorId) => {
       if (monitorId !== o.monitorId) return;
       stop();

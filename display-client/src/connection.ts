@@ -20,7 +20,7 @@ export interface ConnectionHooks {
   onSubscribeError: (error: { error: string; message: string }) => void;
   onSnapshot: (event: SnapshotEvent) => void;
   onPatch: (event: PatchEvent) => void;
-  onUpdated: (monitor: MonitorView) => void;
+  onUpdated: (monitor: MonitorView, revision: number) => void;
   onDeleted: (monitorId: number) => void;
   onDisconnected: () => void;
   /** The token was refused (connect_error "unauthorized") or revoked (server-side disconnect). */
@@ -81,7 +81,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   });
   socket.on('monitor:snapshot', hooks.onSnapshot);
   socket.on('monitor:patch', hooks.onPatch);
-  socket.on('monitor:updated', (event) => hooks.onUpdated(event.monitor));
+  socket.on('monitor:updated', (event) => hooks.onUpdated(event.monitor, event.revision));
   socket.on('monitor:deleted', (event) => hooks.onDeleted(event.monitorId));
 
   return {

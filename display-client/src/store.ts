@@ -38,6 +38,10 @@ export class DisplayStore {
   private current: DisplayState;
   private pending = new Map<number, PatchEvent>();
   private resyncing = false;
+  // Configuration and data travel separately; the revision keeps an older configuration (a snapshot
+  // read before a change but delivered after it) from replacing a newer one.
+  private revision = -Infinity;
+  private early: { monitor: MonitorView; revision: number } | null = null;
 
   /** Starts empty (version -1) for `monitorId`. */
   constructor(monitorId: number, private readonly hooks: StoreHooks = {}) {
@@ -64,7 +68,15 @@ export class DisplayStore {
   applySnapshot(snapshot: SnapshotEvent): boolean {
     if (snapshot.monitorId !== this.current.monitorId) return false;
     if (snapshot.version < this.current.version) return false;
-    this.current = { ...this.current, version: snapshot.version, monitor: snapshot.monitor, data: snapshot.data };
+    let monitor = this.current.monitor;
+    for (const candidate of [{ monitor: snapshot.monitor, revision: snapshot.monitorRevision ?? 0 }, this.early]) {
+      if (candidate && (monitor === null || candidate.revision >= this.revision)) {
+        monitor = candidate.monitor;
+        this.revision = Math.max(this.revision, candidate.revision);
+      }
+    }
+    this.early = null;
+    this.current = { ...this.current, version: snapshot.version, monitor, data: snapshot.data };
     this.resyncing = false;
     this.hooks.onChange?.(this.current, 'snapshot');
     this.drain();
@@ -99,9 +111,15 @@ export class DisplayStore {
     return 'buffered';
   }
 
-  /** Replaces the monitor's configuration (`monitor:updated`); data and version stay. */
-  setMonitor(monitor: MonitorView): void {
-    if (monitor.id !== this.current.monitorId) return;
+  /** Replaces the monitor's configuration (`monitor:updated`) unless it is older; data and version stay. */
+  setMonitor(monitor: MonitorView, revision = 0): void {
+    if (monitor.id !== this.current.monitorId || revision < this.revision) return;
+    // Before the first snapshot there is no data to show it with: keep it for the snapshot to weigh.
+    if (this.current.version < 0) {
+      if (!this.early || revision >= this.early.revision) this.early = { monitor, revision };
+      return;
+    }
+    this.revision = revision;
     this.current = { ...this.current, monitor };
     this.hooks.onChange?.(this.current, 'monitor');
   }

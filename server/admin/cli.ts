@@ -12,6 +12,7 @@ const USAGE = `usage: npm run --silent admin -- <command>
   org limit --org ID --records N
   user create --name NAME
   member add --org ID --user ID --role admin|member
+  member remove --org ID --user ID
   apikey create --org ID --name NAME
   pat create --user ID --name NAME
   token revoke --id ID`;
@@ -40,6 +41,7 @@ async function execute(identity: IdentityCommands, words: string[], v: Record<st
       if (v.role !== 'admin' && v.role !== 'member') throw new UsageError('--role must be admin or member');
       return identity.addMember(id(v.org, 'org'), id(v.user, 'user'), v.role);
     }
+    case 'member remove': return identity.removeMember(id(v.org, 'org'), id(v.user, 'user'));
     case 'apikey create': return identity.createApiKey(id(v.org, 'org'), text(v.name, 'name'));
     case 'pat create': return identity.createPersonalToken(id(v.user, 'user'), text(v.name, 'name'));
     case 'token revoke': return identity.revokeToken(id(v.id, 'id'));

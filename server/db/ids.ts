@@ -1,6 +1,8 @@
-// Sequential int64 IDs that stay unique under concurrent creates on MongoDB and on FerretDB.
-// FerretDB's $inc is read-modify-write without a lock, so two callers may draw the same number;
-// the guarantee therefore rests on the unique _id of the inserted document: a collision draws again.
+// Sequential int64 IDs that stay unique under concurrent creates on MongoDB and on FerretDB, and are
+// never issued twice, not even after their resource was deleted.
+// FerretDB's $inc is read-modify-write without a lock, so two callers may draw the same number (and
+// the counter may even step back); the guarantee therefore rests on a claim document per ID, whose
+// unique _id both engines enforce atomically. Claims are never deleted. A collision draws again.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { MAX_SAFE_ID } from '../../schemas/common.js';
 import { AppError } from '../http/errors.js';
@@ -11,14 +13,20 @@ interface Counter {
   seq: number;
 }
 
+interface Claim {
+  _id: string;
+}
+
 const MAX_ATTEMPTS = 100;
 
-/** Draws IDs per resource name and inserts with them. */
+/** Draws IDs per resource name. */
 export class IdAllocator {
   private readonly counters: Model<Counter>;
+  private readonly claims: Model<Claim>;
 
   constructor(conn: Connection) {
     this.counters = conn.model<Counter>('Counter', new Schema<Counter>({ _id: String, seq: Number }, { versionKey: false }), 'counters');
+    this.claims = conn.model<Claim>('IdClaim', new Schema<Claim>({ _id: String }, { versionKey: false }), 'id_claims');
   }
 
   private async draw(name: string): Promise<number> {
@@ -34,18 +42,16 @@ export class IdAllocator {
     }
   }
 
-  /**
-   * Runs `insert` with a fresh ID for `name`; when the ID was taken meanwhile (`exists` says so), draws again.
-   * A duplicate key of another unique index is passed on to the caller.
-   */
-  async create<T>(name: string, insert: (id: number) => Promise<T>, exists: (id: number) => Promise<boolean>): Promise<T> {
+  /** A new ID for `name` that no one has had before. */
+  async next(name: string): Promise<number> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const id = await this.draw(name);
-      if (id > MAX_SAFE_ID) throw new AppError(507, 'id_space_exhausted', `No more ${name} IDs can be assigned`);
+      if (id > MAX_SAFE_ID) throw new AppError(500, 'internal_error', `No more ${name} IDs can be assigned`);
       try {
-        return await insert(id);
+        await this.claims.create({ _id: `${name}:${id}` });
+        return id;
       } catch (err) {
-        if (!isDuplicateKey(err) || !(await exists(id))) throw err;
+        if (!isDuplicateKey(err)) throw err;
       }
     }
     throw new AppError(503, 'unavailable', 'Too many concurrent creates; try again', undefined, { 'Retry-After': '1' });

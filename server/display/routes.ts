@@ -7,7 +7,7 @@ import { buildDisplayClient } from '../../display-client/build.js';
 const TILE_PLACEHOLDER = '<meta name="tile-url" content="">';
 
 // Tiles may come from any configured server; everything else only from this origin.
-const CSP = "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; object-src 'none'";
+const CSP = "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

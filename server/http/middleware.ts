@@ -87,9 +87,29 @@ export function jsonBody(limit: number) {
       } catch {
         throw badRequest('invalid_json', 'The body is not valid JSON');
       }
+      if (depth(ctx.state.body) > MAX_DEPTH) {
+        throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [{ in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` }]);
+      }
     }
     await next();
   };
+}
+
+// Storing or sending a value serialises it recursively; a 100 000-deep body would overflow the stack.
+const MAX_DEPTH = 32;
+
+/** Nesting depth of a parsed JSON value, without recursion. */
+export function depth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [item, level] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, level + 1);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, level + 1]);
+  }
+  return deepest;
 }
 
 function payloadTooLarge(limit: number) {
@@ -99,15 +119,21 @@ function payloadTooLarge(limit: number) {
 async function readLimited(ctx: Context, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      // Stop reading; the connection closes after the 413 so the rest is not buffered.
-      ctx.req.unpipe();
-      ctx.set('Connection', 'close');
-      throw payloadTooLarge(limit);
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop reading; the connection closes after the 413 so the rest is not buffered.
+        ctx.req.unpipe();
+        ctx.set('Connection', 'close');
+        throw payloadTooLarge(limit);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // The client went away mid-body: nothing was stored, and it is no server error.
+    throw badRequest('invalid_body', 'The request body was not received completely');
   }
   return Buffer.concat(chunks);
 }

@@ -12,6 +12,7 @@ import { translateDbError } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
 import { resolveActor, type Actor } from '../identity/actor.js';
+import { recheckSockets } from './recheck.js';
 import { connectRedis, type RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
 import {
@@ -75,9 +76,12 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   if (redis) io.adapter(createAdapter(redis.pub, redis.sub));
 
   const sequencer = new PatchSequencer((event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event));
-  io.on('hub:patch', (event) => sequencer.accept(event));
-
   const localScreens = (monitorId: number) => io.of('/').adapter.rooms.get(rooms.monitor(monitorId))?.size ?? 0;
+  // Patches of monitors nobody here watches are not tracked: the first subscription starts the track.
+  const deliver = (event: PatchEvent) => {
+    if (localScreens(event.monitorId) > 0 || sequencer.lastVersion(event.monitorId) !== undefined) sequencer.accept(event);
+  };
+  io.on('hub:patch', deliver);
 
   // Sends the newest state to this process's screens of a monitor whose versions went by unseen here.
   async function resync(monitorId: number): Promise<void> {
@@ -131,10 +135,14 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
         const current = await monitors.latestVersion(monitorId);
-        if (version === current) return ack({ data: { monitorId, version: current } });
+        if (version === current) {
+          sequencer.start(monitorId, current);
+          return ack({ data: { monitorId, version: current } });
+        }
         const snapshot = await monitors.snapshot(monitorId);
         if (!snapshot) throw new AppError(404, 'not_found', 'Monitor not found');
-        sequencer.advance(monitorId, snapshot.version);
+        // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
+        sequencer.start(monitorId, snapshot.version);
         ack({ data: { monitorId, version: snapshot.version, snapshot } });
       } catch (err) {
         ack({ error: ackError(err) });
@@ -153,23 +161,13 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     });
   });
 
-  // A token revoked while its screens are connected: they are disconnected within tokenRecheckMs.
+  // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs.
   const recheckTimer = setInterval(async () => {
-    const byToken = new Map<number, HubSocket[]>();
-    for (const socket of io.of('/').sockets.values()) {
-      const list = byToken.get(socket.data.actor.tokenId) ?? [];
-      list.push(socket);
-      byToken.set(socket.data.actor.tokenId, list);
-    }
-    if (byToken.size === 0) return;
     try {
-      const revoked = await deps.db.models.Token.find({ tokenId: { $in: [...byToken.keys()] }, revokedAt: { $ne: null } }, { tokenId: 1 }).lean();
-      for (const { tokenId } of revoked) {
-        for (const socket of byToken.get(tokenId) ?? []) socket.disconnect(true);
-        log.info({ tokenId }, 'revoked token: screens disconnected');
-      }
+      const counts = await recheckSockets(deps.db, io.of('/').sockets.values());
+      if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
     } catch (err) {
-      log.warn({ err: (err as Error).message }, 'token recheck failed');
+      log.warn({ err: (err as Error).message }, 'credential recheck failed');
     }
   }, deps.tokenRecheckMs);
   recheckTimer.unref();
@@ -177,10 +175,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   return {
     dataWritten(event) {
       if (redis) io.serverSideEmit('hub:patch', event);
-      if (localScreens(event.monitorId) > 0 || sequencer.lastVersion(event.monitorId) !== undefined) sequencer.accept(event);
+      deliver(event);
     },
-    monitorUpdated(monitor: MonitorView) {
-      io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor });
+    monitorUpdated(monitor: MonitorView, revision: number) {
+      io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
     },
     monitorDeleted(monitorId, organizationId) {
       io.to([rooms.organization(organizationId), rooms.monitor(monitorId)]).emit('monitor:deleted', { monitorId });

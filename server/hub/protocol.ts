@@ -19,6 +19,8 @@ export interface SnapshotEvent {
   monitorId: number;
   version: number;
   monitor: MonitorView;
+  /** Revision of the monitor's configuration (ms of its last change): orders it against monitor:updated. */
+  monitorRevision: number;
   data: MonitorData;
 }
 
@@ -35,6 +37,8 @@ export interface PatchEvent {
 
 export interface UpdatedEvent {
   monitor: MonitorView;
+  /** See SnapshotEvent.monitorRevision: a screen keeps the configuration of the highest revision. */
+  revision: number;
 }
 
 export interface DeletedEvent {

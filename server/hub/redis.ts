@@ -53,7 +53,19 @@ export function connectRedis(url: string, log: Logger): RedisPair {
     up,
     onRecovered: (listener) => void listeners.push(listener),
     async close() {
-      await Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]);
+      await Promise.all([pub, sub].map((client) => closeClient(client)));
     },
   };
+}
+
+// QUIT waits for Redis to answer, and a client with an offline queue waits forever while Redis is
+// away: only a ready client is asked politely, and not for long.
+async function closeClient(client: Redis): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  const timer = setTimeout(() => client.disconnect(), 1_000);
+  await client.quit().catch(() => client.disconnect());
+  clearTimeout(timer);
 }

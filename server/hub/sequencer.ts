@@ -22,7 +22,12 @@ export class PatchSequencer {
     return this.tracks.get(monitorId)?.last;
   }
 
-  /** Records that screens got `version` by other means (a snapshot); older patches become late. */
+  /** Starts tracking a monitor whose screens hold `version` (first subscription here); never moves an existing track. */
+  start(monitorId: number, version: number): void {
+    this.track(monitorId, version);
+  }
+
+  /** Records that every screen of the monitor got `version` by other means (a snapshot sent to the whole room). */
   advance(monitorId: number, version: number): void {
     const track = this.track(monitorId, version);
     if (version > track.last) track.last = version;

@@ -15,23 +15,17 @@ export class IdentityCommands {
   /** Creates an organization. */
   async createOrganization(name: string): Promise<{ id: number; name: string }> {
     const { Organization } = this.db.models;
-    const doc = await this.db.ids.create(
-      'organization',
-      async (id) => (await Organization.create({ _id: id, name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() })).toObject(),
-      async (id) => (await Organization.exists({ _id: id })) !== null,
-    );
-    return { id: doc._id, name: doc.name };
+    const id = await this.db.ids.next('organization');
+    await Organization.create({ _id: id, name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() });
+    return { id, name };
   }
 
   /** Creates a user. */
   async createUser(name: string): Promise<{ id: number; name: string }> {
     const { User } = this.db.models;
-    const doc = await this.db.ids.create(
-      'user',
-      async (id) => (await User.create({ _id: id, name, createdAt: new Date() })).toObject(),
-      async (id) => (await User.exists({ _id: id })) !== null,
-    );
-    return { id: doc._id, name: doc.name };
+    const id = await this.db.ids.next('user');
+    await User.create({ _id: id, name, createdAt: new Date() });
+    return { id, name };
   }
 
   /** Adds a user to an organization, or changes his role there. */
@@ -46,6 +40,13 @@ export class IdentityCommands {
       await Membership.updateOne({ organizationId, userId }, { $set: { role } });
     }
     return { organizationId, userId, role };
+  }
+
+  /** Removes a user from an organization; his screens there are disconnected within the hub's recheck. */
+  async removeMember(organizationId: number, userId: number) {
+    const { deletedCount } = await this.db.models.Membership.deleteOne({ organizationId, userId });
+    if (!deletedCount) throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
+    return { organizationId, userId, removed: true as const };
   }
 
   /** Creates an organization API key; the token is returned once and stored only as a hash. */
@@ -82,11 +83,8 @@ export class IdentityCommands {
   private async createToken(fields: { kind: 'apikey' | 'pat'; name: string; organizationId: number | null; userId: number | null }) {
     const { Token } = this.db.models;
     const token = generateToken(fields.kind);
-    const doc = await this.db.ids.create(
-      'token',
-      async (id) => (await Token.create({ _id: hashToken(token), tokenId: id, ...fields, createdAt: new Date(), revokedAt: null })).toObject(),
-      async (id) => (await Token.exists({ tokenId: id })) !== null,
-    );
-    return { id: doc.tokenId, token };
+    const id = await this.db.ids.next('token');
+    await Token.create({ _id: hashToken(token), tokenId: id, ...fields, createdAt: new Date(), revokedAt: null });
+    return { id, token };
   }
 }

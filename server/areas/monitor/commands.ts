@@ -53,21 +53,18 @@ export class MonitorCommands {
     if (!canConfigure(actor, input.organizationID)) throw forbidden('Only organization admins may create monitors');
     const now = new Date();
     const { Monitor } = this.db.models;
-    const doc = await this.db.ids.create(
-      'monitor',
-      async (id) => (await Monitor.create({
-        _id: id,
-        organizationID: input.organizationID,
-        name: input.name,
-        configuration: JSON.stringify(input.configuration ?? {}),
-        configurationSplitScreen: JSON.stringify(input.configurationSplitScreen ?? {}),
-        configurationStandby: JSON.stringify(input.configurationStandby ?? {}),
-        standbyDelay: input.standbyDelay ?? 0,
-        createdAt: now,
-        updatedAt: now,
-      })).toObject(),
-      async (id) => (await Monitor.exists({ _id: id })) !== null,
-    );
+    const id = await this.db.ids.next('monitor');
+    const doc = (await Monitor.create({
+      _id: id,
+      organizationID: input.organizationID,
+      name: input.name,
+      configuration: JSON.stringify(input.configuration ?? {}),
+      configurationSplitScreen: JSON.stringify(input.configurationSplitScreen ?? {}),
+      configurationStandby: JSON.stringify(input.configurationStandby ?? {}),
+      standbyDelay: input.standbyDelay ?? 0,
+      createdAt: now,
+      updatedAt: now,
+    })).toObject();
     return presentMonitor(doc);
   }
 
@@ -88,7 +85,7 @@ export class MonitorCommands {
     const doc = await this.db.models.Monitor.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }).lean();
     if (!doc) throw notFound('Monitor not found');
     const view = presentMonitor(doc);
-    this.events.monitorUpdated(view);
+    this.events.monitorUpdated(view, doc.updatedAt.getTime());
     return view;
   }
 
@@ -122,7 +119,7 @@ export class MonitorCommands {
     const doc = await this.db.models.Monitor.findById(monitorId).lean();
     if (!doc) return null;
     const { version, data } = await this.latest(monitorId);
-    return { monitorId, version, monitor: presentMonitor(doc), data };
+    return { monitorId, version, monitor: presentMonitor(doc), monitorRevision: doc.updatedAt.getTime(), data };
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */

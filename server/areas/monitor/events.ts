@@ -4,7 +4,7 @@ import type { MonitorView, PatchEvent } from '../../hub/protocol.js';
 
 export interface MonitorEvents {
   dataWritten(event: PatchEvent, organizationId: number): void;
-  monitorUpdated(monitor: MonitorView): void;
+  monitorUpdated(monitor: MonitorView, revision: number): void;
   monitorDeleted(monitorId: number, organizationId: number): void;
 }
 

@@ -27,6 +27,12 @@ export interface DataWrite {
 /** How many incident log entries a monitor keeps. */
 export const INCIDENT_LOG_SIZE = 200;
 
+/** Events alarmDataList keeps (events without an end date would otherwise pile up forever). */
+export const MAX_EVENTS = 20;
+
+/** Bytes of JSON alarmDataList may hold; beyond it the oldest events leave first. */
+export const MAX_EVENTS_BYTES = 4 * 1024 * 1024;
+
 /** The data of a monitor that was never written. */
 export function emptyData(): MonitorData {
   return { alarmData: {}, alarmDataList: {}, incidentLog: {}, metaData: {} };
@@ -58,6 +64,31 @@ export function hasEnded(alarm: JsonObject, nowMs: number): boolean {
 export function activeEvents(list: Record<string, JsonObject>, nowMs: number): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const [id, alarm] of Object.entries(list)) if (!hasEnded(alarm, nowMs)) out[id] = alarm;
+  return out;
+}
+
+function startOf(alarm: JsonObject): number {
+  const start = typeof alarm.eventStartDate === 'string' ? Date.parse(alarm.eventStartDate) : NaN;
+  return Number.isFinite(start) ? start : -Infinity;
+}
+
+/**
+ * Keeps alarmDataList within MAX_EVENTS and MAX_EVENTS_BYTES: the events that started earliest (or
+ * name no start) leave first, and the event just written never does, so a new alarm always shows.
+ */
+export function capEvents(list: Record<string, JsonObject>, keep: string | null): Record<string, JsonObject> {
+  const sizes = new Map(Object.entries(list).map(([id, alarm]) => [id, JSON.stringify(alarm).length]));
+  let total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  if (sizes.size <= MAX_EVENTS && total <= MAX_EVENTS_BYTES) return list;
+  const oldestFirst = Object.keys(list)
+    .filter((id) => id !== keep)
+    .sort((a, b) => startOf(list[a]) - startOf(list[b]) || Number(a) - Number(b));
+  const out = { ...list };
+  for (const id of oldestFirst) {
+    if (Object.keys(out).length <= MAX_EVENTS && total <= MAX_EVENTS_BYTES) break;
+    delete out[id];
+    total -= sizes.get(id)!;
+  }
   return out;
 }
 
@@ -99,14 +130,14 @@ function appendLog(log: Record<string, string>, at: string, text: string): Recor
   return kept;
 }
 
-type AlarmingResult = Pick<MonitorData, 'alarmData' | 'alarmDataList'> & { changed: JsonObject };
+type AlarmingResult = Pick<MonitorData, 'alarmData' | 'alarmDataList'> & { changed: JsonObject; key: string | null };
 
 function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
   const list = { ...data.alarmDataList };
   if (write.op === 'set') {
     const key = eventKey(write.payload);
     if (key) list[key] = write.payload;
-    return { alarmData: write.payload, alarmDataList: list, changed: write.payload };
+    return { alarmData: write.payload, alarmDataList: list, changed: write.payload, key };
   }
   // A patch naming a listed event changes that event (a split screen's counters); otherwise alarmData.
   const named = eventKey(write.payload);
@@ -114,7 +145,7 @@ function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
   const merged = mergePatch(fromList ? list[named] : data.alarmData, write.payload);
   const key = eventKey(merged);
   if (key) list[key] = merged;
-  return { alarmData: fromList ? data.alarmData : merged, alarmDataList: list, changed: merged };
+  return { alarmData: fromList ? data.alarmData : merged, alarmDataList: list, changed: merged, key };
 }
 
 /** Applies one write and returns the new data; ended events leave alarmDataList, the log keeps its newest entries. */
@@ -122,17 +153,19 @@ export function applyWrite(data: MonitorData, write: DataWrite): MonitorData {
   const nowMs = Date.parse(write.at);
   let next: MonitorData;
   let subject: JsonObject;
+  let written: string | null = null;
   if (write.section === 'alarming') {
-    const { changed, ...alarming } = applyAlarming(data, write);
+    const { changed, key, ...alarming } = applyAlarming(data, write);
     next = { ...data, ...alarming };
     subject = changed;
+    written = key;
   } else {
     next = { ...data, metaData: write.op === 'set' ? write.payload : mergePatch(data.metaData, write.payload) };
     subject = next.metaData;
   }
   return {
     ...next,
-    alarmDataList: activeEvents(next.alarmDataList, nowMs),
+    alarmDataList: capEvents(activeEvents(next.alarmDataList, nowMs), written),
     incidentLog: appendLog(data.incidentLog, write.at, describe(write, subject)),
   };
 }

@@ -30,12 +30,14 @@ const HEAD_TTL_MS = 10_000;
 const WRITE_DEADLINE_MS = 20_000;
 const TOMBSTONE_MS = 60_000;
 const MAX_HEADS = 1_000;
+const MAX_QUEUED_WRITES = 100;
 
 const stateId = (monitorId: number, version: number) => `${monitorId}:${version}`;
 
 /** Appends and reads versions of monitors' data. */
 export class VersionStore {
-  private readonly lock = new KeyedLock<number>();
+  // Each queued write holds its body (up to 1 MiB): a monitor flooded with writes answers 503 instead.
+  private readonly lock = new KeyedLock<number>(MAX_QUEUED_WRITES, () => unavailable('Too many writes queued for this monitor; try again', 1));
   // The newest version this process wrote or read per monitor: a write then needs no read first (every
   // query costs a scan on FerretDB). Stale entries are harmless: their insert collides and is retried.
   private readonly heads = new Map<number, Head>();
@@ -89,17 +91,21 @@ export class VersionStore {
           continue;
         }
         this.remember(monitorId, next);
-        if (next.version % PRUNE_EVERY === 0) await this.prune(monitorId, next.version);
+        // Pruning is housekeeping: the write is committed, so its failure must not fail the write
+        // (the next prune catches up).
+        if (next.version % PRUNE_EVERY === 0) void this.prune(monitorId, next.version).catch(() => {});
         return { ...next, write };
       }
       throw unavailable('Too many concurrent writes to this monitor; try again', 1);
     });
   }
 
-  /** Removes every version of a deleted monitor. */
-  async remove(monitorId: number): Promise<void> {
-    this.heads.delete(monitorId);
-    await this.states.deleteMany({ monitorId });
+  /** Removes every version of a deleted monitor, after any write of this process in flight. */
+  remove(monitorId: number): Promise<void> {
+    return this.lock.run(monitorId, async () => {
+      this.heads.delete(monitorId);
+      await this.states.deleteMany({ monitorId });
+    });
   }
 
   private cached(monitorId: number): Head | undefined {
