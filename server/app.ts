@@ -23,6 +23,10 @@ export interface AppDeps {
   log: Logger;
   events: MonitorEvents;
   bodyLimitBytes: number;
+  /** Requests per second per credential; 0 is off. */
+  rateLimitPerSecond: number;
+  /** Client addresses from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy?: boolean;
   readiness: ReadinessCheck[];
   /** Extra routes (the display client) mounted before the API. */
   extraRoutes?: Router[];
@@ -57,10 +61,10 @@ export function createApp(deps: AppDeps): App {
   });
 
   const api = new Router();
-  api.use('/api/v1', authenticate(deps.db.models));
+  api.use('/api/v1', authenticate(deps.db.models, deps.rateLimitPerSecond));
   mountOperations(api, validator, operations);
 
-  const koa = new Koa({ proxy: false });
+  const koa = new Koa({ proxy: deps.trustProxy ?? false });
   // The access log sits outside the error handler so it records the status actually sent.
   koa.use(requestId);
   koa.use(accessLog(deps.log));

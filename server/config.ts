@@ -16,6 +16,10 @@ export interface Config {
   tileUrl: string;
   /** How often connected screens' tokens are checked for revocation. */
   tokenRecheckMs: number;
+  /** Requests per second per credential (twice that as burst); 0 turns rate limiting off. */
+  rateLimitPerSecond: number;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -41,6 +45,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     tileUrl: env.TILE_URL ?? '',
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
   };
 }
 
@@ -57,6 +63,8 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
     `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,
     `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
+    `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
+    `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
   ];
 }
 

@@ -38,7 +38,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: hub?.status() }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, readiness, extraRoutes: [display] });
+  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {
@@ -48,6 +48,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     log,
     redisUrl: config.redisUrl,
     tokenRecheckMs: config.tokenRecheckMs,
+    rateLimitPerSecond: config.rateLimitPerSecond,
+    trustProxy: config.trustProxy,
   });
   relay.target = hub;
   // Idle keep-alive sockets are closed at shutdown; busy ones after their response.

@@ -32,6 +32,9 @@ export const forbidden = (message = 'Not allowed in this organization') => new A
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 /** 409 with a specific code. */
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
+/** 429 with Retry-After: too many requests from one credential or address. */
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', 'Too many requests; slow down', undefined, { 'Retry-After': String(retryAfterSeconds) });
 /** 503 with Retry-After: a backing service is down. */
 export const unavailable = (message = 'Service temporarily unavailable', retryAfterSeconds = 5) =>
   new AppError(503, 'unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });

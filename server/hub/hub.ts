@@ -9,10 +9,11 @@ import type { MonitorCommands } from '../areas/monitor/commands.js';
 import type { MonitorEvents } from '../areas/monitor/events.js';
 import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
-import { AppError } from '../http/errors.js';
+import { AppError, rateLimited } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
 import { resolveActor, type Actor } from '../identity/actor.js';
 import { recheckSockets } from './recheck.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import { connectRedis, type RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
 import {
@@ -50,6 +51,10 @@ export interface HubDeps {
   tokenRecheckMs: number;
   /** How often monitors with screens here are checked for versions this process missed. */
   resyncMs?: number;
+  /** 0 turns the hub's rate limits off (bad handshakes per address, subscriptions per socket). */
+  rateLimitPerSecond: number;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy?: boolean;
 }
 
 export interface Hub extends MonitorEvents {
@@ -102,13 +107,27 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
 
+  const limited = deps.rateLimitPerSecond > 0;
+  const badHandshakes = new RateLimiter(limited ? 5 : 0, 20);
+  // A wall may follow many monitors at once, then re-subscribes only on gaps and reconnects.
+  const subscriptions = new RateLimiter(limited ? 2 : 0, MAX_SUBSCRIPTIONS + 10);
+
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown };
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
-    if (typeof auth.token !== 'string' || !kind) return next(new Error('unauthorized'));
+    const forwarded = deps.trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',')[0].trim() : '';
+    const address = forwarded || socket.handshake.address;
+    if (badHandshakes.wait(address)) return next(new Error('rate_limited'));
+    if (typeof auth.token !== 'string' || !kind) {
+      badHandshakes.take(address);
+      return next(new Error('unauthorized'));
+    }
     try {
       const actor = await resolveActor(deps.db.models, kind, auth.token);
-      if (!actor) return next(new Error('unauthorized'));
+      if (!actor) {
+        badHandshakes.take(address);
+        return next(new Error('unauthorized'));
+      }
       socket.data.actor = actor;
       next();
     } catch (err) {
@@ -126,6 +145,8 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     socket.on('monitor:subscribe', async (request: SubscribeRequest, ack: (a: Ack<SubscribeResult>) => void) => {
       if (typeof ack !== 'function') return;
       try {
+        const wait = subscriptions.take(socket.id);
+        if (wait) throw rateLimited(wait);
         const { monitorId, version } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
         await monitors.readable(actor, monitorId);
         const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;

@@ -18,7 +18,8 @@ export function testDbUri(): string {
 
 /** A service on a free port; `env` overrides configuration (REDIS_URL is off unless given). */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', ...env });
+  // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', ...env });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, testDbUri(), log);
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };

@@ -1,0 +1,46 @@
+// Token buckets per key, in this process's memory: a credential (or an address sending bad
+// credentials) that exceeds its rate is answered 429 with Retry-After instead of loading the database.
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+const SWEEP_AT = 10_000;
+
+/** `rate` tokens per second, at most `burst` saved up; rate 0 turns the limiter off. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly rate: number, private readonly burst: number) {}
+
+  private refill(key: string, now: number): Bucket {
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
+    bucket.at = now;
+    return bucket;
+  }
+
+  /** Seconds to wait before `key` may act again; 0 when it may act now (nothing is taken). */
+  wait(key: string, now = Date.now()): number {
+    if (this.rate <= 0) return 0;
+    const bucket = this.refill(key, now);
+    this.buckets.set(key, bucket);
+    return bucket.tokens >= 1 ? 0 : Math.ceil((1 - bucket.tokens) / this.rate);
+  }
+
+  /** Takes one token for `key`; returns the seconds to wait when there was none (then nothing is taken). */
+  take(key: string, now = Date.now()): number {
+    const wait = this.wait(key, now);
+    if (wait === 0 && this.rate > 0) this.buckets.get(key)!.tokens -= 1;
+    if (this.buckets.size > SWEEP_AT) this.sweep(now);
+    return wait;
+  }
+
+  // Full buckets carry no information: dropping them keeps memory bounded by the active keys.
+  private sweep(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1000) * this.rate >= this.burst) this.buckets.delete(key);
+    }
+  }
+}

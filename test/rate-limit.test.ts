@@ -1,0 +1,71 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RateLimiter } from '../server/http/rate-limit.js';
+import { client } from './helpers/http.js';
+import { connectScreen } from './helpers/screen.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+
+const unit = suite('RateLimiter');
+
+unit('a bucket allows the burst, then one request per 1/rate seconds; rate 0 is off', () => {
+  const limiter = new RateLimiter(2, 3);
+  const t = 1_000_000;
+  assert.equal([0, 1, 2].map(() => limiter.take('k', t)), [0, 0, 0]);
+  assert.is(limiter.take('k', t), 1);
+  assert.is(limiter.take('k', t + 499), 1);
+  assert.is(limiter.take('k', t + 500), 0);
+  assert.is(limiter.take('other', t), 0);
+  const off = new RateLimiter(0, 0);
+  for (let i = 0; i < 100; i++) assert.is(off.take('k', t), 0);
+});
+
+unit.run();
+
+const limited = suite<{ svc: TestService; org: OrgFixture }>('rate limits on the wire', {} as { svc: TestService; org: OrgFixture });
+
+limited.before(async (ctx) => {
+  ctx.svc = await startTestService({ RATE_LIMIT_PER_SECOND: '5' });
+  ctx.org = await createOrg(ctx.svc);
+});
+limited.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+limited('429 rate_limited with Retry-After once one credential exceeds its burst; another credential is unaffected', async (ctx) => {
+  const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
+  const replies = [];
+  for (let i = 0; i < 14; i++) replies.push(await api.get(`/api/v1/monitor?organization=${ctx.org.orgId}`));
+  const statuses = replies.map((r) => r.status);
+  assert.ok(statuses.slice(0, 10).every((s) => s === 200), statuses.join(','));
+  const refused = replies.find((r) => r.status === 429);
+  assert.ok(refused, statuses.join(','));
+  assert.is(refused!.body.error, 'rate_limited');
+  assert.ok(Number(refused!.headers.get('retry-after')) >= 1);
+  assert.is((await client(ctx.svc.url, { pat: ctx.org.admin.token }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`)).status, 200);
+});
+
+limited('an address sending unknown tokens gets 429 after 20 of them, before any more database lookups', async (ctx) => {
+  const bad = client(ctx.svc.url, { apiKey: 'ahk_guess' });
+  const statuses: number[] = [];
+  for (let i = 0; i < 22; i++) statuses.push((await bad.get('/api/v1/monitor?organization=1')).status);
+  assert.equal(statuses.slice(0, 20), Array(20).fill(401));
+  assert.is(statuses[21], 429);
+});
+
+limited.run();
+
+const hubLimited = suite('hub rate limits');
+
+hubLimited('bad handshakes from one address end in connect_error rate_limited', async () => {
+  const svc = await startTestService({ RATE_LIMIT_PER_SECOND: '5' });
+  try {
+    const messages: string[] = [];
+    for (let i = 0; i < 22; i++) messages.push(await connectScreen(svc.url, 'ahk_guess').then(() => 'connected', (e: Error) => e.message));
+    assert.equal(messages.slice(0, 20), Array(20).fill('unauthorized'));
+    assert.is(messages[21], 'rate_limited');
+  } finally {
+    await svc.close();
+  }
+});
+
+hubLimited.run();
