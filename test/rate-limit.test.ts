@@ -44,25 +44,30 @@ limited('429 rate_limited with Retry-After once one credential exceeds its burst
   assert.is((await client(ctx.svc.url, { pat: ctx.org.admin.token }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`)).status, 200);
 });
 
-limited('an address sending unknown tokens gets 429 after 20 of them, before any more database lookups', async (ctx) => {
+limited('an address sending unknown tokens gets 429 after 20 of them, while valid credentials from it still work', async (ctx) => {
   const bad = client(ctx.svc.url, { apiKey: 'ahk_guess' });
   const statuses: number[] = [];
   for (let i = 0; i < 22; i++) statuses.push((await bad.get('/api/v1/monitor?organization=1')).status);
   assert.equal(statuses.slice(0, 20), Array(20).fill(401));
   assert.is(statuses[21], 429);
+  assert.is((await client(ctx.svc.url, { pat: ctx.org.member.token }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`)).status, 200);
 });
 
 limited.run();
 
 const hubLimited = suite('hub rate limits');
 
-hubLimited('bad handshakes from one address end in connect_error rate_limited', async () => {
+hubLimited('bad handshakes from one address end in connect_error rate_limited; a valid token from it still connects', async () => {
   const svc = await startTestService({ RATE_LIMIT_PER_SECOND: '5' });
   try {
+    const org = await createOrg(svc);
     const messages: string[] = [];
     for (let i = 0; i < 22; i++) messages.push(await connectScreen(svc.url, 'ahk_guess').then(() => 'connected', (e: Error) => e.message));
     assert.equal(messages.slice(0, 20), Array(20).fill('unauthorized'));
     assert.is(messages[21], 'rate_limited');
+    const good = await connectScreen(svc.url, org.apiKey);
+    assert.ok(good.socket.connected);
+    good.close();
   } finally {
     await svc.close();
   }

@@ -117,17 +117,12 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
     const forwarded = deps.trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',')[0].trim() : '';
     const address = forwarded || socket.handshake.address;
-    if (badHandshakes.wait(address)) return next(new Error('rate_limited'));
-    if (typeof auth.token !== 'string' || !kind) {
-      badHandshakes.take(address);
-      return next(new Error('unauthorized'));
-    }
+    // Only refused handshakes count against the address, and only they are answered rate_limited.
+    const refuse = () => next(new Error(badHandshakes.take(address) ? 'rate_limited' : 'unauthorized'));
+    if (typeof auth.token !== 'string' || !kind) return refuse();
     try {
       const actor = await resolveActor(deps.db.models, kind, auth.token);
-      if (!actor) {
-        badHandshakes.take(address);
-        return next(new Error('unauthorized'));
-      }
+      if (!actor) return refuse();
       socket.data.actor = actor;
       next();
     } catch (err) {
