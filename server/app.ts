@@ -62,9 +62,10 @@ export function createApp(deps: AppDeps): App {
 
   const api = new Router();
   api.use('/api/v1', authenticate(deps.db.models, deps.rateLimitPerSecond));
-  mountOperations(api, validator, operations);
+  mountOperations(api, validator, operations, deps.rateLimitPerSecond);
 
-  const koa = new Koa({ proxy: deps.trustProxy ?? false });
+  // Behind a proxy only the address the proxy itself saw is trusted (the rightmost X-Forwarded-For entry).
+  const koa = new Koa({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
   // The access log sits outside the error handler so it records the status actually sent.
   koa.use(requestId);
   koa.use(accessLog(deps.log));

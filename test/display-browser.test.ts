@@ -187,13 +187,26 @@ display('two alarms with different eventIds show a split screen with two panels,
   await screen.waitForText('alarm-event', 'B3 Wohnungsbrand');
   assert.is(await screen.count('split'), 0, 'one alarm is not a split screen');
   await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({
-    eventId: 102, event: 'RD Notfall Person', eventStartDate: ago(30), positiveResponses: 1, units: [],
+    eventId: 102, event: 'RD Notfall Person', eventStartDate: ago(30), positiveResponses: 1, units: [], message: undefined,
     geo: { address: 'Seestraße 60, 52066 Aachen', latitude: 50.7640, longitude: 6.1001 },
   }));
   await screen.page.getByTestId('split').waitFor({ timeout: 5_000 });
   assert.is(await screen.count('split-panel'), 2);
   assert.equal(await screen.texts('alarm-event'), ['B3 Wohnungsbrand', 'RD Notfall Person'], 'oldest event first');
   assert.equal(await screen.texts('alarm-address'), ['Lindenstraße 14, 52062 Aachen', 'Seestraße 60, 52066 Aachen']);
+  // Side by side, the panels' rows line up although only one has a message, and every marker's label
+  // stays inside its map.
+  const tops = await screen.page.locator('[data-testid=alarm-panel]').evaluateAll((panels) => panels.map((p) =>
+    ['map', 'counters'].map((id) => Math.round(p.querySelector(`[data-testid=${id}]`)!.getBoundingClientRect().top))));
+  assert.equal(tops[0], tops[1], `maps and counters line up: ${JSON.stringify(tops)}`);
+  await screen.page.waitForFunction(() => {
+    const labels = Array.from(document.querySelectorAll('.map-marker__label'));
+    return labels.length === 4 && labels.every((label) => {
+      const box = label.getBoundingClientRect();
+      const map = label.closest('[data-testid=map]')!.getBoundingClientRect();
+      return box.width > 0 && box.left >= map.left && box.right <= map.right && box.top >= map.top && box.bottom <= map.bottom;
+    });
+  }, null, { timeout: 5_000 });
 
   // A patch naming the older event changes that panel only.
   await write(ctx.service.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/alarming`, { eventId: 101, positiveResponses: 11 });
@@ -364,6 +377,26 @@ display('no scrolling at 1920×1080 and 1080×1920 with a big alarm, single and 
     await check(name, screen, 'split');
     assert.equal(screen.errors, []);
   }
+});
+
+display('the standby view stays inside the screen in portrait with a long title and long alarm lines', async (ctx) => {
+  const id = await newMonitor(ctx, {
+    name: 'Freiwillige Feuerwehr der Stadt Aachen · Löschzug Nord · Wache Haaren-Verlautenheide',
+    configurationStandby: { text: 'Übungsdienst Dienstag 19:30 mit Atemschutz-Belastungsübung und anschließender Gerätepflege' },
+  });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/meta`, {
+    latestAlarms: ['20.11. 22:51 B1 Heimrauchmelder ausgelöst, Monheimsallee 80, Eingang über den Hinterhof, Schlüsseldepot'],
+    pagers: { activePager: 23, inactivePager: 4 },
+  });
+  const screen = await open(ctx, ctx.service.url, id, PORTRAIT);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  const overflow = await screen.page.evaluate(() => {
+    let right = 0;
+    document.querySelectorAll('[data-testid=standby] *').forEach((e) => (right = Math.max(right, e.getBoundingClientRect().right)));
+    return { right, innerWidth };
+  });
+  assert.ok(overflow.right <= overflow.innerWidth, `standby content ends at ${overflow.right} px on a ${overflow.innerWidth} px screen`);
 });
 
 display('with TILE_URL pointing at an unreachable tile server the page still shows the alarm and both map markers, without page errors', async (ctx) => {

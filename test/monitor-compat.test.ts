@@ -38,7 +38,9 @@ interface Reference {
 
 function loadReference(): Reference {
   if (!fs.existsSync(referenceFile)) {
-    // CI has the document; say so when it is missing, or this suite quietly tests our copies against themselves.
+    // CI has the document beside the clone: there, its absence is a failure, not a fallback.
+    if (process.env.CI) throw new Error(`${referenceFile} is missing: CI must test against the 2019 document itself`);
+    // Elsewhere say so, or this suite quietly tests our copies against themselves.
     process.stderr.write(`[monitor-compat] ${referenceFile} not found; using the embedded copies of ${Object.keys(EMBEDDED_EXAMPLES).join(', ')} and base path ${BASE}\n`);
     return { basePath: BASE, example: (m, r) => EMBEDDED_EXAMPLES[`${m} ${r}`], has: () => true };
   }

@@ -44,6 +44,17 @@ limited('429 rate_limited with Retry-After once one credential exceeds its burst
   assert.is((await client(ctx.svc.url, { pat: ctx.org.admin.token }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`)).status, 200);
 });
 
+limited('alarm data writes (M7-M10) are never refused for rate, even past the credential\'s budget', async (ctx) => {
+  // The API key spent its budget in the test before; the monitor is made with the admin's token.
+  const created = await client(ctx.svc.url, { pat: ctx.org.admin.token }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.org.orgId });
+  assert.is(created.status, 201);
+  const id = created.body.id;
+  const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
+  const statuses: number[] = [];
+  for (let i = 0; i < 30; i++) statuses.push((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i })).status);
+  assert.equal(statuses, Array(30).fill(200));
+});
+
 limited('an address sending unknown tokens gets 429 after 20 of them, while valid credentials from it still work', async (ctx) => {
   const bad = client(ctx.svc.url, { apiKey: 'ahk_guess' });
   const statuses: number[] = [];

@@ -2,7 +2,8 @@
 // strict firewalls, so tiles are optional: a failed or missing tile leaves the grid, the markers and the
 // printed coordinates, and the page never shows a broken image.
 import { h } from './dom.js';
-import { coveringTiles, fitZoom, project, TILE, tileUrl } from './tiles.js';
+import { LABEL_GAP, placeMarkers, type LabelSide, type MarkerSize } from './placement.js';
+import { coveringTiles, TILE, tileUrl } from './tiles.js';
 
 /** Where and what to draw. */
 export interface MapOptions {
@@ -63,14 +64,25 @@ function createMap(o: MapOptions): HTMLElement {
     const height = root.clientHeight;
     if (width === 0 || height === 0 || drawn === `${width}x${height}`) return;
     drawn = `${width}x${height}`;
-    const zoom = fitZoom({ lat: o.lat, lon: o.lon }, o.station, { width, height }, o.maxZoom, 3);
-    const center = project(o.lat, o.lon, zoom);
-    // The grid follows tile edges, so the fallback still reads as a map at the right scale.
-    root.style.backgroundPosition = `${-(center.x - width / 2) % TILE}px ${-(center.y - height / 2) % TILE}px`;
-    place(alarm, width / 2, height / 2);
-    if (station && o.station) {
-      const p = project(o.station.lat, o.station.lon, zoom);
-      place(station, p.x - center.x + width / 2, p.y - center.y + height / 2);
+    const placed = placeMarkers({
+      alarm: { lat: o.lat, lon: o.lon },
+      station: o.station,
+      width,
+      height,
+      alarmSize: sizeOf(alarm),
+      stationSize: station ? sizeOf(station) : sizeOf(alarm),
+      maxZoom: o.maxZoom,
+      minZoom: 3,
+      gap: LABEL_GAP,
+    });
+    const { zoom, center } = placed;
+    // The grid follows tile edges around the same centre as the tiles and the markers, so without tiles
+    // the markers still stand at their true distance on a map of the right scale.
+    root.style.backgroundPosition = `${mod(width / 2 - center.x, TILE)}px ${mod(height / 2 - center.y, TILE)}px`;
+    place(alarm, placed.alarm.x, placed.alarm.y);
+    if (station && placed.station) {
+      place(station, placed.station.x, placed.station.y);
+      setSide(station, placed.station.side);
     }
     tiles.replaceChildren();
     if (!o.template) return;
@@ -88,6 +100,22 @@ function createMap(o: MapOptions): HTMLElement {
   if (typeof ResizeObserver === 'function') new ResizeObserver(draw).observe(root);
   requestAnimationFrame(draw);
   return root;
+}
+
+/** A marker's drawn size: the dot with its outline shadow (3 px each side), and the label's box. */
+function sizeOf(marker: HTMLElement): MarkerSize {
+  const dot = marker.querySelector<HTMLElement>('.map-marker__dot');
+  const label = marker.querySelector<HTMLElement>('.map-marker__label');
+  return { dot: (dot?.offsetWidth ?? 0) + 6, labelWidth: label?.offsetWidth ?? 0, labelHeight: label?.offsetHeight ?? 0 };
+}
+
+function setSide(marker: HTMLElement, side: LabelSide): void {
+  for (const s of ['right', 'left', 'below', 'above'] as const) marker.classList.toggle(`map-marker--label-${s}`, s === side);
+  marker.dataset.labelSide = side;
+}
+
+function mod(value: number, n: number): number {
+  return ((value % n) + n) % n;
 }
 
 function place(el: HTMLElement, x: number, y: number): void {

@@ -1,12 +1,31 @@
 // In-place refreshes that must not rebuild the view: ticking clocks and text fitting.
 // forEach, not for…of, on NodeLists: the repo's lib is ES2022 + DOM without DOM.Iterable.
 import { elapsed, fitBox, fitText, pad2 } from './dom.js';
+import { rowHeights } from './layout.js';
 import { dateLine } from './views/standby.js';
 
-/** Fits keywords ([data-fit]) and scales crowded boxes ([data-fit-box]) to their space. */
+/** Fits keywords ([data-fit]), lines up the split screen's headers and scales crowded boxes ([data-fit-box]) to their space. */
 export function fitAll(root: HTMLElement): void {
+  const heads: HTMLElement[] = [];
+  root.querySelectorAll<HTMLElement>('.split .panel__head').forEach((el) => {
+    el.style.height = '';
+    heads.push(el);
+  });
   root.querySelectorAll<HTMLElement>('[data-fit]').forEach((el) => fitText(el, 24));
+  alignHeads(heads);
   root.querySelectorAll<HTMLElement>('[data-fit-box]').forEach((el) => fitBox(el, 0.6));
+}
+
+/**
+ * Panels side by side share the height of their row's tallest header, whatever their texts, so that
+ * maps, counters and units line up across the row. Stacked panels keep their own (a row of one).
+ */
+function alignHeads(heads: HTMLElement[]): void {
+  // Measure everything first, then write: one layout pass, not one per panel.
+  const items = heads.map((el) => ({ top: Math.round(el.getBoundingClientRect().top), height: el.getBoundingClientRect().height }));
+  rowHeights(items).forEach((height, i) => {
+    if (height > items[i].height + 0.5) heads[i].style.height = `${height}px`;
+  });
 }
 
 function write(el: HTMLElement, value: string): void {

@@ -29,6 +29,9 @@ export async function openDatabase(uri: string): Promise<Database> {
     // Without buffering a request fails at once (503) while the database is away instead of hanging.
     bufferCommands: false,
     serverSelectionTimeoutMS: 5_000,
+    // No request waits without bound for a connection or an answer.
+    waitQueueTimeoutMS: 10_000,
+    socketTimeoutMS: 30_000,
     maxPoolSize: 20,
   });
   await conn.asPromise();

@@ -5,9 +5,8 @@ import type { IdentityModels } from '../identity/models.js';
 import { badRequest, rateLimited, unauthorized } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 
-/** Puts the caller on ctx.state.actor or answers 401; limits each credential's rate, and the rate of bad credentials per address. */
+/** Puts the caller on ctx.state.actor or answers 401; limits the rate of bad credentials per address. */
 export function authenticate(models: IdentityModels, ratePerSecond: number) {
-  const perCredential = new RateLimiter(ratePerSecond, ratePerSecond * 2);
   // An address gets a few wrong credentials per second. Only wrong ones count and only they are
   // refused: a station behind the same NAT as a misconfigured device keeps working.
   const badCredentials = new RateLimiter(ratePerSecond ? 5 : 0, 20);
@@ -22,8 +21,6 @@ export function authenticate(models: IdentityModels, ratePerSecond: number) {
       if (wait) throw rateLimited(wait);
       throw unauthorized('The credential is unknown or revoked');
     }
-    const wait = perCredential.take(`token:${actor.tokenId}`);
-    if (wait) throw rateLimited(wait);
     ctx.state.actor = actor;
     await next();
   };

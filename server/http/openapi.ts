@@ -12,6 +12,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict with the resource\'s state',
   413: 'Body over 1 MiB (error: payload_too_large)',
   415: 'Body is not application/json (error: unsupported_media_type)',
+  429: 'Too many requests from this credential and address; see Retry-After (error: rate_limited)',
   500: 'Unexpected error (error: internal_error)',
   503: 'Database or Redis unavailable; see Retry-After (error: unavailable)',
 };
@@ -50,7 +51,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
       ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
     },
   };
-  for (const status of [...op.errors, 401, 500, 503].sort()) {
+  for (const status of [...op.errors, 401, ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
   }
   return {

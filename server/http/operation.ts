@@ -3,6 +3,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Actor } from '../identity/actor.js';
+import { rateLimited } from './errors.js';
+import { RateLimiter } from './rate-limit.js';
 import type { Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,8 +31,10 @@ export interface Operation<Q = any, P = any, B = any> {
   params?: { schema: string; message: string };
   body?: { schema: string; message: string };
   response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string> };
-  /** Failure statuses this operation can answer besides 401, 500 and 503. */
+  /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
+  /** False for operations that must never be refused for rate (alarm data from dispatch systems). */
+  rateLimited?: boolean;
   handler(input: OperationInput<Q, P, B>): Promise<unknown>;
 }
 
@@ -39,12 +43,21 @@ export function defineOperation<Q = unknown, P = unknown, B = unknown>(op: Opera
   return op as Operation;
 }
 
-/** Registers operations on a router: validate query, path and body by schema, run the handler, send its result. */
-export function mountOperations(router: Router, validator: Validator, operations: Operation[]): void {
+/**
+ * Registers operations on a router: rate limit (per credential and address: screens sharing one key
+ * from different places do not share a budget), validate query, path and body by schema, run the
+ * handler, send its result.
+ */
+export function mountOperations(router: Router, validator: Validator, operations: Operation[], ratePerSecond = 0): void {
+  const limiter = new RateLimiter(ratePerSecond, ratePerSecond * 2);
   for (const op of operations) {
     for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
       router[method](op.path, async (ctx: Context) => {
         ctx.state.label = op.label;
+        if (op.rateLimited !== false) {
+          const wait = limiter.take(`${ctx.state.actor.tokenId}@${ctx.ip}`);
+          if (wait) throw rateLimited(wait);
+        }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
         let body: unknown;

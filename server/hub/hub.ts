@@ -115,7 +115,8 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown };
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
-    const forwarded = deps.trustProxy ? String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',')[0].trim() : '';
+    // The rightmost entry is the one the trusted proxy added; the ones before it are the client's say.
+    const forwarded = deps.trustProxy ? (String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').pop() ?? '').trim() : '';
     const address = forwarded || socket.handshake.address;
     // Only refused handshakes count against the address, and only they are answered rate_limited.
     const refuse = () => next(new Error(badHandshakes.take(address) ? 'rate_limited' : 'unauthorized'));

@@ -76,7 +76,9 @@ export class MonitorCommands {
         { in: 'body', path: 'organizationID', problem: 'cannot be changed' },
       ]);
     }
-    const set: Partial<MonitorDoc> = { updatedAt: new Date() };
+    // updatedAt doubles as the configuration's revision on the hub: it must rise even when this
+    // process's clock is behind the one that wrote the previous change.
+    const set: Partial<MonitorDoc> = { updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) };
     if (input.name !== undefined) set.name = input.name;
     if (input.configuration !== undefined) set.configuration = JSON.stringify(input.configuration ?? {});
     if (input.configurationSplitScreen !== undefined) set.configurationSplitScreen = JSON.stringify(input.configurationSplitScreen ?? {});
@@ -94,8 +96,9 @@ export class MonitorCommands {
     const doc = await this.writable(actor, id);
     const { Monitor } = this.db.models;
     const { deletedCount } = await Monitor.deleteOne({ _id: id });
-    await this.versions.remove(id);
+    // Screens learn of it at once, even if removing the data below fails (a retry then finds no monitor).
     if (deletedCount) this.events.monitorDeleted(id, doc.organizationID);
+    await this.versions.remove(id);
   }
 
   /** M6: the current data and its version. */

@@ -8,10 +8,10 @@ export class KeyedLock<K> {
 
   constructor(private readonly maxQueue = 100, private readonly onFull: () => Error = () => new Error('queue full')) {}
 
-  /** Runs `task` after every earlier task of `key` has settled. */
-  async run<T>(key: K, task: () => Promise<T>): Promise<T> {
+  /** Runs `task` after every earlier task of `key` has settled; `force` ignores the queue limit. */
+  async run<T>(key: K, task: () => Promise<T>, opts: { force?: boolean } = {}): Promise<T> {
     const waiting = this.queued.get(key) ?? 0;
-    if (waiting >= this.maxQueue) throw this.onFull();
+    if (waiting >= this.maxQueue && !opts.force) throw this.onFull();
     this.queued.set(key, waiting + 1);
     const previous = this.tails.get(key) ?? Promise.resolve();
     const current = previous.then(task, task);

@@ -19,6 +19,9 @@ export interface MonitorStateDoc {
   _id: string;
   monitorId: number;
   version: number;
+  /** Random per version; `base` is the nonce of the version this one was built on ('' for none). */
+  nonce: string;
+  base: string;
   data: string;
   write: string;
   at: Date;
@@ -48,6 +51,8 @@ export function monitorModels(conn: Connection): MonitorModels {
     _id: String,
     monitorId: { type: Number, required: true },
     version: { type: Number, required: true },
+    nonce: { type: String, required: true },
+    base: { type: String, default: '' },
     data: { type: String, required: true },
     write: { type: String, required: true },
     at: { type: Date, required: true },

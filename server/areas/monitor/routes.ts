@@ -34,6 +34,8 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     body: { schema, message: REQUIRED_PARAMETER },
     response: saved,
     errors: [400, 403, 404, 413, 415],
+    // Alarm and response updates are never refused for rate; the per-monitor write queue bounds them.
+    rateLimited: false,
     async handler({ actor, params, body }) {
       const version = await monitors.write(actor, params.monitor_id, section, op, body);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
