@@ -74,6 +74,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(open.routes());
   for (const router of deps.extraRoutes ?? []) koa.use(router.routes());
   koa.use(api.routes());
-  koa.use(api.allowedMethods({ throw: true }));
+  // Not thrown, so the router sets the Allow header; the error handler then renders the body.
+  koa.use(api.allowedMethods());
   return { koa, monitors, validator };
 }

@@ -22,9 +22,16 @@ try {
   throw err;
 }
 say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
-say('first organization and token:');
-say('  npm run --silent admin -- org create --name "Fire Dept North"');
-say('  npm run --silent admin -- apikey create --org 1 --name station');
+if (!(await service.db.models.Organization.exists({}))) {
+  // The admin command must find this same database: repeat the settings that choose it.
+  const env = [
+    process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',
+    process.env.MONGODB_URI ? 'MONGODB_URI=… ' : '',
+  ].join('');
+  say('no organization yet; create the first one and a token for it:');
+  say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
+  say(`  ${env}npm run --silent admin -- apikey create --org 1 --name station`);
+}
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -51,6 +51,21 @@ admin('exit 2 with a JSON usage error for an unknown command, a missing flag or 
   assert.match(unknown.stderr, 'usage:');
 });
 
+admin('help lists every command as one JSON object, exit 0; member remove → {organizationId, userId, removed}', async () => {
+  const help = await run('help');
+  assert.is(help.code, 0);
+  assert.ok(help.json.usage.includes('member remove --org ID --user ID'), help.stdout);
+  const org = (await run('org', 'create', '--name', 'Wache West')).json;
+  const user = (await run('user', 'create', '--name', 'Kim')).json;
+  await run('member', 'add', '--org', String(org.id), '--user', String(user.id), '--role', 'member');
+  const removed = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
+  assert.is(removed.code, 0);
+  assert.equal(removed.json, { organizationId: org.id, userId: user.id, removed: true });
+  const again = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
+  assert.is(again.code, 1);
+  assert.is(again.json.error, 'not_found');
+});
+
 admin('exit 1 with a JSON not_found error for an organization that does not exist', async () => {
   const res = await run('apikey', 'create', '--org', '9007199254740991', '--name', 'ghost');
   assert.is(res.code, 1);

@@ -110,10 +110,11 @@ basics('404 not_found with the error body for an unknown route', async (ctx) => 
   expectError(await request(ctx.svc.url, 'GET', '/api/v1/nowhere', { auth: { apiKey: ctx.a.apiKey } }), 404, 'not_found');
 });
 
-basics('405 with the error body for a method the route does not have', async (ctx) => {
+basics('405 with the error body and an Allow header for a method the route does not have', async (ctx) => {
   const res = await request(ctx.svc.url, 'PATCH', '/api/v1/monitor', { auth: { apiKey: ctx.a.apiKey }, body: { id: 1 } });
   assert.is(res.status, 405);
   assertErrorBody(res.body, 'method_not_allowed');
+  assert.equal(res.headers.get('allow')!.split(', ').sort(), ['GET', 'HEAD', 'POST', 'PUT']);
 });
 
 basics('413 payload_too_large for a declared body over 1 MiB', async (ctx) => {

@@ -59,12 +59,19 @@ function parse(argv: string[]) {
 }
 
 async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.length === 0 || ['help', '--help', '-h'].includes(args[0])) {
+    process.stdout.write(JSON.stringify({ usage: USAGE.split('\n').slice(1).map((line) => line.trim()) }) + '\n');
+    return 0;
+  }
   let parsed;
   try {
-    parsed = parse(process.argv.slice(2));
+    parsed = parse(args);
     if (parsed.words.length !== 2) throw new UsageError('expected a command of two words');
   } catch (err) {
-    process.stdout.write(JSON.stringify({ error: 'usage', message: (err as Error).message }) + '\n');
+    // node's argument parser explains at length; its first line is the point (e.g. "--records -1").
+    const message = (err as Error).message.split('\n')[0];
+    process.stdout.write(JSON.stringify({ error: 'usage', message }) + '\n');
     process.stderr.write(USAGE + '\n');
     return 2;
   }

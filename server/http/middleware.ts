@@ -13,6 +13,8 @@ export function errorHandler(log: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw notFound('No such route');
+      if (ctx.status === 405 && !ctx.body) throw new AppError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
+      if (ctx.status === 501 && !ctx.body) throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented`);
     } catch (raw) {
       const err = toAppError(raw);
       if (err.status >= 500) log.error({ err: raw, reqId: ctx.state.requestId }, 'request failed');

@@ -51,6 +51,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
       ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
     },
   };
+  if (op.response.conditional) responses[304] = { description: 'Not modified: If-None-Match matched the current ETag (no body)' };
   for (const status of [...op.errors, 401, ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
   }
@@ -62,6 +63,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     parameters: [
       ...parameters(validator, 'path', op.params?.schema, op.params?.message),
       ...parameters(validator, 'query', op.query?.schema, op.query?.message),
+      ...(op.response.conditional ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer (weak or strong, a list, or *)', schema: { type: 'string' } }] : []),
     ],
     ...(op.body ? { requestBody: { required: true, description: `Answered with 400 "${op.body.message}" when missing or in wrong format`, content: { 'application/json': { schema: ref(op.body.schema) } } } } : {}),
     responses,
@@ -81,7 +83,7 @@ export function buildOpenApi(operations: Operation[], validator: Validator): Jso
     info: {
       title: 'alarm-hub',
       version: '0.1.0',
-      description: 'Alarm channel configuration, monitors, journal and things. Errors share one body (ErrorBody); IDs never exceed 2^53-1.',
+      description: 'Alarm delivery and station displays. This version implements the monitor area (M1–M10); the hub for screens is Socket.IO at /socket.io. Errors share one body (ErrorBody); IDs never exceed 2^53-1. A method a path does not have answers 405 with an Allow header.',
     },
     servers: [{ url: '/' }],
     security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }],

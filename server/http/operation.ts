@@ -30,7 +30,8 @@ export interface Operation<Q = any, P = any, B = any> {
   query?: { schema: string; message: string };
   params?: { schema: string; message: string };
   body?: { schema: string; message: string };
-  response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string> };
+  /** `conditional`: the handler honours If-None-Match against its ETag and may answer 304. */
+  response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean };
   /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
   /** False for operations that must never be refused for rate (alarm data from dispatch systems). */

@@ -44,13 +44,13 @@ export class MonitorCommands {
 
   private async writable(actor: Actor, monitorId: number): Promise<MonitorDoc> {
     const doc = await this.readable(actor, monitorId);
-    if (!canConfigure(actor, doc.organizationID)) throw forbidden('Only organization admins may change monitors');
+    if (!canConfigure(actor, doc.organizationID)) throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
     return doc;
   }
 
   /** M3: creates a monitor in an organization the actor configures. */
   async create(actor: Actor, input: MonitorInput & { name: string; organizationID: number }): Promise<MonitorView> {
-    if (!canConfigure(actor, input.organizationID)) throw forbidden('Only organization admins may create monitors');
+    if (!canConfigure(actor, input.organizationID)) throw forbidden('Creating monitors needs an organization admin or the organization\'s API key');
     const now = new Date();
     const { Monitor } = this.db.models;
     const id = await this.db.ids.next('monitor');

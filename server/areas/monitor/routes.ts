@@ -102,7 +102,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
       path: '/api/v1/monitor/:monitor_id/data',
       summary: 'Get all data of a monitor; ETag carries the data version',
       params: idParams,
-      response: { status: 200, schema: 'MonitorDataResult', description: 'The four maps', headers: { ETag: 'The data version, quoted ("7"); If-None-Match with it answers 304' } },
+      response: { status: 200, schema: 'MonitorDataResult', description: 'The four maps', headers: { ETag: 'The data version, quoted ("7"); If-None-Match with it answers 304' }, conditional: true },
       errors: [400, 404],
       async handler({ actor, params, ctx }) {
         const { version, data } = await monitors.data(actor, params.monitor_id);
