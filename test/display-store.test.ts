@@ -210,4 +210,26 @@ test('an older configuration never replaces a newer one, whichever of snapshot a
   assert.is(store.state.monitor!.name, 'Wache Nord');
 });
 
+test('a subscribe answered with an older snapshot than the version asked with is a reset of the server\'s history', () => {
+  const { store } = harness();
+  const old = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { event: 'OLD FIRE' }, at: at(1) });
+  store.applySnapshot(snapshot(500, old, 90));
+  assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID, version: 500 });
+  store.applyAck({ monitorId: MONITOR_ID, version: 2, snapshot: snapshot(2, emptyData(), 10) });
+  assert.is(store.state.version, 2);
+  assert.equal(store.state.data.alarmData, {});
+  assert.not.ok(store.stale);
+  assert.is(store.applyPatch(patch(3, { event: 'NEW FIRE' }, 'set')), 'applied');
+  assert.is(store.state.data.alarmData.event, 'NEW FIRE');
+});
+
+test('an older snapshot pushed by the hub (not an answer to our request) is still ignored', () => {
+  const { store } = harness();
+  store.applySnapshot(snapshot(7));
+  store.subscribeRequest();
+  store.applyAck({ monitorId: MONITOR_ID, version: 7 });
+  assert.not.ok(store.applySnapshot(snapshot(5)));
+  assert.is(store.state.version, 7);
+});
+
 test.run();

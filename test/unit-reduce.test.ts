@@ -28,6 +28,15 @@ test('a patch naming a listed event that is not alarmData changes only that even
   assert.is(data.alarmData.positiveResponses, 0);
 });
 
+test('setting {} clears the alarm and its event leaves alarmDataList; other events stay', () => {
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Fire' }, at: at(0) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, event: 'Flood' }, at: at(1) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: {}, at: at(2) });
+  assert.equal(data.alarmData, {});
+  assert.equal(Object.keys(data.alarmDataList), ['1']);
+  assert.is(Object.values(data.incidentLog).at(-1), 'Alarm cleared');
+});
+
 test('events whose eventEndDate has passed leave alarmDataList', () => {
   let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, eventEndDate: at(5) }, at: at(0) });
   assert.ok(data.alarmDataList['1']);

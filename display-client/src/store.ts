@@ -42,6 +42,9 @@ export class DisplayStore {
   // read before a change but delivered after it) from replacing a newer one.
   private revision = -Infinity;
   private early: { monitor: MonitorView; revision: number } | null = null;
+  // The version the last subscribe request carried: an answer below it means the server's chain
+  // was reset (database restored or replaced), not that a message came late.
+  private requested = -1;
 
   /** Starts empty (version -1) for `monitorId`. */
   constructor(monitorId: number, private readonly hooks: StoreHooks = {}) {
@@ -61,7 +64,9 @@ export class DisplayStore {
   /** The `monitor:subscribe` payload: the version is sent only once we hold a snapshot. */
   subscribeRequest(): SubscribeRequest {
     const { monitorId, version } = this.current;
-    return version >= 0 && this.current.monitor ? { monitorId, version } : { monitorId };
+    const held = version >= 0 && this.current.monitor !== null;
+    this.requested = held ? version : -1;
+    return held ? { monitorId, version } : { monitorId };
   }
 
   /** Applies a snapshot unless it is older than what is shown; returns whether it was applied. */
@@ -86,6 +91,13 @@ export class DisplayStore {
   /** Handles a subscribe ack: its snapshot (if any) is applied, and the screen is no longer stale. */
   applyAck(result: SubscribeResult): void {
     if (result.monitorId !== this.current.monitorId) return;
+    if (result.snapshot && result.snapshot.version < this.requested) {
+      // Asked with version n, answered with an older whole state: the server's history restarted.
+      // It is the truth now; keeping n would ignore every new patch until the versions pass n.
+      this.pending.clear();
+      this.revision = -Infinity;
+      this.current = { ...this.current, version: -1 };
+    }
     if (result.snapshot && this.applySnapshot(result.snapshot)) return;
     // No usable snapshot: the server agrees we are current (or is behind us, and we never go back).
     if (this.current.monitor) this.resyncing = false;

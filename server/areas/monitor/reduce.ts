@@ -137,6 +137,9 @@ function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
   if (write.op === 'set') {
     const key = eventKey(write.payload);
     if (key) list[key] = write.payload;
+    // Setting {} clears the alarm: the event it showed leaves the list too, or it would stay on the wall.
+    const cleared = Object.keys(write.payload).length === 0 ? eventKey(data.alarmData) : null;
+    if (cleared) delete list[cleared];
     return { alarmData: write.payload, alarmDataList: list, changed: write.payload, key };
   }
   // A patch naming a listed event changes that event (a split screen's counters); otherwise alarmData.
