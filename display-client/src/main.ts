@@ -2,6 +2,7 @@
 import { startApp } from './app.js';
 import { clearToken, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor } from './credentials.js';
 import { unlockAudioOnGesture } from './sound.js';
+import { watchForUpdates } from './update.js';
 import { noticeView, signInView } from './views/signin.js';
 
 const root = document.getElementById('app') ?? document.body;
@@ -53,4 +54,6 @@ function run(): void {
 }
 
 unlockAudioOnGesture();
+// "Busy" while an alarm is on the wall: its keyword element is only rendered in alarm and split views.
+watchForUpdates(() => document.querySelector('[data-testid="alarm-event"]') !== null);
 run();
