@@ -2,7 +2,7 @@
 // the page as a kiosk loads it from /display. Every assertion reads the DOM (data-testid elements).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { launchChromium, LANDSCAPE, openScreen, PORTRAIT, type ScreenPage } from './helpers/browser.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
@@ -106,6 +106,48 @@ async function service(ctx: Ctx, env: Record<string, string> = {}): Promise<Test
 async function stop(ctx: Ctx, running: TestService): Promise<void> {
   ctx.services.delete(running);
   await running.close();
+}
+
+/** A snapshot as the hub would push it, of the monitor's current data under another version. */
+async function snapshotOf(ctx: Ctx, id: number, version: number): Promise<unknown> {
+  const monitor = await ctx.api.get(`/api/v1/monitor/${id}`);
+  const data = await ctx.api.get(`/api/v1/monitor/${id}/data`);
+  return { monitorId: id, version, monitor: monitor.body, monitorRevision: 0, data: data.body };
+}
+
+/**
+ * Puts the test between page and hub on the WebSocket: client frames pass unless `intercept` answers
+ * them (a string is sent back to the page, null drops the frame), and `push` sends hub events to the page.
+ */
+async function routeHub(page: Page, intercept: (frame: string) => string | null | undefined) {
+  let route: WebSocketRoute | null = null;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      const answer = typeof m === 'string' ? intercept(m) : undefined;
+      if (answer === undefined) server.send(m);
+      else if (answer !== null) ws.send(answer);
+    });
+    server.onMessage((m) => ws.send(m));
+    route = ws;
+  });
+  // Routing takes effect from the next page load on.
+  await page.reload();
+  return {
+    /** Resolves once the socket runs over the routed WebSocket (the upgrade probe is answered). */
+    ready: async () => {
+      for (let i = 0; i < 100 && !route; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(route, 'no WebSocket to route');
+      await new Promise((r) => setTimeout(r, 500)); // the upgrade completes after the probe
+    },
+    push: (event: string, payload: unknown) => route!.send(`42${JSON.stringify([event, payload])}`),
+  };
+}
+
+/** The ack id and request of a client `monitor:subscribe` frame, or null for any other frame. */
+function subscribeFrame(frame: string): { ackId: string; version?: number } | null {
+  const match = /^42(\d+)\["monitor:subscribe",(.*)\]$/s.exec(frame);
+  return match ? { ackId: match[1], ...(JSON.parse(match[2]) as { version?: number }) } : null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -420,6 +462,232 @@ display('with TILE_URL pointing at an unreachable tile server the page still sho
   assert.is(await screen.text('map-coords'), '50.77660° N  6.09120° E');
   assert.is(await screen.text('counter-positive-value'), '9');
   assert.ok((await screen.texts('member')).length === 5);
+  assert.equal(screen.errors, []);
+});
+
+display('an alarm that ran out stays in standby when a later meta patch prunes it or the alarm is cleared; pagers still update', async (ctx) => {
+  const id = await newMonitor(ctx, { standbyDelay: 2 });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 5, inactivePager: 1 } });
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ eventEndDate: new Date(Date.now() + 3_000).toISOString() }));
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand');
+  await screen.page.getByTestId('alarm-ended').waitFor({ timeout: 6_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: 6_000 });
+  // From here on any alarm panel, however brief, counts.
+  await screen.page.evaluate(() => {
+    const w = window as unknown as { sawPanel: boolean };
+    w.sawPanel = false;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid=alarm-panel]')) w.sawPanel = true;
+    }).observe(document.getElementById('app')!, { childList: true, subtree: true });
+  });
+  const sawPanel = () => screen.page.evaluate(() => (window as unknown as { sawPanel: boolean }).sawPanel);
+
+  // The reducer drops the ended event from the list on this write: no change of the alarm.
+  await write(ctx.service.url, ctx.org.apiKey, 'PATCH', `/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 9 } });
+  await screen.waitForText('pagers-active', /^9$/);
+  await screen.page.waitForTimeout(800);
+  assert.not.ok(await sawPanel(), 'the ended alarm came back after a pagers patch');
+  // Clearing the alarm that ended long ago has nothing to show either.
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
+  await screen.page.waitForTimeout(800);
+  assert.not.ok(await sawPanel(), 'the old ended alarm came back after clearing');
+  assert.is(await screen.count('standby'), 1);
+  assert.equal(screen.errors, []);
+});
+
+display('a view that fails to build shows keyword and address instead, and the real view follows once it builds again', async (ctx) => {
+  const id = await newMonitor(ctx);
+  const screen = await open(ctx, ctx.service.url, id);
+  await screen.signIn(ctx.org.apiKey);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  // The alarm panel draws SVG icons: make that throw, as a bug in a view would.
+  await screen.page.evaluate(() => {
+    const w = window as unknown as { failSvg: boolean };
+    w.failSvg = true;
+    const original = document.createElementNS.bind(document);
+    document.createElementNS = ((ns: string, tag: string) => {
+      if (w.failSvg) throw new Error('injected view failure');
+      return original(ns, tag);
+    }) as typeof document.createElementNS;
+  });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm());
+  await screen.waitForText('fallback-event', 'B3 Wohnungsbrand');
+  assert.is(await screen.text('fallback-address'), 'Lindenstraße 14, 52062 Aachen');
+  await screen.page.evaluate(() => ((window as unknown as { failSvg: boolean }).failSvg = false));
+  await screen.page.getByTestId('alarm-panel').waitFor({ timeout: 3_000 });
+  assert.is(await screen.text('alarm-event'), 'B3 Wohnungsbrand');
+  assert.is(await screen.count('fallback'), 0);
+  assert.equal(screen.errors, []);
+});
+
+display('the connection banner never covers the alarm keyword, landscape and portrait', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ event: 'B3 Wohnungsbrand mit Menschenleben in Gefahr' }));
+  const hub = await service(ctx);
+  const screens: ScreenPage[] = [];
+  for (const viewport of [LANDSCAPE, PORTRAIT]) {
+    const screen = await open(ctx, hub.url, id, viewport);
+    await screen.signIn(ctx.org.apiKey);
+    await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+    screens.push(screen);
+  }
+  await stop(ctx, hub);
+  for (const screen of screens) {
+    await screen.waitForText('banner', /^Disconnected since/);
+    await screen.page.waitForTimeout(300); // the refit after the view moved down
+    const rects = await screen.page.evaluate(() => ['banner', 'alarm-event'].map((id) => {
+      const r = document.querySelector(`[data-testid=${id}]`)!.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }));
+    const [b, k] = rects;
+    const overlap = b.left < k.right && k.left < b.right && b.top < k.bottom && k.top < b.bottom;
+    assert.not.ok(overlap, `banner ${JSON.stringify(b)} covers keyword ${JSON.stringify(k)}`);
+    const scroll = await screen.page.evaluate(() => document.scrollingElement!.scrollHeight <= innerHeight);
+    assert.ok(scroll, 'the page scrolls with the banner');
+    assert.equal(screen.errors, []);
+  }
+});
+
+display('while autoplay blocks audio a badge asks for a tap and no gong is queued; a tap unlocks it and the next alarm rings', async (ctx) => {
+  const id = await newMonitor(ctx);
+  const silent = await newMonitor(ctx, { configuration: { ...STATION, gong: false } });
+  // Headless Chromium never holds audio back, whatever its --autoplay-policy: this script makes audio
+  // stay suspended until a real tap, as a kiosk browser does, and counts oscillators (4 a strike). It is
+  // plain JavaScript, not a function: tsx would add a naming helper the page does not have.
+  const blockAudio = (page: Page) => page.context().addInitScript({ content: `
+    window.oscillators = 0;
+    let tapped = false;
+    let unlocked = false;
+    addEventListener('pointerdown', (event) => { tapped ||= event.isTrusted; }, true);
+    const base = BaseAudioContext.prototype;
+    const state = Object.getOwnPropertyDescriptor(base, 'state').get;
+    Object.defineProperty(base, 'state', { configurable: true, get() { return unlocked ? state.call(this) : 'suspended'; } });
+    const resume = AudioContext.prototype.resume;
+    AudioContext.prototype.resume = function () {
+      unlocked ||= tapped;
+      return unlocked ? resume.call(this) : new Promise(() => {});
+    };
+    const createOscillator = base.createOscillator;
+    base.createOscillator = function () {
+      window.oscillators++;
+      return createOscillator.call(this);
+    };` });
+  // The sign-in click is a gesture itself: like a kiosk after a power cut, the page loads again with
+  // the stored token and no gesture at all.
+  const restart = async (screen: ScreenPage) => {
+    await screen.signIn(ctx.org.apiKey);
+    await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+    await blockAudio(screen.page);
+    await screen.page.reload();
+    await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  };
+  const screen = await open(ctx, ctx.service.url, id);
+  await restart(screen);
+  await screen.waitForText('sound-blocked', 'Sound blocked – tap the screen');
+  const oscillators = () => screen.page.evaluate(() => (window as unknown as { oscillators: number }).oscillators);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm());
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand');
+  await screen.page.waitForTimeout(300);
+  assert.is(await oscillators(), 0, 'strikes were queued on a suspended context');
+  assert.is(await screen.count('sound-blocked'), 1);
+
+  await screen.page.mouse.click(200, 200);
+  await screen.page.getByTestId('sound-blocked').waitFor({ state: 'detached', timeout: 3_000 });
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ eventId: 4712, event: 'TH Person eingeklemmt' }));
+  await screen.page.getByTestId('split').waitFor({ timeout: 5_000 });
+  await screen.page.waitForFunction(() => (window as unknown as { oscillators: number }).oscillators === 12, null, { timeout: 3_000 });
+  assert.equal(screen.errors, []);
+
+  // Without the gong there is nothing to unlock: no badge.
+  const quiet = await open(ctx, ctx.service.url, silent);
+  await restart(quiet);
+  await quiet.page.waitForTimeout(1_600);
+  assert.is(await quiet.count('sound-blocked'), 0);
+  assert.equal(quiet.errors, []);
+});
+
+display('a monitor the token cannot see yet is retried every minute while the form is untouched', async (ctx) => {
+  const before = await newMonitor(ctx);
+  const missing = before + 1; // ids are sequential: the next monitor created gets this one
+  const screen = await open(ctx, ctx.service.url, missing);
+  await screen.page.clock.install();
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('signin-error', `Monitor ${missing} was not found`, 8_000);
+  assert.is(await newMonitor(ctx), missing);
+  await screen.page.clock.fastForward(59_000);
+  assert.is(await screen.count('signin'), 1, 'retried before the minute was up');
+  await screen.page.clock.fastForward(2_000);
+  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  assert.is(await screen.storedToken(), ctx.org.apiKey);
+
+  // Someone typing in the form stops the retries: the form stays for them.
+  const other = (await newMonitor(ctx)) + 1;
+  const typing = await open(ctx, ctx.service.url, other);
+  await typing.page.clock.install();
+  await typing.signIn(ctx.org.apiKey);
+  await typing.waitForText('signin-error', `Monitor ${other} was not found`, 8_000);
+  await typing.page.getByTestId('signin-token').pressSequentially('ahk_');
+  assert.is(await newMonitor(ctx), other);
+  const subscribes = typing.subscribes.length;
+  await typing.page.clock.fastForward(61_000);
+  await typing.page.waitForTimeout(1_000);
+  assert.is(await typing.count('signin'), 1);
+  assert.is(typing.subscribes.length, subscribes, 'retried although someone was typing');
+  assert.equal([...screen.errors, ...typing.errors], []);
+});
+
+display('a snapshot the hub pushes that closes a gap clears the "Out of date" banner without waiting for an ack', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm({ positiveResponses: 1 }));
+  const screen = await open(ctx, ctx.service.url, id);
+  let dropResubscribe = false;
+  // The resubscribe after the gap is lost on the way: only the pushed snapshot can close the gap.
+  const hub = await routeHub(screen.page, (frame) => (dropResubscribe && subscribeFrame(frame) ? null : undefined));
+  await screen.signIn(ctx.org.apiKey);
+  await screen.waitForText('counter-positive-value', /^1$/, 8_000);
+  await hub.ready();
+  const held = await versionOf(ctx, id);
+  dropResubscribe = true;
+  hub.push('monitor:patch', { monitorId: id, version: held + 2, section: 'alarming', op: 'patch', payload: { positiveResponses: 3 }, at: new Date().toISOString() });
+  await screen.waitForText('banner', /^Out of date since/);
+  hub.push('monitor:snapshot', await snapshotOf(ctx, id, held + 2));
+  await screen.page.getByTestId('banner').waitFor({ state: 'detached', timeout: 2_000 });
+  assert.equal(screen.errors, []);
+});
+
+display('failing subscribes are retried by one timer: resyncs during the failures do not add more retries', async (ctx) => {
+  const id = await newMonitor(ctx);
+  await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, fireAlarm());
+  const screen = await open(ctx, ctx.service.url, id);
+  let failing = false;
+  const failed: number[] = [];
+  // A hub that answers every subscribe with a passing fault (as while its database is away).
+  const hub = await routeHub(screen.page, (frame) => {
+    const request = failing ? subscribeFrame(frame) : null;
+    if (!request) return undefined;
+    failed.push(Date.now());
+    return `43${request.ackId}${JSON.stringify([{ error: { error: 'unavailable', message: 'database away' } }])}`;
+  });
+  await screen.signIn(ctx.org.apiKey);
+  await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+  await hub.ready();
+  const held = await versionOf(ctx, id);
+  failing = true;
+  // Three gaps, each closed by a pushed snapshot: every one asks for a resync, which fails.
+  for (let round = 1; round <= 3; round++) {
+    const version = held + 2 * round;
+    hub.push('monitor:patch', { monitorId: id, version, section: 'alarming', op: 'patch', payload: { positiveResponses: round }, at: new Date().toISOString() });
+    await screen.page.waitForTimeout(300);
+    hub.push('monitor:snapshot', await snapshotOf(ctx, id, version - 1));
+    await screen.page.waitForTimeout(300);
+  }
+  const from = Date.now();
+  await screen.page.waitForTimeout(7_000);
+  const during = failed.filter((t) => t >= from).length;
+  assert.ok(during >= 2 && during <= 3, `${during} subscribes in 7 s, expected one every 3 s`);
   assert.equal(screen.errors, []);
 });
 

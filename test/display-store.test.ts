@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
 import type { MonitorView, PatchEvent, SnapshotEvent, SubscribeRequest } from '../server/hub/protocol.js';
-import { activeAlarms, chooseView, gongKey, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
+import { activeAlarms, alarmMemory, chooseView, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
 import { DisplayStore, type ChangeCause } from '../display-client/src/store.js';
 import { schemeFor, parseMonitorId } from '../display-client/src/credentials.js';
 import { coveringTiles, fitZoom, project, tileUrl } from '../display-client/src/tiles.js';
@@ -169,7 +169,9 @@ test('readAlarm reads units, labels and feedback; a new event text is a new gong
   });
   assert.is(a.address, 'Hauptstr. 1');
   assert.equal(a.units[0].members[0], { name: 'Kim', position: 'GF', labelName: 'AGT', labelColor: null, feedback: 1 });
-  assert.is.not(gongKey(a), gongKey({ ...a, event: 'B3' }));
+  const memory = alarmMemory();
+  assert.is(memory.fresh([a]).length, 1);
+  assert.is(memory.fresh([{ ...a, event: 'B3' }]).length, 1);
 });
 
 test('token prefixes pick the handshake scheme; monitor ids are positive integers', () => {

@@ -106,9 +106,18 @@ export function lastAlarm(data: MonitorData): Alarm | null {
   return Object.keys(data.alarmData ?? {}).length > 0 ? readAlarm(data.alarmData) : null;
 }
 
-/** A stable text of the alarm sections; a different text means the alarm changed. */
-export function alarmSignature(data: MonitorData): string {
-  return JSON.stringify([data.alarmData ?? {}, data.alarmDataList ?? {}]);
+/** The alarm an ENDED panel shows: the newest alarmData, unless it is gone (cleared) or is the one shown last. */
+export function endedAlarm(lastShown: Alarm | null, data: MonitorData): Alarm | null {
+  const latest = lastAlarm(data);
+  return latest && latest.key !== lastShown?.key ? latest : lastShown ?? latest;
+}
+
+/**
+ * A stable text of alarmData and the events still active at `nowMs`; a different text means the alarm
+ * changed. Ended events are left out: every write prunes them from the list, and that is no change.
+ */
+export function alarmSignature(data: MonitorData, nowMs: number): string {
+  return JSON.stringify([data.alarmData ?? {}, activeEvents(data.alarmDataList ?? {}, nowMs)]);
 }
 
 /** The moment the alarm last changed: our own observation, or the end date of an alarm that ran out. */
@@ -130,7 +139,27 @@ export function chooseView(alarms: Alarm[], lastChangeMs: number, standbyDelaySe
   return nowMs - lastChangeMs >= delayMs ? 'standby' : 'alarm';
 }
 
-/** Identity of an alarm for the gong: a new eventId or a new event text is a new alarm. */
-export function gongKey(alarm: Alarm): string {
-  return `${alarm.eventId ?? ''}|${alarm.event}`;
+/**
+ * Remembers announced alarms; fresh() returns those not announced before. A new eventId or a new event
+ * text is a new alarm, but an eventId arriving in a later patch for the same text is the same alarm.
+ */
+export function alarmMemory(): { fresh: (alarms: Alarm[]) => Alarm[] } {
+  const seen: Array<{ eventId: number | null; event: string }> = [];
+  return {
+    fresh(alarms) {
+      const out: Alarm[] = [];
+      for (const a of alarms) {
+        // Without an id on either side only the text can tell two alarms apart.
+        const known = seen.find((s) => s.event === a.event && (s.eventId === a.eventId || s.eventId === null || a.eventId === null));
+        if (!known) {
+          seen.push({ eventId: a.eventId, event: a.event });
+          out.push(a);
+        } else if (known.eventId === null) {
+          // The id came late: from now on it identifies this alarm, so another id with this text rings.
+          known.eventId = a.eventId;
+        }
+      }
+      return out;
+    },
+  };
 }

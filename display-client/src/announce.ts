@@ -1,17 +1,16 @@
 // Announces new alarms: a gong and, if configured, the spoken event and address.
 import type { JsonObject } from '../../server/areas/monitor/reduce.js';
-import { gongKey, type Alarm } from './alarms.js';
+import { alarmMemory, type Alarm } from './alarms.js';
 import { bool, text } from './config.js';
 import { playGong, speak } from './sound.js';
 
 /** Remembers which alarms were announced; announce() rings only for alarms not seen before. */
 export function createAnnouncer(): { announce: (alarms: Alarm[], configuration: JsonObject, quiet: boolean) => void } {
-  const seen = new Set<string>();
+  const memory = alarmMemory();
   return {
     // `quiet` is set for the very first state: a screen that reboots mid-alarm must not ring again.
     announce(alarms, configuration, quiet) {
-      const fresh = alarms.filter((a) => !seen.has(gongKey(a)));
-      for (const a of fresh) seen.add(gongKey(a));
+      const fresh = memory.fresh(alarms);
       if (quiet || fresh.length === 0) return;
       if (bool(configuration, 'gong', true)) playGong();
       if (bool(configuration, 'speech', false)) {

@@ -30,6 +30,8 @@ export interface ConnectionHooks {
 /** A live hub connection. */
 export interface Connection {
   resubscribe: () => void;
+  /** Subscribes again after `ms`; one retry timer per connection, a later call replaces it. */
+  retryLater: (ms: number) => void;
   close: () => void;
 }
 
@@ -43,24 +45,42 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   const socket: HubSocket = io({ path: '/socket.io', auth: { token, scheme }, reconnectionDelayMax: 10_000 });
   let retry: number | undefined;
   let reconnect: number | undefined;
+  // One subscribe in flight at a time; a request meanwhile is sent once its answer is in, with the
+  // version held then. Without this, every gap or retry during a slow ack adds another chain of retries.
+  let flight = 0; // the number of the subscribe awaiting its answer, 0 for none
+  let sent = 0;
+  let again = false;
 
-  const subscribe = () => {
+  const retryLater = (ms: number) => {
     window.clearTimeout(retry);
-    if (!socket.connected) return; // the next connect subscribes
-    socket.timeout(ACK_TIMEOUT_MS).emit('monitor:subscribe', hooks.request(), (err: Error | null, answer: Ack<SubscribeResult>) => {
-      // A lost ack leaves the screen stale: try again rather than wait for the next gap.
-      if (err) {
-        retry = window.setTimeout(subscribe, RETRY_MS);
-        return;
-      }
-      if ('error' in answer) hooks.onSubscribeError(answer.error);
-      else hooks.onSubscribed(answer.data);
-    });
+    retry = window.setTimeout(subscribe, ms);
   };
 
-  socket.on('connect', subscribe);
-  // Only the handshake's verdict "unauthorized" signs the screen out: a wall screen must never lose
-  // its token to a passing fault, since nobody is there to type it again.
+  function subscribe(): void {
+    window.clearTimeout(retry);
+    if (!socket.connected) return; // the next connect subscribes
+    if (flight) {
+      again = true;
+      return;
+    }
+    const mine = (flight = ++sent);
+    again = false;
+    socket.timeout(ACK_TIMEOUT_MS).emit('monitor:subscribe', hooks.request(), (err: Error | null, answer: Ack<SubscribeResult>) => {
+      if (mine !== flight) return; // sent on a connection since replaced, which subscribed anew
+      flight = 0;
+      // A lost ack leaves the screen stale: try again rather than wait for the next gap.
+      if (err) retryLater(RETRY_MS);
+      else if ('error' in answer) hooks.onSubscribeError(answer.error);
+      else hooks.onSubscribed(answer.data);
+      if (again) subscribe();
+    });
+  }
+
+  socket.on('connect', () => {
+    // A subscribe lost with the old connection never answers: the new one must not wait for it.
+    flight = 0;
+    subscribe();
+  });
   socket.on('connect_error', (error) => {
     if (error.message === 'unauthorized') {
       socket.close();
@@ -86,6 +106,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
 
   return {
     resubscribe: subscribe,
+    retryLater,
     close: () => {
       window.clearTimeout(retry);
       window.clearTimeout(reconnect);

@@ -8,18 +8,28 @@ import { noticeView, signInView } from './views/signin.js';
 const root = document.getElementById('app') ?? document.body;
 const bannerRoot = document.getElementById('banner') ?? document.body;
 
-/** Shows the sign-in form; a message explains why it is back. */
-function signIn(message?: string, monitorId = monitorIdFromUrl()): void {
-  root.replaceChildren(signInView({
+// A monitor that is missing or hidden from the token may appear later (created, or access granted).
+const RETRY_SIGN_IN_MS = 60_000;
+let signInRetry: number | undefined;
+
+/** Shows the sign-in form; a message explains why it is back. With `retry`, it tries again every minute until someone types. */
+function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false): void {
+  window.clearTimeout(signInRetry);
+  const form = signInView({
     message,
     monitorId,
     hasToken: loadToken() !== null,
     onSubmit: (result) => {
+      window.clearTimeout(signInRetry);
       if (result.token) saveToken(result.token);
       rememberMonitorId(result.monitorId);
       run();
     },
-  }));
+  });
+  // Someone at the screen is fixing it: the form must not vanish under their fingers.
+  form.addEventListener('input', () => window.clearTimeout(signInRetry), { once: true });
+  if (retry) signInRetry = window.setTimeout(() => form.isConnected && run(), RETRY_SIGN_IN_MS);
+  root.replaceChildren(form);
 }
 
 /** Starts the live screen when a usable token and monitor id are known, else asks for them. */
@@ -40,7 +50,8 @@ function run(): void {
     scheme,
     onSignInNeeded: (message, keepToken) => {
       if (!keepToken) clearToken();
-      signIn(message, monitorId);
+      // A kept token is good; only the monitor was out of reach, which may change without anyone here.
+      signIn(message, monitorId, keepToken);
     },
     onDeleted: (id) => {
       root.replaceChildren(noticeView(
@@ -54,6 +65,6 @@ function run(): void {
 }
 
 unlockAudioOnGesture();
-// "Busy" while an alarm is on the wall: its keyword element is only rendered in alarm and split views.
-watchForUpdates(() => document.querySelector('[data-testid="alarm-event"]') !== null);
+// "Busy" while an alarm is on the wall: its keyword is only rendered in the alarm, split and fallback views.
+watchForUpdates(() => document.querySelector('[data-testid="alarm-event"], [data-testid="fallback-event"]') !== null);
 run();

@@ -2,28 +2,42 @@
 // have no audio at all: every call here swallows its errors, a silent screen is better than a dead one.
 
 let context: AudioContext | null = null;
+let createdAt = 0;
 
 function audio(): AudioContext | null {
   try {
-    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-    if (!Ctor) return null;
-    context ??= new Ctor();
-    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+    if (!context) {
+      const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+      if (!Ctor) return null;
+      context = new Ctor();
+      createdAt = Date.now();
+      resume(context);
+    }
     return context;
   } catch {
     return null;
   }
 }
 
-/** Lets a single tap or key press on the kiosk unlock audio for the rest of the day. */
+function resume(ctx: AudioContext): void {
+  if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
+}
+
+/** Lets a tap or key press on the kiosk unlock audio; listens on, as a later gesture may be needed again. */
 export function unlockAudioOnGesture(): void {
   const unlock = () => {
-    audio();
-    window.removeEventListener('pointerdown', unlock);
-    window.removeEventListener('keydown', unlock);
+    const ctx = audio();
+    if (ctx) resume(ctx);
   };
   window.addEventListener('pointerdown', unlock);
   window.addEventListener('keydown', unlock);
+}
+
+/** True when the browser has kept audio suspended (autoplay policy) for over a second: a gong would go unheard. */
+export function audioBlocked(nowMs: number): boolean {
+  const ctx = audio();
+  // The grace second: a context that may play is briefly suspended while it starts.
+  return ctx !== null && ctx.state === 'suspended' && nowMs - createdAt > 1000;
 }
 
 // One bell strike: a few inharmonic partials with a fast attack and a long decay sound like a gong.
@@ -47,7 +61,8 @@ function strike(ctx: AudioContext, at: number, base: number): void {
 export function playGong(): void {
   try {
     const ctx = audio();
-    if (!ctx) return;
+    // Strikes queued on a suspended context would ring late, whenever someone taps the screen.
+    if (!ctx || ctx.state !== 'running') return;
     const t = ctx.currentTime + 0.05;
     strike(ctx, t, 660);
     strike(ctx, t + 0.9, 523);
