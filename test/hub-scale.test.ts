@@ -103,6 +103,17 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
     await screen.waitFor(() => screen.version === 30, 20_000, 'the latest version after Redis returned');
     assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
   }
+  // With Redis back (on A too: its publishing client reconnects on its own schedule), patches cross
+  // processes again: writes on A arrive on B as patches.
+  const deadline = Date.now() + 10_000;
+  while ((await client(a.url, null).get('/readyz')).body.checks.hub.detail.redis !== 'up') {
+    assert.ok(Date.now() < deadline, 'A reconnects to Redis');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const patchesOnB = onB.events.filter((e) => e.name === 'monitor:patch').length;
+  for (let i = 31; i <= 33; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/alarming`, { awaitingResponses: i })).status, 200);
+  await onB.waitFor(() => onB.version === 33, 10_000, 'version 33 on B');
+  assert.ok(onB.events.filter((e) => e.name === 'monitor:patch').length >= patchesOnB + 3, 'B got the new writes as patches');
 });
 
 scale.run();

@@ -36,6 +36,8 @@ interface SocketData {
 /** Events between hub processes (through the adapter); screens never see them. */
 interface InterServerEvents {
   'hub:patch': (event: PatchEvent) => void;
+  /** A process could not publish this monitor's patches while Redis was away: resync its screens. */
+  'hub:resync': (monitorId: number) => void;
 }
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -109,7 +111,15 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const ids = [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
     for (const id of ids) await resync(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
   }
-  redis?.onRecovered(() => void resyncAll());
+  // Patches written here while Redis was away never reached the other processes; once it is back they
+  // are told which monitors to resync (their own recovery may have come before these writes).
+  const unpublished = new Set<number>();
+  io.on('hub:resync', (monitorId) => void resync(monitorId).catch(() => {}));
+  redis?.onRecovered(() => {
+    void resyncAll();
+    for (const monitorId of unpublished) io.serverSideEmit('hub:resync', monitorId);
+    unpublished.clear();
+  });
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
 
@@ -197,7 +207,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
 
   return {
     dataWritten(event) {
-      if (redis) io.serverSideEmit('hub:patch', event);
+      if (redis) {
+        if (!redis.up()) unpublished.add(event.monitorId);
+        io.serverSideEmit('hub:patch', event);
+      }
       deliver(event);
     },
     monitorUpdated(monitor: MonitorView, revision: number) {

@@ -19,7 +19,7 @@ export function connectRedis(url: string, log: Logger): RedisPair {
   const options = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 1_000),
     lazyConnect: false,
   };
   const pub = new Redis(url, options);
