@@ -7,10 +7,3 @@ export interface MonitorEvents {
   monitorUpdated(monitor: MonitorView, revision: number): void;
   monitorDeleted(monitorId: number, organizationId: number): void;
 }
-
-/** For a service without a hub (the admin command, unit tests). */
-export const noMonitorEvents: MonitorEvents = {
-  dataWritten() {},
-  monitorUpdated() {},
-  monitorDeleted() {},
-};
