@@ -3,9 +3,10 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { MonitorCommands } from './areas/monitor/commands.js';
-import type { MonitorEvents } from './areas/monitor/events.js';
-import { monitorOperations } from './areas/monitor/routes.js';
+import { areaOperations } from './areas/index.js';
+import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { HubEvents } from './hub/events.js';
 import { authenticate } from './http/authenticate.js';
 import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -19,9 +20,11 @@ export interface ReadinessCheck {
 }
 
 export interface AppDeps {
+  /** The service's configuration (areas read their own settings from it). */
+  config: Config;
   db: Database;
   log: Logger;
-  events: MonitorEvents;
+  events: HubEvents;
   bodyLimitBytes: number;
   /** Requests per second per credential; 0 is off. */
   rateLimitPerSecond: number;
@@ -42,7 +45,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
   const monitors = new MonitorCommands(deps.db, deps.events);
-  const operations = [...monitorOperations(monitors)];
+  const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors });
   const openapi = buildOpenApi(operations, validator);
 
   const open = new Router();

@@ -4,10 +4,10 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
-import type { MonitorEvents } from './areas/monitor/events.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
+import type { HubEvents } from './hub/events.js';
 import { createHub, type Hub } from './hub/hub.js';
 
 export interface RunningService {
@@ -19,12 +19,13 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** A relay so the monitor commands can be built before the hub that receives their events. */
-class EventRelay implements MonitorEvents {
-  target: MonitorEvents | null = null;
-  dataWritten: MonitorEvents['dataWritten'] = (...args) => this.target?.dataWritten(...args);
-  monitorUpdated: MonitorEvents['monitorUpdated'] = (...args) => this.target?.monitorUpdated(...args);
-  monitorDeleted: MonitorEvents['monitorDeleted'] = (...args) => this.target?.monitorDeleted(...args);
+/** A relay so the areas' commands can be built before the hub that receives their events. */
+class EventRelay implements HubEvents {
+  target: HubEvents | null = null;
+  dataWritten: HubEvents['dataWritten'] = (...args) => this.target?.dataWritten(...args);
+  monitorUpdated: HubEvents['monitorUpdated'] = (...args) => this.target?.monitorUpdated(...args);
+  monitorDeleted: HubEvents['monitorDeleted'] = (...args) => this.target?.monitorDeleted(...args);
+  toOrganization: HubEvents['toOrganization'] = (...args) => this.target?.toOrganization(...args);
 }
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
@@ -38,7 +39,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: hub?.status() }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {

@@ -1,17 +1,17 @@
 // The real-time hub (CONTRACT.md §5): Socket.IO on the service's HTTP server, rooms per organization
-// and per monitor, the Redis adapter when REDIS_URL is set. It implements MonitorEvents, so the monitor
+// and per monitor, the Redis adapter when REDIS_URL is set. It implements HubEvents, so the areas'
 // commands are its only source of events.
 import { createAdapter } from '@socket.io/redis-adapter';
 import type http from 'node:http';
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { MonitorCommands } from '../areas/monitor/commands.js';
-import type { MonitorEvents } from '../areas/monitor/events.js';
 import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
 import { AppError, rateLimited } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
 import { resolveActor, type Actor } from '../identity/actor.js';
+import type { HubEvents } from './events.js';
 import { recheckSockets } from './recheck.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { connectRedis, type RedisPair } from './redis.js';
@@ -59,7 +59,7 @@ export interface HubDeps {
   trustProxy?: boolean;
 }
 
-export interface Hub extends MonitorEvents {
+export interface Hub extends HubEvents {
   /** Readiness detail: screens on this process and the Redis state. */
   status(): { screens: number; redis: 'up' | 'down' | 'not configured' };
   close(): Promise<void>;
@@ -212,6 +212,9 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         io.serverSideEmit('hub:patch', event);
       }
       deliver(event);
+    },
+    toOrganization(organizationId, event, ...args) {
+      io.to(rooms.organization(organizationId)).emit(event, ...args);
     },
     monitorUpdated(monitor: MonitorView, revision: number) {
       io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
