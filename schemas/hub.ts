@@ -6,7 +6,7 @@ export const HubSubscribe = {
   type: 'object',
   additionalProperties: false,
   required: ['monitorId'],
-  properties: { monitorId: int64Id, version: nonNegativeInt },
+  properties: { monitorId: int64Id, version: nonNegativeInt, epoch: { type: 'string', maxLength: 64 } },
 } as const;
 
 export const HubUnsubscribe = {

@@ -8,7 +8,16 @@ export interface Config {
   /** Set when the operator names a database; otherwise the launcher picks one (MONGODB.md). */
   mongodbUri: string | undefined;
   dataDir: string;
+  /** Connections to MongoDB per process, and how long a request waits for one before a 503. */
+  mongodbPoolSize: number;
+  mongodbWaitQueueTimeoutMs: number;
   redisUrl: string | undefined;
+  /** Namespace of every Redis channel and key; unset: "alarm-hub:<installation id>". */
+  redisPrefix: string | undefined;
+  /** How often each process records that it is alive (and compares hub settings with the others). */
+  hubHeartbeatMs: number;
+  /** Sockets one credential may hold on one hub process; 0 is no cap. */
+  maxSocketsPerToken: number;
   logLevel: string;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -39,7 +48,12 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     mongodbUri: env.MONGODB_URI || undefined,
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    mongodbPoolSize: integer(env, 'MONGODB_POOL_SIZE', 20) || 20,
+    mongodbWaitQueueTimeoutMs: integer(env, 'MONGODB_WAIT_QUEUE_TIMEOUT_MS', 10_000),
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
+    maxSocketsPerToken: integer(env, 'HUB_MAX_SOCKETS_PER_TOKEN', 100),
+    hubHeartbeatMs: integer(env, 'HUB_HEARTBEAT_MS', 10_000) || 10_000,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
@@ -58,7 +72,11 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `HOST=${config.host} (${origin('HOST')})`,
     `MONGODB_URI=${config.mongodbUri ? redactUri(config.mongodbUri) : '(unset: embedded database)'} (${origin('MONGODB_URI')})`,
     `DATA_DIR=${config.dataDir} (${origin('DATA_DIR')})`,
+    `MONGODB_POOL_SIZE=${config.mongodbPoolSize} (${origin('MONGODB_POOL_SIZE')})`,
+    `MONGODB_WAIT_QUEUE_TIMEOUT_MS=${config.mongodbWaitQueueTimeoutMs} (${origin('MONGODB_WAIT_QUEUE_TIMEOUT_MS')})`,
     `REDIS_URL=${config.redisUrl ? redactUri(config.redisUrl) : '(unset: single-process hub)'} (${origin('REDIS_URL')})`,
+    `REDIS_PREFIX=${config.redisPrefix ?? '(unset: alarm-hub:<installation id>)'} (${origin('REDIS_PREFIX')})`,
+    `HUB_MAX_SOCKETS_PER_TOKEN=${config.maxSocketsPerToken} (${origin('HUB_MAX_SOCKETS_PER_TOKEN')}${config.maxSocketsPerToken ? '' : ': no cap'})`,
     `LOG_LEVEL=${config.logLevel} (${origin('LOG_LEVEL')})`,
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
     `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,

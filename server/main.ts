@@ -21,6 +21,7 @@ try {
   await database.stop();
   throw err;
 }
+say(`installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`);
 say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
 if (!(await service.db.models.Organization.exists({}))) {
   // The admin command must find this same database: repeat the settings that choose it.

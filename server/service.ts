@@ -9,12 +9,18 @@ import { openDatabase, type Database } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
 import type { HubEvents } from './hub/events.js';
 import { createHub, type Hub } from './hub/hub.js';
+import { hubSignature, watchHubPeers } from './hub/peers.js';
+import { installationId as loadInstallationId } from './db/system.js';
 
 export interface RunningService {
   server: http.Server;
   port: number;
   db: Database;
   hub: Hub;
+  /** This installation's identity (created once, stored in its database). */
+  installationId: string;
+  /** The namespace of its Redis channels and keys. */
+  redisPrefix: string;
   /** Stops accepting, lets in-flight requests finish (up to the timeout), closes connections. */
   close(): Promise<void>;
 }
@@ -30,13 +36,17 @@ class EventRelay implements HubEvents {
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
 export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
-  const db = await openDatabase(mongodbUri);
+  const db = await openDatabase(mongodbUri, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs });
+  const installationId = await loadInstallationId(db.models);
+  const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
+  const peers = await watchHubPeers(db.models, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
   const relay = new EventRelay();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },
-    // Redis down degrades the hub to this process but REST keeps serving, so it is reported, not fatal.
-    { name: 'hub', check: async () => ({ ok: true, detail: hub?.status() }) },
+    // Redis down, or processes with different hub settings, degrade the hub (writes reach other
+    // processes' screens only through the resync) but REST keeps serving: reported, not fatal.
+    { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
   ];
   const display = await displayRoutes(config.tileUrl);
   const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
@@ -48,6 +58,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     validator: app.validator,
     log,
     redisUrl: config.redisUrl,
+    redisPrefix,
+    maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
     rateLimitPerSecond: config.rateLimitPerSecond,
     trustProxy: config.trustProxy,
@@ -80,6 +92,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     port,
     db,
     hub,
+    installationId,
+    redisPrefix,
     async close() {
       closing = true;
       // Stop accepting first; then end idle keep-alive connections and the hub's transports (screens
@@ -93,6 +107,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
       await hub!.close();
       await closed;
       clearTimeout(timer);
+      await peers.close();
       await db.close();
     },
   };

@@ -15,12 +15,14 @@ const monitor: MonitorView = {
 };
 const at = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, s)).toISOString();
 
-function snapshot(version: number, data: MonitorData = emptyData(), monitorRevision = 1): SnapshotEvent {
-  return { monitorId: MONITOR_ID, version, monitor, monitorRevision, data };
+// Epochs of one history are e<version>; a history after a reset (restored database) uses r<version>.
+function snapshot(version: number, data: MonitorData = emptyData(), monitorRevision = 1, history = 'e'): SnapshotEvent {
+  return { monitorId: MONITOR_ID, version, epoch: `${history}${version}`, monitor, monitorRevision, data };
 }
-function patch(version: number, payload: JsonObject, op: 'set' | 'patch' = 'patch'): PatchEvent {
-  return { monitorId: MONITOR_ID, version, section: 'alarming', op, payload, at: at(version) };
+function patch(version: number, payload: JsonObject, op: 'set' | 'patch' = 'patch', history = 'e'): PatchEvent {
+  return { monitorId: MONITOR_ID, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'alarming', op, payload, at: at(version) };
 }
+const ack = (version: number, snap?: SnapshotEvent) => ({ monitorId: MONITOR_ID, version, epoch: snap?.epoch ?? `e${version}`, ...(snap ? { snapshot: snap } : {}) });
 function harness() {
   const changes: ChangeCause[] = [];
   const resyncs: SubscribeRequest[] = [];
@@ -32,7 +34,7 @@ test('subscribe request carries no version before the first snapshot, then the h
   const { store } = harness();
   assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID });
   store.applySnapshot(snapshot(4));
-  assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID, version: 4 });
+  assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID, version: 4, epoch: 'e4' });
 });
 
 test('a patch of exactly version + 1 is applied with the shared reducer', () => {
@@ -62,7 +64,7 @@ test('a gap asks for a resync once, with the held version, and marks the screen 
   store.applySnapshot(snapshot(10));
   assert.is(store.applyPatch(patch(12, { positiveResponses: 2 })), 'buffered');
   assert.is(store.applyPatch(patch(13, { positiveResponses: 3 })), 'buffered');
-  assert.equal(resyncs, [{ monitorId: MONITOR_ID, version: 10 }]);
+  assert.equal(resyncs, [{ monitorId: MONITOR_ID, version: 10, epoch: 'e10' }]);
   assert.ok(store.stale);
   assert.is(store.state.version, 10);
 });
@@ -73,18 +75,20 @@ test('the resync snapshot closes the gap and buffered newer patches are replayed
   store.applyPatch(patch(13, { positiveResponses: 3 }));
   store.applyPatch(patch(12, { eventId: 1, event: 'TH Person', positiveResponses: 2 }, 'set'));
   const base = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'TH Person' }, at: at(11) });
-  store.applyAck({ monitorId: MONITOR_ID, version: 11, snapshot: snapshot(11, base) });
+  store.applyAck(ack(11, snapshot(11, base)));
   assert.is(store.state.version, 13);
   assert.is(store.state.data.alarmData.positiveResponses, 3);
   assert.is(store.state.data.alarmData.event, 'TH Person');
   assert.not.ok(store.stale);
 });
 
-test('a snapshot older than the shown state is refused: the screen never goes back', () => {
+test('a snapshot older than the shown state of the same history is refused: the screen never goes back', () => {
   const { store } = harness();
-  store.applySnapshot(snapshot(8, { ...emptyData(), alarmData: { event: 'new' } }));
+  store.applySnapshot(snapshot(6));
+  store.applyPatch(patch(7, { event: 'old' }, 'set'));
+  store.applyPatch(patch(8, { event: 'new' }, 'set'));
   assert.not.ok(store.applySnapshot(snapshot(7, { ...emptyData(), alarmData: { event: 'old' } })));
-  store.applyAck({ monitorId: MONITOR_ID, version: 7, snapshot: snapshot(7) });
+  store.applyAck(ack(7, snapshot(7, { ...emptyData(), alarmData: { event: 'old' } })));
   assert.is(store.state.version, 8);
   assert.is(store.state.data.alarmData.event, 'new');
 });
@@ -100,7 +104,7 @@ test('an ack without snapshot keeps asking while a hole remains; the late patch 
   const { store, resyncs } = harness();
   store.applySnapshot(snapshot(3));
   store.applyPatch(patch(5, { positiveResponses: 5 }));
-  store.applyAck({ monitorId: MONITOR_ID, version: 3 });
+  store.applyAck(ack(3));
   assert.is(resyncs.length, 2);
   assert.ok(store.stale);
   assert.is(store.applyPatch(patch(4, { eventId: 2, event: 'F1' }, 'set')), 'applied');
@@ -113,7 +117,7 @@ test('patches before the first snapshot wait for it instead of triggering a resy
   const { store, resyncs } = harness();
   assert.is(store.applyPatch(patch(2, { positiveResponses: 4 })), 'buffered');
   assert.equal(resyncs, []);
-  store.applyAck({ monitorId: MONITOR_ID, version: 1, snapshot: snapshot(1, { ...emptyData(), alarmData: { eventId: 3, event: 'F2' } }) });
+  store.applyAck(ack(1, snapshot(1, { ...emptyData(), alarmData: { eventId: 3, event: 'F2' } })));
   assert.is(store.state.version, 2);
   assert.is(store.state.data.alarmData.positiveResponses, 4);
 });
@@ -133,8 +137,11 @@ const alarm = (id: number, extra: JsonObject = {}): JsonObject => ({
   eventId: id, event: `E${id}`, eventStartDate: new Date(now - id * 60_000).toISOString(), ...extra,
 });
 
-test('an alarm is active while alarmData has keys and has not ended, or a listed event is active', () => {
+test('an alarm is active while alarmData names an event or message and has not ended, or a listed event is active', () => {
   assert.not.ok(isAlarmActive(emptyData(), now));
+  assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: { positiveResponses: 3 } }, now), 'counters alone are no alarm');
+  assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: { eventId: 4711, positiveResponses: 3 } }, now), 'nor an eventId with counters');
+  assert.ok(isAlarmActive({ ...emptyData(), alarmData: { message: 'Rauch' } }, now), 'a message alone is one');
   assert.ok(isAlarmActive({ ...emptyData(), alarmData: alarm(1) }, now));
   assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: alarm(1, { eventEndDate: new Date(now - 1000).toISOString() }) }, now));
   assert.ok(isAlarmActive({ ...emptyData(), alarmDataList: { 2: alarm(2) } }, now));
@@ -216,12 +223,12 @@ test('a subscribe answered with an older snapshot than the version asked with is
   const { store } = harness();
   const old = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { event: 'OLD FIRE' }, at: at(1) });
   store.applySnapshot(snapshot(500, old, 90));
-  assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID, version: 500 });
-  store.applyAck({ monitorId: MONITOR_ID, version: 2, snapshot: snapshot(2, emptyData(), 10) });
+  assert.equal(store.subscribeRequest(), { monitorId: MONITOR_ID, version: 500, epoch: 'e500' });
+  store.applyAck(ack(2, snapshot(2, emptyData(), 10, 'r')));
   assert.is(store.state.version, 2);
   assert.equal(store.state.data.alarmData, {});
   assert.not.ok(store.stale);
-  assert.is(store.applyPatch(patch(3, { event: 'NEW FIRE' }, 'set')), 'applied');
+  assert.is(store.applyPatch(patch(3, { event: 'NEW FIRE' }, 'set', 'r')), 'applied');
   assert.is(store.state.data.alarmData.event, 'NEW FIRE');
 });
 
@@ -229,9 +236,41 @@ test('an older snapshot pushed by the hub (not an answer to our request) is stil
   const { store } = harness();
   store.applySnapshot(snapshot(7));
   store.subscribeRequest();
-  store.applyAck({ monitorId: MONITOR_ID, version: 7 });
+  store.applyAck(ack(7));
   assert.not.ok(store.applySnapshot(snapshot(5)));
   assert.is(store.state.version, 7);
+});
+
+test('a restored history at the very version the screen holds is taken when the server answers with another epoch', () => {
+  const { store } = harness();
+  store.applySnapshot(snapshot(5, { ...emptyData(), alarmData: { event: 'OLD' } }));
+  store.applyAck(ack(5, snapshot(5, { ...emptyData(), alarmData: { event: 'RESTORED' } }, 1, 'r')));
+  assert.is(store.state.epoch, 'r5');
+  assert.is(store.state.data.alarmData.event, 'RESTORED');
+  assert.is(store.applyPatch(patch(6, { event: 'NEXT' }, 'set', 'r')), 'applied');
+});
+
+test('a patch built on another epoch, or another epoch at a version shown, asks for the state instead of applying', () => {
+  const { store, resyncs } = harness();
+  store.applySnapshot(snapshot(5));
+  assert.is(store.applyPatch(patch(6, { event: 'X' }, 'set', 'r')), 'ignored');
+  assert.is(store.state.version, 5);
+  assert.equal(resyncs, [{ monitorId: MONITOR_ID, version: 5, epoch: 'e5' }]);
+  store.applyAck(ack(5));
+  assert.is(store.applyPatch(patch(5, { event: 'X' }, 'set')), 'ignored');
+  assert.is(resyncs.length, 1, 'a late duplicate of the version shown asks nothing');
+  assert.is(store.applyPatch(patch(4, { event: 'X' }, 'set', 'r')), 'ignored');
+  assert.is(resyncs.length, 1, 'a late patch of a version never shown says nothing');
+  assert.is(store.applyPatch(patch(5, { event: 'X' }, 'set', 'r')), 'ignored');
+  assert.is(resyncs.length, 2, 'another epoch at the version shown: the history was reset');
+});
+
+test('a snapshot the hub marks as a reset is taken even when older', () => {
+  const { store } = harness();
+  store.applySnapshot(snapshot(40, { ...emptyData(), alarmData: { event: 'OLD' } }));
+  assert.ok(store.applySnapshot({ ...snapshot(12, emptyData(), 1, 'r'), reset: true }));
+  assert.is(store.state.version, 12);
+  assert.equal(store.state.data.alarmData, {});
 });
 
 test.run();

@@ -80,7 +80,7 @@ faults('REST answers 503 unavailable while the database is down and recovers whe
   }
   assert.is(res.status, 200);
   assert.is(res.body.name, 'Wache');
-  assert.is((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 1 })).status, 200);
+  assert.is((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3', positiveResponses: 1 })).status, 200);
 });
 
 faults.run();

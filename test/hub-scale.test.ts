@@ -65,7 +65,7 @@ scale('writes on both processes reach the screens on both, in version order, und
   const { id, onA, onB, apis } = await twoProcesses(ctx, process.env.REDIS_URL!);
   // Half the writers on each process: they race for versions across processes, and each process
   // receives the other's patches through Redis, possibly before its own earlier ones.
-  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => apis[i % 2].patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i + 1 })));
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => apis[i % 2].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: i + 1 } })));
   assert.ok(replies.every((r) => r.status === 200), JSON.stringify(replies.map((r) => r.status)));
   const versions = replies.map((r) => Number(/version (\d+)/.exec(r.body.message)![1])).sort((x, y) => x - y);
   assert.equal(versions, Array.from({ length: 20 }, (_, i) => i + 1));
@@ -76,7 +76,7 @@ scale('writes on both processes reach the screens on both, in version order, und
     assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
   }
   // A single write on A reaches the screen on B.
-  await apis[0].patch(`/api/v1/monitor/${id}/data/alarming`, { negativeResponses: 2 });
+  await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B2', negativeResponses: 2 });
   await onB.waitFor(() => onB.version === 21, 5_000, 'version 21 on B');
   assert.is(onB.events.filter((e) => e.name === 'monitor:patch').at(-1)!.payload.payload.negativeResponses, 2);
 });
@@ -89,7 +89,7 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
   for (let i = 1; i <= 30; i++) {
     if (i === 10) await ctx.redis.kill();
     if (i === 15) readyDuringOutage = (await client(a.url, null).get('/readyz')).body;
-    const res = await apis[i % 2].patch(`/api/v1/monitor/${id}/data/alarming`, { awaitingResponses: i });
+    const res = await apis[i % 2].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: i } });
     statuses.push(res.status);
     await new Promise((r) => setTimeout(r, 40));
   }
@@ -111,7 +111,7 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
     await new Promise((r) => setTimeout(r, 100));
   }
   const patchesOnB = onB.events.filter((e) => e.name === 'monitor:patch').length;
-  for (let i = 31; i <= 33; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/alarming`, { awaitingResponses: i })).status, 200);
+  for (let i = 31; i <= 33; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: i } })).status, 200);
   await onB.waitFor(() => onB.version === 33, 10_000, 'version 33 on B');
   assert.ok(onB.events.filter((e) => e.name === 'monitor:patch').length >= patchesOnB + 3, 'B got the new writes as patches');
 });

@@ -62,14 +62,18 @@ hub('subscribe answers a snapshot at version 0, then M7, M8, M9, M10 arrive as p
 hub('a screen that missed versions gets a snapshot on re-subscribe; an up-to-date one gets none', async (ctx) => {
   const id = await newMonitor(ctx, ctx.a);
   const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
-  for (let i = 1; i <= 3; i++) await api.patch(`/api/v1/monitor/${id}/data/alarming`, { awaitingResponses: i });
+  for (let i = 1; i <= 3; i++) await api.patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: i } });
   const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
   ctx.screens.push(screen);
   const behind = await screen.subscribe(id, 1);
   assert.ok('data' in behind && behind.data.snapshot && behind.data.version === 3);
-  if ('data' in behind) assert.is(behind.data.snapshot!.data.alarmData.awaitingResponses, 3);
-  const current = await screen.subscribe(id, 3);
+  if (!('data' in behind)) return;
+  assert.is((behind.data.snapshot!.data.metaData.pagers as { activePager: number }).activePager, 3);
+  const current = await screen.subscribe(id, 3, behind.data.epoch);
   assert.ok('data' in current && current.data.version === 3 && current.data.snapshot === undefined);
+  // The same number with another epoch (a history from before a restore) gets the stored state.
+  const other = await screen.subscribe(id, 3, 'another-history');
+  assert.ok('data' in other && other.data.snapshot?.version === 3);
 });
 
 hub('a screen of another organization cannot subscribe and receives none of its events', async (ctx) => {

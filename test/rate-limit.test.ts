@@ -51,7 +51,8 @@ limited('alarm data writes (M7-M10) are never refused for rate, even past the cr
   const id = created.body.id;
   const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
   const statuses: number[] = [];
-  for (let i = 0; i < 30; i++) statuses.push((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i })).status);
+  statuses.push((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3', positiveResponses: 0 })).status);
+  for (let i = 1; i < 30; i++) statuses.push((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i })).status);
   assert.equal(statuses, Array(30).fill(200));
 });
 

@@ -9,8 +9,8 @@ import { canConfigure, canRead, roleIn } from '../server/identity/policy.js';
 const ORG = 17;
 const OTHER = 23;
 
-const apiKey: Actor = { kind: 'apikey', tokenId: 1, organizationId: ORG };
-const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({ kind: 'user', tokenId: 2, userId: 5, roles: new Map(roles) });
+const apiKey: Actor = { kind: 'apikey', tokenId: 1, credential: 'k', organizationId: ORG };
+const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({ kind: 'user', tokenId: 2, credential: 'p', userId: 5, roles: new Map(roles) });
 const admin = user([[ORG, 'admin']]);
 const member = user([[ORG, 'member']]);
 const outsider = user([[OTHER, 'admin']]);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, INCIDENT_LOG_SIZE, MAX_EVENTS, MAX_EVENTS_BYTES, mergePatch } from '../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, INCIDENT_LOG_SIZE, MAX_EVENTS, MAX_EVENTS_BYTES, mergePatch, patchTarget, utf8Length } from '../server/areas/monitor/reduce.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 4, 0, s)).toISOString();
 
@@ -20,12 +20,35 @@ test('a set with a new eventId adds to alarmDataList, a known one replaces it', 
 });
 
 test('a patch naming a listed event that is not alarmData changes only that event', () => {
-  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, positiveResponses: 0 }, at: at(0) });
-  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, positiveResponses: 0 }, at: at(1) });
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Fire', positiveResponses: 0 }, at: at(0) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, event: 'Flood', positiveResponses: 0 }, at: at(1) });
   data = applyWrite(data, { section: 'alarming', op: 'patch', payload: { eventId: 1, positiveResponses: 7 }, at: at(2) });
   assert.is(data.alarmDataList['1'].positiveResponses, 7);
   assert.is(data.alarmData.eventId, 2);
   assert.is(data.alarmData.positiveResponses, 0);
+});
+
+test('a patch has a target only while an alarm is on the wall: never after a clear, an end, or for an unknown event', () => {
+  const set = (payload: Record<string, unknown>, s = 0) => ({ section: 'alarming' as const, op: 'set' as const, payload: payload as never, at: at(s) });
+  let data = applyWrite(emptyData(), set({ eventId: 1, event: 'Fire' }));
+  data = applyWrite(data, set({ eventId: 2, event: 'Flood' }, 1));
+  const now = Date.parse(at(2));
+  assert.is(patchTarget(data, { positiveResponses: 3 }, now), 'current');
+  assert.is(patchTarget(data, { eventId: 2, positiveResponses: 3 }, now), 'current');
+  assert.is(patchTarget(data, { eventId: 1, positiveResponses: 3 }, now), 'listed');
+  assert.is(patchTarget(data, { eventId: 4711, positiveResponses: 3 }, now), null);
+  const cleared = applyWrite(data, set({}, 3));
+  assert.is(patchTarget(cleared, { positiveResponses: 3 }, now), null);
+  assert.is(patchTarget(cleared, { eventId: 2, positiveResponses: 3 }, now), null, 'the cleared event does not come back');
+  assert.is(patchTarget(cleared, { eventId: 1 }, now), 'listed', 'the other event is still shown');
+  const ended = applyWrite(emptyData(), set({ eventId: 5, event: 'Fire', eventEndDate: at(1) }));
+  assert.is(patchTarget(ended, { positiveResponses: 3 }, now), null);
+  const counters = applyWrite(emptyData(), set({ positiveResponses: 1 }));
+  assert.is(patchTarget(counters, { event: 'Fire' }, now), null, 'data without an event or message is no alarm a patch could complete');
+});
+
+test('utf8Length counts bytes as UTF-8 encodes them', () => {
+  for (const text of ['', 'abc', 'Straße', '€', '🚒 Löschzug', 'a\ud800b']) assert.is(utf8Length(text), Buffer.byteLength(text), text);
 });
 
 test('setting {} clears the alarm and its event leaves alarmDataList; other events stay', () => {

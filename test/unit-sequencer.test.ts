@@ -3,13 +3,14 @@ import * as assert from 'uvu/assert';
 import { PatchSequencer } from '../server/hub/sequencer.js';
 import type { PatchEvent } from '../server/hub/protocol.js';
 
-const patch = (version: number, monitorId = 1): PatchEvent => ({ monitorId, version, section: 'meta', op: 'patch', payload: { v: version }, at: new Date(0).toISOString() });
+// Epochs of one history are e<version>; each patch names its predecessor's.
+const patch = (version: number, monitorId = 1, history = 'e'): PatchEvent => ({ monitorId, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'meta', op: 'patch', payload: { v: version }, at: new Date(0).toISOString() });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('patches that arrive out of order go out in version order', () => {
   const out: number[] = [];
   const seq = new PatchSequencer((e) => out.push(e.version), 1_000);
-  seq.advance(1, 4);
+  seq.advance(1, 4, 'e4');
   for (const v of [7, 5, 6, 8]) seq.accept(patch(v));
   assert.equal(out, [5, 6, 7, 8]);
   seq.close();
@@ -18,7 +19,7 @@ test('patches that arrive out of order go out in version order', () => {
 test('late and duplicate patches are dropped', () => {
   const out: number[] = [];
   const seq = new PatchSequencer((e) => out.push(e.version), 1_000);
-  seq.advance(1, 2);
+  seq.advance(1, 2, 'e2');
   for (const v of [3, 3, 2, 1, 4]) seq.accept(patch(v));
   assert.equal(out, [3, 4]);
   seq.close();
@@ -27,7 +28,7 @@ test('late and duplicate patches are dropped', () => {
 test('a gap that is never filled is released after the hold time, still in order', async () => {
   const out: number[] = [];
   const seq = new PatchSequencer((e) => out.push(e.version), 30);
-  seq.advance(1, 1);
+  seq.advance(1, 1, 'e1');
   seq.accept(patch(4));
   seq.accept(patch(3));
   assert.equal(out, []);
@@ -42,11 +43,11 @@ test('a gap that is never filled is released after the hold time, still in order
 test('a snapshot (advance) releases what waits behind it and monitors are independent', () => {
   const out: string[] = [];
   const seq = new PatchSequencer((e) => out.push(`${e.monitorId}:${e.version}`), 1_000);
-  seq.advance(1, 0);
-  seq.advance(2, 10);
+  seq.advance(1, 0, 'e0');
+  seq.advance(2, 10, 'e10');
   seq.accept(patch(3, 1));
   seq.accept(patch(11, 2));
-  seq.advance(1, 2);
+  seq.advance(1, 2, 'e2');
   assert.equal(out, ['2:11', '1:3']);
   seq.close();
 });
@@ -54,11 +55,33 @@ test('a snapshot (advance) releases what waits behind it and monitors are indepe
 test('a screen\'s own snapshot (start) never moves the track the other screens depend on', () => {
   const out: number[] = [];
   const seq = new PatchSequencer((e) => out.push(e.version), 1_000);
-  seq.start(1, 5);
+  seq.start(1, 5, 'e5');
   // A second screen subscribes while patch 6 is still on its way and reads snapshot 6.
-  seq.start(1, 6);
+  seq.start(1, 6, 'e6');
   seq.accept(patch(6));
   assert.equal(out, [6], 'the first screen still gets patch 6');
+  seq.close();
+});
+
+test('a patch of another history (or of a version no longer remembered) is a doubt the hub checks against the store', () => {
+  const out: number[] = [];
+  const doubts: number[] = [];
+  const seq = new PatchSequencer((e) => out.push(e.version), 1_000, (id) => doubts.push(id));
+  seq.advance(1, 5, 'e5');
+  seq.accept(patch(5));
+  assert.equal(doubts, [], 'a late duplicate of the version sent is no doubt');
+  seq.accept(patch(5, 1, 'r'));
+  assert.equal(doubts, [1], 'version 5 of another epoch');
+  seq.accept(patch(4, 1, 'r'));
+  assert.equal(doubts, [1, 1], 'version 4 was never sent here: only the store can tell');
+  seq.accept(patch(6, 1, 'r'));
+  assert.equal(doubts, [1, 1, 1], 'version 6 built on r5, not on the e5 the screens hold');
+  assert.equal(out, []);
+  // The hub then sends the stored state to the room: the track moves to it, even lower.
+  seq.advance(1, 3, 'r3');
+  assert.equal(seq.position(1), { version: 3, epoch: 'r3' });
+  seq.accept(patch(4, 1, 'r'));
+  assert.equal(out, [4]);
   seq.close();
 });
 

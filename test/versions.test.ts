@@ -1,7 +1,8 @@
-// The version chain of monitor data with two stores on one database, as two hub processes have them.
+// Version chains (server/db/chain.ts) with two chain instances on one database, as two hub processes
+// have them: monitor data versions and configuration revisions rest on these guarantees.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { VersionStore } from '../server/areas/monitor/versions.js';
+import { Chain } from '../server/db/chain.js';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { testDbUri } from './helpers/service.js';
 
@@ -9,8 +10,12 @@ interface Ctx {
   db: Database;
 }
 
-const chain = suite<Ctx>('data versions across processes', {} as Ctx);
-let monitorId = 9_000_000 + Math.floor(Math.random() * 1_000_000);
+type Body = { writes: number[] };
+const chain = suite<Ctx>('version chains across processes', {} as Ctx);
+let keyNumber = Math.floor(Math.random() * 1_000_000);
+const newKey = () => `test:${++keyNumber}`;
+const absent = () => new Error('no history');
+const add = (n: number) => (head: { body: Body }) => ({ writes: [...head.body.writes, n] });
 
 chain.before(async (ctx) => {
   ctx.db = await openDatabase(testDbUri());
@@ -19,7 +24,7 @@ chain.after(async (ctx) => {
   await ctx.db.close();
 });
 
-const write = (n: number) => () => ({ section: 'meta' as const, op: 'patch' as const, payload: { latestAlarms: [`write ${n}`] }, at: new Date().toISOString() });
+const two = (ctx: Ctx) => [new Chain<Body>(ctx.db.chains, {}), new Chain<Body>(ctx.db.chains, {})];
 
 async function until(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 5_000;
@@ -29,43 +34,96 @@ async function until(check: () => Promise<boolean>, what: string) {
   }
 }
 
-chain('a store whose cached base was pruned meanwhile neither answers an old version nor loses its write', async (ctx) => {
-  const id = ++monitorId;
-  const a = new VersionStore(ctx.db.models.MonitorState);
-  const b = new VersionStore(ctx.db.models.MonitorState);
-  assert.is((await a.append(id, write(1))).version, 1);
-  for (let n = 2; n <= 40; n++) assert.is((await b.append(id, write(n))).version, n);
-  // b pruned versions 1..20 behind itself (prefix); a still holds version 1 as its fresh head.
-  await until(async () => !(await ctx.db.models.MonitorState.exists({ _id: `${id}:2` })), 'the prune of the old versions');
-  assert.is(await a.latestVersion(id), 40, 'a does not report its stale head');
-  const result = await a.append(id, write(41));
-  assert.is(result.version, 41);
-  const latest = await b.latest(id);
-  assert.is(latest.version, 41);
-  assert.equal(latest.data.metaData.latestAlarms, ['write 41']);
+chain('a chain whose cached base was pruned meanwhile neither answers an old version nor loses its write', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  assert.is((await a.append(key, add(1), absent)).n, 1);
+  for (let n = 2; n <= 40; n++) assert.is((await b.append(key, add(n), absent)).n, n);
+  // b pruned versions up to 20 behind itself (prefix, the genesis among them); a's hint is version 1.
+  await until(async () => !(await ctx.db.chains.links.findById(`${key}:2`).lean()), 'the prune of the old versions');
+  assert.is((await a.newest(key))!.n, 40, 'a does not report its stale hint');
+  const result = await a.append(key, add(41), absent);
+  assert.is(result.n, 41);
+  const latest = await b.latest(key);
+  assert.is(latest!.n, 41);
+  assert.equal(latest!.body.writes.slice(-2), [40, 41]);
 });
 
-chain('the same with no read in between: the re-inserted old version is detected and removed', async (ctx) => {
-  const id = ++monitorId;
-  const a = new VersionStore(ctx.db.models.MonitorState);
-  const b = new VersionStore(ctx.db.models.MonitorState);
-  await a.append(id, write(1));
-  await a.append(id, write(2));
-  for (let n = 3; n <= 40; n++) await b.append(id, write(n));
-  await until(async () => !(await ctx.db.models.MonitorState.exists({ _id: `${id}:3` })), 'the prune of the old versions');
-  const result = await a.append(id, write(41));
-  assert.is(result.version, 41);
-  assert.not.ok(await ctx.db.models.MonitorState.exists({ _id: `${id}:3` }), 'no stray version 3 is left behind');
-  assert.equal((await b.latest(id)).data.metaData.latestAlarms, ['write 41']);
+chain('a stalled writer on a pruned base re-inserts an old version number: detected and removed, the write is kept', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await a.append(key, add(1), absent);
+  await a.append(key, add(2), absent);
+  for (let n = 3; n <= 40; n++) await b.append(key, add(n), absent);
+  await until(async () => !(await ctx.db.chains.links.findById(`${key}:3`).lean()), 'the prune of the old versions');
+  // a still believes version 2 is the newest and writes version 3 on it: the insert succeeds (3 was
+  // pruned) but its base (2) is gone, so it is removed and the write goes on top of 40.
+  const result = await a.append(key, add(41), absent);
+  assert.is(result.n, 41);
+  assert.not.ok(await ctx.db.chains.links.findById(`${key}:3`).lean(), 'no stray version 3 is left behind');
+  assert.equal((await b.latest(key))!.body.writes.slice(-2), [40, 41]);
 });
 
-chain('concurrent appends on two stores give each version exactly once and keep every write', async (ctx) => {
-  const id = ++monitorId;
-  const stores = [new VersionStore(ctx.db.models.MonitorState), new VersionStore(ctx.db.models.MonitorState)];
-  const results = await Promise.all(Array.from({ length: 30 }, (_, n) => stores[n % 2].append(id, () => ({ section: 'alarming', op: 'patch', payload: { [`k${n}`]: n } as never, at: new Date().toISOString() }))));
-  assert.equal(results.map((r) => r.version).sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i + 1));
-  const { data } = await stores[0].latest(id);
-  for (let n = 0; n < 30; n++) assert.is((data.alarmData as Record<string, unknown>)[`k${n}`], n);
+chain('concurrent appends on two chains give each version exactly once and keep every write', async (ctx) => {
+  const key = newKey();
+  const chains = two(ctx);
+  await chains[0].start(key, { writes: [] });
+  const results = await Promise.all(Array.from({ length: 30 }, (_, n) => chains[n % 2].append(key, add(n), absent)));
+  assert.equal(results.map((r) => r.n).sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i + 1));
+  const { body } = (await chains[0].latest(key))!;
+  assert.equal([...body.writes].sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i));
+  const epochs = new Set(results.map((r) => r.epoch));
+  assert.is(epochs.size, 30, 'every version has its own epoch');
+});
+
+chain('each version names the epoch of its base; a restart of the history gives the same numbers other epochs', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  const genesis = await a.start(key, { writes: [] });
+  const one = await a.append(key, add(1), absent);
+  assert.is(one.base, genesis.epoch);
+  const before = one.epoch;
+  await a.remove(key);
+  const [fresh] = two(ctx);
+  await fresh.start(key, { writes: [] });
+  const again = await fresh.append(key, add(1), absent);
+  assert.is(again.n, 1);
+  assert.is.not(again.epoch, before);
+});
+
+chain('reading the newest version costs exact lookups only, however far the head moved (hint from another process)', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await a.append(key, add(1), absent);
+  for (let n = 2; n <= 9; n++) await b.append(key, add(n), absent);
+  // a's hint is 1; it gallops to 9 without a scan.
+  const finds: string[] = [];
+  const original = ctx.db.chains.links.findOne.bind(ctx.db.chains.links);
+  ctx.db.chains.links.findOne = ((...args: Parameters<typeof original>) => {
+    finds.push(JSON.stringify(args[0]));
+    return original(...args);
+  }) as typeof original;
+  try {
+    assert.is((await a.newest(key))!.n, 9);
+  } finally {
+    ctx.db.chains.links.findOne = original;
+  }
+  assert.ok(finds.every((f) => /^\{"_id":"[^"]+"\}$/.test(f)), `only {_id: string} filters: ${finds.join(' ')}`);
+});
+
+chain('a history without a genesis (removed) refuses appends with the absent error', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await assert.not.ok(await a.latest(key));
+  try {
+    await a.append(key, add(1), absent);
+    assert.unreachable('append must fail');
+  } catch (err) {
+    assert.is((err as Error).message, 'no history');
+  }
 });
 
 chain.run();

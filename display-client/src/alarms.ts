@@ -1,5 +1,5 @@
 // What the screen should show, decided from data and the clock alone. DOM-free (unit tested in Node).
-import { activeEvents, hasEnded, type Json, type JsonObject, type MonitorData } from '../../server/areas/monitor/reduce.js';
+import { activeEvents, isAlarm, namesAlarm, type Json, type JsonObject, type MonitorData } from '../../server/areas/monitor/reduce.js';
 
 /** A readable view of one alarming-data object; every field is optional because writes may be partial. */
 export interface Alarm {
@@ -82,16 +82,19 @@ export function readAlarm(raw: JsonObject): Alarm {
   };
 }
 
-/** True when alarmData has keys and has not ended, or any event of alarmDataList has not ended. */
+/** True when alarmData or an event of alarmDataList names an event or a message and has not ended. */
 export function isAlarmActive(data: MonitorData, nowMs: number): boolean {
   return activeAlarms(data, nowMs).length > 0;
 }
 
-/** The alarms to show now, oldest first so panels keep their place when another event arrives. */
+/**
+ * The alarms to show now, oldest first so panels keep their place when another event arrives. Data
+ * without an event or a message (counters alone) is no alarm: the wall never turns red for it.
+ */
 export function activeAlarms(data: MonitorData, nowMs: number): Alarm[] {
-  const list = Object.values(activeEvents(data.alarmDataList ?? {}, nowMs)).map(readAlarm);
+  const list = Object.values(data.alarmDataList ?? {}).filter((a) => isAlarm(a, nowMs)).map(readAlarm);
   const main = data.alarmData ?? {};
-  if (Object.keys(main).length > 0 && !hasEnded(main, nowMs)) {
+  if (isAlarm(main, nowMs)) {
     const alarm = readAlarm(main);
     // alarmData is the freshest copy of its event; it replaces the listed one or joins the list.
     const at = list.findIndex((a) => a.key === alarm.key);
@@ -103,7 +106,7 @@ export function activeAlarms(data: MonitorData, nowMs: number): Alarm[] {
 
 /** The alarm to keep on screen during the standby delay: the last alarmData, ended or not. */
 export function lastAlarm(data: MonitorData): Alarm | null {
-  return Object.keys(data.alarmData ?? {}).length > 0 ? readAlarm(data.alarmData) : null;
+  return namesAlarm(data.alarmData ?? {}) ? readAlarm(data.alarmData) : null;
 }
 
 /** The alarm an ENDED panel shows: the newest alarmData, unless it is gone (cleared) or is the one shown last. */

@@ -2,11 +2,16 @@
 import mongoose, { type Connection } from 'mongoose';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
+import type { ChainModels } from './chain.js';
+import { chainModels } from './chain-models.js';
 import { IdAllocator } from './ids.js';
+import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels;
+  models: IdentityModels & MonitorModels & SystemModels;
+  /** The collections of every version chain (server/db/chain.ts). */
+  chains: ChainModels;
   ids: IdAllocator;
   /** True while the driver can reach the server (a ping proves it). */
   ping(): Promise<boolean>;
@@ -20,8 +25,14 @@ function hasDatabaseName(uri: string): boolean {
   return /^\/[^?]+/.test(afterHosts);
 }
 
+/** Connection pool settings (MONGODB_POOL_SIZE, MONGODB_WAIT_QUEUE_TIMEOUT_MS). */
+export interface PoolOptions {
+  maxPoolSize?: number;
+  waitQueueTimeoutMS?: number;
+}
+
 /** Connects, registers models and awaits their indexes so a failed index build fails loudly. */
-export async function openDatabase(uri: string): Promise<Database> {
+export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise<Database> {
   const conn = mongoose.createConnection(uri, {
     // A URI without a database name gets ours rather than the driver's "test".
     ...(hasDatabaseName(uri) ? {} : { dbName: DEFAULT_DB_NAME }),
@@ -30,17 +41,19 @@ export async function openDatabase(uri: string): Promise<Database> {
     bufferCommands: false,
     serverSelectionTimeoutMS: 5_000,
     // No request waits without bound for a connection or an answer.
-    waitQueueTimeoutMS: 10_000,
+    waitQueueTimeoutMS: pool.waitQueueTimeoutMS ?? 10_000,
     socketTimeoutMS: 30_000,
-    maxPoolSize: 20,
+    maxPoolSize: pool.maxPoolSize ?? 20,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn) };
-  for (const model of Object.values(models)) await model.init().then(() => model.createIndexes());
+  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn) };
+  const chains = chainModels(conn);
+  for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);
   return {
     conn,
     models,
+    chains,
     ids,
     async ping() {
       try {

@@ -1,7 +1,14 @@
 // Database errors in one place: what a client caused becomes a 4xx, an unreachable database a 503.
 import { AppError, badRequest, conflict, unavailable } from '../http/errors.js';
 
-const UNREACHABLE = new Set(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoNetworkTimeoutError', 'MongooseServerSelectionError']);
+// The database cannot be reached, or cannot take the request now (a full or cleared connection pool,
+// a timeout): the client is told to come back (503 with Retry-After), never that it caused an error.
+const UNREACHABLE = new Set([
+  'MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError',
+  'MongoNetworkTimeoutError', 'MongooseServerSelectionError', 'MongoWaitQueueTimeoutError', 'MongoPoolClearedError',
+  'PoolClearedOnNetworkError', 'MongoPoolClosedError', 'MongoOperationTimeoutError', 'MongoServerClosedError',
+  'MongoClientClosedError',
+]);
 
 /** True for a duplicate key on either engine (FerretDB reports code 1 for updates that violate one). */
 export function isDuplicateKey(err: unknown): boolean {

@@ -27,7 +27,10 @@ export interface LaunchedDatabase {
 type Say = (line: string) => void;
 
 interface State {
+  /** The process that started the database (and supervises it). */
   pid: number;
+  /** The database process itself, when known. */
+  childPid?: number;
   uri: string;
   engine: string;
 }
@@ -40,7 +43,7 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
   const lockFile = path.join(opts.dataDir, 'embedded-db.lock');
   for (let waited = 0; ; waited += 250) {
     const reused = await reuse(stateFile);
-    if (reused) return follow(reused, opts.dataDir, opts.say);
+    if (reused) return supervise(opts.dataDir, opts.say, reused, null);
     if (await takeLock(lockFile)) break;
     // Another process is starting the database right now (building FerretDB can take a minute).
     if (waited > 180_000) throw new Error(`timed out waiting for the database another process is starting (${lockFile})`);
@@ -48,15 +51,9 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
   }
   try {
     const started = await start(opts.dataDir, opts.say);
-    await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, uri: started.uri, engine: started.engine } satisfies State));
-    return {
-      uri: started.uri,
-      engine: started.engine,
-      async stop() {
-        await fs.rm(stateFile, { force: true });
-        await started.stop();
-      },
-    };
+    const state = { pid: process.pid, childPid: started.pid, uri: started.uri, engine: started.engine };
+    await fs.writeFile(stateFile, JSON.stringify(state satisfies State));
+    return supervise(opts.dataDir, opts.say, state, started);
   } finally {
     await fs.rm(lockFile, { force: true });
   }
@@ -76,45 +73,75 @@ async function reuse(stateFile: string): Promise<State | null> {
   return state;
 }
 
+// How long a database that does not answer is given before another process starts one: the owner
+// restarts its own child at once, so the others only step in when it cannot (stopped, hung, dead).
+const TAKEOVER_AFTER_MS = 2_000;
+
 /**
- * Uses a database another process started, and takes it over when that process stops: the first
- * follower to notice starts the same engine on the same data directory and port, so every process's
- * driver simply reconnects to the address it already has.
+ * Keeps the embedded database running for every process on the data directory. The process that
+ * started it restarts it as soon as it exits; any process starts it again (same data, same port, so
+ * every driver reconnects to the address it has) when it stays unreachable — its owner stopped or
+ * cannot restart it. The lock file makes sure only one does.
  */
-function follow(initial: State, dataDir: string, say: Say): LaunchedDatabase {
+function supervise(dataDir: string, say: Say, initial: State, startedHere: Started | null): LaunchedDatabase {
   const stateFile = path.join(dataDir, 'embedded-db.json');
   const lockFile = path.join(dataDir, 'embedded-db.lock');
-  let owned: Started | null = null;
+  const port = Number(new URL(initial.uri.replace(/^mongodb:/, 'http:')).port);
+  let owned = startedHere;
+  let stopping = false;
   let busy = false;
-  const takeOver = async () => {
-    const state = await readState(stateFile);
-    if (state && alive(state.pid)) return;
-    if (!(await takeLock(lockFile))) return;
+  let downSince: number | null = null;
+
+  const watch = (started: Started) => {
+    started.exited.then(() => {
+      if (stopping || owned !== started) return;
+      say(`the embedded database (pid ${started.pid}) exited; starting it again`);
+      void check(true);
+    });
+  };
+  if (owned) watch(owned);
+
+  const check = async (urgent = false) => {
+    if (busy || stopping) return;
+    busy = true;
     try {
-      const again = await readState(stateFile);
-      if (again && alive(again.pid)) return;
-      owned = await start(dataDir, say, Number(new URL(initial.uri.replace(/^mongodb:/, 'http:')).port));
-      await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, uri: owned.uri, engine: owned.engine } satisfies State));
-      say(`took over the embedded database at ${owned.uri} (pid ${state?.pid ?? initial.pid} stopped)`);
+      const state = await readState(stateFile);
+      if (state && alive(state.childPid ?? state.pid) && (await reachable(state.uri))) {
+        downSince = null;
+        return;
+      }
+      downSince ??= Date.now();
+      if (!urgent && Date.now() - downSince < TAKEOVER_AFTER_MS) return;
+      if (!(await takeLock(lockFile))) return;
+      try {
+        const again = await readState(stateFile);
+        if (again && alive(again.childPid ?? again.pid) && (await reachable(again.uri))) return;
+        const previous = owned;
+        owned = await start(dataDir, say, port);
+        await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, childPid: owned.pid, uri: owned.uri, engine: owned.engine } satisfies State));
+        watch(owned);
+        downSince = null;
+        say(previous ? `restarted the embedded database at ${owned.uri}` : `took over the embedded database at ${owned.uri} (pid ${again?.pid ?? initial.pid} could not keep it running)`);
+      } finally {
+        await fs.rm(lockFile, { force: true });
+      }
+    } catch (err) {
+      say(`could not start the embedded database again: ${(err as Error).message}`);
     } finally {
-      await fs.rm(lockFile, { force: true });
+      busy = false;
     }
   };
-  const timer = setInterval(() => {
-    if (owned || busy) return;
-    busy = true;
-    takeOver()
-      .catch((err) => say(`could not take over the embedded database: ${(err as Error).message}`))
-      .finally(() => (busy = false));
-  }, 1_000);
+  const timer = setInterval(() => void check(), 1_000);
   timer.unref();
   return {
     uri: initial.uri,
-    engine: `${initial.engine} (reused, started by pid ${initial.pid})`,
+    engine: startedHere ? initial.engine : `${initial.engine} (reused, started by pid ${initial.pid})`,
     async stop() {
+      stopping = true;
       clearInterval(timer);
       if (!owned) return;
-      await fs.rm(stateFile, { force: true });
+      const state = await readState(stateFile);
+      if (state?.pid === process.pid) await fs.rm(stateFile, { force: true });
       await owned.stop();
     },
   };
@@ -134,8 +161,14 @@ async function takeLock(lockFile: string): Promise<boolean> {
 interface Started {
   uri: string;
   engine: string;
+  /** The database's own process, when it is one we spawned. */
+  pid?: number;
+  /** Settles when the database process exits (never, for one we cannot watch). */
+  exited: Promise<void>;
   stop(): Promise<void>;
 }
+
+const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 async function start(dataDir: string, say: Say, port = 0): Promise<Started> {
   const tried: string[] = [];
@@ -160,7 +193,7 @@ async function startMongod(dataDir: string, wanted: number): Promise<Started> {
   });
   const uri = `mongodb://127.0.0.1:${port}/`;
   await waitReachable(uri, child, 30_000);
-  return { uri, engine: 'mongod from PATH', stop: () => stopChild(child) };
+  return { uri, engine: 'mongod from PATH', pid: child.pid, exited: exitOf(child), stop: () => stopChild(child) };
 }
 
 async function ensureFerretBinary(say: Say): Promise<void> {
@@ -184,7 +217,7 @@ async function startFerret(dataDir: string, say: Say, port: number): Promise<Sta
     child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}; see ${path.join(dataDir, 'ferretdb.log')}`)));
   });
   await waitReachable(uri, child, 30_000);
-  return { uri, engine: 'FerretDB v1.24 embedded (SQLite)', stop: () => stopChild(child) };
+  return { uri, engine: 'FerretDB v1.24 embedded (SQLite)', pid: child.pid, exited: exitOf(child), stop: () => stopChild(child) };
 }
 
 async function startMemoryServer(dataDir: string, port: number): Promise<Started> {
@@ -195,7 +228,7 @@ async function startMemoryServer(dataDir: string, port: number): Promise<Started
   const dbPath = path.join(dataDir, 'mongodb');
   await fs.mkdir(dbPath, { recursive: true });
   const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ...(port ? { port } : {}) } });
-  return { uri: server.getUri(), engine: 'MongoDB downloaded by mongodb-memory-server', stop: async () => void (await server.stop()) };
+  return { uri: server.getUri(), engine: 'MongoDB downloaded by mongodb-memory-server', exited: new Promise<void>(() => {}), stop: async () => void (await server.stop()) };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { translateDbError } from '../db/errors.js';
 import { AppError, badRequest, notFound } from './errors.js';
+import { locateJsonError } from './json-error.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -84,10 +85,14 @@ export function jsonBody(limit: number) {
       if (!ctx.is('application/json', '+json')) {
         throw new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json');
       }
+      const text = raw.toString('utf8');
       try {
-        ctx.state.body = JSON.parse(raw.toString('utf8'));
+        ctx.state.body = JSON.parse(text);
       } catch {
-        throw badRequest('invalid_json', 'The body is not valid JSON');
+        const { line, column, expected } = locateJsonError(text);
+        throw badRequest('invalid_json', `The body is not valid JSON: at line ${line}, column ${column} expected ${expected}`, [
+          { in: 'body', path: '(body)', problem: `line ${line}, column ${column}: expected ${expected}` },
+        ]);
       }
       if (depth(ctx.state.body) > MAX_DEPTH) {
         throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [{ in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` }]);

@@ -9,7 +9,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Credential missing, unknown or revoked (error: unauthorized)',
   403: 'Not allowed in this organization or on this resource (error: forbidden)',
   404: 'Not found, also for another organization\'s resource (error: not_found)',
-  409: 'Conflict with the resource\'s state',
+  409: 'Conflict with the resource\'s state (see the operation\'s description for its codes)',
   413: 'Body over 1 MiB (error: payload_too_large)',
   415: 'Body is not application/json (error: unsupported_media_type)',
   429: 'Too many requests from this credential and address; see Retry-After (error: rate_limited)',
@@ -59,6 +59,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     operationId: method === op.method ? op.label : `${op.label}_${method}`,
     'x-label': op.label,
     summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
     tags: [op.path.split('/')[3]],
     parameters: [
       ...parameters(validator, 'path', op.params?.schema, op.params?.message),

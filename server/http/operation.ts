@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Actor } from '../identity/actor.js';
-import { rateLimited } from './errors.js';
+import { AppError, rateLimited } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Validator } from './validation.js';
 
@@ -15,6 +15,8 @@ export interface OperationInput<Q, P, B> {
   body: B;
   actor: Actor;
   ctx: Context;
+  /** What `authorize` returned (the loaded resource), when the operation declares it. */
+  authorized?: unknown;
 }
 
 export interface Operation<Q = any, P = any, B = any> {
@@ -26,6 +28,8 @@ export interface Operation<Q = any, P = any, B = any> {
   /** Koa style path (`:name`), under /api/v1. */
   path: string;
   summary: string;
+  /** Longer text for the OpenAPI document: the behaviour a client must know. */
+  description?: string;
   /** Schema $id and the interface's failure wording for each place parameters travel. */
   query?: { schema: string; message: string };
   params?: { schema: string; message: string };
@@ -34,9 +38,28 @@ export interface Operation<Q = any, P = any, B = any> {
   response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean };
   /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
-  /** False for operations that must never be refused for rate (alarm data from dispatch systems). */
+  /**
+   * False for operations that must never be refused for rate once authorized (alarm data from dispatch
+   * systems). They declare `authorize`: requests it refuses (403/404) are counted, and refused with 429
+   * past the budget, so another organization's key cannot use the exemption.
+   */
   rateLimited?: boolean;
+  /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
+  authorize?(input: Omit<OperationInput<Q, P, B>, 'body'>): Promise<unknown>;
   handler(input: OperationInput<Q, P, B>): Promise<unknown>;
+}
+
+// A refusal of an exempt operation costs a token; past the budget it becomes a 429.
+async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body'>, take: () => number): Promise<unknown> {
+  try {
+    return await op.authorize!(input);
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 403 || err.status === 404)) {
+      const wait = take();
+      if (wait) throw rateLimited(wait);
+    }
+    throw err;
+  }
 }
 
 /** Declares an operation with the types its validated inputs have (the schemas are named by $id). */
@@ -52,21 +75,25 @@ export function defineOperation<Q = unknown, P = unknown, B = unknown>(op: Opera
 export function mountOperations(router: Router, validator: Validator, operations: Operation[], ratePerSecond = 0): void {
   const limiter = new RateLimiter(ratePerSecond, ratePerSecond * 2);
   for (const op of operations) {
+    if (op.rateLimited === false && !op.authorize) throw new Error(`${op.label}: an operation exempt from rate limits must declare authorize`);
     for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
       router[method](op.path, async (ctx: Context) => {
         ctx.state.label = op.label;
+        const key = `${ctx.state.actor.tokenId}@${ctx.ip}`;
         if (op.rateLimited !== false) {
-          const wait = limiter.take(`${ctx.state.actor.tokenId}@${ctx.ip}`);
+          const wait = limiter.take(key);
           if (wait) throw rateLimited(wait);
         }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
+        const input = { query, params, actor: ctx.state.actor as Actor, ctx };
+        const authorized = op.authorize ? await authorizeCounted(op, input, () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
         let body: unknown;
         if (op.body) {
           if (ctx.state.body === undefined) throw validator.missingBody(op.body.message);
           body = validator.check(op.body.schema, ctx.state.body, 'body', op.body.message);
         }
-        const result = await op.handler({ query, params, body, actor: ctx.state.actor, ctx });
+        const result = await op.handler({ ...input, body, authorized });
         if (ctx.state.notModified) {
           ctx.status = 304;
           return;

@@ -64,11 +64,15 @@ function coerce(value: unknown, type: string | undefined): unknown {
   return value;
 }
 
+function allowed(error: ErrorObject): string {
+  return ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ');
+}
+
 function detail(error: ErrorObject, where: Location): ErrorDetail {
   const missing = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : undefined;
   const extra = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : undefined;
   const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const path = [base, missing ?? extra].filter(Boolean).join('.');
-  const problem = missing ? 'is required' : extra ? 'is not allowed' : (error.message ?? 'is invalid');
+  const problem = missing ? 'is required' : extra ? 'is not allowed' : error.keyword === 'enum' ? `must be one of ${allowed(error)}` : (error.message ?? 'is invalid');
   return { in: where, path: path || (where === 'body' ? '(body)' : '(parameters)'), problem };
 }

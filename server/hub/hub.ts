@@ -8,12 +8,12 @@ import { Server, type Socket } from 'socket.io';
 import type { MonitorCommands } from '../areas/monitor/commands.js';
 import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
-import { AppError, rateLimited } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
 import { resolveActor, type Actor } from '../identity/actor.js';
+import { Admission } from './admission.js';
 import type { HubEvents } from './events.js';
 import { recheckSockets } from './recheck.js';
-import { RateLimiter } from '../http/rate-limit.js';
 import { connectRedis, type RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
 import {
@@ -31,6 +31,8 @@ import {
 
 interface SocketData {
   actor: Actor;
+  /** The client's address (from X-Forwarded-For behind a trusted proxy). */
+  address: string;
 }
 
 /** Events between hub processes (through the adapter); screens never see them. */
@@ -49,12 +51,16 @@ export interface HubDeps {
   validator: Validator;
   log: Logger;
   redisUrl: string | undefined;
+  /** Namespace of every Redis channel and key of this installation. */
+  redisPrefix: string;
   /** How often connected sockets' tokens are checked for revocation. */
   tokenRecheckMs: number;
   /** How often monitors with screens here are checked for versions this process missed. */
   resyncMs?: number;
-  /** 0 turns the hub's rate limits off (bad handshakes per address, subscriptions per socket). */
+  /** 0 turns the hub's rate limits off (bad handshakes per address, subscriptions per credential). */
   rateLimitPerSecond: number;
+  /** Sockets one credential may hold on this process; 0 is no cap. */
+  maxSocketsPerToken: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
 }
@@ -67,8 +73,7 @@ export interface Hub extends HubEvents {
 
 const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat' } as const;
 
-/** Monitors one socket may follow at once (a split wall shows a few; this bounds a misbehaving client). */
-export const MAX_SUBSCRIPTIONS = 50;
+export { MAX_SUBSCRIPTIONS } from './admission.js';
 
 function ackError(err: unknown): AckError {
   const known = err instanceof AppError ? err : translateDbError(err);
@@ -86,25 +91,34 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     pingTimeout: 5_000,
   });
   const redis: RedisPair | null = deps.redisUrl ? connectRedis(deps.redisUrl, log) : null;
-  if (redis) io.adapter(createAdapter(redis.pub, redis.sub));
+  // Channels are namespaced per installation: two installations on one Redis never see each other.
+  if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: deps.redisPrefix }));
 
-  const sequencer = new PatchSequencer((event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event));
+  const sequencer = new PatchSequencer(
+    (event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event),
+    150,
+    (monitorId) => void resync(monitorId).catch((err) => log.warn({ err: (err as Error).message, monitorId }, 'resync to check a doubtful patch failed')),
+  );
   const localScreens = (monitorId: number) => io.of('/').adapter.rooms.get(rooms.monitor(monitorId))?.size ?? 0;
   // Patches of monitors nobody here watches are not tracked: the first subscription starts the track.
   const deliver = (event: PatchEvent) => {
-    if (localScreens(event.monitorId) > 0 || sequencer.lastVersion(event.monitorId) !== undefined) sequencer.accept(event);
+    if (localScreens(event.monitorId) > 0 || sequencer.position(event.monitorId) !== undefined) sequencer.accept(event);
   };
   io.on('hub:patch', deliver);
 
-  // Sends the newest state to this process's screens of a monitor whose versions went by unseen here.
+  // Sends the stored state to this process's screens of a monitor when it differs from what they were
+  // sent: versions went by unseen here, or the history was reset (a restored database).
   async function resync(monitorId: number): Promise<void> {
-    const version = await monitors.latestVersion(monitorId);
-    const last = sequencer.lastVersion(monitorId);
-    if (last !== undefined && version <= last) return;
+    // Nobody here watches it any more: the next subscription starts a fresh track.
+    if (localScreens(monitorId) === 0) return sequencer.forget(monitorId);
+    const stored = await monitors.latestVersion(monitorId);
+    const sent = sequencer.position(monitorId);
+    if (sent && stored.version === sent.version && stored.epoch === sent.epoch) return;
     const snapshot = await monitors.snapshot(monitorId);
     if (!snapshot) return;
-    sequencer.advance(monitorId, snapshot.version);
-    io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', snapshot);
+    const reset = sent !== undefined && (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
+    sequencer.advance(monitorId, snapshot.version, snapshot.epoch);
+    io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', reset ? { ...snapshot, reset } : snapshot);
   }
 
   async function resyncAll(): Promise<void> {
@@ -123,10 +137,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
 
-  const limited = deps.rateLimitPerSecond > 0;
-  const badHandshakes = new RateLimiter(limited ? 5 : 0, 20);
-  // A wall may follow many monitors at once, then re-subscribes only on gaps and reconnects.
-  const subscriptions = new RateLimiter(limited ? 2 : 0, MAX_SUBSCRIPTIONS + 10);
+  const admission = new Admission({ rateLimitPerSecond: deps.rateLimitPerSecond, maxSocketsPerToken: deps.maxSocketsPerToken });
 
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown };
@@ -135,12 +146,14 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const forwarded = deps.trustProxy ? (String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').pop() ?? '').trim() : '';
     const address = forwarded || socket.handshake.address;
     // Only refused handshakes count against the address, and only they are answered rate_limited.
-    const refuse = () => next(new Error(badHandshakes.take(address) ? 'rate_limited' : 'unauthorized'));
+    const refuse = () => next(new Error(admission.refusal(address)));
     if (typeof auth.token !== 'string' || !kind) return refuse();
     try {
       const actor = await resolveActor(deps.db.models, kind, auth.token);
       if (!actor) return refuse();
+      if (!admission.admit(actor.tokenId, socket.id)) return next(new Error('too_many_connections'));
       socket.data.actor = actor;
+      socket.data.address = address;
       next();
     } catch (err) {
       next(new Error(ackError(err).error));
@@ -148,35 +161,36 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   });
 
   io.on('connection', (socket: HubSocket) => {
-    const { actor } = socket.data;
+    const { actor, address } = socket.data;
     const orgs = actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()];
     socket.join(orgs.map(rooms.organization));
     log.info({ socket: socket.id, actor: actor.kind, tokenId: actor.tokenId, screens: io.engine.clientsCount }, 'screen connected');
-    socket.on('disconnect', (reason) => log.info({ socket: socket.id, reason, screens: io.engine.clientsCount }, 'screen disconnected'));
+    socket.on('disconnect', (reason) => {
+      admission.release(actor.tokenId, socket.id);
+      log.info({ socket: socket.id, reason, screens: io.engine.clientsCount }, 'screen disconnected');
+    });
 
     socket.on('monitor:subscribe', async (request: SubscribeRequest, ack: (a: Ack<SubscribeResult>) => void) => {
       if (typeof ack !== 'function') return;
       try {
-        const wait = subscriptions.take(socket.id);
-        if (wait) throw rateLimited(wait);
-        const { monitorId, version } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
-        await monitors.readable(actor, monitorId);
+        const { monitorId, version, epoch } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
         const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;
-        if (followed >= MAX_SUBSCRIPTIONS && !socket.rooms.has(rooms.monitor(monitorId))) {
-          throw new AppError(403, 'forbidden', `A screen can follow at most ${MAX_SUBSCRIPTIONS} monitors`);
-        }
+        admission.checkSubscribe(actor.tokenId, address, followed, socket.rooms.has(rooms.monitor(monitorId)));
+        await monitors.readable(actor, monitorId);
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
         const current = await monitors.latestVersion(monitorId);
-        if (version === current) {
-          sequencer.start(monitorId, current);
-          return ack({ data: { monitorId, version: current } });
+        if (version === current.version && epoch === current.epoch) {
+          sequencer.start(monitorId, current.version, current.epoch);
+          return ack({ data: { monitorId, ...current } });
         }
+        // The data comes from the process's cache of versions (they never change): repeated snapshots
+        // of one version cost no read of the data.
         const snapshot = await monitors.snapshot(monitorId);
         if (!snapshot) throw new AppError(404, 'not_found', 'Monitor not found');
         // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
-        sequencer.start(monitorId, snapshot.version);
-        ack({ data: { monitorId, version: snapshot.version, snapshot } });
+        sequencer.start(monitorId, snapshot.version, snapshot.epoch);
+        ack({ data: { monitorId, version: snapshot.version, epoch: snapshot.epoch, snapshot } });
       } catch (err) {
         ack({ error: ackError(err) });
       }

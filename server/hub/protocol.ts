@@ -18,16 +18,28 @@ export interface MonitorView {
 export interface SnapshotEvent {
   monitorId: number;
   version: number;
+  /**
+   * The identity of the history up to `version`: drawn at random for every write, and every patch names
+   * the epoch it builds on. Version 50 of a history restored from a backup and version 50 of the old one
+   * differ in their epochs, so a reset is noticed whatever the numbers.
+   */
+  epoch: string;
+  /** Set when the server's history was reset (e.g. a restored database): take this state even if older. */
+  reset?: boolean;
   monitor: MonitorView;
-  /** Revision of the monitor's configuration (ms of its last change): orders it against monitor:updated. */
+  /** Revision of the monitor's configuration (one per change): orders it against monitor:updated. */
   monitorRevision: number;
   data: MonitorData;
 }
 
-/** One data write; applies only to a screen whose version is exactly `version - 1`. */
+/** One data write; applies only to a screen holding exactly `version - 1` with epoch `baseEpoch`. */
 export interface PatchEvent {
   monitorId: number;
   version: number;
+  /** The epoch of this version (see SnapshotEvent.epoch). */
+  epoch: string;
+  /** The epoch of the version this write was built on. */
+  baseEpoch: string;
   section: DataSection;
   op: DataOp;
   payload: JsonObject;
@@ -47,17 +59,20 @@ export interface DeletedEvent {
 
 export interface SubscribeRequest {
   monitorId: number;
+  /** The version the screen holds, with its epoch: the ack carries a snapshot unless both match. */
   version?: number;
+  epoch?: string;
 }
 
 export interface UnsubscribeRequest {
   monitorId: number;
 }
 
-/** The ack of a subscription: the snapshot is present when the client's version was missing or behind. */
+/** The ack of a subscription: the snapshot is present unless the client holds the current version and epoch. */
 export interface SubscribeResult {
   monitorId: number;
   version: number;
+  epoch: string;
   snapshot?: SnapshotEvent;
 }
 

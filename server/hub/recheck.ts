@@ -13,20 +13,20 @@ interface Connected {
 export async function recheckSockets(db: Database, sockets: Iterable<Connected>): Promise<{ revoked: number; membership: number }> {
   const list = [...sockets];
   if (list.length === 0) return { revoked: 0, membership: 0 };
-  const tokenIds = [...new Set(list.map((s) => s.data.actor.tokenId))];
+  // One exact lookup per distinct credential and user, however many screens share them.
+  const credentials = [...new Set(list.map((s) => s.data.actor.credential))];
   const userIds = [...new Set(list.flatMap((s) => (s.data.actor.kind === 'user' ? [s.data.actor.userId] : [])))];
-  const [revoked, memberships] = await Promise.all([
-    db.models.Token.find({ tokenId: { $in: tokenIds }, revokedAt: { $ne: null } }, { tokenId: 1 }).lean(),
-    userIds.length ? db.models.Membership.find({ userId: { $in: userIds } }).lean() : Promise.resolve([]),
+  const [tokens, users] = await Promise.all([
+    Promise.all(credentials.map((c) => db.models.Token.findById(c, { revokedAt: 1 }).lean())),
+    Promise.all(userIds.map((id) => db.models.User.findById(String(id), { memberships: 1 }).lean())),
   ]);
-  const revokedIds = new Set(revoked.map((t) => t.tokenId));
-  const orgsOf = new Map<number, Set<number>>();
-  for (const m of memberships) orgsOf.set(m.userId, (orgsOf.get(m.userId) ?? new Set()).add(m.organizationId));
+  const valid = new Set(credentials.filter((_, i) => tokens[i] && !tokens[i]!.revokedAt));
+  const orgsOf = new Map(userIds.map((id, i) => [id, new Set((users[i]?.memberships ?? []).map((m) => m.organizationId))]));
 
   const counts = { revoked: 0, membership: 0 };
   for (const socket of list) {
     const { actor } = socket.data;
-    if (revokedIds.has(actor.tokenId)) {
+    if (!valid.has(actor.credential)) {
       socket.disconnect(true);
       counts.revoked++;
     } else if (actor.kind === 'user' && [...actor.roles.keys()].some((org) => !orgsOf.get(actor.userId)?.has(org))) {

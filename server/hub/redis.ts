@@ -31,6 +31,13 @@ export function connectRedis(url: string, log: Logger): RedisPair {
       log.debug({ err: err.message }, 'redis publish dropped');
       return 0;
     });
+  // The adapter subscribes without handling a failure: one still queued when the process stops before
+  // Redis ever answered would be an unhandled rejection. ioredis subscribes again on every reconnect.
+  for (const name of ['subscribe', 'psubscribe'] as const) {
+    const original = sub[name].bind(sub) as (...args: unknown[]) => Promise<unknown>;
+    (sub as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      original(...args).catch((err: Error) => log.debug({ err: err.message }, `redis ${name} dropped`));
+  }
 
   const listeners: Array<() => void> = [];
   let wasDown = false;

@@ -1,43 +1,61 @@
 // Puts a monitor's patches in version order before they reach this process's screens. Writes race:
 // version 7 may be published before version 6 (two requests, or two processes over Redis). A patch
 // that arrives early waits up to `holdMs` for its predecessors; after that it goes out anyway and the
-// screens that see the gap resync through a snapshot. Late patches (at or below what went out) are dropped.
+// screens that see the gap resync through a snapshot. Late duplicates (a version already sent, with the
+// same epoch) are dropped. A patch that contradicts what was sent — another epoch at a version already
+// sent, or a successor built on another epoch — may mean the history was reset (a restored database);
+// so may a late patch whose epoch is no longer remembered. `onDoubt` then has the hub compare with the
+// stored state (two exact lookups) and send it to the screens if it differs.
 import type { PatchEvent } from './protocol.js';
 
 interface Track {
-  /** Highest version emitted to screens (or known to them through a snapshot). */
+  /** Highest version emitted to screens (or known to them through a snapshot), with its epoch. */
   last: number;
+  epoch: string;
+  /** Epochs of the recently emitted versions, to tell a late duplicate from another history. */
+  recent: Map<number, string>;
   pending: Map<number, PatchEvent>;
   timer: NodeJS.Timeout | null;
 }
+
+const RECENT = 64;
 
 /** Orders patches per monitor and hands them to `emit` in version order. */
 export class PatchSequencer {
   private readonly tracks = new Map<number, Track>();
 
-  constructor(private readonly emit: (event: PatchEvent) => void, private readonly holdMs = 150) {}
+  constructor(
+    private readonly emit: (event: PatchEvent) => void,
+    private readonly holdMs = 150,
+    private readonly onDoubt: (monitorId: number) => void = () => {},
+  ) {}
 
-  /** The highest version this process has sent to a monitor's screens, if any. */
-  lastVersion(monitorId: number): number | undefined {
-    return this.tracks.get(monitorId)?.last;
+  /** The highest version (and its epoch) this process has sent to a monitor's screens, if any. */
+  position(monitorId: number): { version: number; epoch: string } | undefined {
+    const track = this.tracks.get(monitorId);
+    return track && { version: track.last, epoch: track.epoch };
   }
 
   /** Starts tracking a monitor whose screens hold `version` (first subscription here); never moves an existing track. */
-  start(monitorId: number, version: number): void {
-    this.track(monitorId, version);
+  start(monitorId: number, version: number, epoch: string): void {
+    this.track(monitorId, version, epoch);
   }
 
-  /** Records that every screen of the monitor got `version` by other means (a snapshot sent to the whole room). */
-  advance(monitorId: number, version: number): void {
-    const track = this.track(monitorId, version);
-    if (version > track.last) track.last = version;
+  /** Records that every screen of the monitor now holds `version` (a snapshot sent to the whole room), even a lower one after a reset. */
+  advance(monitorId: number, version: number, epoch: string): void {
+    const track = this.track(monitorId, version, epoch);
+    if (version < track.last || (version === track.last && epoch !== track.epoch)) track.recent.clear();
+    this.record(track, version, epoch);
     this.flush(monitorId, track);
   }
 
   /** Accepts one patch from any process. */
   accept(event: PatchEvent): void {
-    const track = this.track(event.monitorId, event.version - 1);
-    if (event.version <= track.last) return;
+    const track = this.track(event.monitorId, event.version - 1, event.baseEpoch);
+    if (event.version <= track.last) {
+      if (track.recent.get(event.version) !== event.epoch) this.onDoubt(event.monitorId);
+      return;
+    }
     track.pending.set(event.version, event);
     this.flush(event.monitorId, track);
     if (track.pending.size > 0 && !track.timer) {
@@ -58,22 +76,38 @@ export class PatchSequencer {
     for (const id of [...this.tracks.keys()]) this.forget(id);
   }
 
-  private track(monitorId: number, initialLast: number): Track {
+  private track(monitorId: number, last: number, epoch: string): Track {
     let track = this.tracks.get(monitorId);
     if (!track) {
-      track = { last: initialLast, pending: new Map(), timer: null };
+      track = { last, epoch, recent: new Map([[last, epoch]]), pending: new Map(), timer: null };
       this.tracks.set(monitorId, track);
     }
     return track;
   }
 
+  private record(track: Track, version: number, epoch: string): void {
+    track.last = version;
+    track.epoch = epoch;
+    track.recent.set(version, epoch);
+    if (track.recent.size > RECENT) track.recent.delete(track.recent.keys().next().value!);
+  }
+
+  private send(track: Track, event: PatchEvent): void {
+    this.record(track, event.version, event.epoch);
+    this.emit(event);
+  }
+
   private flush(monitorId: number, track: Track): void {
     for (const version of [...track.pending.keys()]) if (version <= track.last) track.pending.delete(version);
-    while (track.pending.has(track.last + 1)) {
-      const next = track.pending.get(track.last + 1)!;
+    for (let next = track.pending.get(track.last + 1); next; next = track.pending.get(track.last + 1)) {
       track.pending.delete(next.version);
-      track.last = next.version;
-      this.emit(next);
+      if (next.baseEpoch !== track.epoch) {
+        // Built on a history the screens do not hold: only the stored state can settle it.
+        track.pending.clear();
+        this.onDoubt(monitorId);
+        break;
+      }
+      this.send(track, next);
     }
     if (track.pending.size === 0 && track.timer) {
       clearTimeout(track.timer);
@@ -90,10 +124,7 @@ export class PatchSequencer {
     for (const version of [...track.pending.keys()].sort((a, b) => a - b)) {
       const event = track.pending.get(version)!;
       track.pending.delete(version);
-      if (version > track.last) {
-        track.last = version;
-        this.emit(event);
-      }
+      if (version > track.last) this.send(track, event);
     }
   }
 }

@@ -6,6 +6,8 @@ import { hashToken } from './tokens.js';
 export interface ApiKeyActor {
   kind: 'apikey';
   tokenId: number;
+  /** The stored key of the credential (its hash), to check it again cheaply. */
+  credential: string;
   organizationId: number;
 }
 
@@ -13,6 +15,7 @@ export interface ApiKeyActor {
 export interface UserActor {
   kind: 'user';
   tokenId: number;
+  credential: string;
   userId: number;
   roles: Map<number, Role>;
 }
@@ -24,14 +27,16 @@ const MAX_TOKEN_LENGTH = 200;
 /** The actor for a token presented under a scheme, or null when unknown, revoked or of the other scheme. */
 export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Actor | null> {
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  const found = await models.Token.findById(hashToken(token)).lean();
+  const credential = hashToken(token);
+  const found = await models.Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
-  if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, organizationId: found.organizationId! };
-  const memberships = await models.Membership.find({ userId: found.userId }).lean();
+  if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
+  const user = await models.User.findById(String(found.userId), { memberships: 1 }).lean();
   return {
     kind: 'user',
     tokenId: found.tokenId,
+    credential,
     userId: found.userId!,
-    roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
+    roles: new Map((user?.memberships ?? []).map((m) => [m.organizationId, m.role])),
   };
 }

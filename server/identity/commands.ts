@@ -1,7 +1,8 @@
 // Identity commands behind the admin command line (and the tests' fixtures).
+import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
-import { isDuplicateKey } from '../db/errors.js';
 import { notFound } from '../http/errors.js';
+import { organizationExists, userExists } from './lookup.js';
 import type { Role } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
@@ -16,7 +17,7 @@ export class IdentityCommands {
   async createOrganization(name: string): Promise<{ id: number; name: string }> {
     const { Organization } = this.db.models;
     const id = await this.db.ids.next('organization');
-    await Organization.create({ _id: id, name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() });
+    await Organization.create({ _id: String(id), name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() });
     return { id, name };
   }
 
@@ -24,29 +25,37 @@ export class IdentityCommands {
   async createUser(name: string): Promise<{ id: number; name: string }> {
     const { User } = this.db.models;
     const id = await this.db.ids.next('user');
-    await User.create({ _id: id, name, createdAt: new Date() });
+    await User.create({ _id: String(id), name, memberships: [], createdAt: new Date() });
     return { id, name };
   }
 
   /** Adds a user to an organization, or changes his role there. */
   async addMember(organizationId: number, userId: number, role: Role) {
     await this.requireOrganization(organizationId);
-    if (!(await this.db.models.User.exists({ _id: userId }))) throw notFound(`User ${userId} not found`);
-    const { Membership } = this.db.models;
-    try {
-      await Membership.create({ organizationId, userId, role });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      await Membership.updateOne({ organizationId, userId }, { $set: { role } });
-    }
+    await this.changeMemberships(userId, (list) => [...list.filter((m) => m.organizationId !== organizationId), { organizationId, role }]);
     return { organizationId, userId, role };
   }
 
   /** Removes a user from an organization; his screens there are disconnected within the hub's recheck. */
   async removeMember(organizationId: number, userId: number) {
-    const { deletedCount } = await this.db.models.Membership.deleteOne({ organizationId, userId });
-    if (!deletedCount) throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
+    let was = false;
+    await this.changeMemberships(userId, (list) => {
+      was = list.some((m) => m.organizationId === organizationId);
+      return list.filter((m) => m.organizationId !== organizationId);
+    });
+    if (!was) throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
     return { organizationId, userId, removed: true as const };
+  }
+
+  // Read-modify-write of one user's memberships, one change at a time across processes.
+  private async changeMemberships(userId: number, change: (list: Array<{ organizationId: number; role: Role }>) => Array<{ organizationId: number; role: Role }>) {
+    const { User, Lock } = this.db.models;
+    await withClaimLock(Lock, `user:${userId}`, async () => {
+      const user = await User.findById(String(userId)).lean();
+      if (!user) throw notFound(`User ${userId} not found`);
+      const next = change(user.memberships.map(({ organizationId, role }) => ({ organizationId, role })));
+      await User.updateOne({ _id: String(userId) }, { $set: { memberships: next } });
+    });
   }
 
   /** Creates an organization API key; the token is returned once and stored only as a hash. */
@@ -57,7 +66,7 @@ export class IdentityCommands {
 
   /** Creates a user's personal access token. */
   async createPersonalToken(userId: number, name: string) {
-    if (!(await this.db.models.User.exists({ _id: userId }))) throw notFound(`User ${userId} not found`);
+    if (!(await userExists(this.db.models, userId))) throw notFound(`User ${userId} not found`);
     return this.createToken({ kind: 'pat', name, organizationId: null, userId });
   }
 
@@ -72,12 +81,12 @@ export class IdentityCommands {
   /** Sets the record limit of an organization (things area). */
   async setRecordLimit(organizationId: number, recordLimit: number) {
     await this.requireOrganization(organizationId);
-    await this.db.models.Organization.updateOne({ _id: organizationId }, { $set: { recordLimit } });
+    await this.db.models.Organization.updateOne({ _id: String(organizationId) }, { $set: { recordLimit } });
     return { organizationId, recordLimit };
   }
 
   private async requireOrganization(id: number) {
-    if (!(await this.db.models.Organization.exists({ _id: id }))) throw notFound(`Organization ${id} not found`);
+    if (!(await organizationExists(this.db.models, id))) throw notFound(`Organization ${id} not found`);
   }
 
   private async createToken(fields: { kind: 'apikey' | 'pat'; name: string; organizationId: number | null; userId: number | null }) {

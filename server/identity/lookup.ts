@@ -1,14 +1,19 @@
 // Identity lookups the areas need beyond the caller's own actor (e.g. "is the owner of this device a
-// member of that organization?"). Kept in one place so their storage can change without the areas.
+// member of that organization?"). Each is one exact lookup by string _id.
 import type { IdentityModels, Role } from './models.js';
 
-/** The role of a user in an organization, or null when he is not a member. */
+/** The role of a user in an organization, or null when he is not a member (or does not exist). */
 export async function roleOf(models: IdentityModels, organizationId: number, userId: number): Promise<Role | null> {
-  const found = await models.Membership.findOne({ organizationId, userId }).lean();
-  return found?.role ?? null;
+  const user = await models.User.findById(String(userId), { memberships: 1 }).lean();
+  return user?.memberships.find((m) => m.organizationId === organizationId)?.role ?? null;
 }
 
 /** True when the user exists. */
 export async function userExists(models: IdentityModels, userId: number): Promise<boolean> {
-  return (await models.User.exists({ _id: userId })) !== null;
+  return (await models.User.findById(String(userId), { _id: 1 }).lean()) !== null;
+}
+
+/** True when the organization exists. */
+export async function organizationExists(models: IdentityModels, organizationId: number): Promise<boolean> {
+  return (await models.Organization.findById(String(organizationId), { _id: 1 }).lean()) !== null;
 }

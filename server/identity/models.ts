@@ -1,26 +1,31 @@
-// Organizations, users, memberships and tokens (CONTRACT.md §4).
+// Organizations, users (with their memberships) and tokens (CONTRACT.md §4). Every document is keyed by
+// a string _id, so resolving a credential on each request is two exact lookups on FerretDB too.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { lockModel, type LockDoc } from '../db/claim-lock.js';
 
 export type Role = 'admin' | 'member';
 export type TokenKind = 'apikey' | 'pat';
 
 export interface Organization {
-  _id: number;
+  /** The organization's ID as a string. */
+  _id: string;
   name: string;
   recordLimit: number;
   createdAt: Date;
 }
 
-export interface User {
-  _id: number;
-  name: string;
-  createdAt: Date;
+export interface MembershipEntry {
+  organizationId: number;
+  role: Role;
 }
 
-export interface Membership {
-  organizationId: number;
-  userId: number;
-  role: Role;
+export interface User {
+  /** The user's ID as a string. */
+  _id: string;
+  name: string;
+  /** The organizations he belongs to: read with the user on every request of his tokens. */
+  memberships: MembershipEntry[];
+  createdAt: Date;
 }
 
 export interface Token {
@@ -40,22 +45,15 @@ export interface Token {
 export interface IdentityModels {
   Organization: Model<Organization>;
   User: Model<User>;
-  Membership: Model<Membership>;
   Token: Model<Token>;
+  /** Serialises changes of one user's memberships across processes (server/db/claim-lock.ts). */
+  Lock: Model<LockDoc>;
 }
 
 const opts = { versionKey: false } as const;
 
 /** Registers the identity models on a connection. */
 export function identityModels(conn: Connection): IdentityModels {
-  const membership = new Schema<Membership>({
-    organizationId: { type: Number, required: true },
-    userId: { type: Number, required: true },
-    role: { type: String, required: true, enum: ['admin', 'member'] },
-  }, opts);
-  membership.index({ organizationId: 1, userId: 1 }, { unique: true });
-  membership.index({ userId: 1 });
-
   const token = new Schema<Token>({
     _id: String,
     tokenId: { type: Number, required: true },
@@ -68,19 +66,27 @@ export function identityModels(conn: Connection): IdentityModels {
   }, opts);
   token.index({ tokenId: 1 }, { unique: true });
 
+  const user = new Schema<User>({
+    _id: String,
+    name: { type: String, required: true },
+    memberships: {
+      type: [new Schema<MembershipEntry>({ organizationId: { type: Number, required: true }, role: { type: String, required: true, enum: ['admin', 'member'] } }, { _id: false })],
+      default: [],
+    },
+    createdAt: { type: Date, required: true },
+  }, opts);
+  // Members of an organization (administration, not a request path).
+  user.index({ 'memberships.organizationId': 1 });
+
   return {
     Organization: conn.model<Organization>('Organization', new Schema<Organization>({
-      _id: Number,
+      _id: String,
       name: { type: String, required: true },
       recordLimit: { type: Number, required: true },
       createdAt: { type: Date, required: true },
     }, opts), 'organizations'),
-    User: conn.model<User>('User', new Schema<User>({
-      _id: Number,
-      name: { type: String, required: true },
-      createdAt: { type: Date, required: true },
-    }, opts), 'users'),
-    Membership: conn.model<Membership>('Membership', membership, 'memberships'),
+    User: conn.model<User>('User', user, 'users'),
     Token: conn.model<Token>('Token', token, 'tokens'),
+    Lock: lockModel(conn),
   };
 }

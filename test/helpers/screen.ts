@@ -8,7 +8,7 @@ export interface Screen {
   /** The versions this screen has shown, in order (patches applied and snapshots taken). */
   shown: number[];
   version: number;
-  subscribe(monitorId: number, version?: number): Promise<Ack<SubscribeResult>>;
+  subscribe(monitorId: number, version?: number, epoch?: string): Promise<Ack<SubscribeResult>>;
   waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
   close(): void;
 }
@@ -21,7 +21,7 @@ export function connectScreen(url: string, token: string, scheme = token.startsW
     events: [],
     shown: [],
     version: -1,
-    subscribe: (monitorId, version) => socket.timeout(5_000).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version }),
+    subscribe: (monitorId, version, epoch) => socket.timeout(5_000).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version, ...(epoch ? { epoch } : {}) }),
     async waitFor(predicate, timeoutMs = 5_000, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
@@ -31,36 +31,42 @@ export function connectScreen(url: string, token: string, scheme = token.startsW
     },
     close: () => void socket.close(),
   };
+  let epoch = '';
   const take = (snapshot: SnapshotEvent) => {
-    if (snapshot.version > screen.version) {
+    if (snapshot.version > screen.version || snapshot.reset) {
       screen.version = snapshot.version;
+      epoch = snapshot.epoch;
       screen.shown.push(snapshot.version);
     }
   };
   // The client rule of CONTRACT.md §5: apply exactly version + 1, otherwise resubscribe for a snapshot.
   let monitorId = 0;
   const resubscribe = async () => {
-    const ack = await screen.subscribe(monitorId, screen.version);
+    const ack = await screen.subscribe(monitorId, screen.version, epoch);
     if ('data' in ack && ack.data.snapshot) take(ack.data.snapshot);
   };
   socket.onAny((name, payload) => screen.events.push({ name, payload }));
   socket.on('monitor:snapshot', take);
   socket.on('monitor:patch', (patch: PatchEvent) => {
     monitorId = patch.monitorId;
-    if (patch.version === screen.version + 1) {
+    if (patch.version === screen.version + 1 && (!epoch || patch.baseEpoch === epoch)) {
       screen.version = patch.version;
+      epoch = patch.epoch;
       screen.shown.push(patch.version);
-    } else if (patch.version > screen.version + 1) {
+    } else if (patch.version >= screen.version + 1) {
       void resubscribe();
     }
   });
   const subscribe = screen.subscribe;
-  screen.subscribe = async (id, version) => {
+  screen.subscribe = async (id, version, held) => {
     monitorId = id;
-    const ack = await subscribe(id, version);
+    const ack = await subscribe(id, version, held);
     if ('data' in ack) {
       if (ack.data.snapshot) take(ack.data.snapshot);
-      else if (screen.version < ack.data.version) screen.version = ack.data.version;
+      else if (screen.version < ack.data.version) {
+        screen.version = ack.data.version;
+        epoch = ack.data.epoch;
+      }
     }
     return ack;
   };

@@ -1,5 +1,5 @@
 // Starts the real service on port 0 against the run's database, plus fixtures that build parents.
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../server/config.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
 import { startService, type RunningService } from '../../server/service.js';
@@ -16,12 +16,22 @@ export function testDbUri(): string {
   return uri;
 }
 
-/** A service on a free port; `env` overrides configuration (REDIS_URL is off unless given). */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+/** The run's database server with another database on it: a separate installation. */
+export function otherDatabase(name: string): string {
+  const url = new URL(testDbUri());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A service on a free port; `env` overrides configuration (REDIS_URL is off unless given), `dbUri`
+ * picks another database, `log` receives its log lines.
+ */
+export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger } = {}): Promise<TestService> {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', ...env });
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const service = await startService(config, testDbUri(), log);
+  const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const service = await startService(config, opts.dbUri ?? testDbUri(), log);
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };
 }
 

@@ -1,14 +1,13 @@
-// Monitor commands: load, authorize, write, then publish. Data versions live in versions.ts.
+// Monitor commands: load, authorize, write, then publish. Storage lives in store.ts.
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { MonitorView, SnapshotEvent } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
-import { VersionStore, type VersionedData } from './versions.js';
-import type { MonitorDoc } from './models.js';
 import { presentMonitor } from './presenter.js';
-import type { DataOp, DataSection, JsonObject } from './reduce.js';
+import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
+import { MonitorStore, type MonitorConfig, type MonitorRecord } from './store.js';
 
 /** Fields of a monitor a client may set. */
 export interface MonitorInput {
@@ -20,52 +19,57 @@ export interface MonitorInput {
   standbyDelay?: number;
 }
 
+/** A monitor's data at one version; the epoch identifies the history it belongs to. */
+export interface VersionedData {
+  version: number;
+  epoch: string;
+  data: MonitorData;
+}
+
+/** The answer of M8 when nothing is there to patch. */
+export const NO_ACTIVE_ALARM = 'No active alarm to patch: the alarm was cleared or has ended, or eventId names no event on the monitor. Set a new alarm with POST (M7).';
+
+const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'configurationStandby', 'standbyDelay'] as const;
+
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
-  private readonly versions: VersionStore;
+  readonly store: MonitorStore;
 
-  constructor(private readonly db: Database, private readonly events: MonitorEvents) {
-    this.versions = new VersionStore(db.models.MonitorState);
+  constructor(db: Database, private readonly events: MonitorEvents) {
+    this.store = new MonitorStore(db);
   }
 
   /** M1: monitors of an organization the actor may read (403 otherwise). */
   async list(actor: Actor, organizationId: number): Promise<MonitorView[]> {
     if (!canRead(actor, organizationId)) throw forbidden('Not allowed in this organization');
-    const docs = await this.db.models.Monitor.find({ organizationID: organizationId }).sort({ _id: 1 }).lean();
-    return docs.map(presentMonitor);
+    return (await this.store.list(organizationId)).map(presentMonitor);
   }
 
   /** M4, and the check before every other operation on one monitor: 404 when the actor may not see it. */
-  async readable(actor: Actor, monitorId: number): Promise<MonitorDoc> {
-    const doc = await this.db.models.Monitor.findById(monitorId).lean();
-    if (!doc || !canRead(actor, doc.organizationID)) throw notFound('Monitor not found');
-    return doc;
+  async readable(actor: Actor, monitorId: number): Promise<MonitorRecord> {
+    const record = await this.store.get(monitorId);
+    if (!record || !canRead(actor, record.organizationID)) throw notFound('Monitor not found');
+    return record;
   }
 
-  private async writable(actor: Actor, monitorId: number): Promise<MonitorDoc> {
-    const doc = await this.readable(actor, monitorId);
-    if (!canConfigure(actor, doc.organizationID)) throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
-    return doc;
+  /** The check before every change of a monitor or its data: 404 unseen, 403 seen but not writable. */
+  async writable(actor: Actor, monitorId: number): Promise<MonitorRecord> {
+    const record = await this.readable(actor, monitorId);
+    if (!canConfigure(actor, record.organizationID)) throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
+    return record;
   }
 
   /** M3: creates a monitor in an organization the actor configures. */
   async create(actor: Actor, input: MonitorInput & { name: string; organizationID: number }): Promise<MonitorView> {
     if (!canConfigure(actor, input.organizationID)) throw forbidden('Creating monitors needs an organization admin or the organization\'s API key');
-    const now = new Date();
-    const { Monitor } = this.db.models;
-    const id = await this.db.ids.next('monitor');
-    const doc = (await Monitor.create({
-      _id: id,
-      organizationID: input.organizationID,
+    const config: MonitorConfig = {
       name: input.name,
-      configuration: JSON.stringify(input.configuration ?? {}),
-      configurationSplitScreen: JSON.stringify(input.configurationSplitScreen ?? {}),
-      configurationStandby: JSON.stringify(input.configurationStandby ?? {}),
+      configuration: input.configuration ?? {},
+      configurationSplitScreen: input.configurationSplitScreen ?? {},
+      configurationStandby: input.configurationStandby ?? {},
       standbyDelay: input.standbyDelay ?? 0,
-      createdAt: now,
-      updatedAt: now,
-    })).toObject();
-    return presentMonitor(doc);
+    };
+    return presentMonitor(await this.store.create(input.organizationID, config));
   }
 
   /** M2: replaces the given fields of a monitor; it cannot move to another organization. */
@@ -76,29 +80,22 @@ export class MonitorCommands {
         { in: 'body', path: 'organizationID', problem: 'cannot be changed' },
       ]);
     }
-    // updatedAt doubles as the configuration's revision on the hub: it must rise even when this
-    // process's clock is behind the one that wrote the previous change.
-    const set: Partial<MonitorDoc> = { updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) };
-    if (input.name !== undefined) set.name = input.name;
-    if (input.configuration !== undefined) set.configuration = JSON.stringify(input.configuration ?? {});
-    if (input.configurationSplitScreen !== undefined) set.configurationSplitScreen = JSON.stringify(input.configurationSplitScreen ?? {});
-    if (input.configurationStandby !== undefined) set.configurationStandby = JSON.stringify(input.configurationStandby ?? {});
-    if (input.standbyDelay !== undefined) set.standbyDelay = input.standbyDelay;
-    const doc = await this.db.models.Monitor.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }).lean();
-    if (!doc) throw notFound('Monitor not found');
-    const view = presentMonitor(doc);
-    this.events.monitorUpdated(view, doc.updatedAt.getTime());
+    // Applied to the newest revision, so a concurrent change of other fields on another process stays.
+    const record = await this.store.update(current, (config) => {
+      const next = { ...config };
+      for (const field of CONFIG_FIELDS) if (input[field] !== undefined) (next as Record<string, unknown>)[field] = input[field] ?? {};
+      return next;
+    });
+    const view = presentMonitor(record);
+    this.events.monitorUpdated(view, record.revision);
     return view;
   }
 
   /** M5: deletes a monitor and its data. */
   async remove(actor: Actor, id: number): Promise<void> {
-    const doc = await this.writable(actor, id);
-    const { Monitor } = this.db.models;
-    const { deletedCount } = await Monitor.deleteOne({ _id: id });
-    // Screens learn of it at once, even if removing the data below fails (a retry then finds no monitor).
-    if (deletedCount) this.events.monitorDeleted(id, doc.organizationID);
-    await this.versions.remove(id);
+    const record = await this.writable(actor, id);
+    // Screens learn of it at once, even if removing the data fails (a retry then finds no monitor).
+    if (await this.store.remove(id)) this.events.monitorDeleted(id, record.organizationID);
   }
 
   /** M6: the current data and its version. */
@@ -108,28 +105,38 @@ export class MonitorCommands {
   }
 
   /** The newest data version of a monitor (ended events already left out). */
-  latest(monitorId: number): Promise<VersionedData> {
-    return this.versions.latest(monitorId);
+  async latest(monitorId: number): Promise<VersionedData> {
+    const { n, epoch, body } = await this.store.latestData(monitorId);
+    return { version: n, epoch, data: { ...body, alarmDataList: activeEvents(body.alarmDataList, Date.now()) } };
   }
 
-  /** The newest data version number alone (used by the hub to notice missed patches). */
-  latestVersion(monitorId: number): Promise<number> {
-    return this.versions.latestVersion(monitorId);
+  /** The newest data version's number and epoch (used by the hub to notice missed patches). */
+  async latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
+    const { n, epoch } = await this.store.dataVersion(monitorId);
+    return { version: n, epoch };
   }
 
   /** The whole state of a monitor for a screen, or null when it no longer exists. */
   async snapshot(monitorId: number): Promise<SnapshotEvent | null> {
-    const doc = await this.db.models.Monitor.findById(monitorId).lean();
-    if (!doc) return null;
-    const { version, data } = await this.latest(monitorId);
-    return { monitorId, version, monitor: presentMonitor(doc), monitorRevision: doc.updatedAt.getTime(), data };
+    const record = await this.store.get(monitorId);
+    if (!record) return null;
+    const { version, epoch, data } = await this.latest(monitorId);
+    return { monitorId, version, epoch, monitor: presentMonitor(record), monitorRevision: record.revision, data };
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
-  async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
-    const monitor = await this.writable(actor, id);
-    const { version, write } = await this.versions.append(id, () => ({ section, op, payload, at: new Date().toISOString() }));
-    this.events.dataWritten({ monitorId: id, version, ...write }, monitor.organizationID);
-    return version;
+  async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject, checked?: MonitorRecord): Promise<number> {
+    const monitor = checked ?? (await this.writable(actor, id));
+    let write = { section, op, payload, at: '' };
+    const next = await this.store.appendData(id, (head) => {
+      write = { section, op, payload, at: new Date().toISOString() };
+      // A late response count after the alarm was cleared must not raise an alarm again.
+      if (section === 'alarming' && op === 'patch' && !patchTarget(head.body, payload, Date.parse(write.at))) {
+        throw conflict('no_active_alarm', NO_ACTIVE_ALARM);
+      }
+      return applyWrite(head.body, write);
+    });
+    this.events.dataWritten({ monitorId: id, version: next.n, epoch: next.epoch, baseEpoch: next.base, ...write }, monitor.organizationID);
+    return next.n;
   }
 }

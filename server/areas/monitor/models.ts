@@ -1,66 +1,33 @@
-// Monitors and their data versions. Open property maps are stored as JSON text: their keys are the
-// client's (dots, leading dollars) and FerretDB refuses such field names.
+// Monitors. A monitor's configuration and its data are version chains (server/db/chain.ts); the
+// monitor document holds what never changes (its organization) and a copy of the configuration at
+// some revision, which readers check against the chain with one exact lookup. Open property maps are
+// kept as JSON text: their keys are the client's (dots, leading dollars) and FerretDB refuses those.
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface MonitorDoc {
-  _id: number;
-  organizationID: number;
-  name: string;
-  configuration: string;
-  configurationSplitScreen: string;
-  configurationStandby: string;
-  standbyDelay: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** One version of a monitor's data; `_id` is "<monitorId>:<version>", so every version has one writer. */
-export interface MonitorStateDoc {
+  /** The monitor's ID as a string: the only lookup FerretDB answers from an index. */
   _id: string;
-  monitorId: number;
-  version: number;
-  /** Random per version; `base` is the nonce of the version this one was built on ('' for none). */
-  nonce: string;
-  base: string;
-  data: string;
-  write: string;
-  at: Date;
+  organizationID: number;
+  /** The configuration revision `config` was copied from (a copy may lag behind the chain). */
+  revision: number;
+  /** JSON of MonitorConfig at `revision`. */
+  config: string;
+  createdAt: Date;
 }
 
 export interface MonitorModels {
   Monitor: Model<MonitorDoc>;
-  MonitorState: Model<MonitorStateDoc>;
 }
 
-/** Registers the monitor models on a connection. */
+/** Registers the monitor model on a connection. */
 export function monitorModels(conn: Connection): MonitorModels {
   const monitor = new Schema<MonitorDoc>({
-    _id: Number,
-    organizationID: { type: Number, required: true },
-    name: { type: String, required: true },
-    configuration: { type: String, required: true },
-    configurationSplitScreen: { type: String, required: true },
-    configurationStandby: { type: String, required: true },
-    standbyDelay: { type: Number, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  }, { versionKey: false });
-  monitor.index({ organizationID: 1, _id: 1 });
-
-  const state = new Schema<MonitorStateDoc>({
     _id: String,
-    monitorId: { type: Number, required: true },
-    version: { type: Number, required: true },
-    nonce: { type: String, required: true },
-    base: { type: String, default: '' },
-    data: { type: String, required: true },
-    write: { type: String, required: true },
-    at: { type: Date, required: true },
+    organizationID: { type: Number, required: true },
+    revision: { type: Number, required: true },
+    config: { type: String, required: true },
+    createdAt: { type: Date, required: true },
   }, { versionKey: false });
-  state.index({ monitorId: 1, version: 1 }, { unique: true });
-
-  return {
-    Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors'),
-    MonitorState: conn.model<MonitorStateDoc>('MonitorState', state, 'monitor_states'),
-  };
+  monitor.index({ organizationID: 1 });
+  return { Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors') };
 }

@@ -30,8 +30,8 @@ export const INCIDENT_LOG_SIZE = 200;
 /** Events alarmDataList keeps (events without an end date would otherwise pile up forever). */
 export const MAX_EVENTS = 20;
 
-/** Bytes of JSON alarmDataList may hold; beyond it the oldest events leave first. */
-export const MAX_EVENTS_BYTES = 4 * 1024 * 1024;
+/** Bytes (UTF-8 JSON) alarmDataList may hold; beyond it the oldest events leave first. */
+export const MAX_EVENTS_BYTES = 2 * 1024 * 1024;
 
 /** The data of a monitor that was never written. */
 export function emptyData(): MonitorData {
@@ -60,6 +60,45 @@ export function hasEnded(alarm: JsonObject, nowMs: number): boolean {
   return Number.isFinite(endMs) && endMs < nowMs;
 }
 
+/** The UTF-8 length of a string, in Node and in browsers alike. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair is one code point of four bytes
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** True when the alarming data names an event or a message: only then is it an alarm to show. */
+export function namesAlarm(alarm: JsonObject): boolean {
+  const named = (value: Json | undefined) => typeof value === 'string' && value.trim() !== '';
+  return named(alarm.event) || named(alarm.message);
+}
+
+/** True when the alarming data is an alarm on the wall now: it names an event or a message and has not ended. */
+export function isAlarm(alarm: JsonObject, nowMs: number): boolean {
+  return namesAlarm(alarm) && !hasEnded(alarm, nowMs);
+}
+
+/**
+ * What an alarming patch changes: the current alarm ('current'), a listed event of a split screen
+ * ('listed'), or nothing (null) — then it is refused, since a patch must never raise an alarm again
+ * that was cleared or has ended (alarm systems send response counts late).
+ */
+export function patchTarget(data: MonitorData, payload: JsonObject, nowMs: number): 'current' | 'listed' | null {
+  const named = eventKey(payload);
+  const current = eventKey(data.alarmData);
+  if ((named === null || named === current) && isAlarm(data.alarmData, nowMs)) return 'current';
+  if (named !== null && named !== current && named in data.alarmDataList && isAlarm(data.alarmDataList[named], nowMs)) return 'listed';
+  return null;
+}
+
 /** The events of the list that have not ended at `nowMs`. */
 export function activeEvents(list: Record<string, JsonObject>, nowMs: number): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
@@ -77,7 +116,7 @@ function startOf(alarm: JsonObject): number {
  * name no start) leave first, and the event just written never does, so a new alarm always shows.
  */
 export function capEvents(list: Record<string, JsonObject>, keep: string | null): Record<string, JsonObject> {
-  const sizes = new Map(Object.entries(list).map(([id, alarm]) => [id, JSON.stringify(alarm).length]));
+  const sizes = new Map(Object.entries(list).map(([id, alarm]) => [id, utf8Length(JSON.stringify(alarm))]));
   let total = [...sizes.values()].reduce((a, b) => a + b, 0);
   if (sizes.size <= MAX_EVENTS && total <= MAX_EVENTS_BYTES) return list;
   const oldestFirst = Object.keys(list)
@@ -143,9 +182,11 @@ function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
     return { alarmData: write.payload, alarmDataList: list, changed: write.payload, key };
   }
   // A patch naming a listed event changes that event (a split screen's counters); otherwise alarmData.
-  const named = eventKey(write.payload);
-  const fromList = named !== null && named in list && named !== eventKey(data.alarmData);
-  const merged = mergePatch(fromList ? list[named] : data.alarmData, write.payload);
+  // The server refuses a patch without a target before it gets here; a screen never receives one.
+  const target = patchTarget(data, write.payload, Date.parse(write.at));
+  if (target === null) return { alarmData: data.alarmData, alarmDataList: list, changed: data.alarmData, key: null };
+  const fromList = target === 'listed';
+  const merged = mergePatch(fromList ? list[eventKey(write.payload)!] : data.alarmData, write.payload);
   const key = eventKey(merged);
   if (key) list[key] = merged;
   return { alarmData: fromList ? data.alarmData : merged, alarmDataList: list, changed: merged, key };

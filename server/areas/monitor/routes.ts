@@ -4,6 +4,7 @@ import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../sc
 import type { MonitorCommands, MonitorInput } from './commands.js';
 import { presentMonitor } from './presenter.js';
 import type { DataOp, DataSection, JsonObject } from './reduce.js';
+import { MONITOR_DATA_MAX_BYTES, type MonitorRecord } from './store.js';
 
 const MONITOR_FORMAT = 'Monitor in wrong format or required field missing';
 const MONITOR_ID = 'monitor_id missing or in wrong format';
@@ -12,6 +13,16 @@ const REQUIRED_PARAMETER = 'Required parameter missing or in wrong format';
 const idParams = { schema: 'MonitorIdParams', message: MONITOR_ID };
 const dataParams = { schema: 'MonitorIdParams', message: REQUIRED_PARAMETER };
 const saved = { status: 200, schema: 'MessageResult', description: 'Saved' } as const;
+
+const LIMITS = `The merged data (all four maps) may hold at most ${MONITOR_DATA_MAX_BYTES} bytes of UTF-8 JSON: a write that would exceed it is refused with 413 payload_too_large and changes nothing. Each write raises the version (ETag of M6) by one. Alarm data writes that pass authorization are never refused for rate.`;
+
+/** What a client must know about each data write, stated where the operation is. */
+const DATA_RULES: Record<string, string> = {
+  M7: `Replaces the alarming data. An eventId also puts the event into alarmDataList (a known one is replaced). Setting {} clears the alarm: alarmData becomes empty and its event leaves alarmDataList. ${LIMITS}`,
+  M8: `Merges into the active alarm: objects merge key by key, arrays and values (null too) replace. Without eventId (or with the current alarm's) it patches alarmData; with the eventId of another active event of alarmDataList it patches that event. A patch never raises an alarm again: when the alarm was cleared or has ended, or eventId names no active event, it is refused with 409 no_active_alarm and changes nothing (alarm systems send response counts late). An alarm is data naming an event or a message. ${LIMITS}`,
+  M9: `Replaces the meta data. ${LIMITS}`,
+  M10: `Merges into the meta data: objects (tables among them) merge key by key, arrays and values replace. ${LIMITS}`,
+};
 
 /** RFC 9110 If-None-Match: a list of tags compared weakly (a gzipping proxy makes ours W/"n"), or *. */
 function matchesEtag(header: string, etag: string): boolean {
@@ -33,11 +44,14 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     params: dataParams,
     body: { schema, message: REQUIRED_PARAMETER },
     response: saved,
-    errors: [400, 403, 404, 413, 415],
-    // Alarm and response updates are never refused for rate; the per-monitor write queue bounds them.
+    errors: op === 'patch' && section === 'alarming' ? [400, 403, 404, 409, 413, 415] : [400, 403, 404, 413, 415],
+    description: DATA_RULES[label],
+    // Alarm and response updates that pass authorization are never refused for rate; the per-monitor
+    // write queue bounds them. Refused ones (another organization's key) count and get 429.
     rateLimited: false,
-    async handler({ actor, params, body }) {
-      const version = await monitors.write(actor, params.monitor_id, section, op, body);
+    authorize: ({ actor, params }) => monitors.writable(actor, params.monitor_id),
+    async handler({ actor, params, body, authorized }) {
+      const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorRecord);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
     },
   });

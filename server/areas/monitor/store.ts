@@ -1,0 +1,119 @@
+// Where monitors live: the monitor document plus two version chains per monitor, its configuration
+// ("config:<id>", one revision per change) and its data ("data:<id>", one version per write). Every
+// read on a hot path is an exact string-_id lookup; concurrent changes on several processes each get
+// their own revision or version, so none is lost and no two share a number.
+import type { Database } from '../../db/database.js';
+import { Chain, type Version, type VersionRef } from '../../db/chain.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { MonitorDoc } from './models.js';
+import { emptyData, type JsonObject, type MonitorData } from './reduce.js';
+
+/** The fields of a monitor that change over its life. */
+export interface MonitorConfig {
+  name: string;
+  configuration: JsonObject;
+  configurationSplitScreen: JsonObject;
+  configurationStandby: JsonObject;
+  standbyDelay: number;
+}
+
+/** A monitor as stored: identity, organization, configuration and its revision. */
+export interface MonitorRecord {
+  id: number;
+  organizationID: number;
+  revision: number;
+  config: MonitorConfig;
+}
+
+/** Largest monitor data (all four maps as UTF-8 JSON); a write that would exceed it is refused. */
+export const MONITOR_DATA_MAX_BYTES = 4 * 1024 * 1024;
+
+const configKey = (id: number) => `config:${id}`;
+const dataKey = (id: number) => `data:${id}`;
+const gone = () => notFound('Monitor not found');
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Monitors and their data over the chains. */
+export class MonitorStore {
+  private readonly configs: Chain<MonitorConfig>;
+  private readonly data: Chain<MonitorData>;
+
+  constructor(private readonly db: Database) {
+    this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024 });
+    this.data = new Chain<MonitorData>(db.chains, { maxBodyBytes: MONITOR_DATA_MAX_BYTES, tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES) });
+  }
+
+  /** Creates a monitor with its first configuration revision and empty data (version 0). */
+  async create(organizationID: number, config: MonitorConfig): Promise<MonitorRecord> {
+    const id = await this.db.ids.next('monitor');
+    const genesis = await this.configs.start(configKey(id), config);
+    await this.data.start(dataKey(id), emptyData());
+    await this.db.models.Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
+    return { id, organizationID, revision: genesis.n, config };
+  }
+
+  /** The monitor with its newest configuration, or null. */
+  async get(id: number): Promise<MonitorRecord | null> {
+    const doc = await this.db.models.Monitor.findById(String(id)).lean();
+    return doc ? this.current(doc) : null;
+  }
+
+  /** The monitors of an organization, by ID. */
+  async list(organizationID: number): Promise<MonitorRecord[]> {
+    // A field filter reads the whole (small-document) collection on FerretDB; M1 is no hot path.
+    const docs = await this.db.models.Monitor.find({ organizationID }).lean();
+    const records = await Promise.all(docs.map((doc) => this.current(doc)));
+    return records.filter((r): r is MonitorRecord => r !== null).sort((a, b) => a.id - b.id);
+  }
+
+  /** Applies `change` to the newest configuration as a new revision. */
+  async update(record: MonitorRecord, change: (config: MonitorConfig) => MonitorConfig): Promise<MonitorRecord> {
+    const next = await this.configs.append(configKey(record.id), (head) => change(head.body), gone);
+    // The copy on the document is a hint: a lagging or reordered copy is corrected by readers.
+    await this.db.models.Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: JSON.stringify(next.body) } });
+    return { ...record, revision: next.n, config: next.body };
+  }
+
+  /** Deletes the monitor and both histories; true when it was there. */
+  async remove(id: number): Promise<boolean> {
+    const { deletedCount } = await this.db.models.Monitor.deleteOne({ _id: String(id) });
+    await this.configs.remove(configKey(id));
+    await this.data.remove(dataKey(id));
+    return deletedCount > 0;
+  }
+
+  /** The newest data version with its data. */
+  async latestData(id: number): Promise<Version<MonitorData>> {
+    const latest = await this.data.latest(dataKey(id));
+    if (!latest) throw gone();
+    return latest;
+  }
+
+  /** The newest data version's number and epoch, without the data. */
+  async dataVersion(id: number): Promise<VersionRef> {
+    const ref = await this.data.newest(dataKey(id));
+    if (!ref) throw gone();
+    return ref;
+  }
+
+  /** Appends the data `make` builds from the newest version (called again when another process won it). */
+  appendData(id: number, make: (head: Version<MonitorData>) => MonitorData): Promise<Version<MonitorData> & { base: string }> {
+    return this.data.append(dataKey(id), make, gone);
+  }
+
+  private async current(doc: MonitorDoc): Promise<MonitorRecord | null> {
+    const id = Number(doc._id);
+    const base = { id, organizationID: doc.organizationID };
+    if (!(await this.configs.newerThan(configKey(id), doc.revision))) {
+      return { ...base, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig };
+    }
+    const latest = await this.configs.latest(configKey(id));
+    return latest ? { ...base, revision: latest.n, config: latest.body } : null;
+  }
+}
+
+function tooLarge(what: string, bytes: number, limit: number): AppError {
+  return new AppError(413, 'payload_too_large', `The monitor's ${what} would grow to ${mebibytes(bytes)}; the limit is ${mebibytes(limit)} (${limit} bytes of JSON)`, [
+    { in: 'body', path: '(body)', problem: `would make the monitor's ${what} ${bytes} bytes, over the limit of ${limit}` },
+  ]);
+}

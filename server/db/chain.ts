@@ -1,0 +1,287 @@
+// A history of versions per key (a monitor's data, a monitor's configuration): each version is a tiny
+// link document with the string _id "<key>:<n>", so exactly one writer gets each version on MongoDB and
+// on FerretDB (whose updates are read-modify-write without a lock), and every lookup is an exact
+// string-_id lookup — the only query FerretDB answers from an index. Bodies live apart, in content
+// documents "<key>:<n>:<epoch>", read only when needed and cached (they never change), so probing for
+// the newest version never parses a large document.
+//
+// Each version has a random epoch and names its base's epoch. Together they identify one history:
+// after a database restore, version 50 of the new history and version 50 of the old one differ in
+// their epochs, so screens and processes notice the reset whatever the numbers.
+//
+// Old versions are deleted as a prefix. A writer whose base is very old (a stalled request) could insert
+// version n+1 again after the first one was pruned; so after inserting it checks that its base is still
+// there with the epoch it built on. Had n+1 been written and pruned before, n (or the genesis version 0,
+// which is pruned like any other) would have gone with it. A failed check removes the insert and starts
+// over; nothing in this depends on clocks.
+import { randomBytes } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { KeyedLock } from './keyed-lock.js';
+import { ByteCache } from './byte-cache.js';
+import { isDuplicateKey } from './errors.js';
+import { unavailable } from '../http/errors.js';
+
+export interface LinkDoc {
+  _id: string;
+  key: string;
+  n: number;
+  epoch: string;
+  base: string;
+  at: Date;
+}
+
+export interface HeadDoc {
+  _id: string;
+  n: number;
+}
+
+export interface ContentDoc {
+  _id: string;
+  key: string;
+  body: string;
+}
+
+export interface ChainModels {
+  links: Model<LinkDoc>;
+  heads: Model<HeadDoc>;
+  contents: Model<ContentDoc>;
+}
+
+/** One version of a key's history. */
+export interface Version<T> {
+  n: number;
+  epoch: string;
+  body: T;
+}
+
+/** The identity of a version without its body. */
+export type VersionRef = Omit<Version<unknown>, 'body'>;
+
+export interface ChainOptions {
+  /** Largest body in bytes (UTF-8 JSON); a larger one is refused with `tooLarge(bytes)`. */
+  maxBodyBytes?: number;
+  tooLarge?: (bytes: number) => Error;
+  /** Bytes of bodies this process keeps in memory. */
+  cacheBytes?: number;
+}
+
+const LINKS_KEPT = 20;
+const BODIES_KEPT = 3;
+const PRUNE_EVERY = 10;
+const WRITE_DEADLINE_MS = 20_000;
+const MAX_QUEUED_WRITES = 100;
+const MAX_HINTS = 10_000;
+
+const linkId = (key: string, n: number) => `${key}:${n}`;
+const contentId = (key: string, ref: VersionRef) => `${key}:${ref.n}:${ref.epoch}`;
+const newEpoch = () => randomBytes(9).toString('base64url');
+
+/** Appends and reads versions of keyed histories. */
+export class Chain<T> {
+  // Each queued write holds its body (up to 1 MiB): a key flooded with writes answers 503 instead.
+  private readonly lock = new KeyedLock<string>(MAX_QUEUED_WRITES, () => unavailable('Too many writes queued; try again', 1));
+  // The newest version this process wrote or read per key: where the next probe starts.
+  private readonly hints = new Map<string, VersionRef>();
+  private readonly bodies: ByteCache<T>;
+  private readonly reading = new Map<string, Promise<VersionRef | null>>();
+  private readonly removed = new Set<string>();
+
+  constructor(private readonly models: ChainModels, private readonly options: ChainOptions) {
+    this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
+  }
+
+  /** Starts a history with version 0 (the genesis). Starting twice keeps the first. */
+  async start(key: string, body: T): Promise<Version<T>> {
+    this.removed.delete(key);
+    const genesis = { n: 0, epoch: newEpoch() };
+    const json = this.serialise(body);
+    try {
+      await this.models.contents.create({ _id: contentId(key, genesis), key, body: json });
+      await this.models.links.create({ _id: linkId(key, 0), key, n: 0, epoch: genesis.epoch, base: '', at: new Date() });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const existing = await this.latest(key);
+      if (existing) return existing;
+      throw err;
+    }
+    this.bodies.set(contentId(key, genesis), body, Buffer.byteLength(json));
+    this.remember(key, genesis);
+    return { ...genesis, body };
+  }
+
+  /** The newest version's identity, or null when the key has no history. Concurrent calls share one probe. */
+  newest(key: string): Promise<VersionRef | null> {
+    let pending = this.reading.get(key);
+    if (!pending) {
+      pending = this.probe(key).finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The newest version with its body, or null when the key has no history. */
+  async latest(key: string): Promise<Version<T> | null> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const ref = await this.newest(key);
+      if (!ref) return null;
+      const body = await this.body(key, ref);
+      // Pruned between the probe and the read: a newer version exists, so probe again.
+      if (body !== undefined) return { ...ref, body };
+      this.hints.delete(key);
+    }
+    throw unavailable('The history changed too fast to be read; try again', 1);
+  }
+
+  /** True when a version after `n` exists (one exact lookup): a copy of version n is then outdated. */
+  async newerThan(key: string, n: number): Promise<boolean> {
+    return (await this.link(key, n + 1)) !== null;
+  }
+
+  /** The body of version `ref` while it is kept (undefined after it was pruned). */
+  async body(key: string, ref: VersionRef): Promise<T | undefined> {
+    const id = contentId(key, ref);
+    const cached = this.bodies.get(id);
+    if (cached !== undefined) return cached;
+    const doc = await this.models.contents.findById(id).lean();
+    if (!doc) return undefined;
+    const body = JSON.parse(doc.body) as T;
+    this.bodies.set(id, body, Buffer.byteLength(doc.body));
+    return body;
+  }
+
+  /**
+   * Appends the version `make` builds from the newest one (called again when another process won the
+   * version). `make` may throw to refuse the write. Without a history, `absent()` answers.
+   */
+  append(key: string, make: (head: Version<T>) => T, absent: () => Error): Promise<Version<T> & { base: string }> {
+    return this.lock.run(key, async () => {
+      const deadline = Date.now() + WRITE_DEADLINE_MS;
+      let head = await this.latest(key);
+      while (head && Date.now() < deadline) {
+        // A write queued behind this process's removal of the key must not bring it back.
+        if (this.removed.has(key)) break;
+        const body = make(head);
+        const json = this.serialise(body);
+        const next = { n: head.n + 1, epoch: newEpoch() };
+        // The body first: a link that is visible always has its body.
+        await this.models.contents.create({ _id: contentId(key, next), key, body: json });
+        try {
+          await this.models.links.create({ _id: linkId(key, next.n), key, n: next.n, epoch: next.epoch, base: head.epoch, at: new Date() });
+        } catch (err) {
+          await this.dropContent(key, next);
+          if (!isDuplicateKey(err)) throw err;
+          head = await this.latest(key);
+          continue;
+        }
+        if (!(await this.intact(key, head))) {
+          await this.models.links.deleteOne({ _id: linkId(key, next.n), epoch: next.epoch });
+          await this.dropContent(key, next);
+          this.hints.delete(key);
+          head = await this.latest(key);
+          continue;
+        }
+        this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
+        this.remember(key, next);
+        // Housekeeping: the write is committed, so its failure must not fail the write.
+        await this.models.heads.updateOne({ _id: key }, { $set: { n: next.n } }, { upsert: true }).catch(() => {});
+        void this.prune(key, next.n).catch(() => {});
+        return { ...next, base: head.epoch, body };
+      }
+      if (!head || this.removed.has(key)) throw absent();
+      throw unavailable('Too many concurrent writes; try again', 1);
+    });
+  }
+
+  /** Removes a key's whole history, after any write of this process in flight. */
+  remove(key: string): Promise<void> {
+    this.removed.add(key);
+    this.hints.delete(key);
+    // Not subject to the queue limit: a removal must never be refused for the writes it ends.
+    return this.lock.run(key, async () => {
+      await this.models.links.deleteMany({ key });
+      await this.models.heads.deleteOne({ _id: key });
+      // Rare (a monitor is deleted): the only scan of the content collection.
+      await this.models.contents.deleteMany({ key });
+    }, { force: true });
+  }
+
+  private serialise(body: T): string {
+    const json = JSON.stringify(body);
+    const bytes = Buffer.byteLength(json);
+    if (this.options.maxBodyBytes && bytes > this.options.maxBodyBytes) throw this.options.tooLarge!(bytes);
+    return json;
+  }
+
+  private async link(key: string, n: number): Promise<LinkDoc | null> {
+    return this.models.links.findById(linkId(key, n)).lean();
+  }
+
+  // The base a new version was built on is still the one read: see the comment at the top.
+  private async intact(key: string, base: VersionRef): Promise<boolean> {
+    const found = await this.link(key, base.n);
+    return found !== null && found.epoch === base.epoch;
+  }
+
+  // From a hint (this process's last known version, else the head document), exact lookups only:
+  // usually two (the hint is there, its successor is not). Links exist as one contiguous range.
+  private async probe(key: string): Promise<VersionRef | null> {
+    let start = this.hints.get(key)?.n;
+    if (start === undefined) start = (await this.models.heads.findById(key).lean())?.n ?? 0;
+    const [at, after] = await Promise.all([this.link(key, start), this.link(key, start + 1)]);
+    let found: LinkDoc | null;
+    if (!at) found = await this.scan(key);
+    else if (!after) found = at;
+    else found = await this.gallop(key, after);
+    if (!found) return null;
+    const ref = { n: found.n, epoch: found.epoch };
+    this.remember(key, ref);
+    return ref;
+  }
+
+  // Doubling steps from a known link, then bisection: log2 of the distance in exact lookups.
+  private async gallop(key: string, known: LinkDoc): Promise<LinkDoc> {
+    let low = known;
+    let step = 1;
+    let high = -1;
+    while (high < 0) {
+      const candidate = await this.link(key, low.n + step);
+      if (candidate) {
+        low = candidate;
+        step *= 2;
+      } else high = low.n + step;
+    }
+    while (high - low.n > 1) {
+      const mid = Math.floor((low.n + high) / 2);
+      const candidate = await this.link(key, mid);
+      if (candidate) low = candidate;
+      else high = mid;
+    }
+    return low;
+  }
+
+  // The hint was pruned or never existed: read the newest link of the key (links are tiny documents).
+  private async scan(key: string): Promise<LinkDoc | null> {
+    return this.models.links.findOne({ key }).sort({ n: -1 }).lean();
+  }
+
+  private remember(key: string, ref: VersionRef): void {
+    this.hints.delete(key);
+    this.hints.set(key, ref);
+    if (this.hints.size > MAX_HINTS) this.hints.delete(this.hints.keys().next().value!);
+  }
+
+  private async dropContent(key: string, ref: VersionRef): Promise<void> {
+    await this.models.contents.deleteOne({ _id: contentId(key, ref) }).catch(() => {});
+  }
+
+  // Bodies older than BODIES_KEPT go at once (each by its exact _id); links older than LINKS_KEPT as a
+  // prefix every PRUNE_EVERY versions.
+  private async prune(key: string, n: number): Promise<void> {
+    const old = n - BODIES_KEPT;
+    if (old >= 0) {
+      const link = await this.link(key, old);
+      if (link) await this.dropContent(key, link);
+    }
+    if (n % PRUNE_EVERY === 0) await this.models.links.deleteMany({ key, n: { $lte: n - LINKS_KEPT } });
+  }
+}

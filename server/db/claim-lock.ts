@@ -1,0 +1,42 @@
+// A mutex across processes on MongoDB and FerretDB alike: whoever inserts the lock document (unique
+// _id) holds it. For rare administrative read-modify-writes of one document (a user's memberships),
+// which FerretDB's non-atomic updates would otherwise let two processes overwrite each other.
+import { Schema, type Connection, type Model } from 'mongoose';
+import { unavailable } from '../http/errors.js';
+import { isDuplicateKey } from './errors.js';
+
+export interface LockDoc {
+  _id: string;
+  at: Date;
+}
+
+/** Registers the lock collection. */
+export function lockModel(conn: Connection): Model<LockDoc> {
+  return conn.model<LockDoc>('Lock', new Schema<LockDoc>({ _id: String, at: { type: Date, required: true } }, { versionKey: false }), 'locks');
+}
+
+const STALE_MS = 30_000;
+const WAIT_MS = 10_000;
+
+/** Runs `task` holding the lock `key`; a lock older than 30 s (its holder died) is broken. */
+export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task: () => Promise<T>): Promise<T> {
+  const id = `lock:${key}`;
+  const deadline = Date.now() + WAIT_MS;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    try {
+      await locks.create({ _id: id, at: new Date() });
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const held = await locks.findById(id).lean();
+      if (held && Date.now() - held.at.getTime() > STALE_MS) await locks.deleteOne({ _id: id, at: held.at });
+      if (Date.now() > deadline) throw unavailable('Another change of the same record is in progress; try again', 1);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    await locks.deleteOne({ _id: id });
+  }
+}

@@ -1,0 +1,60 @@
+// What the service keeps about itself: the installation's identity (created once, the namespace of
+// its Redis channels) and the hub processes running on this database with their hub configuration.
+import { randomBytes } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { isDuplicateKey } from './errors.js';
+
+export interface InstallationDoc {
+  _id: string;
+  installationId: string;
+  createdAt: Date;
+}
+
+export interface HubProcessDoc {
+  _id: string;
+  host: string;
+  pid: number;
+  /** How this process's hub reaches the others: Redis target and channel prefix, or none. */
+  hub: string;
+  startedAt: Date;
+  seenAt: Date;
+}
+
+export interface SystemModels {
+  Installation: Model<InstallationDoc>;
+  HubProcess: Model<HubProcessDoc>;
+}
+
+/** Registers the system models on a connection. */
+export function systemModels(conn: Connection): SystemModels {
+  return {
+    Installation: conn.model<InstallationDoc>('Installation', new Schema<InstallationDoc>({
+      _id: String,
+      installationId: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+    }, { versionKey: false }), 'installation'),
+    HubProcess: conn.model<HubProcessDoc>('HubProcess', new Schema<HubProcessDoc>({
+      _id: String,
+      host: { type: String, required: true },
+      pid: { type: Number, required: true },
+      hub: { type: String, required: true },
+      startedAt: { type: Date, required: true },
+      seenAt: { type: Date, required: true },
+    }, { versionKey: false }), 'hub_processes'),
+  };
+}
+
+const INSTALLATION = 'installation';
+
+/** The installation's identity: created by the first process that starts on this database, then kept. */
+export async function installationId(models: SystemModels): Promise<string> {
+  const found = await models.Installation.findById(INSTALLATION).lean();
+  if (found) return found.installationId;
+  try {
+    await models.Installation.create({ _id: INSTALLATION, installationId: randomBytes(8).toString('hex'), createdAt: new Date() });
+  } catch (err) {
+    // Two first processes raced: the one whose insert won names the installation.
+    if (!isDuplicateKey(err)) throw err;
+  }
+  return (await models.Installation.findById(INSTALLATION).lean())!.installationId;
+}

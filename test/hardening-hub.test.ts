@@ -1,0 +1,196 @@
+// Hardening the hub (issue 7): installations sharing one Redis, limits per credential, repeated
+// snapshots, restored histories and processes with different hub settings — over the real wire.
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { client } from './helpers/http.js';
+import { connectScreen, type Screen } from './helpers/screen.js';
+import { createOrg, otherDatabase, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+
+interface Ctx {
+  services: TestService[];
+  screens: Screen[];
+}
+
+const hub = suite<Ctx>('hardening: the hub', { services: [], screens: [] } as Ctx);
+
+hub.after.each(async (ctx) => {
+  for (const s of ctx.screens) s.close();
+  for (const s of ctx.services) await s.close();
+  ctx.screens = [];
+  ctx.services = [];
+});
+
+const redisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const api = (svc: TestService, org: OrgFixture) => client(svc.url, { apiKey: org.apiKey });
+const patches = (screen: Screen) => screen.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload);
+
+async function start(ctx: Ctx, env: Record<string, string> = {}, opts: Parameters<typeof startTestService>[1] = {}) {
+  const svc = await startTestService(env, opts);
+  ctx.services.push(svc);
+  return svc;
+}
+
+async function screenOn(ctx: Ctx, svc: TestService, token: string) {
+  const screen = await connectScreen(svc.url, token);
+  ctx.screens.push(screen);
+  return screen;
+}
+
+hub('two installations on one Redis (own databases, same monitor IDs) never see each other\'s screens', async (ctx) => {
+  const suffix = randomBytes(4).toString('hex');
+  const a = await start(ctx, { REDIS_URL: redisUrl() }, { dbUri: otherDatabase(`install_a_${suffix}`) });
+  const b = await start(ctx, { REDIS_URL: redisUrl() }, { dbUri: otherDatabase(`install_b_${suffix}`) });
+  assert.is.not(a.installationId, b.installationId);
+  assert.is(a.redisPrefix, `alarm-hub:${a.installationId}`);
+  const orgA = await createOrg(a);
+  const orgB = await createOrg(b);
+  const monitorA = (await api(a, orgA).post('/api/v1/monitor', { name: 'A', organizationID: orgA.orgId })).body.id;
+  const monitorB = (await api(b, orgB).post('/api/v1/monitor', { name: 'B', organizationID: orgB.orgId })).body.id;
+  assert.is(monitorA, monitorB, 'both installations number their first monitor the same');
+  const wallB = await screenOn(ctx, b, orgB.apiKey);
+  await wallB.subscribe(monitorB);
+
+  assert.is((await api(a, orgA).post(`/api/v1/monitor/${monitorA}/data/alarming`, { event: 'A: Brand', eventId: 1 })).status, 200);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(patches(wallB), [], 'installation A\'s write reached B\'s wall');
+  assert.is((await api(b, orgB).post(`/api/v1/monitor/${monitorB}/data/alarming`, { event: 'B: Unfall', eventId: 2 })).status, 200);
+  await wallB.waitFor(() => patches(wallB).length === 1, 5_000, 'B\'s own alarm');
+  assert.is(patches(wallB)[0].payload.event, 'B: Unfall');
+  assert.is(wallB.version, 1);
+});
+
+hub('REDIS_PREFIX overrides the namespace', async (ctx) => {
+  const svc = await start(ctx, { REDIS_URL: redisUrl(), REDIS_PREFIX: 'staging-north' });
+  assert.is(svc.redisPrefix, 'staging-north');
+});
+
+hub('subscriptions are limited per credential and address: reconnecting does not reset the budget', async (ctx) => {
+  const svc = await start(ctx, { RATE_LIMIT_PER_SECOND: '50' });
+  const org = await createOrg(svc);
+  const id = (await api(svc, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
+  const first = await screenOn(ctx, svc, org.member.token);
+  let limited = 0;
+  for (let i = 0; i < 80 && !limited; i++) {
+    const ack = await first.subscribe(id);
+    if ('error' in ack && ack.error.error === 'rate_limited') limited = i;
+  }
+  assert.ok(limited > 0, 'the budget runs out');
+  first.close();
+  const again = await screenOn(ctx, svc, org.member.token);
+  const ack = await again.subscribe(id);
+  assert.ok('error' in ack && ack.error.error === 'rate_limited', `a new socket of the same token starts with the spent budget: ${JSON.stringify(ack)}`);
+  const other = await screenOn(ctx, svc, org.apiKey);
+  assert.ok('data' in (await other.subscribe(id)), 'another credential has its own budget');
+});
+
+hub('a credential holds at most HUB_MAX_SOCKETS_PER_TOKEN sockets; a closed one frees its place', async (ctx) => {
+  const svc = await start(ctx, { HUB_MAX_SOCKETS_PER_TOKEN: '3' });
+  const org = await createOrg(svc);
+  const held = [await screenOn(ctx, svc, org.apiKey), await screenOn(ctx, svc, org.apiKey), await screenOn(ctx, svc, org.apiKey)];
+  const refused = await connectScreen(svc.url, org.apiKey).then((s) => (s.close(), null), (err: Error) => err);
+  assert.is(refused?.message, 'too_many_connections');
+  assert.ok(await screenOn(ctx, svc, org.member.token), 'other credentials are not affected');
+  held[0].close();
+  await new Promise((r) => setTimeout(r, 200));
+  assert.ok(await screenOn(ctx, svc, org.apiKey));
+});
+
+hub('repeated snapshots of one version read the monitor\'s data from the database at most once', async (ctx) => {
+  const svc = await start(ctx);
+  const org = await createOrg(svc);
+  const id = (await api(svc, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
+  await api(svc, org).post(`/api/v1/monitor/${id}/data/meta`, { tables: { roster: 'x'.repeat(500_000) } });
+  const reads: string[] = [];
+  svc.db.conn.set('debug', (collection: string, method: string) => {
+    if (collection === 'chain_contents' && method.startsWith('find')) reads.push(method);
+  });
+  try {
+    for (let i = 0; i < 20; i++) {
+      const screen = await screenOn(ctx, svc, org.apiKey);
+      const ack = await screen.subscribe(id);
+      assert.ok('data' in ack && ack.data.snapshot?.version === 1);
+      screen.close();
+    }
+  } finally {
+    svc.db.conn.set('debug', false);
+  }
+  assert.ok(reads.length <= 1, `the data was read ${reads.length} times for 20 snapshots`);
+});
+
+hub('a history restored from a backup: live patches reach the screens and a screen holding the old history gets the new one', async (ctx) => {
+  const svc = await start(ctx);
+  const org = await createOrg(svc);
+  const id = (await api(svc, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
+  const write = (event: string) => api(svc, org).post(`/api/v1/monitor/${id}/data/alarming`, { event });
+  await write('one');
+  await write('two');
+  // The backup: the monitor's data history as it is at version 2.
+  const { links, contents, heads } = svc.db.chains;
+  const key = `data:${id}`;
+  const backup = {
+    links: await links.find({ key }).lean(),
+    contents: await contents.find({ key }).lean(),
+    heads: await heads.find({ _id: key }).lean(),
+  };
+  for (const event of ['three', 'four', 'five']) await write(event);
+  const wall = await screenOn(ctx, svc, org.apiKey);
+  const subscribed = await wall.subscribe(id);
+  assert.is(wall.version, 5);
+  const oldEpoch = 'data' in subscribed ? subscribed.data.epoch : '';
+
+  // The restore, under the running process.
+  await links.deleteMany({ key });
+  await contents.deleteMany({ key });
+  await heads.deleteMany({ _id: key });
+  await links.insertMany(backup.links);
+  await contents.insertMany(backup.contents);
+  await heads.insertMany(backup.heads);
+  for (const event of ['drei', 'vier', 'fünf']) assert.is((await write(event)).status, 200);
+
+  const stored = await api(svc, org).get(`/api/v1/monitor/${id}/data`);
+  assert.is(stored.headers.get('etag'), '"5"', 'the restored history is at version 5 again');
+  assert.is(stored.body.alarmData.event, 'fünf');
+  const shows = (e: { name: string; payload: any }) => (e.name === 'monitor:snapshot' ? e.payload.data.alarmData.event : e.payload.payload?.event);
+  await wall.waitFor(() => wall.events.some((e) => shows(e) === 'fünf'), 15_000, 'the new history on the wall');
+  const reset = wall.events.find((e) => e.name === 'monitor:snapshot' && e.payload.reset);
+  assert.ok(reset, 'the process noticed the reset and sent the stored state marked as such');
+  assert.ok(reset!.payload.version < 5);
+  assert.is(wall.version, 5);
+
+  const cold = await screenOn(ctx, svc, org.apiKey);
+  const ack = await cold.subscribe(id, 5, oldEpoch);
+  assert.ok('data' in ack && ack.data.snapshot?.data.alarmData.event === 'fünf', 'a screen asking with the old epoch at the same number gets the stored state');
+});
+
+hub('processes on one database with different hub settings: an error at start and a report on /readyz', async (ctx) => {
+  const lines: string[] = [];
+  const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+  const suffix = randomBytes(4).toString('hex');
+  const dbUri = otherDatabase(`mismatch_${suffix}`);
+  const withRedis = await start(ctx, { REDIS_URL: redisUrl(), HUB_HEARTBEAT_MS: '200' }, { dbUri });
+  const without = await start(ctx, { HUB_HEARTBEAT_MS: '200' }, { dbUri, log: pino({ level: 'error' }, sink) });
+  assert.ok(lines.some((l) => /hub configuration differs/.test(l) && /"level":50/.test(l)), `no error logged: ${lines.join('')}`);
+  const report = (await client(without.url, null).get('/readyz')).body;
+  assert.is(report.checks.hub.detail.mismatchedProcesses.length, 1);
+  assert.match(report.checks.hub.detail.mismatchedProcesses[0].hub, /^Redis /);
+  const deadline = Date.now() + 5_000;
+  let other = (await client(withRedis.url, null).get('/readyz')).body;
+  while (other.checks.hub.detail.mismatchedProcesses.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    other = (await client(withRedis.url, null).get('/readyz')).body;
+  }
+  assert.equal(other.checks.hub.detail.mismatchedProcesses.map((p: { hub: string }) => p.hub), ['no Redis (single-process hub)']);
+});
+
+hub('processes with the same hub settings report no mismatch', async (ctx) => {
+  const dbUri = otherDatabase(`same_${randomBytes(4).toString('hex')}`);
+  const one = await start(ctx, { REDIS_URL: redisUrl(), HUB_HEARTBEAT_MS: '200' }, { dbUri });
+  await start(ctx, { REDIS_URL: redisUrl(), HUB_HEARTBEAT_MS: '200' }, { dbUri });
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal((await client(one.url, null).get('/readyz')).body.checks.hub.detail.mismatchedProcesses, []);
+});
+
+hub.run();

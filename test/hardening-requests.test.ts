@@ -1,0 +1,126 @@
+// Hardening requests (issue 7): the rate-limit exemption only after authorization, a full connection
+// pool answered 503, and the error messages a newcomer meets — over the real wire.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { expectError } from './helpers/expect.js';
+import { client, request } from './helpers/http.js';
+import { connectScreen } from './helpers/screen.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+
+interface Ctx {
+  svc: TestService;
+  a: OrgFixture;
+  b: OrgFixture;
+  monitorId: number;
+}
+
+const req = suite<Ctx>('hardening: requests', {} as Ctx);
+
+req.before(async (ctx) => {
+  ctx.svc = await startTestService({ RATE_LIMIT_PER_SECOND: '50' });
+  ctx.a = await createOrg(ctx.svc);
+  ctx.b = await createOrg(ctx.svc);
+  ctx.monitorId = (await client(ctx.svc.url, { pat: ctx.a.admin.token }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.a.orgId })).body.id;
+});
+req.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+req('another organization\'s key writing alarm data gets 429 past its budget; the own key is never refused', async (ctx) => {
+  const path = `/api/v1/monitor/${ctx.monitorId}/data/alarming`;
+  const stranger = client(ctx.svc.url, { apiKey: ctx.b.apiKey });
+  const statuses = await Promise.all(Array.from({ length: 300 }, () => stranger.patch(path, { positiveResponses: 1 }).then((r) => r)));
+  const counts = statuses.reduce<Record<number, number>>((c, r) => ({ ...c, [r.status]: (c[r.status] ?? 0) + 1 }), {});
+  assert.ok(counts[429] > 100, `statuses ${JSON.stringify(counts)}`);
+  assert.ok(Object.keys(counts).every((s) => s === '404' || s === '429'), JSON.stringify(counts));
+  const limited = statuses.find((r) => r.status === 429)!;
+  expectError(limited, 429, 'rate_limited');
+  assert.ok(limited.headers.get('retry-after'));
+  const own = client(ctx.svc.url, { apiKey: ctx.a.apiKey });
+  assert.is((await own.post(path, { event: 'B3', eventId: 1 })).status, 200);
+  const mine = await Promise.all(Array.from({ length: 150 }, (_, i) => own.patch(path, { positiveResponses: i })));
+  assert.ok(mine.every((r) => r.status === 200 || r.status === 503), `own writes: ${[...new Set(mine.map((r) => r.status))]}`);
+  assert.ok(mine.filter((r) => r.status === 200).length >= 100);
+});
+
+req('a member (authorized to read, not to write) is counted too: 403, then 429', async (ctx) => {
+  const member = client(ctx.svc.url, { pat: ctx.a.member.token });
+  const replies = await Promise.all(Array.from({ length: 250 }, () => member.post(`/api/v1/monitor/${ctx.monitorId}/data/meta`, { latestAlarms: [] })));
+  assert.equal([...new Set(replies.map((r) => r.status))].sort(), [403, 429]);
+});
+
+req('invalid JSON: 400 invalid_json saying line and column', async (ctx) => {
+  const body = '{\n  "name": "Wache",\n  "organizationID": 1,\n}';
+  const res = await request(ctx.svc.url, 'POST', '/api/v1/monitor', { auth: { apiKey: ctx.a.apiKey }, body });
+  expectError(res, 400, 'invalid_json');
+  assert.match(res.body.message, 'line 4, column 1');
+  assert.match(res.body.message, 'no trailing comma');
+  const cut = await request(ctx.svc.url, 'POST', '/api/v1/monitor', { auth: { apiKey: ctx.a.apiKey }, body: '{"name": "Wa' });
+  assert.match(cut.body.message, 'line 1, column 10');
+  const bare = await request(ctx.svc.url, 'POST', '/api/v1/monitor', { auth: { apiKey: ctx.a.apiKey }, body: '{name: 1}' });
+  assert.match(bare.body.message, 'line 1, column 2 expected a property name in double quotes');
+});
+
+req('an enum error lists the allowed values', async (ctx) => {
+  const res = await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post(`/api/v1/monitor/${ctx.monitorId}/data/alarming`, {
+    event: 'Brand', units: [{ name: 'HLF', feedback: [{ name: 'Kim', feedback: 7 }] }],
+  });
+  expectError(res, 400, 'invalid_body');
+  assert.is(res.body.details[0].path, 'units.0.feedback.0.feedback');
+  assert.is(res.body.details[0].problem, 'must be one of 0, 1, 2');
+});
+
+req('a token under the wrong header, with a Bearer prefix, or in Authorization gets a hint naming the right header', async (ctx) => {
+  const path = `/api/v1/monitor/${ctx.monitorId}`;
+  const swappedKey = await request(ctx.svc.url, 'GET', path, { auth: { pat: ctx.a.apiKey } });
+  expectError(swappedKey, 401, 'unauthorized');
+  assert.match(swappedKey.body.message, 'send it in the API-TOKEN header');
+  const swappedPat = await request(ctx.svc.url, 'GET', path, { auth: { apiKey: ctx.a.member.token } });
+  assert.match(swappedPat.body.message, 'send it in the Personal-Access-Token header');
+  const bearer = await request(ctx.svc.url, 'GET', path, { auth: { apiKey: `Bearer ${ctx.a.apiKey}` } });
+  assert.match(bearer.body.message, 'without a "Bearer " prefix');
+  const authorization = await request(ctx.svc.url, 'GET', path, { headers: { Authorization: `Bearer ${ctx.a.apiKey}` } });
+  expectError(authorization, 401, 'unauthorized');
+  assert.match(authorization.body.message, 'organization API keys (ahk_…) go in API-TOKEN');
+});
+
+const pool = suite<{ svc: TestService; org: OrgFixture; id: number }>('hardening: a full database pool', {} as never);
+
+pool.before(async (ctx) => {
+  // The fixtures come from a service with a normal pool; the one under test has one connection, and
+  // a request waits at most 200 ms for it.
+  const setup = await startTestService();
+  ctx.org = await createOrg(setup);
+  ctx.id = (await client(setup.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.org.orgId })).body.id;
+  await setup.close();
+  ctx.svc = await startTestService({ MONGODB_POOL_SIZE: '1', MONGODB_WAIT_QUEUE_TIMEOUT_MS: '200' });
+});
+pool.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+pool('requests that cannot get a connection in time answer 503 unavailable with Retry-After, never 500', async (ctx) => {
+  const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
+  // Each create takes several round trips through the one connection: 200 at once queue for seconds.
+  const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 4 ? api.post('/api/v1/monitor', { name: `M${i}`, organizationID: ctx.org.orgId }) : api.get(`/api/v1/monitor/${ctx.id}`))));
+  const statuses = new Set(replies.map((r) => r.status));
+  assert.ok([...statuses].every((s) => s === 200 || s === 201 || s === 503), [...statuses].join(','));
+  const busy = replies.find((r) => r.status === 503);
+  assert.ok(busy, 'the pool of one connection was exhausted at least once');
+  expectError(busy!, 503, 'unavailable');
+  assert.ok(busy!.headers.get('retry-after'));
+});
+
+pool('a hub subscribe that cannot get a connection is acknowledged with unavailable, not internal_error', async (ctx) => {
+  const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
+  const screens = await Promise.all(Array.from({ length: 12 }, () => connectScreen(ctx.svc.url, ctx.org.apiKey).catch(() => null)));
+  const load = Promise.all(Array.from({ length: 150 }, (_, i) => api.post('/api/v1/monitor', { name: `L${i}`, organizationID: ctx.org.orgId })));
+  const acks = await Promise.all(screens.filter((s) => s !== null).map((s) => s!.subscribe(ctx.id).catch(() => null)));
+  await load;
+  const codes = new Set(acks.map((a) => (a && 'error' in a ? a.error.error : 'ok')));
+  for (const s of screens) s?.close();
+  assert.not.ok(codes.has('internal_error'), [...codes].join(','));
+});
+
+req.run();
+pool.run();
