@@ -25,11 +25,19 @@ export async function benchService(env: Record<string, string> = {}) {
     body: JSON.stringify({ name: 'Bench', organizationID: org.id }),
   });
   const monitorId = ((await res.json()) as { id: number }).id;
+  // An active alarm, so that alarming patches (M8) have something to patch.
+  await fetch(`${url}/api/v1/monitor/${monitorId}/data/alarming`, {
+    method: 'POST',
+    headers: { 'API-TOKEN': token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ eventId: 1, event: 'Bench alarm', positiveResponses: 0 }),
+  });
   console.error(`database: ${database.engine}`);
   return {
     url,
     token,
     monitorId,
+    service,
+    identity,
     async close() {
       await service.close();
       await database.stop();

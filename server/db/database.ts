@@ -44,6 +44,7 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     waitQueueTimeoutMS: pool.waitQueueTimeoutMS ?? 10_000,
     socketTimeoutMS: 30_000,
     maxPoolSize: pool.maxPoolSize ?? 20,
+    monitorCommands: true,
   });
   await conn.asPromise();
   const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn) };

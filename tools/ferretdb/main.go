@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -52,6 +53,7 @@ func main() {
 		f.Run(ctx)
 		close(done)
 	}()
+	go indexIDPaths(ctx, abs, time.Second)
 	// The parent reads this one line to learn the address when -listen used port 0.
 	fmt.Println(f.MongoDBURI())
 	<-done
