@@ -8,6 +8,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Plain scripts that run under Node as they are (the kiosk agent).
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['**/*.ts'],
     rules: {
       // Declarations with `any` are deliberate at the edges (router, test replies); keep them visible.

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { MonitorCommands } from './areas/monitor/commands.js';
+import { ScreenCommands } from './areas/screens/commands.js';
 import { areaOperations } from './areas/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -38,6 +39,7 @@ export interface AppDeps {
 export interface App {
   koa: Koa;
   monitors: MonitorCommands;
+  screens: ScreenCommands;
   validator: Validator;
 }
 
@@ -45,7 +47,8 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
   const monitors = new MonitorCommands(deps.db, deps.events);
-  const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors });
+  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.rateLimitPerSecond > 0);
+  const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
   const openapi = buildOpenApi(operations, validator);
 
   const open = new Router();
@@ -63,9 +66,12 @@ export function createApp(deps: AppDeps): App {
     ctx.body = openapi;
   });
 
+  // Operations without a credential (a screen asking to be paired) come first; the rest authenticate.
+  const publicApi = new Router();
+  mountOperations(publicApi, validator, operations.filter((op) => op.public), deps.rateLimitPerSecond);
   const api = new Router();
   api.use('/api/v1', authenticate(deps.db.models, deps.rateLimitPerSecond));
-  mountOperations(api, validator, operations, deps.rateLimitPerSecond);
+  mountOperations(api, validator, operations.filter((op) => !op.public), deps.rateLimitPerSecond);
 
   // Behind a proxy only the address the proxy itself saw is trusted (the rightmost X-Forwarded-For entry).
   const koa = new Koa({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
@@ -76,8 +82,9 @@ export function createApp(deps: AppDeps): App {
   koa.use(jsonBody(deps.bodyLimitBytes));
   koa.use(open.routes());
   for (const router of deps.extraRoutes ?? []) koa.use(router.routes());
+  koa.use(publicApi.routes());
   koa.use(api.routes());
   // Not thrown, so the router sets the Allow header; the error handler then renders the body.
   koa.use(api.allowedMethods());
-  return { koa, monitors, validator };
+  return { koa, monitors, screens, validator };
 }

@@ -16,6 +16,8 @@ export interface Config {
   redisPrefix: string | undefined;
   /** How often each process records that it is alive (and compares hub settings with the others). */
   hubHeartbeatMs: number;
+  /** A screen silent this long counts as offline. */
+  screenOfflineAfterMs: number;
   /** Sockets one credential may hold on one hub process; 0 is no cap. */
   maxSocketsPerToken: number;
   logLevel: string;
@@ -53,6 +55,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || undefined,
     maxSocketsPerToken: integer(env, 'HUB_MAX_SOCKETS_PER_TOKEN', 100),
+    screenOfflineAfterMs: integer(env, 'SCREEN_OFFLINE_AFTER_MS', 120_000) || 120_000,
     hubHeartbeatMs: integer(env, 'HUB_HEARTBEAT_MS', 10_000) || 10_000,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: 1024 * 1024,
@@ -77,6 +80,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `REDIS_URL=${config.redisUrl ? redactUri(config.redisUrl) : '(unset: single-process hub)'} (${origin('REDIS_URL')})`,
     `REDIS_PREFIX=${config.redisPrefix ?? '(unset: alarm-hub:<installation id>)'} (${origin('REDIS_PREFIX')})`,
     `HUB_MAX_SOCKETS_PER_TOKEN=${config.maxSocketsPerToken} (${origin('HUB_MAX_SOCKETS_PER_TOKEN')}${config.maxSocketsPerToken ? '' : ': no cap'})`,
+    `SCREEN_OFFLINE_AFTER_MS=${config.screenOfflineAfterMs} (${origin('SCREEN_OFFLINE_AFTER_MS')})`,
     `LOG_LEVEL=${config.logLevel} (${origin('LOG_LEVEL')})`,
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
     `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,

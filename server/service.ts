@@ -32,6 +32,9 @@ class EventRelay implements HubEvents {
   monitorUpdated: HubEvents['monitorUpdated'] = (...args) => this.target?.monitorUpdated(...args);
   monitorDeleted: HubEvents['monitorDeleted'] = (...args) => this.target?.monitorDeleted(...args);
   toOrganization: HubEvents['toOrganization'] = (...args) => this.target?.toOrganization(...args);
+  commandScreens: HubEvents['commandScreens'] = async (...args) => (this.target ? this.target.commandScreens(...args) : []);
+  testAlarm: HubEvents['testAlarm'] = (...args) => this.target?.testAlarm(...args);
+  disconnectScreen: HubEvents['disconnectScreen'] = (...args) => this.target?.disconnectScreen(...args);
 }
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
@@ -55,6 +58,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   hub = createHub(server, {
     db,
     monitors: app.monitors,
+    screens: app.screens,
+    screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator: app.validator,
     log,
     redisUrl: config.redisUrl,

@@ -6,6 +6,8 @@ import type { HubEvents } from '../hub/events.js';
 import type { Operation } from '../http/operation.js';
 import type { MonitorCommands } from './monitor/commands.js';
 import { monitorOperations } from './monitor/routes.js';
+import type { ScreenCommands } from './screens/commands.js';
+import { screenOperations } from './screens/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -14,11 +16,13 @@ export interface AreaDeps {
   log: Logger;
   events: HubEvents;
   monitors: MonitorCommands;
+  screens: ScreenCommands;
 }
 
 /** The operations of all areas. */
 export function areaOperations(deps: AreaDeps): Operation[] {
   return [
     ...monitorOperations(deps.monitors),
+    ...screenOperations(deps.screens),
   ];
 }

@@ -1,6 +1,7 @@
 // One mongoose connection per service instance, with every model registered and every index built.
 import mongoose, { type Connection } from 'mongoose';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
+import { screenModels, type ScreenModels } from '../areas/screens/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
@@ -9,7 +10,7 @@ import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & SystemModels;
+  models: IdentityModels & MonitorModels & SystemModels & ScreenModels;
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
@@ -47,7 +48,7 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     monitorCommands: true,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn) };
+  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn) };
   const chains = chainModels(conn);
   for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);

@@ -1,37 +1,43 @@
-// REST authentication: API-TOKEN or Personal-Access-Token header (case-insensitive, as all HTTP headers).
+// REST authentication: API-TOKEN, Personal-Access-Token or Screen-Token header (case-insensitive, as
+// all HTTP headers). Operations declared `public` (a screen asking to be paired) are mounted apart,
+// without it.
 import type { Context, Next } from 'koa';
 import { resolveActor } from '../identity/actor.js';
-import type { IdentityModels } from '../identity/models.js';
+import type { IdentityModels, TokenKind } from '../identity/models.js';
 import { badRequest, rateLimited, unauthorized } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 
 const HEADER_HINT = 'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
 
+const HEADERS: Array<[string, TokenKind]> = [['API-TOKEN', 'apikey'], ['Personal-Access-Token', 'pat'], ['Screen-Token', 'screen']];
+const HEADER_OF: Record<string, string> = { ahk_: 'API-TOKEN', ahp_: 'Personal-Access-Token', ahs_: 'Screen-Token' };
+const NAME_OF: Record<string, string> = { ahk_: 'an organization API key', ahp_: 'a personal access token', ahs_: 'a screen token' };
+
 // The mistakes newcomers make, told apart by the tokens' prefixes.
-function hint(header: 'API-TOKEN' | 'Personal-Access-Token', value: string): string {
+function hint(header: string, value: string): string {
   if (/^bearer\s/i.test(value)) return `; send the token without a "Bearer " prefix (${HEADER_HINT})`;
-  if (header === 'API-TOKEN' && value.startsWith('ahp_')) return '; this is a personal access token (ahp_…): send it in the Personal-Access-Token header';
-  if (header === 'Personal-Access-Token' && value.startsWith('ahk_')) return '; this is an organization API key (ahk_…): send it in the API-TOKEN header';
-  return '';
+  const prefix = value.slice(0, 4);
+  const right = HEADER_OF[prefix];
+  return right && right !== header ? `; this is ${NAME_OF[prefix]} (${prefix}…): send it in the ${right} header` : '';
 }
 
-/** Puts the caller on ctx.state.actor or answers 401; limits the rate of bad credentials per address. */
+/** Puts the caller on ctx.state.caller or answers 401; limits the rate of bad credentials per address. */
 export function authenticate(models: IdentityModels, ratePerSecond: number) {
   // An address gets a few wrong credentials per second. Only wrong ones count and only they are
   // refused: a station behind the same NAT as a misconfigured device keeps working.
   const badCredentials = new RateLimiter(ratePerSecond ? 5 : 0, 20);
   return async (ctx: Context, next: Next) => {
-    const apiKey = ctx.get('API-TOKEN');
-    const pat = ctx.get('Personal-Access-Token');
-    if (apiKey && pat) throw badRequest('invalid_parameter', 'Send one credential: API-TOKEN or Personal-Access-Token, not both');
-    if (!apiKey && !pat) throw unauthorized(`A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`);
-    const actor = await resolveActor(models, apiKey ? 'apikey' : 'pat', apiKey || pat);
-    if (!actor) {
+    const sent = HEADERS.map(([header, kind]) => ({ header, kind, value: ctx.get(header) })).filter((c) => c.value);
+    if (sent.length > 1) throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
+    if (sent.length === 0) throw unauthorized(`A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`);
+    const [{ header, kind, value }] = sent;
+    const caller = await resolveActor(models, kind, value);
+    if (!caller) {
       const wait = badCredentials.take(ctx.ip);
       if (wait) throw rateLimited(wait);
-      throw unauthorized(`The credential is unknown or revoked${hint(apiKey ? 'API-TOKEN' : 'Personal-Access-Token', apiKey || pat)}`);
+      throw unauthorized(`The credential is unknown or revoked${hint(header, value)}`);
     }
-    ctx.state.actor = actor;
+    ctx.state.caller = caller;
     await next();
   };
 }

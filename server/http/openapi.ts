@@ -52,7 +52,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     },
   };
   if (op.response.conditional) responses[304] = { description: 'Not modified: If-None-Match matched the current ETag (no body)' };
-  for (const status of [...op.errors, 401, ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
+  for (const status of [...op.errors, ...(op.public ? [] : [401]), ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
   }
   return {
@@ -60,6 +60,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     'x-label': op.label,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
+    ...(op.public ? { security: [] } : op.screens ? { security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }, { 'Screen-Token': [] }] } : {}),
     tags: [op.path.split('/')[3]],
     parameters: [
       ...parameters(validator, 'path', op.params?.schema, op.params?.message),
@@ -84,7 +85,7 @@ export function buildOpenApi(operations: Operation[], validator: Validator): Jso
     info: {
       title: 'alarm-hub',
       version: '0.1.0',
-      description: 'Alarm delivery and station displays. This version implements the monitor area (M1–M10); the hub for screens is Socket.IO at /socket.io. Errors share one body (ErrorBody); IDs never exceed 2^53-1. A method a path does not have answers 405 with an Allow header.',
+      description: 'Alarm delivery and station displays. The hub for screens is Socket.IO at /socket.io; operations carry the interface\'s label in x-label (F1–F8: the screen fleet). Errors share one body (ErrorBody); IDs never exceed 2^53-1. A method a path does not have answers 405 with an Allow header.',
     },
     servers: [{ url: '/' }],
     security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }],
@@ -93,6 +94,7 @@ export function buildOpenApi(operations: Operation[], validator: Validator): Jso
       securitySchemes: {
         API_Token: { type: 'apiKey', in: 'header', name: 'API-TOKEN', description: 'An organization API key (admin command: apikey create)' },
         'Personal-Access-Token': { type: 'apiKey', in: 'header', name: 'Personal-Access-Token', description: 'A user\'s personal access token (admin command: pat create)' },
+        'Screen-Token': { type: 'apiKey', in: 'header', name: 'Screen-Token', description: 'A paired screen\'s token (ahs_…, from F2): reads its own monitor only (M4, M6)' },
       },
       schemas: Object.fromEntries(validator.schemas.map((s) => [s.$id, toComponent(s)])),
     },

@@ -2,8 +2,8 @@
 // built from these declarations, so routes and documentation cannot drift apart.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Actor } from '../identity/actor.js';
-import { AppError, rateLimited } from './errors.js';
+import type { Actor, Caller } from '../identity/actor.js';
+import { AppError, forbidden, rateLimited } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Validator } from './validation.js';
 
@@ -14,6 +14,8 @@ export interface OperationInput<Q, P, B> {
   params: P;
   body: B;
   actor: Actor;
+  /** The caller as authenticated: the actor, or a screen on operations declared `screens`. */
+  caller: Caller;
   ctx: Context;
   /** What `authorize` returned (the loaded resource), when the operation declares it. */
   authorized?: unknown;
@@ -44,6 +46,12 @@ export interface Operation<Q = any, P = any, B = any> {
    * past the budget, so another organization's key cannot use the exemption.
    */
   rateLimited?: boolean;
+  /** Reachable by a screen token (CONTRACT.md §8): the handler then finds the screen in `caller`. */
+  screens?: boolean;
+  /** Needs no credential; rate limited per client address. Mounted before authentication. */
+  public?: boolean;
+  /** Its own budget per credential (or address) instead of the general rate: requests per minute (off with the rest). */
+  perMinute?: number;
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
   authorize?(input: Omit<OperationInput<Q, P, B>, 'body'>): Promise<unknown>;
   handler(input: OperationInput<Q, P, B>): Promise<unknown>;
@@ -77,16 +85,19 @@ export function mountOperations(router: Router, validator: Validator, operations
   for (const op of operations) {
     if (op.rateLimited === false && !op.authorize) throw new Error(`${op.label}: an operation exempt from rate limits must declare authorize`);
     for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
+      const own = op.perMinute && ratePerSecond > 0 ? new RateLimiter(op.perMinute / 60, op.perMinute) : null;
       router[method](op.path, async (ctx: Context) => {
         ctx.state.label = op.label;
-        const key = `${ctx.state.actor.tokenId}@${ctx.ip}`;
+        const caller = ctx.state.caller as Caller | undefined;
+        if (caller?.kind === 'screen' && !op.screens) throw forbidden('A screen token reads its own monitor only (M4, M6)');
+        const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
         if (op.rateLimited !== false) {
-          const wait = limiter.take(key);
+          const wait = (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
         }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
-        const input = { query, params, actor: ctx.state.actor as Actor, ctx };
+        const input = { query, params, actor: caller as Actor, caller: caller as Caller, ctx };
         const authorized = op.authorize ? await authorizeCounted(op, input, () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
         let body: unknown;
         if (op.body) {

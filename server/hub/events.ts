@@ -1,7 +1,7 @@
 // The single place where changes leave the areas for the hub: commands call these after their
 // writes succeed; the hub implements them (on every process, through Redis). Routes never publish.
 import type { MonitorEvents } from '../areas/monitor/events.js';
-import type { ServerToClientEvents } from './protocol.js';
+import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent } from './protocol.js';
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
 export interface OrganizationEvents {
@@ -9,5 +9,15 @@ export interface OrganizationEvents {
   toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
 }
 
+/** What the screen fleet asks of the hub (CONTRACT.md §8). */
+export interface ScreenEvents {
+  /** Sends a command to screens on every process; resolves with the screens that acknowledged in time. */
+  commandScreens(screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]>;
+  /** Shows a test alarm on a monitor's screens. */
+  testAlarm(event: TestAlarmEvent): void;
+  /** Disconnects a removed screen's sockets at once, on every process. */
+  disconnectScreen(screenId: number): void;
+}
+
 /** Everything the areas publish. */
-export type HubEvents = MonitorEvents & OrganizationEvents;
+export type HubEvents = MonitorEvents & OrganizationEvents & ScreenEvents;

@@ -10,10 +10,13 @@ import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
-import { resolveActor, type Actor } from '../identity/actor.js';
+import { resolveActor, type Caller } from '../identity/actor.js';
+import type { ScreenCommands } from '../areas/screens/commands.js';
+import { ScreenHealth } from '../areas/screens/health.js';
 import { Admission } from './admission.js';
 import type { HubEvents } from './events.js';
 import { recheckSockets } from './recheck.js';
+import { attachScreen, commandScreens, screensHere } from './screens.js';
 import { connectRedis, type RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
 import {
@@ -30,7 +33,9 @@ import {
 } from './protocol.js';
 
 interface SocketData {
-  actor: Actor;
+  actor: Caller;
+  /** A kiosk agent beside a screen (screen tokens only): receives screen:power, is no screen. */
+  agent: boolean;
   /** The client's address (from X-Forwarded-For behind a trusted proxy). */
   address: string;
 }
@@ -48,6 +53,9 @@ type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerE
 export interface HubDeps {
   db: Database;
   monitors: MonitorCommands;
+  screens: ScreenCommands;
+  /** A screen silent this long counts as offline (screen:offline to its organization). */
+  screenOfflineAfterMs: number;
   validator: Validator;
   log: Logger;
   redisUrl: string | undefined;
@@ -71,7 +79,7 @@ export interface Hub extends HubEvents {
   close(): Promise<void>;
 }
 
-const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat' } as const;
+const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat', 'screen-token': 'screen' } as const;
 
 export { MAX_SUBSCRIPTIONS } from './admission.js';
 
@@ -139,8 +147,18 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
 
   const admission = new Admission({ rateLimitPerSecond: deps.rateLimitPerSecond, maxSocketsPerToken: deps.maxSocketsPerToken });
 
+  // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
+  const health = new ScreenHealth(deps.db.models, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
+    if (kind === 'offline') io.to(rooms.organization(organizationId)).emit('screen:offline', event as { screenId: number; monitorId: number; since: string });
+    else io.to(rooms.organization(organizationId)).emit('screen:online', event);
+  });
+  const sweepTimer = setInterval(() => {
+    health.sweep(screensHere(io)).catch((err) => log.warn({ err: (err as Error).message }, 'screen health sweep failed'));
+  }, Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)));
+  sweepTimer.unref();
+
   io.use(async (socket, next) => {
-    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown };
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown; role?: unknown };
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
     // The rightmost entry is the one the trusted proxy added; the ones before it are the client's say.
     const forwarded = deps.trustProxy ? (String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').pop() ?? '').trim() : '';
@@ -153,6 +171,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       if (!actor) return refuse();
       if (!admission.admit(actor.tokenId, socket.id)) return next(new Error('too_many_connections'));
       socket.data.actor = actor;
+      socket.data.agent = actor.kind === 'screen' && auth.role === 'agent';
       socket.data.address = address;
       next();
     } catch (err) {
@@ -162,8 +181,9 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
 
   io.on('connection', (socket: HubSocket) => {
     const { actor, address } = socket.data;
-    const orgs = actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()];
-    socket.join(orgs.map(rooms.organization));
+    // A screen reads its one monitor: it joins no organization room (journal, rules, fleet events).
+    if (actor.kind === 'screen') attachScreen(io, socket, actor, socket.data.agent, { health, validator: deps.validator, log });
+    else socket.join((actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()]).map(rooms.organization));
     log.info({ socket: socket.id, actor: actor.kind, tokenId: actor.tokenId, screens: io.engine.clientsCount }, 'screen connected');
     socket.on('disconnect', (reason) => {
       admission.release(actor.tokenId, socket.id);
@@ -180,6 +200,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
         const current = await monitors.latestVersion(monitorId);
+        void sendTestAlarm(socket, monitorId);
         if (version === current.version && epoch === current.epoch) {
           sequencer.start(monitorId, current.version, current.epoch);
           return ack({ data: { monitorId, ...current } });
@@ -208,6 +229,12 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     });
   });
 
+  // A screen that subscribes while a test alarm runs shows it too (after its ack, so after its state).
+  async function sendTestAlarm(socket: HubSocket, monitorId: number): Promise<void> {
+    const running = await deps.screens.runningTestAlarm(monitorId).catch(() => null);
+    if (running) setImmediate(() => socket.emit('monitor:test-alarm', { monitorId, ...running }));
+  }
+
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs.
   const recheckTimer = setInterval(async () => {
     try {
@@ -228,7 +255,14 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       deliver(event);
     },
     toOrganization(organizationId, event, ...args) {
-      io.to(rooms.organization(organizationId)).emit(event, ...args);
+      (io.to(rooms.organization(organizationId)).emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
+    },
+    commandScreens: (screenIds, command, timeoutMs) => commandScreens(io, screenIds, command, timeoutMs),
+    testAlarm(event) {
+      io.to(rooms.monitor(event.monitorId)).emit('monitor:test-alarm', event);
+    },
+    disconnectScreen(screenId) {
+      io.in([rooms.screen(screenId), rooms.agents(screenId)]).disconnectSockets(true);
     },
     monitorUpdated(monitor: MonitorView, revision: number) {
       io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
@@ -244,6 +278,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     async close() {
       clearInterval(resyncTimer);
       clearInterval(recheckTimer);
+      clearInterval(sweepTimer);
       sequencer.close();
       // Closing the transports (not disconnecting the sockets) lets screens reconnect to another process.
       io.engine.close();

@@ -83,28 +83,83 @@ export interface AckError {
 
 export type Ack<T> = { data: T } | { error: AckError };
 
+/** What an admin can ask a screen to do (CONTRACT.md §8). */
+export type ScreenCommandName = 'reload' | 'identify' | 'sleep' | 'wake';
+
+export interface ScreenCommandEvent {
+  command: ScreenCommandName;
+}
+
+/** A screen's acknowledgement of a command. */
+export interface ScreenCommandAck {
+  screenId: number;
+}
+
+/** A test alarm on a monitor: shown like an alarm but marked TEST; never part of the monitor's data. */
+export interface TestAlarmEvent {
+  monitorId: number;
+  message: string;
+  /** When it ends by itself (RFC 3339, server time). */
+  endsAt: string;
+}
+
+export interface ScreenOfflineEvent {
+  screenId: number;
+  monitorId: number;
+  /** When the screen was last seen. */
+  since: string;
+}
+
+export interface ScreenOnlineEvent {
+  screenId: number;
+  monitorId: number;
+}
+
+/** What a screen reports it shows (`screen:report`). */
+export interface ScreenReportEvent {
+  versionShown: number;
+  pageVersion: string;
+}
+
+/** The page blanked (sleep) or returned (wake): a kiosk agent turns it into HDMI-CEC or DPMS. */
+export interface ScreenPowerEvent {
+  state: 'sleep' | 'wake';
+}
+
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
   'monitor:updated': (event: UpdatedEvent) => void;
   'monitor:deleted': (event: DeletedEvent) => void;
+  'monitor:test-alarm': (event: TestAlarmEvent) => void;
+  'screen:command': (event: ScreenCommandEvent, ack: (answer: ScreenCommandAck) => void) => void;
+  'screen:offline': (event: ScreenOfflineEvent) => void;
+  'screen:online': (event: ScreenOnlineEvent) => void;
+  /** To a screen's kiosk agents: its page went to sleep or woke up. */
+  'screen:power': (event: ScreenPowerEvent & { screenId: number }) => void;
 }
 
 export interface ClientToServerEvents {
   'monitor:subscribe': (request: SubscribeRequest, ack: (answer: Ack<SubscribeResult>) => void) => void;
   'monitor:unsubscribe': (request: UnsubscribeRequest, ack: (answer: Ack<{ monitorId: number }>) => void) => void;
+  'screen:report': (report: ScreenReportEvent) => void;
+  'screen:power': (power: ScreenPowerEvent) => void;
 }
 
 /** Credential schemes of the handshake's `auth.scheme`. */
-export type AuthScheme = 'api-token' | 'personal-access-token';
+export type AuthScheme = 'api-token' | 'personal-access-token' | 'screen-token';
 
 export interface HandshakeAuth {
   token: string;
   scheme: AuthScheme;
+  /** `agent`: a kiosk agent beside a screen (screen tokens only): it receives `screen:power`, is no screen. */
+  role?: 'screen' | 'agent';
 }
 
 /** Room names used on every hub process. */
 export const rooms = {
   organization: (id: number) => `org:${id}`,
   monitor: (id: number) => `monitor:${id}`,
+  screen: (id: number) => `screen:${id}`,
+  agents: (id: number) => `screen-agents:${id}`,
 };

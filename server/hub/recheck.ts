@@ -2,10 +2,10 @@
 // a revoked token, or a user who lost a membership, is disconnected within one interval. The
 // display client reconnects after such a disconnect, and the handshake then decides afresh.
 import type { Database } from '../db/database.js';
-import type { Actor } from '../identity/actor.js';
+import type { Caller } from '../identity/actor.js';
 
 interface Connected {
-  data: { actor: Actor };
+  data: { actor: Caller };
   disconnect(close: boolean): unknown;
 }
 

@@ -22,15 +22,35 @@ export interface UserActor {
 
 export type Actor = ApiKeyActor | UserActor;
 
+/**
+ * A paired station screen (CONTRACT.md §8): it reads one monitor (M4, M6, a hub subscription) and
+ * nothing else. It is not an Actor: the router admits it only to operations declared for screens, so
+ * no other operation ever sees one.
+ */
+export interface ScreenActor {
+  kind: 'screen';
+  tokenId: number;
+  credential: string;
+  screenId: number;
+  monitorId: number;
+  organizationId: number;
+}
+
+/** Whoever presented a valid credential. */
+export type Caller = Actor | ScreenActor;
+
 const MAX_TOKEN_LENGTH = 200;
 
-/** The actor for a token presented under a scheme, or null when unknown, revoked or of the other scheme. */
-export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Actor | null> {
+/** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
+export async function resolveActor(models: IdentityModels, kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
+export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Caller | null>;
+export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Caller | null> {
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
   const credential = hashToken(token);
   const found = await models.Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
   if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
+  if (found.kind === 'screen') return { kind: 'screen', tokenId: found.tokenId, credential, screenId: found.screenId!, monitorId: found.monitorId!, organizationId: found.organizationId! };
   const user = await models.User.findById(String(found.userId), { memberships: 1 }).lean();
   return {
     kind: 'user',

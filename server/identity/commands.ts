@@ -3,7 +3,7 @@ import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { organizationExists, userExists } from './lookup.js';
-import type { Role } from './models.js';
+import type { Role, TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
 /** Records a new organization may hold until an operator sets another limit. */
@@ -89,7 +89,12 @@ export class IdentityCommands {
     if (!(await organizationExists(this.db.models, id))) throw notFound(`Organization ${id} not found`);
   }
 
-  private async createToken(fields: { kind: 'apikey' | 'pat'; name: string; organizationId: number | null; userId: number | null }) {
+  /** Creates a screen's token: it reads one monitor only. */
+  async createScreenToken(screen: { screenId: number; monitorId: number; organizationId: number; name: string }) {
+    return this.createToken({ kind: 'screen', name: screen.name, organizationId: screen.organizationId, userId: null, screenId: screen.screenId, monitorId: screen.monitorId });
+  }
+
+  private async createToken(fields: { kind: TokenKind; name: string; organizationId: number | null; userId: number | null; screenId?: number; monitorId?: number }) {
     const { Token } = this.db.models;
     const token = generateToken(fields.kind);
     const id = await this.db.ids.next('token');

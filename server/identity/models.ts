@@ -4,7 +4,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { lockModel, type LockDoc } from '../db/claim-lock.js';
 
 export type Role = 'admin' | 'member';
-export type TokenKind = 'apikey' | 'pat';
+export type TokenKind = 'apikey' | 'pat' | 'screen';
 
 export interface Organization {
   /** The organization's ID as a string. */
@@ -38,6 +38,9 @@ export interface Token {
   name: string;
   organizationId: number | null;
   userId: number | null;
+  /** A screen token's screen and the one monitor it may read. */
+  screenId?: number | null;
+  monitorId?: number | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -57,10 +60,12 @@ export function identityModels(conn: Connection): IdentityModels {
   const token = new Schema<Token>({
     _id: String,
     tokenId: { type: Number, required: true },
-    kind: { type: String, required: true, enum: ['apikey', 'pat'] },
+    kind: { type: String, required: true, enum: ['apikey', 'pat', 'screen'] },
     name: { type: String, required: true },
     organizationId: { type: Number, default: null },
     userId: { type: Number, default: null },
+    screenId: { type: Number, default: null },
+    monitorId: { type: Number, default: null },
     createdAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   }, opts);

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TokenKind } from './models.js';
 
-const PREFIX: Record<TokenKind, string> = { apikey: 'ahk_', pat: 'ahp_' };
+const PREFIX: Record<TokenKind, string> = { apikey: 'ahk_', pat: 'ahp_', screen: 'ahs_' };
 
 /** A new random token of the given kind, as shown once to its owner. */
 export function generateToken(kind: TokenKind): string {

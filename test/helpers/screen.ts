@@ -14,8 +14,8 @@ export interface Screen {
 }
 
 /** Connects with a token; resolves once connected, rejects with the connect_error message. */
-export function connectScreen(url: string, token: string, scheme = token.startsWith('ahp_') ? 'personal-access-token' : 'api-token'): Promise<Screen> {
-  const socket = io(url, { path: '/socket.io', auth: { token, scheme }, transports: ['websocket'], reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 500 });
+export function connectScreen(url: string, token: string, scheme = token.startsWith('ahp_') ? 'personal-access-token' : 'api-token', headers: Record<string, string> = {}): Promise<Screen> {
+  const socket = io(url, { path: '/socket.io', auth: { token, scheme }, transports: ['websocket'], reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 500, extraHeaders: headers });
   const screen: Screen = {
     socket,
     events: [],

@@ -2,8 +2,8 @@
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { MonitorView, SnapshotEvent } from '../../hub/protocol.js';
-import type { Actor } from '../../identity/actor.js';
-import { canConfigure, canRead } from '../../identity/policy.js';
+import type { Actor, Caller } from '../../identity/actor.js';
+import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
 import { presentMonitor } from './presenter.js';
 import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
@@ -45,10 +45,10 @@ export class MonitorCommands {
     return (await this.store.list(organizationId)).map(presentMonitor);
   }
 
-  /** M4, and the check before every other operation on one monitor: 404 when the actor may not see it. */
-  async readable(actor: Actor, monitorId: number): Promise<MonitorRecord> {
+  /** M4, and the check before every other operation on one monitor: 404 when the caller may not see it. */
+  async readable(caller: Caller, monitorId: number): Promise<MonitorRecord> {
     const record = await this.store.get(monitorId);
-    if (!record || !canRead(actor, record.organizationID)) throw notFound('Monitor not found');
+    if (!record || !canReadMonitor(caller, record)) throw notFound('Monitor not found');
     return record;
   }
 
@@ -99,8 +99,8 @@ export class MonitorCommands {
   }
 
   /** M6: the current data and its version. */
-  async data(actor: Actor, id: number): Promise<VersionedData> {
-    await this.readable(actor, id);
+  async data(caller: Caller, id: number): Promise<VersionedData> {
+    await this.readable(caller, id);
     return this.latest(id);
   }
 

@@ -95,7 +95,8 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
       params: idParams,
       response: { status: 200, schema: 'Monitor', description: 'The monitor' },
       errors: [400, 404],
-      handler: async ({ actor, params }) => presentMonitor(await monitors.readable(actor, params.monitor_id)),
+      screens: true,
+      handler: async ({ caller, params }) => presentMonitor(await monitors.readable(caller, params.monitor_id)),
     }),
     defineOperation<unknown, MonitorIdInput>({
       label: 'M5',
@@ -118,8 +119,9 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
       params: idParams,
       response: { status: 200, schema: 'MonitorDataResult', description: 'The four maps', headers: { ETag: 'The data version, quoted ("7"); If-None-Match with it answers 304' }, conditional: true },
       errors: [400, 404],
-      async handler({ actor, params, ctx }) {
-        const { version, data } = await monitors.data(actor, params.monitor_id);
+      screens: true,
+      async handler({ caller, params, ctx }) {
+        const { version, data } = await monitors.data(caller, params.monitor_id);
         ctx.set('ETag', `"${version}"`);
         ctx.set('Cache-Control', 'no-cache');
         ctx.state.notModified = matchesEtag(ctx.get('If-None-Match'), `"${version}"`);

@@ -1,0 +1,118 @@
+// The screen fleet's commands (F3–F8): pair, list, remove, command, test alarm. Load → authorize →
+// write → publish, like every area; the hub delivers commands and test alarms.
+import type { Database } from '../../db/database.js';
+import { forbidden, notFound, rateLimited } from '../../http/errors.js';
+import { RateLimiter } from '../../http/rate-limit.js';
+import type { ScreenEvents } from '../../hub/events.js';
+import type { ScreenCommandName } from '../../hub/protocol.js';
+import type { Actor } from '../../identity/actor.js';
+import { canConfigure, canRead } from '../../identity/policy.js';
+import type { MonitorCommands } from '../monitor/commands.js';
+import type { ScreenDoc } from './models.js';
+import { Pairings } from './pairing.js';
+import { presentScreen, type ScreenView } from './presenter.js';
+
+/** How long a command waits for the screens' acknowledgements. */
+export const COMMAND_TIMEOUT_MS = 5_000;
+
+/** Wrong pairing codes one credential may try per minute (codes are guessed at F3, not at the screen). */
+const WRONG_CODES_PER_MINUTE = 10;
+
+/** What F6/F7 answer. */
+export interface CommandResult {
+  acknowledged: number[];
+  missing: number[];
+}
+
+/** Commands of the screen fleet. */
+export class ScreenCommands {
+  readonly pairings: Pairings;
+  private readonly wrongCodes: RateLimiter;
+
+  /** `limited`: false when the operator turned rate limits off (RATE_LIMIT_PER_SECOND=0). */
+  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limited = true) {
+    this.pairings = new Pairings(db);
+    this.wrongCodes = new RateLimiter(limited ? WRONG_CODES_PER_MINUTE / 60 : 0, WRONG_CODES_PER_MINUTE);
+  }
+
+  /** F3: binds a waiting screen's code to a monitor of the caller's organization. */
+  async pair(actor: Actor, monitorId: number, code: string, name: string): Promise<ScreenView> {
+    const monitor = await this.monitors.writable(actor, monitorId);
+    const wait = this.wrongCodes.wait(String(actor.tokenId));
+    if (wait) throw rateLimited(wait);
+    let created: ScreenDoc | null = null;
+    try {
+      await this.pairings.bind(code, async () => {
+        const id = await this.db.ids.next('screen');
+        created = (await this.db.models.Screen.create({ _id: String(id), monitorId, organizationId: monitor.organizationID, name, createdAt: new Date() })).toObject();
+        return id;
+      });
+    } catch (err) {
+      this.wrongCodes.take(String(actor.tokenId));
+      throw err;
+    }
+    return presentScreen(created!);
+  }
+
+  /** F4: the screens of a monitor, for members of its organization. */
+  async list(actor: Actor, monitorId: number): Promise<ScreenView[]> {
+    await this.monitors.readable(actor, monitorId);
+    return (await this.screensOf(monitorId)).map(presentScreen);
+  }
+
+  /** F5: removes a screen; its token is revoked and its sockets are disconnected. */
+  async remove(actor: Actor, screenId: number): Promise<void> {
+    const screen = await this.configurable(actor, screenId);
+    if (screen.credential) await this.db.models.Token.updateOne({ _id: screen.credential }, { $set: { revokedAt: new Date() } });
+    await this.db.models.Screen.deleteOne({ _id: screen._id });
+    this.events.disconnectScreen(screenId);
+  }
+
+  /** F6: a command to one screen. */
+  async command(actor: Actor, screenId: number, command: ScreenCommandName): Promise<CommandResult> {
+    await this.configurable(actor, screenId);
+    return this.send([screenId], command);
+  }
+
+  /** F7: a command to every screen of a monitor. */
+  async commandMonitor(actor: Actor, monitorId: number, command: ScreenCommandName): Promise<CommandResult> {
+    await this.monitors.writable(actor, monitorId);
+    return this.send((await this.screensOf(monitorId)).map((s) => Number(s._id)), command);
+  }
+
+  /** F8: a test alarm on a monitor's screens; the monitor's data, versions and log stay untouched. */
+  async testAlarm(actor: Actor, monitorId: number, message: string, durationSeconds: number): Promise<{ endsAt: string }> {
+    await this.monitors.writable(actor, monitorId);
+    const endsAt = new Date(Date.now() + durationSeconds * 1000);
+    await this.db.models.TestAlarm.replaceOne({ _id: String(monitorId) }, { message, endsAt }, { upsert: true });
+    this.events.testAlarm({ monitorId, message, endsAt: endsAt.toISOString() });
+    return { endsAt: endsAt.toISOString() };
+  }
+
+  /** The test alarm running on a monitor now, if any (sent to screens that subscribe meanwhile). */
+  async runningTestAlarm(monitorId: number, now = Date.now()): Promise<{ message: string; endsAt: string } | null> {
+    const found = await this.db.models.TestAlarm.findById(String(monitorId)).lean();
+    return found && found.endsAt.getTime() > now ? { message: found.message, endsAt: found.endsAt.toISOString() } : null;
+  }
+
+  private async send(screenIds: number[], command: ScreenCommandName): Promise<CommandResult> {
+    const answered = new Set(screenIds.length ? await this.events.commandScreens(screenIds, command, COMMAND_TIMEOUT_MS) : []);
+    return {
+      acknowledged: screenIds.filter((id) => answered.has(id)),
+      missing: screenIds.filter((id) => !answered.has(id)),
+    };
+  }
+
+  private async screensOf(monitorId: number): Promise<ScreenDoc[]> {
+    // A field filter: the small screen documents are read whole on FerretDB (no request path of screens).
+    const docs = await this.db.models.Screen.find({ monitorId }).lean();
+    return docs.sort((a, b) => Number(a._id) - Number(b._id));
+  }
+
+  private async configurable(actor: Actor, screenId: number): Promise<ScreenDoc> {
+    const screen = await this.db.models.Screen.findById(String(screenId)).lean();
+    if (!screen || !canRead(actor, screen.organizationId)) throw notFound('Screen not found');
+    if (!canConfigure(actor, screen.organizationId)) throw forbidden('Managing screens needs an organization admin or the organization\'s API key');
+    return screen;
+  }
+}

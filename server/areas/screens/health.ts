@@ -1,0 +1,71 @@
+// Which screens are on the wall and which went dark. The process holding a screen's socket records
+// that it is seen; every process sweeps for screens silent longer than SCREEN_OFFLINE_AFTER_MS. Each
+// change of state is claimed under a unique _id per online period ("<screen>:off:<n>",
+// "<screen>:on:<n>"), so `screen:offline` and `screen:online` reach the organization once, however many
+// hub processes notice.
+import { isDuplicateKey } from '../../db/errors.js';
+import type { ScreenModels } from './models.js';
+
+/** How a change of state is announced: to the screen's organization. */
+export type HealthEmit = (organizationId: number, event: { kind: 'offline'; screenId: number; monitorId: number; since: string } | { kind: 'online'; screenId: number; monitorId: number }) => void;
+
+/** A screen's report of what it shows (`screen:report`). */
+export interface ScreenReport {
+  versionShown: number;
+  pageVersion: string;
+}
+
+/** Health of screens on one database. */
+export class ScreenHealth {
+  constructor(private readonly models: ScreenModels, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {}
+
+  /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
+  async connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
+    const screen = await this.models.Screen.findById(String(screenId)).lean();
+    if (!screen) return;
+    await this.models.Screen.updateOne({ _id: screen._id }, { $set: still ? { lastSeen: new Date() } : { lastSeen: new Date(), userAgent } });
+    if (screen.online) return;
+    const episode = screen.episode + 1;
+    if (!(await this.claim(`${screenId}:on:${episode}`))) return;
+    await this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: true, episode } });
+    this.emit(screen.organizationId, { kind: 'online', screenId, monitorId: screen.monitorId });
+  }
+
+  /** Screens whose sockets are here are seen now (also when they disconnect). */
+  async seen(screenIds: Iterable<number>): Promise<void> {
+    const now = new Date();
+    await Promise.all([...screenIds].map((id) => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })));
+  }
+
+  /** Records what a screen shows. */
+  async report(screenId: number, report: ScreenReport): Promise<void> {
+    await this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } });
+  }
+
+  /**
+   * Marks screens offline that were silent too long. Those connected here are seen now, and brought
+   * back online should another process have marked them offline while they were moving here.
+   */
+  async sweep(here: Set<number>, now = Date.now()): Promise<void> {
+    await Promise.all([...here].map((id) => this.connected(id, null, true)));
+    // A scan of the small screen documents, once per sweep interval on each process.
+    const stale = await this.models.Screen.find({ online: true, lastSeen: { $lt: new Date(now - this.offlineAfterMs) } }).lean();
+    for (const screen of stale) {
+      const screenId = Number(screen._id);
+      if (here.has(screenId) || !screen.lastSeen) continue;
+      if (!(await this.claim(`${screenId}:off:${screen.episode}`))) continue;
+      await this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: false } });
+      this.emit(screen.organizationId, { kind: 'offline', screenId, monitorId: screen.monitorId, since: screen.lastSeen.toISOString() });
+    }
+  }
+
+  private async claim(id: string): Promise<boolean> {
+    try {
+      await this.models.ScreenClaim.create({ _id: id, at: new Date() });
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// The screen fleet's operations F1–F8 (CONTRACT.md §8).
+import { defineOperation, type Operation } from '../../http/operation.js';
+import { badRequest } from '../../http/errors.js';
+import type { ScreenCommandInput, ScreenPairInput, TestAlarmInput } from '../../../schemas/screens.js';
+import type { MonitorIdInput } from '../../../schemas/monitor.js';
+import type { ScreenCommands } from './commands.js';
+
+const MONITOR_ID = 'monitor_id missing or in wrong format';
+const SCREEN_ID = 'screen_id missing or in wrong format';
+const monitorParams = { schema: 'MonitorIdParams', message: MONITOR_ID };
+const screenParams = { schema: 'ScreenIdParams', message: SCREEN_ID };
+const commandBody = { schema: 'ScreenCommandBody', message: 'command missing or not one of reload, identify, sleep, wake' };
+const commandResult = { status: 200, schema: 'ScreenCommandResult', description: 'Which screens acknowledged within 5 s and which did not' } as const;
+
+/** The screen fleet's operation declarations. */
+export function screenOperations(screens: ScreenCommands): Operation[] {
+  return [
+    defineOperation({
+      label: 'F1',
+      method: 'post',
+      path: '/api/v1/screens/pairing',
+      summary: 'Start pairing a screen (no credential): a code to show, and the secret to poll with',
+      description: 'The code is 8 characters from an alphabet without look-alikes, valid 10 minutes. Limited to 10 per minute and client address.',
+      public: true,
+      perMinute: 10,
+      response: { status: 201, schema: 'PairingStarted', description: 'The pairing' },
+      errors: [],
+      handler: () => screens.pairings.start(),
+    }),
+    defineOperation<unknown, { pairingId: string }>({
+      label: 'F2',
+      method: 'get',
+      path: '/api/v1/screens/pairing/:pairingId',
+      summary: 'Poll a pairing (header Pairing-Secret): waiting, or once the screen token',
+      description: 'After the token was delivered, or once the pairing expired or the secret is wrong: 404. Limited to 60 per minute and client address.',
+      public: true,
+      perMinute: 60,
+      params: { schema: 'PairingIdParams', message: 'pairingId missing or in wrong format' },
+      response: { status: 200, schema: 'PairingStatus', description: 'Waiting, or paired with the screen token (exactly once)' },
+      errors: [400, 404],
+      handler: ({ params, ctx }) => {
+        const secret = ctx.get('Pairing-Secret');
+        if (!secret || secret.length > 200) throw badRequest('invalid_parameter', 'Pairing-Secret header missing or in wrong format', [{ in: 'header', path: 'Pairing-Secret', problem: 'is required' }]);
+        return screens.pairings.poll(params.pairingId, secret);
+      },
+    }),
+    defineOperation<unknown, MonitorIdInput, ScreenPairInput>({
+      label: 'F3',
+      method: 'post',
+      path: '/api/v1/monitor/:monitor_id/screens',
+      summary: 'Pair the screen showing `code` with this monitor',
+      description: 'Organization admins and the API key. A wrong or expired code is 404 "Pairing code not found or expired"; more than 10 wrong codes per minute and credential are refused with 429.',
+      params: monitorParams,
+      body: { schema: 'ScreenPairBody', message: 'code and name are required' },
+      response: { status: 201, schema: 'Screen', description: 'The paired screen; it receives its token at its next poll (F2)' },
+      errors: [400, 403, 404, 413, 415],
+      handler: ({ actor, params, body }) => screens.pair(actor, params.monitor_id, body.code, body.name),
+    }),
+    defineOperation<unknown, MonitorIdInput>({
+      label: 'F4',
+      method: 'get',
+      path: '/api/v1/monitor/:monitor_id/screens',
+      summary: 'List the screens of a monitor with their health',
+      params: monitorParams,
+      response: { status: 200, schema: 'ScreenList', description: 'The screens, by ID' },
+      errors: [400, 404],
+      handler: ({ actor, params }) => screens.list(actor, params.monitor_id),
+    }),
+    defineOperation<unknown, { screen_id: number }>({
+      label: 'F5',
+      method: 'delete',
+      path: '/api/v1/screens/:screen_id',
+      summary: 'Remove a screen: its token is revoked and it returns to its pairing code',
+      params: screenParams,
+      response: { status: 200, schema: 'StatusResult', description: 'Deleted' },
+      errors: [400, 403, 404],
+      async handler({ actor, params }) {
+        await screens.remove(actor, params.screen_id);
+        return { status: 'deleted' };
+      },
+    }),
+    defineOperation<unknown, { screen_id: number }, ScreenCommandInput>({
+      label: 'F6',
+      method: 'post',
+      path: '/api/v1/screens/:screen_id/commands',
+      summary: 'Send reload, identify, sleep or wake to one screen; answers when it acknowledged (at most 5 s)',
+      params: screenParams,
+      body: commandBody,
+      response: commandResult,
+      errors: [400, 403, 404, 413, 415],
+      handler: ({ actor, params, body }) => screens.command(actor, params.screen_id, body.command),
+    }),
+    defineOperation<unknown, MonitorIdInput, ScreenCommandInput>({
+      label: 'F7',
+      method: 'post',
+      path: '/api/v1/monitor/:monitor_id/screens/commands',
+      summary: 'Send reload, identify, sleep or wake to every screen of a monitor; answers when they acknowledged (at most 5 s)',
+      params: monitorParams,
+      body: commandBody,
+      response: commandResult,
+      errors: [400, 403, 404, 413, 415],
+      handler: ({ actor, params, body }) => screens.commandMonitor(actor, params.monitor_id, body.command),
+    }),
+    defineOperation<unknown, MonitorIdInput, TestAlarmInput>({
+      label: 'F8',
+      method: 'post',
+      path: '/api/v1/monitor/:monitor_id/test-alarm',
+      summary: 'Show a test alarm on the monitor\'s screens (marked TEST; ends by itself)',
+      description: 'Never touches the monitor\'s alarming data, versions or incident log. durationSeconds 5–600, default 60. A real alarm arriving meanwhile replaces it on the screens.',
+      params: monitorParams,
+      body: { schema: 'TestAlarmBody', message: 'message or durationSeconds in wrong format' },
+      response: { status: 200, schema: 'TestAlarmResult', description: 'When the test alarm ends' },
+      errors: [400, 403, 404, 413, 415],
+      handler: ({ actor, params, body }) => screens.testAlarm(actor, params.monitor_id, body.message ?? 'Test alarm', body.durationSeconds ?? 60),
+    }),
+  ];
+}

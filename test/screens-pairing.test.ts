@@ -1,0 +1,204 @@
+// The screen fleet, part one (issue 13, CONTRACT.md §8): pairing (F1–F3), the screen token's scope,
+// listing and removing screens (F4, F5) — over the real wire.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CODE_ALPHABET, CODE_LENGTH } from '../server/areas/screens/pairing.js';
+import { expectError } from './helpers/expect.js';
+import { client, request } from './helpers/http.js';
+import { connectScreen } from './helpers/screen.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+
+interface Ctx {
+  svc: TestService;
+  a: OrgFixture;
+  b: OrgFixture;
+  monitorId: number;
+  otherMonitorId: number;
+}
+
+const pairing = suite<Ctx>('screens: pairing and the screen token', {} as Ctx);
+
+pairing.before(async (ctx) => {
+  ctx.svc = await startTestService();
+  ctx.a = await createOrg(ctx.svc);
+  ctx.b = await createOrg(ctx.svc);
+  const api = client(ctx.svc.url, { apiKey: ctx.a.apiKey });
+  ctx.monitorId = (await api.post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.a.orgId })).body.id;
+  ctx.otherMonitorId = (await api.post('/api/v1/monitor', { name: 'Wache 2', organizationID: ctx.a.orgId })).body.id;
+});
+pairing.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+const start = async (ctx: Ctx) => {
+  const res = await request(ctx.svc.url, 'POST', '/api/v1/screens/pairing');
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  return res.body as { pairingId: string; code: string; expiresAt: string; pollSecret: string };
+};
+const poll = (ctx: Ctx, pairingId: string, secret?: string) =>
+  request(ctx.svc.url, 'GET', `/api/v1/screens/pairing/${pairingId}`, { headers: secret === undefined ? {} : { 'Pairing-Secret': secret } });
+const pair = (ctx: Ctx, code: string, name = 'Screen', org: OrgFixture = ctx.a, monitorId = ctx.monitorId, as: 'key' | 'admin' | 'member' = 'key') =>
+  client(ctx.svc.url, as === 'key' ? { apiKey: org.apiKey } : { pat: as === 'admin' ? org.admin.token : org.member.token }).post(`/api/v1/monitor/${monitorId}/screens`, { code, name });
+
+/** Pairs a screen end to end; returns its token and ID. */
+async function pairedScreen(ctx: Ctx, name: string, monitorId = ctx.monitorId) {
+  const started = await start(ctx);
+  const paired = await pair(ctx, started.code, name, ctx.a, monitorId);
+  assert.is(paired.status, 201, JSON.stringify(paired.body));
+  const res = await poll(ctx, started.pairingId, started.pollSecret);
+  return { token: res.body.token as string, screenId: res.body.screenId as number };
+}
+
+pairing('F1 201 without a credential: an 8-character code of an unambiguous alphabet, valid 10 minutes, and a poll secret', async (ctx) => {
+  const started = await start(ctx);
+  assert.is(started.code.length, CODE_LENGTH);
+  assert.ok([...started.code].every((c) => CODE_ALPHABET.includes(c)), started.code);
+  assert.not.match(CODE_ALPHABET, /[0O1IL2Z5S8B]/);
+  const ttl = Date.parse(started.expiresAt) - Date.now();
+  assert.ok(ttl > 9 * 60_000 && ttl <= 10 * 60_000, `ttl ${ttl}`);
+  assert.ok(started.pollSecret.length >= 40);
+  const codes = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await start(ctx)).code)));
+  assert.is(codes.size, 20, 'codes are drawn at random');
+});
+
+pairing('F2 400 without Pairing-Secret, 404 with a wrong one or an unknown pairing, 200 waiting with the right one', async (ctx) => {
+  const started = await start(ctx);
+  expectError(await poll(ctx, started.pairingId), 400, 'invalid_parameter', 'Pairing-Secret header missing or in wrong format');
+  expectError(await poll(ctx, started.pairingId, 'x'.repeat(43)), 404, 'not_found');
+  expectError(await poll(ctx, 'nosuchpairing', started.pollSecret), 404, 'not_found');
+  expectError(await poll(ctx, 'bad!id', started.pollSecret), 400, 'invalid_parameter');
+  const waiting = await poll(ctx, started.pairingId, started.pollSecret);
+  assert.equal(waiting.body, { status: 'waiting', expiresAt: started.expiresAt });
+});
+
+pairing('F3 401 / 400 / 403 member / 404 other organization\'s monitor / 404 wrong code', async (ctx) => {
+  const started = await start(ctx);
+  expectError(await request(ctx.svc.url, 'POST', `/api/v1/monitor/${ctx.monitorId}/screens`, { body: { code: started.code, name: 'x' } }), 401, 'unauthorized');
+  expectError(await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post(`/api/v1/monitor/${ctx.monitorId}/screens`, { code: started.code }), 400, 'invalid_body', 'code and name are required');
+  expectError(await pair(ctx, started.code, 'x', ctx.a, ctx.monitorId, 'member'), 403, 'forbidden');
+  expectError(await pair(ctx, started.code, 'x', ctx.b, ctx.monitorId), 404, 'not_found');
+  expectError(await pair(ctx, 'ACDEFHJK', 'x'), 404, 'not_found', 'Pairing code not found or expired');
+  assert.is((await poll(ctx, started.pairingId, started.pollSecret)).body.status, 'waiting', 'none of these bound the code');
+});
+
+pairing('F3 201 then F2 delivers the screen token exactly once; the code cannot be used again', async (ctx) => {
+  const started = await start(ctx);
+  // Typed by a person: lower case, a dash and spaces.
+  const typed = `${started.code.slice(0, 4).toLowerCase()}-${started.code.slice(4)} `;
+  const paired = await pair(ctx, typed, 'Halle links', ctx.a, ctx.monitorId, 'admin');
+  assert.is(paired.status, 201, JSON.stringify(paired.body));
+  assert.equal(Object.keys(paired.body).sort(), ['createdAt', 'id', 'lastSeen', 'monitorId', 'name', 'online', 'pageVersion', 'userAgent', 'versionShown']);
+  assert.is(paired.body.name, 'Halle links');
+  assert.is(paired.body.monitorId, ctx.monitorId);
+  assert.is(paired.body.online, false);
+  expectError(await pair(ctx, started.code, 'again'), 404, 'not_found');
+  const polls = await Promise.all([poll(ctx, started.pairingId, started.pollSecret), poll(ctx, started.pairingId, started.pollSecret)]);
+  const delivered = polls.filter((r) => r.status === 200);
+  assert.is(delivered.length, 1, `exactly one poll gets the token: ${polls.map((r) => r.status)}`);
+  assert.is(delivered[0].body.status, 'paired');
+  assert.match(delivered[0].body.token, /^ahs_[A-Za-z0-9_-]{43}$/);
+  assert.is(delivered[0].body.screenId, paired.body.id);
+  assert.is(delivered[0].body.monitorId, ctx.monitorId);
+  expectError(await poll(ctx, started.pairingId, started.pollSecret), 404, 'not_found');
+});
+
+pairing('an expired pairing is 404 for the screen and for the admin', async (ctx) => {
+  const started = await start(ctx);
+  await ctx.svc.db.models.Pairing.updateMany({ pairingId: started.pairingId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  expectError(await poll(ctx, started.pairingId, started.pollSecret), 404, 'not_found');
+  expectError(await pair(ctx, started.code), 404, 'not_found', 'Pairing code not found or expired');
+});
+
+pairing('the screen token reads M4 and M6 of its monitor and nothing else', async (ctx) => {
+  const { token } = await pairedScreen(ctx, 'Scope');
+  const screen = (method: string, path: string, body?: unknown) => request(ctx.svc.url, method, path, { headers: { 'Screen-Token': token }, body });
+  assert.is((await screen('GET', `/api/v1/monitor/${ctx.monitorId}`)).body.name, 'Halle');
+  const data = await screen('GET', `/api/v1/monitor/${ctx.monitorId}/data`);
+  assert.is(data.status, 200);
+  assert.ok(data.headers.get('etag'));
+  expectError(await screen('GET', `/api/v1/monitor/${ctx.otherMonitorId}`), 404, 'not_found');
+  expectError(await screen('GET', `/api/v1/monitor/${ctx.otherMonitorId}/data`), 404, 'not_found');
+  for (const [method, path, body] of [
+    ['GET', `/api/v1/monitor?organization=${ctx.a.orgId}`],
+    ['PUT', '/api/v1/monitor', { id: ctx.monitorId, name: 'Hijacked' }],
+    ['POST', `/api/v1/monitor/${ctx.monitorId}/data/alarming`, { event: 'Fake' }],
+    ['DELETE', `/api/v1/monitor/${ctx.monitorId}`],
+    ['GET', `/api/v1/monitor/${ctx.monitorId}/screens`],
+    ['POST', `/api/v1/monitor/${ctx.monitorId}/test-alarm`, {}],
+  ] as Array<[string, string, unknown?]>) {
+    expectError(await screen(method, path, body), 403, 'forbidden');
+  }
+  expectError(await request(ctx.svc.url, 'GET', `/api/v1/monitor/${ctx.monitorId}`, { auth: { apiKey: token } }), 401, 'unauthorized');
+  // On the hub: its monitor only, and no organization events.
+  const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
+  try {
+    assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
+    const other = await wall.subscribe(ctx.otherMonitorId);
+    assert.ok('error' in other && other.error.error === 'not_found');
+    await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).put('/api/v1/monitor', { id: ctx.otherMonitorId, name: 'Renamed' });
+    await new Promise((r) => setTimeout(r, 200));
+    assert.not.ok(wall.events.some((e) => e.name === 'monitor:updated'), 'a screen is in no organization room');
+  } finally {
+    wall.close();
+  }
+});
+
+pairing('F4 lists a monitor\'s screens for members; 404 for another organization', async (ctx) => {
+  await pairedScreen(ctx, 'Listed one');
+  const list = await client(ctx.svc.url, { pat: ctx.a.member.token }).get(`/api/v1/monitor/${ctx.monitorId}/screens`);
+  assert.is(list.status, 200);
+  assert.ok(list.body.some((s: { name: string }) => s.name === 'Listed one'));
+  assert.ok(list.body.every((s: { monitorId: number }) => s.monitorId === ctx.monitorId));
+  expectError(await client(ctx.svc.url, { apiKey: ctx.b.apiKey }).get(`/api/v1/monitor/${ctx.monitorId}/screens`), 404, 'not_found');
+});
+
+pairing('F5 removes a screen: 403 member, 404 other organization; its token stops working and its socket is dropped', async (ctx) => {
+  const { token, screenId } = await pairedScreen(ctx, 'To be removed');
+  const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
+  await wall.subscribe(ctx.monitorId);
+  let dropped = false;
+  wall.socket.on('disconnect', () => (dropped = true));
+  expectError(await client(ctx.svc.url, { pat: ctx.a.member.token }).delete(`/api/v1/screens/${screenId}`), 403, 'forbidden');
+  expectError(await client(ctx.svc.url, { apiKey: ctx.b.apiKey }).delete(`/api/v1/screens/${screenId}`), 404, 'not_found');
+  const removed = await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).delete(`/api/v1/screens/${screenId}`);
+  assert.equal(removed.body, { status: 'deleted' });
+  await wall.waitFor(() => dropped, 3_000, 'the socket dropped');
+  wall.close();
+  expectError(await request(ctx.svc.url, 'GET', `/api/v1/monitor/${ctx.monitorId}`, { headers: { 'Screen-Token': token } }), 401, 'unauthorized');
+  const refused = await connectScreen(ctx.svc.url, token, 'screen-token').then((s) => (s.close(), null), (e: Error) => e);
+  assert.is(refused?.message, 'unauthorized');
+  expectError(await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).delete(`/api/v1/screens/${screenId}`), 404, 'not_found');
+});
+
+pairing('OpenAPI lists F1–F8 with their labels; F1 and F2 need no credential', async (ctx) => {
+  const doc = (await request(ctx.svc.url, 'GET', '/openapi.json')).body;
+  const labels = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o['x-label']));
+  for (let i = 1; i <= 8; i++) assert.ok(labels.includes(`F${i}`), `F${i}`);
+  assert.equal(doc.paths['/api/v1/screens/pairing'].post.security, []);
+  assert.ok(doc.components.securitySchemes['Screen-Token']);
+});
+
+pairing.run();
+
+const limits = suite<Ctx>('screens: pairing limits', {} as Ctx);
+
+limits.before(async (ctx) => {
+  ctx.svc = await startTestService({ RATE_LIMIT_PER_SECOND: '50' });
+  ctx.a = await createOrg(ctx.svc);
+  ctx.monitorId = (await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.a.orgId })).body.id;
+});
+limits.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+limits('F1 is limited to 10 pairings a minute per address; F3 to 10 wrong codes a minute per credential', async (ctx) => {
+  const statuses = [];
+  for (let i = 0; i < 12; i++) statuses.push((await request(ctx.svc.url, 'POST', '/api/v1/screens/pairing')).status);
+  assert.equal(statuses, [...Array(10).fill(201), 429, 429]);
+  const guesses = [];
+  for (let i = 0; i < 12; i++) guesses.push((await pair(ctx, 'ACDEFHJK')).status);
+  assert.equal(guesses, [...Array(10).fill(404), 429, 429]);
+  assert.is((await pair(ctx, 'ACDEFHJK', 'x', ctx.a, ctx.monitorId, 'admin')).status, 404, 'another credential has its own budget');
+});
+
+limits.run();
