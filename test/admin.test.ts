@@ -143,4 +143,51 @@ admin('token revoke → {revoked: true}; afterwards the token gets 401 and other
   expectError(await client(ctx.svc.url, { pat: state.pat!.token }).get(path), 401, 'unauthorized');
 });
 
+admin('usage errors answer at once without a database; unknown commands list the valid ones', async () => {
+  const unreachable = { MONGODB_URI: 'mongodb://127.0.0.1:1/', LOG_LEVEL: 'silent' };
+  const started = Date.now();
+  const [badId, unknown] = await Promise.all([
+    runAdmin(['member', 'add', '--org', 'x1', '--user', '1', '--role', 'admin'], unreachable),
+    runAdmin(['org', 'destroy'], unreachable),
+  ]);
+  assert.ok(Date.now() - started < 15_000);
+  assert.is(badId.code, 2);
+  assert.is(badId.json.message, '--org must be a positive integer up to 2^53-1');
+  assert.is(unknown.code, 2);
+  assert.match(unknown.json.message, 'unknown command "org destroy"');
+  assert.ok(unknown.json.commands.includes('token list --org ID | --user ID'), unknown.stdout);
+  assert.not.match(badId.stderr + unknown.stderr, 'database:', 'no database was started');
+  const both = await runAdmin(['token', 'list', '--org', '1', '--user', '2'], unreachable);
+  assert.is(both.code, 2);
+  assert.is(both.json.message, 'give exactly one of --org and --user');
+});
+
+admin('org list, user list, member list --org and token list --org|--user print ids, names, kinds and dates, never a secret', async (ctx) => {
+  const orgs = ok(await run('org', 'list')).organizations;
+  const org = orgs.find((o: { id: number }) => o.id === state.orgId);
+  assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit']);
+  assert.is(org.name, 'Fire Dept North');
+  assert.is(org.recordLimit, 500);
+  const users = ok(await run('user', 'list', '--org', String(state.orgId))).users;
+  assert.equal(users.map((u: { name: string }) => u.name), ['Alex', 'Sam']);
+  assert.equal(users[0].memberships, [{ organizationId: state.orgId, role: 'admin' }]);
+  const members = ok(await run('member', 'list', '--org', String(state.orgId)));
+  assert.equal(members, { organizationId: state.orgId, members: [{ userId: state.adminId, name: 'Alex', role: 'admin' }, { userId: state.memberId, name: 'Sam', role: 'member' }] });
+  // A request with the member's token is recorded as its last use.
+  await client(ctx.svc.url, { pat: state.memberPat!.token }).get(`/api/v1/monitor?organization=${state.orgId}`);
+  await new Promise((r) => setTimeout(r, 200));
+  const userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+  assert.is(userTokens.length, 1);
+  assert.equal(Object.keys(userTokens[0]).sort(), ['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'revokedAt']);
+  assert.is(userTokens[0].kind, 'pat');
+  assert.ok(Date.now() - Date.parse(userTokens[0].lastUsedAt) < 60_000);
+  const orgTokens = ok(await run('token', 'list', '--org', String(state.orgId))).tokens;
+  assert.ok(orgTokens.some((t: { id: number; kind: string; revokedAt: string | null }) => t.id === state.apiKey!.id && t.kind === 'apikey' && t.revokedAt));
+  const all = JSON.stringify([orgs, users, orgTokens, userTokens]);
+  for (const secret of [state.apiKey!.token, state.pat!.token, state.memberPat!.token]) assert.not.ok(all.includes(secret.slice(4)), 'no secret printed');
+  const missing = await run('member', 'list', '--org', '9007199254740991');
+  assert.is(missing.code, 1);
+  assert.is(missing.json.error, 'not_found');
+});
+
 admin.run();

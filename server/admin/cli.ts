@@ -1,5 +1,6 @@
 // The admin command line (CONTRACT.md §4): each command prints one JSON object on stdout.
-// Progress goes to stderr so scripts can parse stdout.
+// Progress goes to stderr so scripts can parse stdout. Arguments are checked before the database is
+// started, so a typo answers at once.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
@@ -7,22 +8,21 @@ import { launchDatabase } from '../db/launcher.js';
 import { AppError } from '../http/errors.js';
 import { IdentityCommands } from '../identity/commands.js';
 
-const USAGE = `usage: npm run --silent admin -- <command>
-  org create --name NAME
-  org limit --org ID --records N
-  user create --name NAME
-  member add --org ID --user ID --role admin|member
-  member remove --org ID --user ID
-  apikey create --org ID --name NAME
-  pat create --user ID --name NAME
-  token revoke --id ID`;
-
 class UsageError extends Error {}
+
+type Flags = Record<string, string | undefined>;
+type Run = (identity: IdentityCommands) => Promise<object>;
+
+interface Command {
+  usage: string;
+  /** Checks the flags (throwing UsageError) and returns what runs against the database. */
+  prepare(flags: Flags): Run;
+}
 
 function id(value: string | undefined, flag: string): number {
   if (value === undefined) throw new UsageError(`--${flag} is required`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer up to 2^53-1`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer up to 2^53-1`);
   return n;
 }
 
@@ -32,46 +32,67 @@ function text(value: string | undefined, flag: string): string {
   return value.trim();
 }
 
-async function execute(identity: IdentityCommands, words: string[], v: Record<string, string | undefined>): Promise<object> {
-  switch (words.join(' ')) {
-    case 'org create': return identity.createOrganization(text(v.name, 'name'));
-    case 'org limit': return identity.setRecordLimit(id(v.org, 'org'), id(v.records, 'records'));
-    case 'user create': return identity.createUser(text(v.name, 'name'));
-    case 'member add': {
-      if (v.role !== 'admin' && v.role !== 'member') throw new UsageError('--role must be admin or member');
-      return identity.addMember(id(v.org, 'org'), id(v.user, 'user'), v.role);
-    }
-    case 'member remove': return identity.removeMember(id(v.org, 'org'), id(v.user, 'user'));
-    case 'apikey create': return identity.createApiKey(id(v.org, 'org'), text(v.name, 'name'));
-    case 'pat create': return identity.createPersonalToken(id(v.user, 'user'), text(v.name, 'name'));
-    case 'token revoke': return identity.revokeToken(id(v.id, 'id'));
-    default: throw new UsageError(`unknown command "${words.join(' ')}"`);
-  }
+function role(value: string | undefined): 'admin' | 'member' {
+  if (value !== 'admin' && value !== 'member') throw new UsageError('--role must be admin or member');
+  return value;
 }
 
-function parse(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: Object.fromEntries(['name', 'org', 'user', 'role', 'id', 'records'].map((k) => [k, { type: 'string' as const }])),
-  });
-  return { words: positionals, values: values as Record<string, string | undefined> };
+const COMMANDS: Record<string, Command> = {
+  'org create': { usage: 'org create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createOrganization(name); } },
+  'org limit': { usage: 'org limit --org ID --records N', prepare: (f) => { const [org, records] = [id(f.org, 'org'), id(f.records, 'records')]; return (i) => i.setRecordLimit(org, records); } },
+  'org list': { usage: 'org list', prepare: () => async (i) => ({ organizations: await i.listOrganizations() }) },
+  'user create': { usage: 'user create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createUser(name); } },
+  'user list': { usage: 'user list [--org ID]', prepare: (f) => { const org = f.org === undefined ? undefined : id(f.org, 'org'); return async (i) => ({ users: await i.listUsers(org) }); } },
+  'member add': { usage: 'member add --org ID --user ID --role admin|member', prepare: (f) => { const [org, user, r] = [id(f.org, 'org'), id(f.user, 'user'), role(f.role)]; return (i) => i.addMember(org, user, r); } },
+  'member remove': { usage: 'member remove --org ID --user ID', prepare: (f) => { const [org, user] = [id(f.org, 'org'), id(f.user, 'user')]; return (i) => i.removeMember(org, user); } },
+  'member list': { usage: 'member list --org ID', prepare: (f) => { const org = id(f.org, 'org'); return async (i) => ({ organizationId: org, members: await i.listMembers(org) }); } },
+  'apikey create': { usage: 'apikey create --org ID --name NAME', prepare: (f) => { const [org, name] = [id(f.org, 'org'), text(f.name, 'name')]; return (i) => i.createApiKey(org, name); } },
+  'pat create': { usage: 'pat create --user ID --name NAME', prepare: (f) => { const [user, name] = [id(f.user, 'user'), text(f.name, 'name')]; return (i) => i.createPersonalToken(user, name); } },
+  'token list': {
+    usage: 'token list --org ID | --user ID',
+    prepare: (f) => {
+      if ((f.org === undefined) === (f.user === undefined)) throw new UsageError('give exactly one of --org and --user');
+      const owner = f.org !== undefined ? { organizationId: id(f.org, 'org') } : { userId: id(f.user, 'user') };
+      return async (i) => ({ tokens: await i.listTokens(owner) });
+    },
+  },
+  'token revoke': { usage: 'token revoke --id ID', prepare: (f) => { const token = id(f.id, 'id'); return (i) => i.revokeToken(token); } },
+};
+
+const USAGE_LINES = Object.values(COMMANDS).map((c) => c.usage);
+const USAGE = ['usage: npm run --silent admin -- <command>', ...USAGE_LINES.map((l) => `  ${l}`)].join('\n');
+
+function prepare(argv: string[]): Run {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: Object.fromEntries(['name', 'org', 'user', 'role', 'id', 'records'].map((k) => [k, { type: 'string' as const }])),
+    });
+  } catch (err) {
+    // node's argument parser explains at length; its first line is the point (e.g. "--records -1").
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+  const words = parsed.positionals.join(' ');
+  const command = COMMANDS[words];
+  if (!command) throw new UsageError(`unknown command "${words}"; the commands are: ${USAGE_LINES.join('; ')}`);
+  return command.prepare(parsed.values as Flags);
 }
+
+const print = (value: object) => process.stdout.write(JSON.stringify(value) + '\n');
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.length === 0 || ['help', '--help', '-h'].includes(args[0])) {
-    process.stdout.write(JSON.stringify({ usage: USAGE.split('\n').slice(1).map((line) => line.trim()) }) + '\n');
+    print({ usage: USAGE_LINES });
     return 0;
   }
-  let parsed;
+  let run: Run;
   try {
-    parsed = parse(args);
-    if (parsed.words.length !== 2) throw new UsageError('expected a command of two words');
+    run = prepare(args);
   } catch (err) {
-    // node's argument parser explains at length; its first line is the point (e.g. "--records -1").
-    const message = (err as Error).message.split('\n')[0];
-    process.stdout.write(JSON.stringify({ error: 'usage', message }) + '\n');
+    print({ error: 'usage', message: (err as Error).message, commands: USAGE_LINES });
     process.stderr.write(USAGE + '\n');
     return 2;
   }
@@ -82,14 +103,12 @@ async function main(): Promise<number> {
   say(`database: ${database.engine}`);
   const db = await openDatabase(database.uri);
   try {
-    const result = await execute(new IdentityCommands(db), parsed.words, parsed.values);
-    process.stdout.write(JSON.stringify(result) + '\n');
+    print(await run(new IdentityCommands(db)));
     return 0;
   } catch (err) {
-    const known = err instanceof AppError || err instanceof UsageError;
-    const code = err instanceof AppError ? err.code : err instanceof UsageError ? 'usage' : 'internal_error';
-    process.stdout.write(JSON.stringify({ error: code, message: known ? (err as Error).message : String(err) }) + '\n');
-    return err instanceof UsageError ? 2 : 1;
+    const known = err instanceof AppError;
+    print({ error: known ? err.code : 'internal_error', message: known ? err.message : String(err) });
+    return 1;
   } finally {
     await db.close();
     await database.stop();

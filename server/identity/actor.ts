@@ -40,6 +40,20 @@ export interface ScreenActor {
 export type Caller = Actor | ScreenActor;
 
 const MAX_TOKEN_LENGTH = 200;
+const TOUCH_EVERY_MS = 60_000;
+const MAX_TOUCHED = 10_000;
+// When each credential's use was last recorded here: the write happens at most once a minute.
+const touched = new Map<string, number>();
+
+function touch(models: IdentityModels, credential: string): void {
+  const now = Date.now();
+  if (now - (touched.get(credential) ?? 0) < TOUCH_EVERY_MS) return;
+  touched.delete(credential);
+  touched.set(credential, now);
+  if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
+  // Housekeeping: a failed write only leaves "last used" a little older.
+  void models.Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
+}
 
 /** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
 export async function resolveActor(models: IdentityModels, kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
@@ -49,6 +63,7 @@ export async function resolveActor(models: IdentityModels, kind: TokenKind, toke
   const credential = hashToken(token);
   const found = await models.Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
+  touch(models, credential);
   if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
   if (found.kind === 'screen') return { kind: 'screen', tokenId: found.tokenId, credential, screenId: found.screenId!, monitorId: found.monitorId!, organizationId: found.organizationId! };
   const user = await models.User.findById(String(found.userId), { memberships: 1 }).lean();

@@ -78,6 +78,45 @@ export class IdentityCommands {
     return { revoked: true };
   }
 
+  /** Every organization, by ID. */
+  async listOrganizations() {
+    const docs = await this.db.models.Organization.find({}).lean();
+    return docs.map((o) => ({ id: Number(o._id), name: o.name, recordLimit: o.recordLimit, createdAt: o.createdAt.toISOString() })).sort((a, b) => a.id - b.id);
+  }
+
+  /** Every user (or the members of one organization), by ID, with their memberships. */
+  async listUsers(organizationId?: number) {
+    if (organizationId !== undefined) await this.requireOrganization(organizationId);
+    const docs = await this.db.models.User.find(organizationId === undefined ? {} : { 'memberships.organizationId': organizationId }).lean();
+    return docs
+      .map((u) => ({ id: Number(u._id), name: u.name, createdAt: u.createdAt.toISOString(), memberships: u.memberships.map(({ organizationId: org, role }) => ({ organizationId: org, role })) }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** The members of an organization with their roles. */
+  async listMembers(organizationId: number) {
+    const users = await this.listUsers(organizationId);
+    return users.map((u) => ({ userId: u.id, name: u.name, role: u.memberships.find((m) => m.organizationId === organizationId)!.role }));
+  }
+
+  /** The tokens of an organization (API keys and screen tokens) or of a user: never the secret. */
+  async listTokens(owner: { organizationId: number } | { userId: number }) {
+    if ('organizationId' in owner) await this.requireOrganization(owner.organizationId);
+    else if (!(await userExists(this.db.models, owner.userId))) throw notFound(`User ${owner.userId} not found`);
+    const docs = await this.db.models.Token.find('organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId }).lean();
+    return docs
+      .map((t) => ({
+        id: t.tokenId,
+        name: t.name,
+        kind: t.kind,
+        ...(t.screenId ? { screenId: t.screenId, monitorId: t.monitorId } : {}),
+        createdAt: t.createdAt.toISOString(),
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        revokedAt: t.revokedAt?.toISOString() ?? null,
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
   /** Sets the record limit of an organization (things area). */
   async setRecordLimit(organizationId: number, recordLimit: number) {
     await this.requireOrganization(organizationId);

@@ -42,6 +42,8 @@ export interface Token {
   screenId?: number | null;
   monitorId?: number | null;
   createdAt: Date;
+  /** When a request or screen last presented it (recorded at most once a minute per process). */
+  lastUsedAt?: Date | null;
   revokedAt: Date | null;
 }
 
@@ -67,9 +69,12 @@ export function identityModels(conn: Connection): IdentityModels {
     screenId: { type: Number, default: null },
     monitorId: { type: Number, default: null },
     createdAt: { type: Date, required: true },
+    lastUsedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },
   }, opts);
   token.index({ tokenId: 1 }, { unique: true });
+  token.index({ organizationId: 1 });
+  token.index({ userId: 1 });
 
   const user = new Schema<User>({
     _id: String,
