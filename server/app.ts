@@ -12,6 +12,7 @@ import { authenticate } from './http/authenticate.js';
 import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountOperations } from './http/operation.js';
+import type { Limits } from './http/limits.js';
 import { Validator } from './http/validation.js';
 
 /** One readiness check: name and whether it passes, with a detail for operators. */
@@ -29,6 +30,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   /** Requests per second per credential; 0 is off. */
   rateLimitPerSecond: number;
+  /** Where limits are counted (Redis, shared by all processes, or memory). */
+  limits: Limits;
   /** Client addresses from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
   readiness: ReadinessCheck[];
@@ -47,7 +50,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
   const monitors = new MonitorCommands(deps.db, deps.events);
-  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.rateLimitPerSecond > 0);
+  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits);
   const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
   const openapi = buildOpenApi(operations, validator);
 
@@ -68,10 +71,10 @@ export function createApp(deps: AppDeps): App {
 
   // Operations without a credential (a screen asking to be paired) come first; the rest authenticate.
   const publicApi = new Router();
-  mountOperations(publicApi, validator, operations.filter((op) => op.public), deps.rateLimitPerSecond);
+  mountOperations(publicApi, validator, operations.filter((op) => op.public), deps.limits, deps.rateLimitPerSecond);
   const api = new Router();
-  api.use('/api/v1', authenticate(deps.db.models, deps.rateLimitPerSecond));
-  mountOperations(api, validator, operations.filter((op) => !op.public), deps.rateLimitPerSecond);
+  api.use('/api/v1', authenticate(deps.db.models, deps.limits));
+  mountOperations(api, validator, operations.filter((op) => !op.public), deps.limits, deps.rateLimitPerSecond);
 
   // Behind a proxy only the address the proxy itself saw is trusted (the rightmost X-Forwarded-For entry).
   const koa = new Koa({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });

@@ -10,6 +10,8 @@ import { displayRoutes } from './display/routes.js';
 import type { HubEvents } from './hub/events.js';
 import { createHub, type Hub } from './hub/hub.js';
 import { hubSignature, watchHubPeers } from './hub/peers.js';
+import { connectRedis } from './hub/redis.js';
+import { Limits } from './http/limits.js';
 import { installationId as loadInstallationId } from './db/system.js';
 
 export interface RunningService {
@@ -43,6 +45,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const installationId = await loadInstallationId(db.models);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
   const peers = await watchHubPeers(db.models, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
+  const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
   const relay = new EventRelay();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
@@ -52,7 +56,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {
@@ -62,11 +66,11 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator: app.validator,
     log,
-    redisUrl: config.redisUrl,
+    redis,
     redisPrefix,
+    limits,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
-    rateLimitPerSecond: config.rateLimitPerSecond,
     trustProxy: config.trustProxy,
   });
   relay.target = hub;
@@ -112,6 +116,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
       await hub!.close();
       await closed;
       clearTimeout(timer);
+      await redis?.close();
       await peers.close();
       await db.close();
     },

@@ -5,7 +5,7 @@ import type { Context, Next } from 'koa';
 import { resolveActor } from '../identity/actor.js';
 import type { IdentityModels, TokenKind } from '../identity/models.js';
 import { badRequest, rateLimited, unauthorized } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import type { Limits } from './limits.js';
 
 const HEADER_HINT = 'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
 
@@ -22,10 +22,10 @@ function hint(header: string, value: string): string {
 }
 
 /** Puts the caller on ctx.state.caller or answers 401; limits the rate of bad credentials per address. */
-export function authenticate(models: IdentityModels, ratePerSecond: number) {
+export function authenticate(models: IdentityModels, limits: Limits) {
   // An address gets a few wrong credentials per second. Only wrong ones count and only they are
   // refused: a station behind the same NAT as a misconfigured device keeps working.
-  const badCredentials = new RateLimiter(ratePerSecond ? 5 : 0, 20);
+  const badCredentials = limits.create('bad-credentials', 5, 20);
   return async (ctx: Context, next: Next) => {
     const sent = HEADERS.map(([header, kind]) => ({ header, kind, value: ctx.get(header) })).filter((c) => c.value);
     if (sent.length > 1) throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
@@ -33,7 +33,7 @@ export function authenticate(models: IdentityModels, ratePerSecond: number) {
     const [{ header, kind, value }] = sent;
     const caller = await resolveActor(models, kind, value);
     if (!caller) {
-      const wait = badCredentials.take(ctx.ip);
+      const wait = await badCredentials.take(ctx.ip);
       if (wait) throw rateLimited(wait);
       throw unauthorized(`The credential is unknown or revoked${hint(header, value)}`);
     }

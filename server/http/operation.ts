@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
 import { AppError, forbidden, rateLimited } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import type { Limits } from './limits.js';
 import type { Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -58,12 +58,12 @@ export interface Operation<Q = any, P = any, B = any> {
 }
 
 // A refusal of an exempt operation costs a token; past the budget it becomes a 429.
-async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body'>, take: () => number): Promise<unknown> {
+async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body'>, take: () => Promise<number>): Promise<unknown> {
   try {
     return await op.authorize!(input);
   } catch (err) {
     if (err instanceof AppError && (err.status === 403 || err.status === 404)) {
-      const wait = take();
+      const wait = await take();
       if (wait) throw rateLimited(wait);
     }
     throw err;
@@ -80,25 +80,25 @@ export function defineOperation<Q = unknown, P = unknown, B = unknown>(op: Opera
  * from different places do not share a budget), validate query, path and body by schema, run the
  * handler, send its result.
  */
-export function mountOperations(router: Router, validator: Validator, operations: Operation[], ratePerSecond = 0): void {
-  const limiter = new RateLimiter(ratePerSecond, ratePerSecond * 2);
+export function mountOperations(router: Router, validator: Validator, operations: Operation[], limits: Limits, ratePerSecond: number): void {
+  const limiter = limits.create('requests', ratePerSecond, ratePerSecond * 2);
   for (const op of operations) {
     if (op.rateLimited === false && !op.authorize) throw new Error(`${op.label}: an operation exempt from rate limits must declare authorize`);
     for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
-      const own = op.perMinute && ratePerSecond > 0 ? new RateLimiter(op.perMinute / 60, op.perMinute) : null;
+      const own = op.perMinute ? limits.create(`operation:${op.label}`, op.perMinute / 60, op.perMinute) : null;
       router[method](op.path, async (ctx: Context) => {
         ctx.state.label = op.label;
         const caller = ctx.state.caller as Caller | undefined;
         if (caller?.kind === 'screen' && !op.screens) throw forbidden('A screen token reads its own monitor only (M4, M6)');
         const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
         if (op.rateLimited !== false) {
-          const wait = (own ?? limiter).take(key);
+          const wait = await (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
         }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
         const input = { query, params, actor: caller as Actor, caller: caller as Caller, ctx };
-        const authorized = op.authorize ? await authorizeCounted(op, input, () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
+        const authorized = op.authorize ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
         let body: unknown;
         if (op.body) {
           if (ctx.state.body === undefined) throw validator.missingBody(op.body.message);

@@ -1,7 +1,8 @@
 // The real-time hub (CONTRACT.md §5): Socket.IO on the service's HTTP server, rooms per organization
 // and per monitor, the Redis adapter when REDIS_URL is set. It implements HubEvents, so the areas'
 // commands are its only source of events.
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
+import type { Limits } from '../http/limits.js';
 import type http from 'node:http';
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
@@ -17,7 +18,7 @@ import { Admission } from './admission.js';
 import type { HubEvents } from './events.js';
 import { recheckSockets } from './recheck.js';
 import { attachScreen, commandScreens, screensHere } from './screens.js';
-import { connectRedis, type RedisPair } from './redis.js';
+import type { RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
 import {
   rooms,
@@ -58,15 +59,16 @@ export interface HubDeps {
   screenOfflineAfterMs: number;
   validator: Validator;
   log: Logger;
-  redisUrl: string | undefined;
+  /** The Redis clients when REDIS_URL is set (the service owns and closes them). */
+  redis: RedisPair | null;
   /** Namespace of every Redis channel and key of this installation. */
   redisPrefix: string;
+  /** Where the hub's rate limits are counted. */
+  limits: Limits;
   /** How often connected sockets' tokens are checked for revocation. */
   tokenRecheckMs: number;
   /** How often monitors with screens here are checked for versions this process missed. */
   resyncMs?: number;
-  /** 0 turns the hub's rate limits off (bad handshakes per address, subscriptions per credential). */
-  rateLimitPerSecond: number;
   /** Sockets one credential may hold on this process; 0 is no cap. */
   maxSocketsPerToken: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
@@ -98,9 +100,11 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     pingInterval: 10_000,
     pingTimeout: 5_000,
   });
-  const redis: RedisPair | null = deps.redisUrl ? connectRedis(deps.redisUrl, log) : null;
-  // Channels are namespaced per installation: two installations on one Redis never see each other.
-  if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: deps.redisPrefix }));
+  const { redis } = deps;
+  // Channels are namespaced per installation: two installations on one Redis never see each other. A
+  // Redis Cluster carries them over sharded pub/sub.
+  if (redis?.cluster) io.adapter(createShardedAdapter(redis.pub, redis.sub, { channelPrefix: deps.redisPrefix }));
+  else if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: deps.redisPrefix }));
 
   const sequencer = new PatchSequencer(
     (event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event),
@@ -145,7 +149,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
 
-  const admission = new Admission({ rateLimitPerSecond: deps.rateLimitPerSecond, maxSocketsPerToken: deps.maxSocketsPerToken });
+  const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
 
   // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
   const health = new ScreenHealth(deps.db.models, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
@@ -164,7 +168,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const forwarded = deps.trustProxy ? (String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').pop() ?? '').trim() : '';
     const address = forwarded || socket.handshake.address;
     // Only refused handshakes count against the address, and only they are answered rate_limited.
-    const refuse = () => next(new Error(admission.refusal(address)));
+    const refuse = async () => next(new Error(await admission.refusal(address)));
     if (typeof auth.token !== 'string' || !kind) return refuse();
     try {
       const actor = await resolveActor(deps.db.models, kind, auth.token);
@@ -195,7 +199,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       try {
         const { monitorId, version, epoch } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
         const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;
-        admission.checkSubscribe(actor.tokenId, address, followed, socket.rooms.has(rooms.monitor(monitorId)));
+        await admission.checkSubscribe(actor.tokenId, address, followed, socket.rooms.has(rooms.monitor(monitorId)));
         await monitors.readable(actor, monitorId);
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
@@ -282,7 +286,6 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       sequencer.close();
       // Closing the transports (not disconnecting the sockets) lets screens reconnect to another process.
       io.engine.close();
-      await redis?.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { SystemModels } from '../db/system.js';
+import { clusterNodes } from './redis.js';
 
 export interface HubPeers {
   /** Hub configurations of live processes on this database that differ from this one's. */
@@ -17,6 +18,8 @@ export interface HubPeers {
 /** What a process's hub configuration is, as comparable text (never a password). */
 export function hubSignature(redisUrl: string | undefined, prefix: string): string {
   if (!redisUrl) return 'no Redis (single-process hub)';
+  const nodes = clusterNodes(redisUrl);
+  if (nodes) return `Redis Cluster ${nodes.map((n) => `${n.host}:${n.port}`).sort().join(',')} prefix ${prefix}`;
   const url = new URL(redisUrl);
   return `Redis ${url.hostname}:${url.port || 6379}${url.pathname || '/0'} prefix ${prefix}`;
 }

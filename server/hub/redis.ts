@@ -1,17 +1,34 @@
-// The Redis clients of the Socket.IO adapter, made safe for outages: a publish while Redis is away
-// fails at once and is dropped (screens catch up through version resync) instead of queueing without
-// bound or rejecting unhandled — which would end the process and take REST down with it.
-import { Redis } from 'ioredis';
+// The Redis clients of the hub's adapter and the shared rate limits, made safe for outages: a publish
+// while Redis is away fails at once and is dropped (screens catch up through version resync) instead of
+// queueing without bound or rejecting unhandled — which would end the process and take REST down with
+// it. `REDIS_URL` names one Redis (`redis://host:6379/0`) or a Redis Cluster by some of its nodes
+// (`redis-cluster://host1:7000,host2:7001`); a cluster carries the hub over sharded pub/sub (Redis 7).
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+export type RedisClient = Redis | Cluster;
+
 export interface RedisPair {
-  pub: Redis;
-  sub: Redis;
+  pub: RedisClient;
+  sub: RedisClient;
+  /** True for a Redis Cluster (the hub then uses the sharded adapter). */
+  cluster: boolean;
   /** True while both connections are ready. */
   up(): boolean;
   /** Called each time both connections are ready again after an outage. */
   onRecovered(listener: () => void): void;
   close(): Promise<void>;
+}
+
+const CLUSTER_SCHEME = /^rediss?-cluster:\/\//;
+
+/** The seed nodes of a `redis-cluster://host:port,host:port` URL, or null for a single Redis. */
+export function clusterNodes(url: string): Array<{ host: string; port: number }> | null {
+  if (!CLUSTER_SCHEME.test(url)) return null;
+  return url.replace(CLUSTER_SCHEME, '').replace(/\/.*$/, '').split(',').map((node) => {
+    const [host, port] = node.split(':');
+    return { host, port: Number(port || 6379) };
+  });
 }
 
 /** Connects the publishing and the subscribing client. */
@@ -22,19 +39,26 @@ export function connectRedis(url: string, log: Logger): RedisPair {
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 1_000),
     lazyConnect: false,
   };
-  const pub = new Redis(url, options);
   // The subscriber must queue: the adapter subscribes before the first connection is up.
-  const sub = new Redis(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
-  const publish = pub.publish.bind(pub) as (channel: string | Buffer, message: string | Buffer) => Promise<number>;
-  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
-    publish(channel, message).catch((err: Error) => {
-      log.debug({ err: err.message }, 'redis publish dropped');
-      return 0;
-    });
+  const queued = { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null };
+  const nodes = clusterNodes(url);
+  const make = (o: typeof options | typeof queued): RedisClient => (nodes
+    ? new Cluster(nodes, { shardedSubscribers: true, enableOfflineQueue: o.enableOfflineQueue, clusterRetryStrategy: options.retryStrategy, redisOptions: { maxRetriesPerRequest: o.maxRetriesPerRequest } })
+    : new Redis(url, o));
+  const pub = make(options);
+  const sub = make(queued);
+  for (const name of ['publish', 'spublish'] as const) {
+    const original = (pub as unknown as Record<string, (...a: unknown[]) => Promise<number>>)[name].bind(pub);
+    (pub as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      original(...args).catch((err: Error) => {
+        log.debug({ err: err.message }, `redis ${name} dropped`);
+        return 0;
+      });
+  }
   // The adapter subscribes without handling a failure: one still queued when the process stops before
   // Redis ever answered would be an unhandled rejection. ioredis subscribes again on every reconnect.
-  for (const name of ['subscribe', 'psubscribe'] as const) {
-    const original = sub[name].bind(sub) as (...args: unknown[]) => Promise<unknown>;
+  for (const name of ['subscribe', 'psubscribe', 'ssubscribe'] as const) {
+    const original = (sub as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name].bind(sub);
     (sub as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
       original(...args).catch((err: Error) => log.debug({ err: err.message }, `redis ${name} dropped`));
   }
@@ -57,6 +81,7 @@ export function connectRedis(url: string, log: Logger): RedisPair {
   return {
     pub,
     sub,
+    cluster: nodes !== null,
     up,
     onRecovered: (listener) => void listeners.push(listener),
     async close() {
@@ -67,7 +92,7 @@ export function connectRedis(url: string, log: Logger): RedisPair {
 
 // QUIT waits for Redis to answer, and a client with an offline queue waits forever while Redis is
 // away: only a ready client is asked politely, and not for long.
-async function closeClient(client: Redis): Promise<void> {
+async function closeClient(client: RedisClient): Promise<void> {
   if (client.status !== 'ready') {
     client.disconnect();
     return;

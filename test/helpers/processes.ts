@@ -77,7 +77,7 @@ export async function privateRedis(): Promise<RedisServer> {
     },
     async kill() {
       const running = child;
-      if (!running || running.exitCode !== null) return;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
       await new Promise((r) => {
         running.once('exit', r);
         running.kill('SIGKILL');

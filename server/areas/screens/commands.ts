@@ -2,7 +2,7 @@
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
 import { forbidden, notFound, rateLimited } from '../../http/errors.js';
-import { RateLimiter } from '../../http/rate-limit.js';
+import type { Limiter, Limits } from '../../http/limits.js';
 import type { ScreenEvents } from '../../hub/events.js';
 import type { ScreenCommandName } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
@@ -27,18 +27,17 @@ export interface CommandResult {
 /** Commands of the screen fleet. */
 export class ScreenCommands {
   readonly pairings: Pairings;
-  private readonly wrongCodes: RateLimiter;
+  private readonly wrongCodes: Limiter;
 
-  /** `limited`: false when the operator turned rate limits off (RATE_LIMIT_PER_SECOND=0). */
-  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limited = true) {
+  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limits: Limits) {
     this.pairings = new Pairings(db);
-    this.wrongCodes = new RateLimiter(limited ? WRONG_CODES_PER_MINUTE / 60 : 0, WRONG_CODES_PER_MINUTE);
+    this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
 
   /** F3: binds a waiting screen's code to a monitor of the caller's organization. */
   async pair(actor: Actor, monitorId: number, code: string, name: string): Promise<ScreenView> {
     const monitor = await this.monitors.writable(actor, monitorId);
-    const wait = this.wrongCodes.wait(String(actor.tokenId));
+    const wait = await this.wrongCodes.wait(String(actor.tokenId));
     if (wait) throw rateLimited(wait);
     let created: ScreenDoc | null = null;
     try {
@@ -48,7 +47,7 @@ export class ScreenCommands {
         return id;
       });
     } catch (err) {
-      this.wrongCodes.take(String(actor.tokenId));
+      await this.wrongCodes.take(String(actor.tokenId));
       throw err;
     }
     return presentScreen(created!);

@@ -1,0 +1,71 @@
+// Rate limits shared by every process of an installation. With REDIS_URL they are counted in Redis by
+// rate-limiter-flexible (fixed windows of burst/rate seconds: the same average rate, bursts up to
+// `burst`), under the installation's key prefix; should Redis be away, each process counts in memory
+// until it is back (the library's insurance limiter), so a Redis outage never refuses requests it
+// cannot count. Without Redis, each process keeps a token bucket in memory.
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisClient } from '../hub/redis.js';
+import { RateLimiter } from './rate-limit.js';
+
+/** One limit: `take` spends one unit for `key`; both answer the seconds to wait (0: go ahead). */
+export interface Limiter {
+  take(key: string): Promise<number>;
+  /** Looks without spending. */
+  wait(key: string): Promise<number>;
+}
+
+export interface LimitsOptions {
+  /** False turns every limit off (RATE_LIMIT_PER_SECOND=0). */
+  enabled: boolean;
+  redis?: RedisClient | null;
+  /** The installation's namespace in Redis. */
+  prefix?: string;
+}
+
+const OFF: Limiter = { take: async () => 0, wait: async () => 0 };
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** Makes the service's limiters, in Redis when there is one. */
+export class Limits {
+  constructor(private readonly options: LimitsOptions) {}
+
+  /** True when limits are counted across processes. */
+  get shared(): boolean {
+    return Boolean(this.options.redis);
+  }
+
+  /** A limit of `perSecond` on average with bursts of `burst`, named for its keys in Redis. */
+  create(name: string, perSecond: number, burst: number): Limiter {
+    if (!this.options.enabled || perSecond <= 0) return OFF;
+    if (!this.options.redis) return memoryLimiter(perSecond, burst);
+    const duration = Math.max(1, Math.round(burst / perSecond));
+    const redis = new RateLimiterRedis({
+      storeClient: this.options.redis,
+      keyPrefix: `${this.options.prefix ?? 'alarm-hub'}:rl:${name}`,
+      points: burst,
+      duration,
+      insuranceLimiter: new RateLimiterMemory({ points: burst, duration }),
+    });
+    return {
+      async take(key) {
+        try {
+          await redis.consume(key);
+          return 0;
+        } catch (res) {
+          if (res instanceof RateLimiterRes) return seconds(res.msBeforeNext);
+          return 0;
+        }
+      },
+      async wait(key) {
+        const res = await redis.get(key).catch(() => null);
+        return res && res.consumedPoints >= burst ? seconds(res.msBeforeNext) : 0;
+      },
+    };
+  }
+}
+
+function memoryLimiter(perSecond: number, burst: number): Limiter {
+  const bucket = new RateLimiter(perSecond, burst);
+  return { take: async (key) => bucket.take(key), wait: async (key) => bucket.wait(key) };
+}
