@@ -6,6 +6,9 @@ import type { HubEvents } from '../hub/events.js';
 import type { Operation } from '../http/operation.js';
 import type { MonitorCommands } from './monitor/commands.js';
 import { monitorOperations } from './monitor/routes.js';
+import { appOperations } from './app/routes.js';
+import { callOperations } from './call/routes.js';
+import { smsOperations } from './sms/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -20,5 +23,8 @@ export interface AreaDeps {
 export function areaOperations(deps: AreaDeps): Operation[] {
   return [
     ...monitorOperations(deps.monitors),
+    ...appOperations(deps),
+    ...smsOperations(deps),
+    ...callOperations(deps),
   ];
 }

@@ -68,11 +68,24 @@ export interface AckError {
 
 export type Ack<T> = { data: T } | { error: AckError };
 
+/** A device's feedback to an alarm (A10); a later one of the same device replaces it. */
+export interface FeedbackEvent {
+  organizationID: number;
+  alarmID: number;
+  deviceID: number;
+  ownerID: number;
+  response: boolean | null;
+  answerData: { distance?: number; duration?: number };
+  updatedAt: string;
+}
+
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
   'monitor:updated': (event: UpdatedEvent) => void;
   'monitor:deleted': (event: DeletedEvent) => void;
+  /** A10: a device's feedback to an alarm, to the organization's room. */
+  'app:feedback': (event: FeedbackEvent) => void;
 }
 
 export interface ClientToServerEvents {
