@@ -2,11 +2,11 @@
 // platform that chooses the push path.
 import type { DeviceCreateInput, DeviceUpdateInput } from '../../../schemas/app.js';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { PAYLOAD } from '../channels/messages.js';
 import { OwnedResources } from '../channels/owned.js';
+import { uniquely } from '../channels/unique.js';
 import type { DeviceDoc, Platform } from './models.js';
 
 /** A device as returned. */
@@ -49,14 +49,7 @@ function storedFields(input: DeviceCreateInput | DeviceUpdateInput) {
   return { name: input.name.trim(), nameKey: nameKey(input.name), os, platform, pushToken, pushTokenDevelopment, active, updatedAt: new Date() };
 }
 
-async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (isDuplicateKey(err)) throw conflict('conflict', `The owner already has a device named "${name.trim()}"`);
-    throw err;
-  }
-}
+const taken = (name: string) => `The owner already has a device named "${name.trim()}"`;
 
 /** The device commands. */
 export class Devices {
@@ -74,7 +67,7 @@ export class Devices {
   /** A2: the name must be new among the owner's devices (409), also when two creates race. */
   async create(actor: Actor, organizationId: number | undefined, input: DeviceCreateInput): Promise<DeviceView> {
     const fields = storedFields(input);
-    const doc = await uniqueName(input.name, () => this.owned.create(actor, organizationId, input.ownerID, { ...fields, createdAt: fields.updatedAt }));
+    const doc = await uniquely(taken(input.name), () => this.owned.create(actor, organizationId, input.ownerID, { ...fields, createdAt: fields.updatedAt }));
     return presentDevice(doc);
   }
 
@@ -82,7 +75,7 @@ export class Devices {
   async update(actor: Actor, id: number, organizationId: number | undefined, input: DeviceUpdateInput): Promise<DeviceView> {
     if (input.id !== undefined && input.id !== id) throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'id', problem: 'differs from deviceID' }]);
     const fields = storedFields(input);
-    return presentDevice(await uniqueName(input.name, () => this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD)));
+    return presentDevice(await uniquely(taken(input.name), () => this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD)));
   }
 
   /** Marks a device inactive after its push gateway declared the token dead. */

@@ -3,12 +3,12 @@
 import type { Model } from 'mongoose';
 import type { AlarmingCreateInput, AlarmingUpdateInput } from '../../../schemas/channels.js';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import { checkGsm } from './fields.js';
 import type { AlarmingDoc } from './models.js';
+import { uniquely } from './unique.js';
 
 /** A configuration as returned. */
 export interface AlarmingView {
@@ -20,6 +20,8 @@ export interface AlarmingView {
 }
 
 const PAYLOAD = 'Payload missing or invalid';
+// The unique index on (organizationID, gsm) decides races between creates and updates.
+const TAKEN = 'This gsm number already has an alarming configuration in the organization';
 
 function present(doc: AlarmingDoc): AlarmingView {
   const view: AlarmingView = { id: Number(doc._id), gsm: doc.gsm, organizationID: doc.organizationID, pin: doc.pin };
@@ -44,7 +46,7 @@ export class AlarmingConfigs {
     checkGsm(input.gsm, PAYLOAD);
     const id = await this.db.ids.next(this.idName);
     const fields = { organizationID: input.organizationID, gsm: input.gsm, pin: input.pin, alarmTemplateID: input.alarmTemplateID };
-    return present(await this.unique(async () => (await this.model.create({ _id: String(id), ...fields, createdAt: new Date() })).toObject()));
+    return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: String(id), ...fields, createdAt: new Date() })).toObject()));
   }
 
   /** S2/C2: the given fields replace the stored ones; the organization cannot change. */
@@ -55,7 +57,7 @@ export class AlarmingConfigs {
     }
     checkGsm(input.gsm, PAYLOAD);
     const { id: _id, organizationID: _org, ...set } = input;
-    const doc = await this.unique(() => this.model.findOneAndUpdate({ _id: current._id }, { $set: set }, { returnDocument: 'after' }).lean());
+    const doc = await uniquely(TAKEN, () => this.model.findOneAndUpdate({ _id: current._id }, { $set: set }, { returnDocument: 'after' }).lean());
     if (!doc) throw notFound('Configuration not found');
     return present(doc);
   }
@@ -72,15 +74,5 @@ export class AlarmingConfigs {
     if (!doc || !canRead(actor, doc.organizationID)) throw notFound('Configuration not found');
     if (!canConfigure(actor, doc.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
     return doc;
-  }
-
-  // The unique index on (organizationID, gsm) decides races between creates and updates.
-  private async unique<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isDuplicateKey(err)) throw conflict('conflict', 'This gsm number already has an alarming configuration in the organization');
-      throw err;
-    }
   }
 }

@@ -65,7 +65,7 @@ export class OwnedResources<D extends OwnedDoc> {
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
     }
-    const doc = (await this.model.findOneAndUpdate({ _id: current._id }, { $set: set }, { returnDocument: 'after' }).lean()) as D | null;
+    const doc = (await this.model.findOneAndUpdate({ _id: current._id } as never, { $set: set }, { returnDocument: 'after' }).lean()) as D | null;
     if (!doc) throw notFound(`${this.title} not found`);
     return doc;
   }
