@@ -36,10 +36,10 @@ export async function newUser(svc: TestService, org?: OrgFixture, role: 'admin' 
 }
 
 /** A suite with a fresh service (configured by `env`), organizations A and B and a user without organization. */
-export function channelSuite(name: string, env: Record<string, string> | (() => Record<string, string>) = {}) {
+export function channelSuite(name: string, env: Record<string, string> | (() => Promise<Record<string, string>>) = {}) {
   const s = suite<Ctx>(name, {} as Ctx);
   s.before(async (ctx) => {
-    ctx.svc = await startTestService(typeof env === 'function' ? env() : env);
+    ctx.svc = await startTestService(typeof env === 'function' ? await env() : env);
     ctx.a = await createOrg(ctx.svc);
     ctx.b = await createOrg(ctx.svc);
     ctx.loner = await newUser(ctx.svc);
