@@ -129,5 +129,16 @@ compat('call: alarming with alarmTemplateID; disabled; phone List, Create, Updat
   assert.equal((await send(spec, 'delete', '/phone/{phoneID}', { auth: owner(ctx), parameters: { phoneID: id } })).body, { status: 'deleted' });
 });
 
+compat('/openapi.json lists A1–A11, push/delivered, S1–S14 and C1–C12, each with its x-label', async (ctx) => {
+  const doc = await fetch(`${ctx.svc.url}/openapi.json`).then((r) => r.json());
+  const labels = Object.values(doc.paths as Record<string, Record<string, { 'x-label': string }>>).flatMap((ops) => Object.values(ops).map((o) => o['x-label']));
+  const expected = [
+    ...Array.from({ length: 11 }, (_, i) => `A${i + 1}`), 'A11-delivered',
+    ...Array.from({ length: 14 }, (_, i) => `S${i + 1}`), ...Array.from({ length: 12 }, (_, i) => `C${i + 1}`),
+  ];
+  for (const label of expected) assert.is(labels.filter((l) => l === label).length, 1, `${label} once in /openapi.json`);
+  assert.ok(doc.paths['/api/v1/sms/{mobileID}'].get.parameters.some((p: { name: string; in: string }) => p.name === 'mobileID' && p.in === 'query'));
+});
+
 compat.after(() => fakes.close());
 compat.run();
