@@ -67,6 +67,9 @@ for (const { channel, labels: [anyActive, get, set] } of CHANNELS) {
     assert.equal((await client(ctx.svc.url, key(ctx.a)).put(path, { isDisabled: false })).body, { isDisabled: false });
     const raced = await Promise.all([true, false, true, false].map((isDisabled) => client(ctx.svc.url, key(ctx.a)).put(path, { isDisabled })));
     assert.equal(raced.map((r) => r.status), [200, 200, 200, 200]);
+    // Racing writes leave one of the values; the last write after them decides.
+    assert.equal((await client(ctx.svc.url, key(ctx.a)).put(path, { isDisabled: false })).body, { isDisabled: false });
+    assert.equal((await client(ctx.svc.url, member(ctx.a)).get(path)).body, [{ isDisabled: false }]);
   });
 
   s(`${anyActive} 400 when user_id or organization_id is missing or malformed`, async (ctx) => {

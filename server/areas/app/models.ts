@@ -1,5 +1,6 @@
 // Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { date, flag, int, intOrNull, opts, text } from '../channels/schema-types.js';
 
 export type Platform = 'android' | 'ios';
 
@@ -59,55 +60,29 @@ export interface AppModels {
   AlarmFeedback: Model<AlarmFeedbackDoc>;
 }
 
-const opts = { versionKey: false } as const;
-
 /** Registers the app models on a connection. */
 export function appModels(conn: Connection): AppModels {
   const device = new Schema<DeviceDoc>({
-    _id: String,
-    ownerID: { type: Number, required: true },
-    name: { type: String, required: true },
-    nameKey: { type: String, required: true },
-    os: { type: String, required: true },
+    _id: String, ownerID: int, name: text, nameKey: text, os: text,
     platform: { type: String, required: true, enum: ['android', 'ios'] },
-    pushToken: { type: String, required: true },
-    pushTokenDevelopment: { type: Boolean, required: true },
-    active: { type: Boolean, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    pushToken: text, pushTokenDevelopment: flag, active: flag, createdAt: date, updatedAt: date,
   }, opts);
   // Both engines enforce it atomically: of two racing creates (or renames) with one name, one fails.
   device.index({ ownerID: 1, nameKey: 1 }, { unique: true });
 
   const confirmation = new Schema<PushConfirmationDoc>({
-    _id: String,
-    deviceId: { type: Number, required: true },
-    ownerID: { type: Number, required: true },
-    organizationID: { type: Number, default: null },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-    deliveredAt: { type: Date, default: null },
+    _id: String, deviceId: int, ownerID: int, organizationID: intOrNull,
+    createdAt: date, expiresAt: date, deliveredAt: { type: Date, default: null },
   }, opts);
   confirmation.index({ expiresAt: 1 });
 
   const answer = new Schema<PushAnswerDoc>({
-    _id: String,
-    answer: { type: String, required: true, enum: ['yes', 'no'] },
-    distance: { type: Number, default: null },
-    duration: { type: Number, default: null },
-    answeredAt: { type: Date, required: true },
+    _id: String, answer: { type: String, required: true, enum: ['yes', 'no'] }, distance: intOrNull, duration: intOrNull, answeredAt: date,
   }, opts);
 
   const feedback = new Schema<AlarmFeedbackDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    alarmID: { type: Number, required: true },
-    deviceID: { type: Number, required: true },
-    ownerID: { type: Number, required: true },
-    response: { type: Boolean, default: null },
-    distance: { type: Number, default: null },
-    duration: { type: Number, default: null },
-    updatedAt: { type: Date, required: true },
+    _id: String, organizationID: int, alarmID: int, deviceID: int, ownerID: int,
+    response: { type: Boolean, default: null }, distance: intOrNull, duration: intOrNull, updatedAt: date,
   }, opts);
   feedback.index({ organizationID: 1, alarmID: 1 });
 

@@ -2,6 +2,7 @@
 // by ID is the one query FerretDB answers from an index; listings by organization or owner filter on
 // a field (indexed on MongoDB) over small documents.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { date, flag, int, opts, text } from './schema-types.js';
 
 /** The ways of alarming that share these shapes. */
 export type Channel = 'app' | 'sms' | 'call';
@@ -42,16 +43,9 @@ export interface ChannelModels {
   Phone: Model<NumberDoc>;
 }
 
-const opts = { versionKey: false } as const;
-
 function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
   const schema = new Schema<AlarmingDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    gsm: { type: String, required: true },
-    pin: { type: String, required: true },
-    ...(withTemplate ? { alarmTemplateID: { type: Number, required: true } } : {}),
-    createdAt: { type: Date, required: true },
+    _id: String, organizationID: int, gsm: text, pin: text, ...(withTemplate ? { alarmTemplateID: int } : {}), createdAt: date,
   }, opts);
   // One number per organization and channel: two configurations for one caller would be ambiguous.
   // The unique index holds on both engines, also when two creates or updates race.
@@ -61,12 +55,7 @@ function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
 
 function numberSchema(): Schema<NumberDoc> {
   const schema = new Schema<NumberDoc>({
-    _id: String,
-    ownerID: { type: Number, required: true },
-    name: { type: String, default: '' },
-    gsm: { type: String, required: true },
-    active: { type: Boolean, required: true },
-    createdAt: { type: Date, required: true },
+    _id: String, ownerID: int, name: { type: String, default: '' }, gsm: text, active: flag, createdAt: date,
   }, opts);
   schema.index({ ownerID: 1 });
   return schema;
@@ -75,11 +64,7 @@ function numberSchema(): Schema<NumberDoc> {
 /** Registers the shared channel models on a connection. */
 export function channelModels(conn: Connection): ChannelModels {
   return {
-    ChannelFlag: conn.model<ChannelFlagDoc>('ChannelFlag', new Schema<ChannelFlagDoc>({
-      _id: String,
-      isDisabled: { type: Boolean, required: true },
-      updatedAt: { type: Date, required: true },
-    }, opts), 'channel_flags'),
+    ChannelFlag: conn.model<ChannelFlagDoc>('ChannelFlag', new Schema<ChannelFlagDoc>({ _id: String, isDisabled: flag, updatedAt: date }, opts), 'channel_flags'),
     SmsAlarming: conn.model<AlarmingDoc>('SmsAlarming', alarmingSchema(false), 'sms_alarming'),
     CallAlarming: conn.model<AlarmingDoc>('CallAlarming', alarmingSchema(true), 'call_alarming'),
     Mobile: conn.model<NumberDoc>('Mobile', numberSchema(), 'sms_mobiles'),

@@ -3,6 +3,7 @@
 import type { NumberCreateInput, NumberUpdateInput, OptionalOrganizationInput, OwnerQueryInput } from '../../../schemas/channels.js';
 import { badRequest } from '../../http/errors.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
+import { deleted } from './results.js';
 import { pathOrQueryId } from './fields.js';
 import { ORGANIZATION_ID, OWNER_ID, PAYLOAD, idMessage } from './messages.js';
 import type { ChannelNumbers } from './numbers.js';
@@ -32,15 +33,11 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
   const body = (op: 'Create' | 'Update') => ({ schema: `${r.schema}${op}`, message: PAYLOAD });
   const scope = 'the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to';
   const update = defineOperation<IdQuery, Record<string, string>, NumberUpdateInput>({
-    label: r.labels.update,
-    method: 'put',
-    path: r.updateBy === 'path' ? byId : `/api/v1/${r.channel}/${r.resource}`,
+    label: r.labels.update, method: 'put', path: r.updateBy === 'path' ? byId : `/api/v1/${r.channel}/${r.resource}`,
     summary: `Update a ${r.resource} number (${r.updateBy === 'path' ? 'ID in the path' : `id in the body, or ${idName} in the query`}; given fields replace the stored ones; ownerID cannot change)`,
     ...(r.updateBy === 'path' ? { params } : {}),
-    query,
-    body: body('Update'),
-    response: { status: 200, schema: r.schema, description: `The updated ${r.resource} number` },
-    errors: [400, 403, 404, 413, 415],
+    query, body: body('Update'),
+    response: { status: 200, schema: r.schema, description: `The updated ${r.resource} number` }, errors: [400, 403, 404, 413, 415],
     handler({ actor, params: p, query: q, body: b }) {
       const id = r.updateBy === 'path' ? idOf(p, q) : b.id ?? q[idName];
       if (b.id !== undefined && q[idName] !== undefined && b.id !== q[idName]) throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'id', problem: `differs from ${idName}` }]);
@@ -50,50 +47,34 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
   });
   return [
     defineOperation<OwnerQueryInput>({
-      label: r.labels.list,
-      method: 'get',
-      path: `/api/v1/${r.channel}/${r.resource}`,
+      label: r.labels.list, method: 'get', path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `List a user's ${r.resource} numbers (${scope})`,
       query: { schema: 'OwnerQuery', message: OWNER_ID },
-      response: { status: 200, schema: `${r.schema}List`, description: `The ${r.resource} numbers in ID order` },
-      errors: [400, 403],
+      response: { status: 200, schema: `${r.schema}List`, description: `The ${r.resource} numbers in ID order` }, errors: [400, 403],
       handler: ({ actor, query: q }) => numbers.list(actor, q.owner_id, q.organization_id),
     }),
     defineOperation<OptionalOrganizationInput, unknown, NumberCreateInput>({
-      label: r.labels.create,
-      method: 'post',
-      path: `/api/v1/${r.channel}/${r.resource}`,
+      label: r.labels.create, method: 'post', path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `Create a ${r.resource} number for ownerID (${scope}; name defaults to empty, active to true)`,
-      query: { schema: 'OptionalOrganizationQuery', message: ORGANIZATION_ID },
-      body: body('Create'),
-      response: { status: 200, schema: r.schema, description: `The created ${r.resource} number with its id` },
-      errors: [400, 403, 413, 415],
+      query: { schema: 'OptionalOrganizationQuery', message: ORGANIZATION_ID }, body: body('Create'),
+      response: { status: 200, schema: r.schema, description: `The created ${r.resource} number with its id` }, errors: [400, 403, 413, 415],
       handler: ({ actor, query: q, body: b }) => numbers.create(actor, q.organization_id, b),
     }),
     update,
     defineOperation<IdQuery, Record<string, string>>({
-      label: r.labels.remove,
-      method: 'delete',
-      path: byId,
+      label: r.labels.remove, method: 'delete', path: byId,
       summary: `Delete a ${r.resource} number`,
       params,
       query,
-      response: { status: 200, schema: 'DeleteResult', description: 'Deleted' },
-      errors: [400, 403, 404],
-      async handler({ actor, params: p, query: q }) {
-        await numbers.remove(actor, idOf(p, q), q.organization_id);
-        return { status: 'deleted' };
-      },
+      response: { status: 200, schema: 'DeleteResult', description: 'Deleted' }, errors: [400, 403, 404],
+      handler: ({ actor, params: p, query: q }) => deleted(numbers.remove(actor, idOf(p, q), q.organization_id)),
     }),
     defineOperation<IdQuery, Record<string, string>>({
-      label: r.labels.get,
-      method: 'get',
-      path: `/api/v1/${r.channel}/:${idName}`,
+      label: r.labels.get, method: 'get', path: `/api/v1/${r.channel}/:${idName}`,
       summary: `Get a ${r.resource} number${r.getAsList ? ' (as a one-element list, like the 2019 API)' : ''}`,
       params,
       query,
-      response: { status: 200, schema: r.getAsList ? `${r.schema}List` : r.schema, description: `The ${r.resource} number` },
-      errors: [400, 403, 404],
+      response: { status: 200, schema: r.getAsList ? `${r.schema}List` : r.schema, description: `The ${r.resource} number` }, errors: [400, 403, 404],
       async handler({ actor, params: p, query: q }) {
         const found = await numbers.get(actor, idOf(p, q), q.organization_id);
         return r.getAsList ? [found] : found;
