@@ -148,7 +148,7 @@ push('push/delivered and A11: the confirmation token round trip, answered once',
   expectBadRequest(again, 'invalid_parameter', TOKEN_INVALID, 'path', 'token');
 });
 
-push('A11 400 for an unknown token, an answer other than yes/no, or a wrong body; 403 for anyone but the device\'s owner', async (ctx) => {
+push('A11 and push/delivered: 401 without a credential, 400 for an unknown token, an answer other than yes/no or a wrong body, 403 for anyone but the device\'s owner', async (ctx) => {
   const d = await device(ctx);
   const { confirmToken } = (await testPush(ctx, d.id)).body;
   const owner = client(ctx.svc.url, member(ctx.a));

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { platformOf } from '../server/areas/app/devices.js';
+import { describeConfig, loadConfig } from '../server/config.js';
 import { checkGsm, pathOrQueryId } from '../server/areas/channels/fields.js';
 import { AppError } from '../server/http/errors.js';
 import type { Actor } from '../server/identity/actor.js';
@@ -92,3 +93,21 @@ rules('pathOrQueryId: a numeric path wins, the placeholder takes the query, disa
 });
 
 rules.run();
+
+const config = suite('push configuration');
+
+config('push gateways stay off until configured; APNs needs all four variables and names the missing ones', () => {
+  const off = loadConfig({});
+  assert.equal({ apns: off.push.apns, fcm: off.push.fcm, ttl: off.push.confirmTtlSeconds }, { apns: null, fcm: null, ttl: 86_400 });
+  assert.throws(() => loadConfig({ APNS_KEY_FILE: 'k.p8', APNS_TEAM_ID: 'T' }), /APNS_KEY_ID, APNS_TOPIC must be set together with APNS_KEY_FILE, APNS_TEAM_ID/);
+  const on = loadConfig({ APNS_KEY_FILE: 'k.p8', APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'org.x', FCM_SERVICE_ACCOUNT_FILE: 'sa.json', PUSH_CONFIRM_TTL_SECONDS: '600' });
+  assert.is(on.push.apns?.host, 'https://api.push.apple.com');
+  assert.is(on.push.apns?.sandboxHost, 'https://api.sandbox.push.apple.com');
+  assert.is(on.push.fcm?.host, 'https://fcm.googleapis.com');
+  assert.is(on.push.confirmTtlSeconds, 600);
+  const lines = describeConfig(on, {}).join('\n');
+  assert.match(lines, /APNS: key .*k\.p8 \(APNS_KEY_ID=K, APNS_TEAM_ID=T\), APNS_TOPIC=org\.x/);
+  assert.match(describeConfig(off, {}).join('\n'), /iOS test pushes answer 503 push_unavailable/);
+});
+
+config.run();
