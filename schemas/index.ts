@@ -3,6 +3,10 @@ import * as common from './common.js';
 import * as hub from './hub.js';
 import * as monitor from './monitor.js';
 import * as screens from './screens.js';
+import * as app from './app.js';
+import * as call from './call.js';
+import * as channels from './channels.js';
+import * as sms from './sms.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -12,4 +16,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, screens);
+export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call);

@@ -31,6 +31,18 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Push gateways of the app area (A5); a gateway left unset answers 503 push_unavailable. */
+  push: PushConfig;
+}
+
+/** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
+export interface PushConfig {
+  apns: { keyFile: string; keyId: string; teamId: string; topic: string; host: string; sandboxHost: string } | null;
+  fcm: { serviceAccountFile: string; host: string; tokenUrl: string | undefined } | null;
+  /** A PEM file of CAs trusted for push connections besides the system's (tests' fake gateways). */
+  extraCaFile: string | undefined;
+  /** How long a push's confirmation token can be answered. */
+  confirmTtlSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -64,6 +76,30 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    push: loadPushConfig(env),
+  };
+}
+
+/** All of a group's variables or none: a half-configured gateway fails at start, naming what is missing. */
+function group(env: Env, names: string[]): boolean {
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length === names.length) return false;
+  if (missing.length) throw new Error(`${missing.join(', ')} must be set together with ${names.filter((n) => env[n]).join(', ')}`);
+  return true;
+}
+
+function loadPushConfig(env: Env): PushConfig {
+  const apns = group(env, ['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
+  return {
+    apns: apns ? {
+      keyFile: path.resolve(env.APNS_KEY_FILE!), keyId: env.APNS_KEY_ID!, teamId: env.APNS_TEAM_ID!, topic: env.APNS_TOPIC!,
+      host: env.APNS_HOST || 'https://api.push.apple.com', sandboxHost: env.APNS_SANDBOX_HOST || 'https://api.sandbox.push.apple.com',
+    } : null,
+    fcm: env.FCM_SERVICE_ACCOUNT_FILE ? {
+      serviceAccountFile: path.resolve(env.FCM_SERVICE_ACCOUNT_FILE), host: env.FCM_HOST || 'https://fcm.googleapis.com', tokenUrl: env.FCM_TOKEN_URL || undefined,
+    } : null,
+    extraCaFile: env.PUSH_EXTRA_CA_FILE ? path.resolve(env.PUSH_EXTRA_CA_FILE) : undefined,
+    confirmTtlSeconds: integer(env, 'PUSH_CONFIRM_TTL_SECONDS', 86_400),
   };
 }
 
@@ -87,6 +123,22 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
+    ...describePush(config.push, origin),
+  ];
+}
+
+// Key files and service accounts are named by path only; their contents are never printed.
+function describePush(push: PushConfig, origin: (name: string) => string): string[] {
+  const { apns, fcm } = push;
+  return [
+    apns
+      ? `APNS: key ${apns.keyFile} (APNS_KEY_ID=${apns.keyId}, APNS_TEAM_ID=${apns.teamId}), APNS_TOPIC=${apns.topic}, hosts ${apns.host} / ${apns.sandboxHost}`
+      : 'APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC=(unset: iOS test pushes answer 503 push_unavailable)',
+    fcm
+      ? `FCM_SERVICE_ACCOUNT_FILE=${fcm.serviceAccountFile}, FCM_HOST=${fcm.host}, FCM_TOKEN_URL=${fcm.tokenUrl ?? "(the service account's token_uri)"}`
+      : 'FCM_SERVICE_ACCOUNT_FILE=(unset: Android test pushes answer 503 push_unavailable)',
+    `PUSH_EXTRA_CA_FILE=${push.extraCaFile ?? '(unset: system CAs only)'} (${origin('PUSH_EXTRA_CA_FILE')})`,
+    `PUSH_CONFIRM_TTL_SECONDS=${push.confirmTtlSeconds} (${origin('PUSH_CONFIRM_TTL_SECONDS')})`,
   ];
 }
 

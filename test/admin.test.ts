@@ -168,11 +168,15 @@ admin('org list, user list, member list --org and token list --org|--user print 
   assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit']);
   assert.is(org.name, 'Fire Dept North');
   assert.is(org.recordLimit, 500);
+  // Alex and Sam were created at once: their IDs may come in either order, and lists are by ID.
+  const byId = <T extends { id?: number; userId?: number }>(list: T[]) => [...list].sort((x, y) => (x.id ?? x.userId!) - (y.id ?? y.userId!));
   const users = ok(await run('user', 'list', '--org', String(state.orgId))).users;
-  assert.equal(users.map((u: { name: string }) => u.name), ['Alex', 'Sam']);
-  assert.equal(users[0].memberships, [{ organizationId: state.orgId, role: 'admin' }]);
+  assert.equal(users, byId(users), 'listed by ID');
+  const alex = users.find((u: { id: number }) => u.id === state.adminId);
+  assert.is(alex.name, 'Alex');
+  assert.equal(alex.memberships, [{ organizationId: state.orgId, role: 'admin' }]);
   const members = ok(await run('member', 'list', '--org', String(state.orgId)));
-  assert.equal(members, { organizationId: state.orgId, members: [{ userId: state.adminId, name: 'Alex', role: 'admin' }, { userId: state.memberId, name: 'Sam', role: 'member' }] });
+  assert.equal(members, { organizationId: state.orgId, members: byId([{ userId: state.adminId!, name: 'Alex', role: 'admin' }, { userId: state.memberId!, name: 'Sam', role: 'member' }]) });
   // A request with the member's token is recorded as its last use.
   await client(ctx.svc.url, { pat: state.memberPat!.token }).get(`/api/v1/monitor?organization=${state.orgId}`);
   await new Promise((r) => setTimeout(r, 200));

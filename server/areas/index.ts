@@ -8,6 +8,9 @@ import type { MonitorCommands } from './monitor/commands.js';
 import { monitorOperations } from './monitor/routes.js';
 import type { ScreenCommands } from './screens/commands.js';
 import { screenOperations } from './screens/routes.js';
+import { appOperations } from './app/routes.js';
+import { callOperations } from './call/routes.js';
+import { smsOperations } from './sms/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -24,5 +27,8 @@ export function areaOperations(deps: AreaDeps): Operation[] {
   return [
     ...monitorOperations(deps.monitors),
     ...screenOperations(deps.screens),
+    ...appOperations(deps),
+    ...smsOperations(deps),
+    ...callOperations(deps),
   ];
 }

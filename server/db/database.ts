@@ -1,7 +1,10 @@
 // One mongoose connection per service instance, with every model registered and every index built.
 import mongoose, { type Connection } from 'mongoose';
+import { appModels, type AppModels } from '../areas/app/models.js';
+import { channelModels, type ChannelModels } from '../areas/channels/models.js';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
 import { screenModels, type ScreenModels } from '../areas/screens/models.js';
+import { smsModels, type SmsModels } from '../areas/sms/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
@@ -10,7 +13,7 @@ import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & SystemModels & ScreenModels;
+  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels;
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
@@ -48,7 +51,7 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     monitorCommands: true,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn) };
+  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn), ...channelModels(conn), ...appModels(conn), ...smsModels(conn) };
   const chains = chainModels(conn);
   for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);

@@ -10,10 +10,13 @@ const UNREACHABLE = new Set([
   'MongoClientClosedError',
 ]);
 
-/** True for a duplicate key on either engine (FerretDB reports code 1 for updates that violate one). */
+/**
+ * True for a duplicate key on either engine. FerretDB reports code 1 for an update that violates a unique
+ * index, with SQLite's "UNIQUE constraint failed".
+ */
 export function isDuplicateKey(err: unknown): boolean {
   const e = err as { code?: number; message?: string };
-  return e?.code === 11000 || (e?.code === 1 && /duplicate key/i.test(e.message ?? ''));
+  return e?.code === 11000 || (e?.code === 1 && /duplicate key|UNIQUE constraint failed/i.test(e.message ?? ''));
 }
 
 /** Maps a database error to an AppError, or null when it is not one we know. */

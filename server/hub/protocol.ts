@@ -126,6 +126,17 @@ export interface ScreenPowerEvent {
   state: 'sleep' | 'wake';
 }
 
+/** A device's feedback to an alarm (A10); a later one of the same device replaces it. */
+export interface FeedbackEvent {
+  organizationID: number;
+  alarmID: number;
+  deviceID: number;
+  ownerID: number;
+  response: boolean | null;
+  answerData: { distance?: number; duration?: number };
+  updatedAt: string;
+}
+
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
@@ -137,6 +148,8 @@ export interface ServerToClientEvents {
   'screen:online': (event: ScreenOnlineEvent) => void;
   /** To a screen's kiosk agents: its page went to sleep or woke up. */
   'screen:power': (event: ScreenPowerEvent & { screenId: number }) => void;
+  /** A10: a device's feedback to an alarm, to the organization's room. */
+  'app:feedback': (event: FeedbackEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -23,3 +23,34 @@ export function canReadMonitor(caller: Caller, monitor: { id: number; organizati
   if (caller.kind === 'screen') return caller.monitorId === monitor.id && caller.organizationId === monitor.organizationID;
   return canRead(caller, monitor.organizationID);
 }
+
+/** How an actor reaches a resource owned by a user (devices, mobile and phone numbers). */
+export type OwnerReach =
+  | { via: 'self' }
+  /** Through an organization the actor configures; the owner must still be a member of it. */
+  | { via: 'organization'; organizationId: number }
+  | { via: 'none'; status: 403 | 404 };
+
+/**
+ * Spec rule 4: a user reaches his own resources without organization_id; with it, that organization's
+ * API key or admin reaches its members' (an API key implies its own organization when none is named).
+ * Another user's resource without an organization is hidden (404); naming an organization the actor
+ * does not configure is a 403.
+ */
+export function reachOwner(actor: Actor, organizationId: number | undefined, ownerId: number): OwnerReach {
+  if (actor.kind === 'user' && actor.userId === ownerId) return { via: 'self' };
+  const acting = actor.kind === 'apikey' ? organizationId ?? actor.organizationId : organizationId;
+  if (acting === undefined) return { via: 'none', status: 404 };
+  if (!canConfigure(actor, acting)) return { via: 'none', status: 403 };
+  return { via: 'organization', organizationId: acting };
+}
+
+/** Push answers and delivery receipts come from the app of the device's owner (his personal token). */
+export function canAnswerPush(actor: Actor, ownerId: number): boolean {
+  return actor.kind === 'user' && actor.userId === ownerId;
+}
+
+/** The organization an alarm feedback is for: an API key's own, or the one a user names and belongs to. */
+export function feedbackOrganization(actor: Actor, organizationId: number | undefined): number | undefined {
+  return actor.kind === 'apikey' ? organizationId ?? actor.organizationId : organizationId;
+}

@@ -1,0 +1,98 @@
+// JSON Schemas of the app area (A1–A11 and push/delivered); shared shapes are in channels.ts.
+import type { FromSchema } from 'json-schema-to-ts';
+import { int64Id } from './common.js';
+
+const deviceFields = {
+  active: { type: 'boolean', description: 'Whether the device is used for notifications' },
+  name: { type: 'string', minLength: 1, maxLength: 100, description: 'Unique within the owner\'s devices, compared without case and surrounding spaces' },
+  os: { type: 'string', minLength: 1, maxLength: 200, description: 'Must contain "android" or "ios" (iPadOS counts as ios), in any case: it chooses FCM or APNs' },
+  ownerID: { ...int64Id, description: 'The caller himself, or a member of the organization an API key or admin acts in; cannot change' },
+  pushToken: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[A-Za-z0-9_:.-]+$', description: 'FCM registration token, or the APNs device token in hex' },
+  pushTokenDevelopment: { type: 'boolean', description: 'APNs only: the token is for the sandbox' },
+} as const;
+const required = ['active', 'name', 'os', 'ownerID', 'pushToken', 'pushTokenDevelopment'] as const;
+
+export const DeviceCreate = {
+  $id: 'DeviceCreate',
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties: { id: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Ignored: the service assigns IDs' }, ...deviceFields },
+} as const;
+
+export const DeviceUpdate = {
+  $id: 'DeviceUpdate',
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties: { id: { ...int64Id, description: 'When given, must be the deviceID of the path' }, ...deviceFields },
+} as const;
+
+export const Device = { $id: 'Device', type: 'object', additionalProperties: false, required: ['id', ...required], properties: { id: int64Id, ...deviceFields } } as const;
+export const DeviceList = { $id: 'DeviceList', type: 'array', items: { $ref: 'Device' } } as const;
+export const DeviceIdParams = { $id: 'DeviceIdParams', type: 'object', required: ['deviceID'], properties: { deviceID: int64Id } } as const;
+
+export const TestPushResult = {
+  $id: 'TestPushResult',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'confirmToken', 'deviceActive'],
+  properties: {
+    status: { type: 'string', enum: ['sent', 'device_deactivated'], description: 'device_deactivated: the gateway said the push token is dead, so the device was set inactive' },
+    confirmToken: { type: ['string', 'null'], description: 'The push\'s confirmation token for push/delivered and A11; null when nothing was sent' },
+    deviceActive: { type: 'boolean' },
+  },
+} as const;
+
+const answerData = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    distance: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Kilometres to the organization base' },
+    duration: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Minutes in traffic to the organization' },
+  },
+} as const;
+
+export const AnswerData = { $id: 'AnswerData', ...answerData } as const;
+
+export const FeedbackBody = {
+  $id: 'FeedbackBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['answerData', 'deviceID'],
+  properties: {
+    alarmID: { ...int64Id, description: 'Required; missing is answered with "organizationID or alarmID not set"' },
+    answerData,
+    deviceID: { ...int64Id, description: 'A device the caller reaches as in A3' },
+    response: { type: 'boolean' },
+  },
+} as const;
+
+export const FeedbackQuery = {
+  $id: 'FeedbackQuery',
+  type: 'object',
+  properties: { organization_id: { ...int64Id, description: 'Required for a personal token; an API key acts in its own organization' } },
+} as const;
+
+export const FeedbackResult = { $id: 'FeedbackResult', type: 'object', additionalProperties: false, required: ['success'], properties: { success: { type: 'boolean' } } } as const;
+
+const confirmToken = { type: 'string', minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' } as const;
+
+export const AnswerParams = {
+  $id: 'AnswerParams',
+  type: 'object',
+  required: ['token', 'answer'],
+  properties: { token: confirmToken, answer: { type: 'string', enum: ['yes', 'no'] } },
+} as const;
+
+export const ConfirmTokenParams = { $id: 'ConfirmTokenParams', type: 'object', required: ['token'], properties: { token: confirmToken } } as const;
+export const SavedResult = { $id: 'SavedResult', type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['saved'] } } } as const;
+
+export type DeviceCreateInput = FromSchema<typeof DeviceCreate>;
+export type DeviceUpdateInput = FromSchema<typeof DeviceUpdate>;
+export type DeviceIdInput = FromSchema<typeof DeviceIdParams>;
+export type AnswerDataInput = FromSchema<typeof AnswerData>;
+export type FeedbackInput = FromSchema<typeof FeedbackBody>;
+export type FeedbackQueryInput = FromSchema<typeof FeedbackQuery>;
+export type AnswerParamsInput = FromSchema<typeof AnswerParams>;
+export type ConfirmTokenInput = FromSchema<typeof ConfirmTokenParams>;

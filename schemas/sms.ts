@@ -1,0 +1,46 @@
+// JSON Schemas of the sms area (S1–S14); the shapes it shares with call and app are in channels.ts.
+import type { FromSchema } from 'json-schema-to-ts';
+import { alarmingCreate, alarmingUpdate, alarmingView, numberCreate, numberUpdate, numberView, pathIdOrPlaceholder } from './channels.js';
+import { int64Id } from './common.js';
+
+/** The text formatters the service implements (server/areas/sms/formatters.ts); the first is the default. */
+export const FORMATTER_NAMES = ['standard', 'compact', 'detailed'] as const;
+export type FormatterName = (typeof FORMATTER_NAMES)[number];
+
+export const SmsAlarmingCreate = { $id: 'SmsAlarmingCreate', ...alarmingCreate } as const;
+export const SmsAlarmingUpdate = { $id: 'SmsAlarmingUpdate', ...alarmingUpdate } as const;
+export const SmsAlarming = { $id: 'SmsAlarming', ...alarmingView } as const;
+export const SmsAlarmingList = { $id: 'SmsAlarmingList', type: 'array', items: { $ref: 'SmsAlarming' } } as const;
+
+export const MobileCreate = { $id: 'MobileCreate', ...numberCreate } as const;
+export const MobileUpdate = { $id: 'MobileUpdate', ...numberUpdate } as const;
+export const Mobile = { $id: 'Mobile', ...numberView } as const;
+export const MobileList = { $id: 'MobileList', type: 'array', items: { $ref: 'Mobile' } } as const;
+export const MobileIdParams = { $id: 'MobileIdParams', type: 'object', required: ['mobileID'], properties: { mobileID: pathIdOrPlaceholder('mobileID') } } as const;
+export const MobileQuery = {
+  $id: 'MobileQuery',
+  type: 'object',
+  properties: { mobileID: { ...int64Id, description: 'The mobile number, when the path carries the placeholder (or, for S10, instead of id in the body)' }, organization_id: int64Id },
+} as const;
+
+export const FormatterQuery = { $id: 'FormatterQuery', type: 'object', required: ['organization'], properties: { organization: int64Id } } as const;
+
+const textFormatterName = {
+  type: 'string',
+  enum: FORMATTER_NAMES,
+  description: 'standard: event, address and message, as many segments as needed; compact: always one segment of 160 GSM-7 characters; detailed: standard plus start time, coordinates and responses',
+} as const;
+
+export const TextFormatter = {
+  $id: 'TextFormatter',
+  type: 'object',
+  additionalProperties: false,
+  required: ['organizationID', 'textFormatterName'],
+  properties: { organizationID: int64Id, textFormatterName },
+} as const;
+
+export type SmsAlarmingCreateInput = FromSchema<typeof SmsAlarmingCreate>;
+export type MobileIdInput = FromSchema<typeof MobileIdParams>;
+export type MobileQueryInput = FromSchema<typeof MobileQuery>;
+export type FormatterQueryInput = FromSchema<typeof FormatterQuery>;
+export type TextFormatterInput = FromSchema<typeof TextFormatter>;

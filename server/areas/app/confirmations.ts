@@ -1,0 +1,76 @@
+// Confirmation tokens of pushes: 256 random bits, stored only as their SHA-256 (the _id, so every
+// lookup is by _id), answerable until they expire. push/delivered records delivery; A11 records the
+// one answer, whose document shares the confirmation's _id: of two racing answers only one inserts.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
+import type { Actor } from '../../identity/actor.js';
+import { canAnswerPush } from '../../identity/policy.js';
+import type { AnswerDataInput } from '../../../schemas/app.js';
+import type { DeviceDoc, PushConfirmationDoc } from './models.js';
+
+export const TOKEN_INVALID = 'token or answer not found or invalid';
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const invalid = (problem: string) => badRequest('invalid_parameter', TOKEN_INVALID, [{ in: 'path', path: 'token', problem }]);
+
+/** Issues and answers confirmation tokens. */
+export class PushConfirmations {
+  private lastSweep = 0;
+
+  constructor(private readonly db: Database, private readonly ttlSeconds: number) {}
+
+  /** A new token for a push to `device`. */
+  async issue(device: DeviceDoc, organizationId: number | null): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    await this.db.models.PushConfirmation.create({
+      _id: hash(token), deviceId: Number(device._id), ownerID: device.ownerID, organizationID: organizationId,
+      createdAt: now, expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000), deliveredAt: null,
+    });
+    this.sweep(now);
+    return token;
+  }
+
+  /** Forgets a token whose push was not sent. */
+  async discard(token: string): Promise<void> {
+    await this.db.models.PushConfirmation.deleteOne({ _id: hash(token) });
+  }
+
+  /** push/delivered: records the first delivery; later receipts change nothing. */
+  async delivered(actor: Actor, token: string): Promise<void> {
+    const doc = await this.answerable(actor, token);
+    if (!doc.deliveredAt) await this.db.models.PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+  }
+
+  /** A11: records the answer once; the confirmation it answers is returned. */
+  async answer(actor: Actor, token: string, answer: 'yes' | 'no', data: AnswerDataInput): Promise<PushConfirmationDoc> {
+    const doc = await this.answerable(actor, token);
+    try {
+      await this.db.models.PushAnswer.create({ _id: doc._id, answer, distance: data.distance ?? null, duration: data.duration ?? null, answeredAt: new Date() });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw invalid('was already answered');
+      throw err;
+    }
+    // An answer proves delivery, should the receipt have been lost.
+    if (!doc.deliveredAt) await this.db.models.PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    return doc;
+  }
+
+  private async answerable(actor: Actor, token: string): Promise<PushConfirmationDoc> {
+    const doc = await this.db.models.PushConfirmation.findById(hash(token)).lean();
+    if (!doc) throw invalid('is unknown');
+    if (doc.expiresAt.getTime() <= Date.now()) throw invalid('has expired');
+    if (!canAnswerPush(actor, doc.ownerID)) throw forbidden('Only the app of the device\'s owner (his personal access token) answers this push');
+    return doc;
+  }
+
+  // Expired tokens are removed at most hourly, by whichever process issues one (FerretDB has no TTL indexes).
+  private sweep(now: Date): void {
+    if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now.getTime();
+    void this.db.models.PushConfirmation.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
+  }
+}

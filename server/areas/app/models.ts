@@ -1,0 +1,95 @@
+// Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback.
+import { Schema, type Connection, type Model } from 'mongoose';
+import { date, flag, int, intOrNull, opts, text } from '../channels/schema-types.js';
+
+export type Platform = 'android' | 'ios';
+
+/** A device: _id is its ID as text. */
+export interface DeviceDoc {
+  _id: string;
+  ownerID: number;
+  name: string;
+  /** The name as compared for uniqueness (trimmed, lower case); unique per owner through an index. */
+  nameKey: string;
+  os: string;
+  platform: Platform;
+  pushToken: string;
+  pushTokenDevelopment: boolean;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A push's confirmation token: _id is the SHA-256 of the token, which itself is never stored. */
+export interface PushConfirmationDoc {
+  _id: string;
+  deviceId: number;
+  ownerID: number;
+  organizationID: number | null;
+  createdAt: Date;
+  expiresAt: Date;
+  deliveredAt: Date | null;
+}
+
+/** The one answer to a push: its _id is the confirmation's, so only the first insert wins. */
+export interface PushAnswerDoc {
+  _id: string;
+  answer: 'yes' | 'no';
+  distance: number | null;
+  duration: number | null;
+  answeredAt: Date;
+}
+
+/** A device's feedback to an alarm: _id "<organizationID>:<alarmID>:<deviceID>", a later one replaces it. */
+export interface AlarmFeedbackDoc {
+  _id: string;
+  organizationID: number;
+  alarmID: number;
+  deviceID: number;
+  ownerID: number;
+  response: boolean | null;
+  distance: number | null;
+  duration: number | null;
+  updatedAt: Date;
+}
+
+export interface AppModels {
+  Device: Model<DeviceDoc>;
+  PushConfirmation: Model<PushConfirmationDoc>;
+  PushAnswer: Model<PushAnswerDoc>;
+  AlarmFeedback: Model<AlarmFeedbackDoc>;
+}
+
+/** Registers the app models on a connection. */
+export function appModels(conn: Connection): AppModels {
+  const device = new Schema<DeviceDoc>({
+    _id: String, ownerID: int, name: text, nameKey: text, os: text,
+    platform: { type: String, required: true, enum: ['android', 'ios'] },
+    pushToken: text, pushTokenDevelopment: flag, active: flag, createdAt: date, updatedAt: date,
+  }, opts);
+  // Both engines enforce it atomically: of two racing creates (or renames) with one name, one fails.
+  device.index({ ownerID: 1, nameKey: 1 }, { unique: true });
+
+  const confirmation = new Schema<PushConfirmationDoc>({
+    _id: String, deviceId: int, ownerID: int, organizationID: intOrNull,
+    createdAt: date, expiresAt: date, deliveredAt: { type: Date, default: null },
+  }, opts);
+  confirmation.index({ expiresAt: 1 });
+
+  const answer = new Schema<PushAnswerDoc>({
+    _id: String, answer: { type: String, required: true, enum: ['yes', 'no'] }, distance: intOrNull, duration: intOrNull, answeredAt: date,
+  }, opts);
+
+  const feedback = new Schema<AlarmFeedbackDoc>({
+    _id: String, organizationID: int, alarmID: int, deviceID: int, ownerID: int,
+    response: { type: Boolean, default: null }, distance: intOrNull, duration: intOrNull, updatedAt: date,
+  }, opts);
+  feedback.index({ organizationID: 1, alarmID: 1 });
+
+  return {
+    Device: conn.model<DeviceDoc>('Device', device, 'app_devices'),
+    PushConfirmation: conn.model<PushConfirmationDoc>('PushConfirmation', confirmation, 'app_push_confirmations'),
+    PushAnswer: conn.model<PushAnswerDoc>('PushAnswer', answer, 'app_push_answers'),
+    AlarmFeedback: conn.model<AlarmFeedbackDoc>('AlarmFeedback', feedback, 'app_alarm_feedback'),
+  };
+}

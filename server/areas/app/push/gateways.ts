@@ -1,0 +1,44 @@
+// The configured push gateways, one per platform; an unconfigured one answers 503 push_unavailable.
+import fs from 'node:fs';
+import tls from 'node:tls';
+import type { PushConfig } from '../../../config.js';
+import { AppError } from '../../../http/errors.js';
+import type { Platform } from '../models.js';
+import { ApnsGateway } from './apns.js';
+import { FcmGateway } from './fcm.js';
+import { Http2Pool } from './http2.js';
+import type { PushGateway } from './types.js';
+
+const UNCONFIGURED: Record<Platform, string> = {
+  ios: 'iOS pushes are not configured on this service (APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC)',
+  android: 'Android pushes are not configured on this service (FCM_SERVICE_ACCOUNT_FILE)',
+};
+
+/** APNs and FCM as configured. */
+export class PushGateways {
+  private readonly pool: Http2Pool;
+  private readonly byPlatform: Record<Platform, PushGateway | null>;
+
+  constructor(config: PushConfig) {
+    // An extra CA adds to the system's; it never replaces them.
+    const ca = config.extraCaFile ? [...tls.rootCertificates, fs.readFileSync(config.extraCaFile, 'utf8')] : undefined;
+    this.pool = new Http2Pool(ca);
+    this.byPlatform = {
+      ios: config.apns ? new ApnsGateway(config.apns, this.pool) : null,
+      android: config.fcm ? new FcmGateway(config.fcm, this.pool) : null,
+    };
+  }
+
+  /** The gateway for a platform, or 503 push_unavailable when it is not configured. */
+  for(platform: Platform): PushGateway {
+    const gateway = this.byPlatform[platform];
+    // No Retry-After: waiting does not configure a gateway.
+    if (!gateway) throw new AppError(503, 'push_unavailable', UNCONFIGURED[platform]);
+    return gateway;
+  }
+
+  /** Closes the gateway connections. */
+  close(): void {
+    this.pool.close();
+  }
+}

@@ -1,0 +1,51 @@
+// Alarming configuration operations (S1–S4, C1–C4), declared once per channel.
+import type { AlarmingCreateInput, AlarmingUpdateInput, ConfigurationIdInput, OrganizationIdInput } from '../../../schemas/channels.js';
+import { defineOperation, type Operation } from '../../http/operation.js';
+import { deleted } from './results.js';
+import type { AlarmingConfigs } from './alarming.js';
+import { CONFIGURATION_ID, ORGANIZATION_ID, PAYLOAD_INVALID } from './messages.js';
+
+/** Labels and schema names of one channel's configuration operations. */
+export interface AlarmingRoutes {
+  channel: 'sms' | 'call';
+  labels: { list: string; update: string; create: string; remove: string };
+  /** Schema $id prefix: "SmsAlarming" gives SmsAlarming, SmsAlarmingList, SmsAlarmingCreate, SmsAlarmingUpdate. */
+  schema: string;
+}
+
+/** The four configuration operations of one channel. */
+export function alarmingOperations({ channel, labels, schema }: AlarmingRoutes, configs: AlarmingConfigs): Operation[] {
+  const path = `/api/v1/${channel}/alarming`;
+  const what = `${channel}-alarming configuration`;
+  const uniqueness = 'a gsm number has one configuration per organization (409 conflict)';
+  return [
+    defineOperation<OrganizationIdInput>({
+      label: labels.list, method: 'get', path,
+      summary: `List the organization's ${what}s (members read them)`,
+      query: { schema: 'OrganizationIdQuery', message: ORGANIZATION_ID },
+      response: { status: 200, schema: `${schema}List`, description: `The ${what}s in ID order` }, errors: [400, 403],
+      handler: ({ actor, query }) => configs.list(actor, query.organization_id),
+    }),
+    defineOperation<unknown, unknown, AlarmingUpdateInput>({
+      label: labels.update, method: 'put', path,
+      summary: `Update a ${what} (id in body; given fields replace the stored ones; organizationID cannot change; ${uniqueness})`,
+      body: { schema: `${schema}Update`, message: PAYLOAD_INVALID },
+      response: { status: 200, schema, description: `The updated ${what}` }, errors: [400, 403, 404, 409, 413, 415],
+      handler: ({ actor, body }) => configs.update(actor, body),
+    }),
+    defineOperation<unknown, unknown, AlarmingCreateInput>({
+      label: labels.create, method: 'post', path,
+      summary: `Create a ${what} (admins and the API key; ${uniqueness})`,
+      body: { schema: `${schema}Create`, message: PAYLOAD_INVALID },
+      response: { status: 200, schema, description: `The created ${what} with its ID` }, errors: [400, 403, 409, 413, 415],
+      handler: ({ actor, body }) => configs.create(actor, body),
+    }),
+    defineOperation<unknown, ConfigurationIdInput>({
+      label: labels.remove, method: 'delete', path: `${path}/:configurationID`,
+      summary: `Delete a ${what}`,
+      params: { schema: 'ConfigurationIdParams', message: CONFIGURATION_ID },
+      response: { status: 200, schema: 'DeleteResult', description: 'Deleted' }, errors: [400, 403, 404],
+      handler: ({ actor, params }) => deleted(configs.remove(actor, params.configurationID)),
+    }),
+  ];
+}

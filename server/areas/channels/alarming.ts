@@ -1,0 +1,78 @@
+// Per-organization alarming configurations (S1–S4, C1–C4): a number and pin that may raise an alarm
+// (call adds the alarm template). One implementation, parameterised by the channel's model.
+import type { Model } from 'mongoose';
+import type { AlarmingCreateInput, AlarmingUpdateInput } from '../../../schemas/channels.js';
+import type { Database } from '../../db/database.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import type { Actor } from '../../identity/actor.js';
+import { canConfigure, canRead } from '../../identity/policy.js';
+import { checkGsm } from './fields.js';
+import type { AlarmingDoc } from './models.js';
+import { uniquely } from './unique.js';
+
+/** A configuration as returned. */
+export interface AlarmingView {
+  id: number;
+  gsm: string;
+  organizationID: number;
+  pin: string;
+  alarmTemplateID?: number;
+}
+
+const PAYLOAD = 'Payload missing or invalid';
+// The unique index on (organizationID, gsm) decides races between creates and updates.
+const TAKEN = 'This gsm number already has an alarming configuration in the organization';
+
+function present(doc: AlarmingDoc): AlarmingView {
+  const view: AlarmingView = { id: Number(doc._id), gsm: doc.gsm, organizationID: doc.organizationID, pin: doc.pin };
+  if (doc.alarmTemplateID !== undefined) view.alarmTemplateID = doc.alarmTemplateID;
+  return view;
+}
+
+/** Alarming configurations of one channel. */
+export class AlarmingConfigs {
+  constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {}
+
+  /** S1/C1: members read their organization's configurations, in ID order. */
+  async list(actor: Actor, organizationId: number): Promise<AlarmingView[]> {
+    if (!canRead(actor, organizationId)) throw forbidden();
+    const docs = await this.model.find({ organizationID: organizationId }).lean();
+    return docs.map(present).sort((a, b) => a.id - b.id);
+  }
+
+  /** S3/C3: admins and the API key create one. */
+  async create(actor: Actor, input: AlarmingCreateInput): Promise<AlarmingView> {
+    if (!canConfigure(actor, input.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
+    checkGsm(input.gsm, PAYLOAD);
+    const id = await this.db.ids.next(this.idName);
+    const fields = { organizationID: input.organizationID, gsm: input.gsm, pin: input.pin, alarmTemplateID: input.alarmTemplateID };
+    return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: String(id), ...fields, createdAt: new Date() })).toObject()));
+  }
+
+  /** S2/C2: the given fields replace the stored ones; the organization cannot change. */
+  async update(actor: Actor, input: AlarmingUpdateInput): Promise<AlarmingView> {
+    const current = await this.writable(actor, input.id);
+    if (input.organizationID !== undefined && input.organizationID !== current.organizationID) {
+      throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'organizationID', problem: 'cannot be changed' }]);
+    }
+    checkGsm(input.gsm, PAYLOAD);
+    const { id: _id, organizationID: _org, ...set } = input;
+    const doc = await uniquely(TAKEN, () => this.model.findOneAndUpdate({ _id: current._id }, { $set: set }, { returnDocument: 'after' }).lean());
+    if (!doc) throw notFound('Configuration not found');
+    return present(doc);
+  }
+
+  /** S4/C4: deletes one. */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const current = await this.writable(actor, id);
+    await this.model.deleteOne({ _id: current._id });
+  }
+
+  /** Another organization's configuration is a 404; members of its own get a 403. */
+  private async writable(actor: Actor, id: number): Promise<AlarmingDoc> {
+    const doc = await this.model.findById(String(id)).lean();
+    if (!doc || !canRead(actor, doc.organizationID)) throw notFound('Configuration not found');
+    if (!canConfigure(actor, doc.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
+    return doc;
+  }
+}

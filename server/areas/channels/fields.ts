@@ -1,0 +1,26 @@
+// Checks on fields the channel areas share that a JSON Schema cannot express.
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { MAX_SAFE_ID } from '../../../schemas/common.js';
+import { badRequest } from '../../http/errors.js';
+
+/** A gsm number (E.164 with 00 for +) must name a real country code and have a length valid there. */
+export function checkGsm(gsm: string | undefined, message: string): void {
+  if (gsm === undefined) return;
+  if (parsePhoneNumberFromString(`+${gsm.slice(2)}`)?.isValid()) return;
+  throw badRequest('invalid_body', message, [{ in: 'body', path: 'gsm', problem: 'is not a valid number: E.164 with 00 for +, a known country code and a length valid there' }]);
+}
+
+/**
+ * The ID of a path segment that may carry the 2019 clients' literal placeholder ("{mobileID}"), in
+ * which case the ID travels in the query (CONTRACT.md §2). A numeric path and a differing query is a 400.
+ */
+export function pathOrQueryId(raw: string, fromQuery: number | undefined, name: string, message: string): number {
+  if (raw === `{${name}}`) {
+    if (fromQuery === undefined) throw badRequest('invalid_parameter', message, [{ in: 'query', path: name, problem: 'is required when the path carries the placeholder' }]);
+    return fromQuery;
+  }
+  const id = Number(raw);
+  if (id > MAX_SAFE_ID) throw badRequest('invalid_parameter', message, [{ in: 'path', path: name, problem: `must be <= ${MAX_SAFE_ID}` }]);
+  if (fromQuery !== undefined && fromQuery !== id) throw badRequest('invalid_parameter', message, [{ in: 'query', path: name, problem: 'differs from the path' }]);
+  return id;
+}

@@ -1,0 +1,115 @@
+// Owner-scoped resources (devices, mobile and phone numbers): one implementation of spec rule 4 and
+// of the reads and writes every such resource shares. Area commands add their own checks around it.
+// A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs), so listing them and
+// any-active (asked per member and alarm) are exact string-_id lookups on FerretDB too, however many
+// users an installation has. The index is changed under a claim lock per owner; an ID is added before
+// its document is written and removed after it was deleted, so the index never misses a resource.
+import type { Model } from 'mongoose';
+import { withClaimLock } from '../../db/claim-lock.js';
+import type { Database } from '../../db/database.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import type { Actor } from '../../identity/actor.js';
+import { roleOf } from '../../identity/lookup.js';
+import { reachOwner } from '../../identity/policy.js';
+
+/** What every owner-scoped document has. */
+export interface OwnedDoc {
+  _id: string;
+  ownerID: number;
+  active: boolean;
+}
+
+/** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach). */
+type Denial = 'refuse' | 'hide';
+
+/** Reads and writes of one owner-scoped collection, with the access rule applied. */
+export class OwnedResources<D extends OwnedDoc> {
+  constructor(
+    private readonly db: Database,
+    private readonly model: Model<D>,
+    /** Name of the resource in messages and of its ID sequence, e.g. "device". */
+    readonly noun: string,
+  ) {}
+
+  /** Throws unless the actor reaches resources of `ownerId`, acting in `organizationId` if given. */
+  async checkOwner(actor: Actor, organizationId: number | undefined, ownerId: number, denial: Denial): Promise<void> {
+    const reach = reachOwner(actor, organizationId, ownerId);
+    if (reach.via === 'self') return;
+    if (reach.via === 'organization' && (await roleOf(this.db.models, reach.organizationId, ownerId))) return;
+    if (denial === 'hide' && (reach.via === 'organization' || reach.status === 404)) throw notFound(`${this.title} not found`);
+    throw forbidden(reach.via === 'organization'
+      ? `User ${ownerId} is not a member of organization ${reach.organizationId}`
+      : 'Not allowed to reach this user\'s resources: name an organization you administer');
+  }
+
+  /** The owner's resources in ID order. */
+  async list(actor: Actor, ownerId: number, organizationId: number | undefined): Promise<D[]> {
+    await this.checkOwner(actor, organizationId, ownerId, 'refuse');
+    return this.ofOwner(ownerId);
+  }
+
+  /** One resource the actor reaches; 404 when it does not exist or is out of reach. */
+  async reachable(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
+    const doc = (await this.model.findById(String(id)).lean()) as D | null;
+    if (!doc) throw notFound(`${this.title} not found`);
+    await this.checkOwner(actor, organizationId, doc.ownerID, 'hide');
+    return doc;
+  }
+
+  /** Inserts a new resource for `ownerId` with the next ID. */
+  async create(actor: Actor, organizationId: number | undefined, ownerId: number, fields: Omit<D, '_id' | 'ownerID'>): Promise<D> {
+    await this.checkOwner(actor, organizationId, ownerId, 'refuse');
+    const id = await this.db.ids.next(this.noun);
+    await this.index(ownerId, (ids) => [...ids, String(id)]);
+    const created = await this.model.create({ ...fields, _id: String(id), ownerID: ownerId } as unknown as D);
+    return created.toObject() as D;
+  }
+
+  /** Replaces the given fields of a reachable resource; the owner cannot change (400 with `message`). */
+  async update(actor: Actor, id: number, organizationId: number | undefined, set: Partial<D>, message: string): Promise<D> {
+    const current = await this.reachable(actor, id, organizationId);
+    if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
+      throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
+    }
+    const doc = (await this.model.findOneAndUpdate({ _id: current._id } as never, { $set: set }, { returnDocument: 'after' }).lean()) as D | null;
+    if (!doc) throw notFound(`${this.title} not found`);
+    return doc;
+  }
+
+  /** Deletes a reachable resource. */
+  async remove(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
+    const doc = await this.reachable(actor, id, organizationId);
+    await this.model.deleteOne({ _id: doc._id });
+    await this.index(doc.ownerID, (ids) => ids.filter((i) => i !== doc._id));
+    return doc;
+  }
+
+  /** The owner's resources, without access checks (any-active, alarm delivery): exact lookups only. */
+  async ofOwner(ownerId: number): Promise<D[]> {
+    const entry = await this.db.models.OwnerIndex.findById(this.indexKey(ownerId)).lean();
+    const docs = (await Promise.all((entry?.ids ?? []).map((id) => this.model.findById(id).lean()))) as Array<D | null>;
+    // An ID whose create failed after it was indexed has no document: it is no resource.
+    return docs.filter((d): d is D => d !== null).sort((a, b) => Number(a._id) - Number(b._id));
+  }
+
+  private indexKey(ownerId: number): string {
+    return `${this.noun}:${ownerId}`;
+  }
+
+  // Read-modify-write of one owner's index, one at a time across processes; IDs without a document
+  // (a create that failed after indexing) are dropped on the way.
+  private async index(ownerId: number, change: (ids: string[]) => string[]): Promise<void> {
+    const { OwnerIndex, Lock } = this.db.models;
+    const key = this.indexKey(ownerId);
+    await withClaimLock(Lock, `owner-index:${key}`, async () => {
+      const ids = (await OwnerIndex.findById(key).lean())?.ids ?? [];
+      const present = await Promise.all(ids.map(async (id) => ((await this.model.findById(id, { _id: 1 }).lean()) ? id : null)));
+      const next = [...new Set(change(present.filter((id): id is string => id !== null)))];
+      await OwnerIndex.replaceOne({ _id: key }, { ids: next }, { upsert: true });
+    });
+  }
+
+  private get title(): string {
+    return this.noun[0].toUpperCase() + this.noun.slice(1);
+  }
+}

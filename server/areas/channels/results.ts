@@ -1,0 +1,13 @@
+// The fixed answers of commands that return nothing of their own (CONTRACT.md §2).
+
+/** Awaits a delete and answers {"status":"deleted"}. */
+export async function deleted(command: Promise<unknown>): Promise<{ status: 'deleted' }> {
+  await command;
+  return { status: 'deleted' };
+}
+
+/** Awaits a recorded push receipt or answer and answers {"status":"saved"}. */
+export async function saved(command: Promise<unknown>): Promise<{ status: 'saved' }> {
+  await command;
+  return { status: 'saved' };
+}

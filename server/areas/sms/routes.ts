@@ -1,0 +1,40 @@
+// The sms area's operations S1–S14: the shared channel shapes plus the text formatter (S7/S8).
+import type { FormatterQueryInput, TextFormatterInput } from '../../../schemas/sms.js';
+import { defineOperation, type Operation } from '../../http/operation.js';
+import type { AreaDeps } from '../index.js';
+import { AlarmingConfigs } from '../channels/alarming.js';
+import { alarmingOperations } from '../channels/alarming-routes.js';
+import { ChannelFlags } from '../channels/flags.js';
+import { flagOperations } from '../channels/flag-routes.js';
+import { numberOperations } from '../channels/number-routes.js';
+import { ChannelNumbers } from '../channels/numbers.js';
+import { SmsFormatters } from './formatter.js';
+
+/** The sms area's operation declarations. */
+export function smsOperations(deps: AreaDeps): Operation[] {
+  const { db } = deps;
+  const mobiles = new ChannelNumbers(db, db.models.Mobile, 'mobile');
+  const formatters = new SmsFormatters(db);
+  return [
+    ...alarmingOperations({ channel: 'sms', labels: { list: 'S1', update: 'S2', create: 'S3', remove: 'S4' }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, db.models.SmsAlarming, 'sms-alarming')),
+    ...flagOperations('sms', { get: 'S5', set: 'S6', anyActive: 'S14' }, new ChannelFlags(db), mobiles.owned),
+    defineOperation<FormatterQueryInput>({
+      label: 'S7', method: 'get', path: '/api/v1/sms/formatter',
+      summary: 'Get the organization\'s sms text formatter (standard until one is set; members read it)',
+      query: { schema: 'FormatterQuery', message: 'organization missing or in wrong format' },
+      response: { status: 200, schema: 'TextFormatter', description: 'The text formatter' }, errors: [400, 403],
+      handler: ({ actor, query }) => formatters.get(actor, query.organization),
+    }),
+    defineOperation<unknown, unknown, TextFormatterInput>({
+      label: 'S8', method: 'put', path: '/api/v1/sms/formatter',
+      summary: 'Set the organization\'s sms text formatter (admins and the API key); the names are the formatters the service implements',
+      body: { schema: 'TextFormatter', message: 'Body missing or in wrong format' },
+      response: { status: 200, schema: 'TextFormatter', description: 'The text formatter as set' }, errors: [400, 403, 413, 415],
+      handler: ({ actor, body }) => formatters.set(actor, body),
+    }),
+    ...numberOperations({
+      channel: 'sms', resource: 'mobile', schema: 'Mobile', updateBy: 'body', getAsList: true,
+      labels: { list: 'S9', update: 'S10', create: 'S11', remove: 'S12', get: 'S13' },
+    }, mobiles),
+  ];
+}
