@@ -26,7 +26,7 @@ for (const { channel, labels: [list, update, create, remove], extra } of CHANNEL
   const s = channelSuite(`${list}–${remove} ${channel}-alarming configurations`);
   unauthorizedCases(s, list, 'GET', (ctx) => `${path}?organization_id=${ctx.a.orgId}`);
   unauthorizedCases(s, update, 'PUT', () => path, { id: 1, pin: '1234' });
-  unauthorizedCases(s, create, 'POST', (ctx) => path, { gsm: '004917612345678', organizationID: 1, pin: '1234' });
+  unauthorizedCases(s, create, 'POST', () => path, { gsm: '004917612345678', organizationID: 1, pin: '1234' });
   unauthorizedCases(s, remove, 'DELETE', () => `${path}/1`);
 
   s(`${list} 400 when organization_id is missing or malformed; ${remove} 400 for a malformed configurationID`, async (ctx) => {
