@@ -1,5 +1,6 @@
 // Entry of the station display bundle: sign in once, then run the live screen.
-import { startApp } from './app.js';
+import { startApp, type App } from './app.js';
+import { ServerClock } from './clock.js';
 import { clearToken, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor } from './credentials.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { watchForUpdates } from './update.js';
@@ -11,6 +12,9 @@ const bannerRoot = document.getElementById('banner') ?? document.body;
 // A monitor that is missing or hidden from the token may appear later (created, or access granted).
 const RETRY_SIGN_IN_MS = 60_000;
 let signInRetry: number | undefined;
+// One server clock for the page: its samples outlive a sign-in again.
+const clock = new ServerClock();
+let app: App | null = null;
 
 /** Shows the sign-in form; a message explains why it is back. With `retry`, it tries again every minute until someone types. */
 function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false): void {
@@ -42,12 +46,13 @@ function run(): void {
     return;
   }
   root.replaceChildren();
-  startApp({
+  app = startApp({
     root,
     bannerRoot,
     monitorId,
     token,
     scheme,
+    clock,
     onSignInNeeded: (message, keepToken) => {
       if (!keepToken) clearToken();
       // A kept token is good; only the monitor was out of reach, which may change without anyone here.
@@ -65,6 +70,6 @@ function run(): void {
 }
 
 unlockAudioOnGesture();
-// "Busy" while an alarm is on the wall: its keyword is only rendered in the alarm, split and fallback views.
-watchForUpdates(() => document.querySelector('[data-testid="alarm-event"], [data-testid="fallback-event"]') !== null);
+// No self-reload while an alarm, running or ended, is on the wall; the Date headers feed the clock.
+watchForUpdates(() => app?.busy() ?? false, (sentAt, receivedAt, serverMs) => clock.sample(sentAt, receivedAt, serverMs, 1000));
 run();
