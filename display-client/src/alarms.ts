@@ -106,10 +106,9 @@ export function lastAlarm(data: MonitorData): Alarm | null {
   return namesAlarm(data.alarmData ?? {}) ? readAlarm(data.alarmData) : null;
 }
 
-/** The alarm an ENDED panel shows: the newest alarmData, unless it is gone (cleared) or is the one shown last. */
+/** The alarm an ENDED panel shows: the newest alarmData (with the latest counts), else the last one shown (cleared). */
 export function endedAlarm(lastShown: Alarm | null, data: MonitorData): Alarm | null {
-  const latest = lastAlarm(data);
-  return latest && latest.key !== lastShown?.key ? latest : lastShown ?? latest;
+  return lastAlarm(data) ?? lastShown;
 }
 
 /**

@@ -134,7 +134,7 @@ function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
     tiles.forEach((t) => t.drop());
     tiles = o.template ? layout.tiles.map((t) => {
       const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
-      tile.img.style.cssText = `left:${t.left}px;top:${t.top}px;width:${t.size}px;height:${t.size}px`;
+      tile.img.style.cssText = `left:${t.left}px;top:${t.top}px;width:${t.width}px;height:${t.height}px`;
       return tile;
     }) : [];
     tilesEl.replaceChildren(...tiles.map((t) => t.img));

@@ -89,7 +89,8 @@ export interface PlacedTile {
   y: number;
   left: number;
   top: number;
-  size: number;
+  width: number;
+  height: number;
 }
 
 /**
@@ -111,7 +112,7 @@ export function scaledTiles(center: WorldPoint, zoom: number, width: number, hei
       const x0 = Math.round(tx * edge - left);
       const y0 = Math.round(ty * edge - top);
       // Both edges are rounded the same way, so one tile's right edge is the next one's left edge.
-      tiles.push({ x: tx, y: ty, left: x0, top: y0, size: Math.round((tx + 1) * edge - left) - x0 });
+      tiles.push({ x: tx, y: ty, left: x0, top: y0, width: Math.round((tx + 1) * edge - left) - x0, height: Math.round((ty + 1) * edge - top) - y0 });
     }
   }
   return { tileZoom, scale, tiles };
