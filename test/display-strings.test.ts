@@ -22,7 +22,8 @@ test('both languages have every text; dates and voice follow the language', () =
   for (const key of Object.keys(en) as Array<keyof typeof en>) {
     const [a, b] = [en[key], de[key]];
     assert.is(typeof a, typeof b, key);
-    if (typeof a === 'string') assert.is.not(a, b, `${key} is translated`);
+    // "Token" is the same word in German.
+    if (typeof a === 'string' && key !== 'tokenLabel') assert.is.not(a, b, `${key} is translated`);
   }
   assert.is(de.coming, 'kommen');
   assert.is(de.moreComing(3), '+3 kommen');

@@ -141,7 +141,7 @@ export function startApp(o: AppOptions): App {
     onSubscribeError: (error) => {
       if (error.error === 'not_found' || error.error === 'forbidden') {
         stop();
-        o.onSignInNeeded(`Monitor ${o.monitorId} was not found, or this token may not show it (${error.error}).`, true);
+        o.onSignInNeeded(strings().notVisible(o.monitorId, error.error), true);
       } else {
         setBanner(bannerState ?? { kind: 'stale', sinceMs: clock.now() });
         connection?.retryLater(3000);
@@ -165,7 +165,7 @@ export function startApp(o: AppOptions): App {
     },
     onRevoked: () => {
       stop();
-      o.onSignInNeeded('This token was revoked or is not valid. Please sign in again.', false);
+      o.onSignInNeeded(strings().revoked, false);
     },
   });
 

@@ -1,6 +1,7 @@
 // Entry of the station display bundle: sign in once, then run the live screen.
 import { startApp, type App } from './app.js';
 import { ServerClock } from './clock.js';
+import { languageOf, stringsFor } from './strings.js';
 import { clearToken, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor } from './credentials.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { watchForUpdates } from './update.js';
@@ -15,6 +16,8 @@ let signInRetry: number | undefined;
 // One server clock for the page: its samples outlive a sign-in again.
 const clock = new ServerClock();
 let app: App | null = null;
+// Before a monitor (and its language) is known, the browser's language speaks.
+const t = stringsFor(languageOf(undefined, navigator.language));
 
 /** Shows the sign-in form; a message explains why it is back. With `retry`, it tries again every minute until someone types. */
 function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false): void {
@@ -23,6 +26,7 @@ function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false)
     message,
     monitorId,
     hasToken: loadToken() !== null,
+    t,
     onSubmit: (result) => {
       window.clearTimeout(signInRetry);
       if (result.token) saveToken(result.token);
@@ -59,12 +63,7 @@ function run(): void {
       signIn(message, monitorId, keepToken);
     },
     onDeleted: (id) => {
-      root.replaceChildren(noticeView(
-        'Monitor deleted',
-        `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
-        'monitor-deleted',
-        () => signIn(undefined, null),
-      ));
+      root.replaceChildren(noticeView(t.deletedTitle, t.deletedDetail(id), 'monitor-deleted', t.chooseMonitor, () => signIn(undefined, null)));
     },
   });
 }

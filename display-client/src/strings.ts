@@ -31,6 +31,22 @@ const en = {
   moreAwaiting: (n: number) => `+${n} awaiting`,
   moreUnits: (n: number, coming: number) => `+${n} more ${n === 1 ? 'unit' : 'units'}, ${coming} coming`,
   declinedCount: (n: number) => `${n} declined`,
+  // Sign-in and notices (before a monitor is known: the browser's language).
+  signInTitle: 'Station display',
+  signInHint: 'Sign in once with an API key (ahk_…) or a personal access token (ahp_…). It is kept on this screen.',
+  tokenLabel: 'Token',
+  tokenKeep: 'keep the stored token',
+  monitorLabel: 'Monitor id',
+  monitorExample: 'e.g. 12',
+  connect: 'Connect',
+  needToken: 'Please enter a token.',
+  badToken: 'Tokens start with ahk_ (API key) or ahp_ (personal access token).',
+  needMonitor: 'Please enter the monitor id (a number).',
+  revoked: 'This token was revoked or is not valid. Please sign in again.',
+  notVisible: (id: number, reason: string) => `Monitor ${id} was not found, or this token may not show it (${reason}).`,
+  deletedTitle: 'Monitor deleted',
+  deletedDetail: (id: number) => `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
+  chooseMonitor: 'Choose another monitor',
 };
 
 /** The display's texts in one language. */
@@ -62,6 +78,21 @@ const de: Strings = {
   moreAwaiting: (n) => `+${n} ausstehend`,
   moreUnits: (n, coming) => `+${n} ${n === 1 ? 'weitere Einheit' : 'weitere Einheiten'}, ${coming} kommen`,
   declinedCount: (n) => `${n} abgesagt`,
+  signInTitle: 'Wachenanzeige',
+  signInHint: 'Einmal anmelden mit einem API-Schlüssel (ahk_…) oder einem persönlichen Zugriffstoken (ahp_…). Er bleibt auf diesem Bildschirm gespeichert.',
+  tokenLabel: 'Token',
+  tokenKeep: 'gespeichertes Token behalten',
+  monitorLabel: 'Monitor-ID',
+  monitorExample: 'z. B. 12',
+  connect: 'Verbinden',
+  needToken: 'Bitte ein Token eingeben.',
+  badToken: 'Tokens beginnen mit ahk_ (API-Schlüssel) oder ahp_ (persönliches Zugriffstoken).',
+  needMonitor: 'Bitte die Monitor-ID (eine Zahl) eingeben.',
+  revoked: 'Dieses Token wurde widerrufen oder ist ungültig. Bitte neu anmelden.',
+  notVisible: (id, reason) => `Monitor ${id} wurde nicht gefunden, oder dieses Token darf ihn nicht zeigen (${reason}).`,
+  deletedTitle: 'Monitor gelöscht',
+  deletedDetail: (id) => `Monitor ${id} wurde gelöscht. Dieser Bildschirm zeigt nichts, bis er auf einen anderen Monitor eingestellt ist.`,
+  chooseMonitor: 'Anderen Monitor wählen',
 };
 
 const TABLES: Record<Language, Strings> = { de, en };
