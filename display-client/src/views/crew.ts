@@ -58,23 +58,31 @@ function unitCard(unit: PlannedUnit, t: Strings): HTMLElement {
 
 // The redraw function of every crew box on screen, for fitCrew().
 type Mode = 'full' | 'dense' | 'bare';
-const drawers = new WeakMap<HTMLElement, (limit: number, units: number, mode: Mode) => void>();
+interface Fit {
+  limit: number;
+  count: number;
+  mode: Mode;
+}
+type Draw = (fit: Fit) => void;
+/** How to redraw a crew box on screen, what it shows (as a key) and its sizes, for fitCrew(). */
+const drawers = new WeakMap<HTMLElement, { draw: Draw; key: string; total: number; units: number }>();
+// The fit found for a crew in a box of a size: a patch to the counters rebuilds the panel, and the
+// crew it draws again fits as before, in one layout instead of a search (bounded, oldest out first).
+const fitted = new Map<string, Fit>();
 
 /** The units box of a panel, drawn with everyone listed; fitCrew() then fits it to its space. */
 export function crewView(units: Unit[], t: Strings): HTMLElement {
   const crew: CrewUnit[] = crewUnits(units);
   const root = h('div', { class: 'units', 'data-testid': 'units' });
-  const draw = (limit: number, count: number, mode: Mode) => {
+  const draw: Draw = ({ limit, count, mode }) => {
     const hidden = crew.slice(count);
     const coming = hidden.reduce((n, u) => n + u.coming.length, 0);
     root.className = `units units--${mode}`;
     root.replaceChildren(...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t)),
       hidden.length ? h('p', { class: 'units__more', 'data-testid': 'units-more', 'data-units': hidden.length, 'data-coming': coming }, t.moreUnits(hidden.length, coming)) : '');
   };
-  draw(Infinity, crew.length, 'full');
-  drawers.set(root, draw);
-  root.dataset.listable = String(listable(crew));
-  root.dataset.units = String(crew.length);
+  draw({ limit: Infinity, count: crew.length, mode: 'full' });
+  drawers.set(root, { draw, key: JSON.stringify(units), total: listable(crew), units: crew.length });
   return root;
 }
 
@@ -91,20 +99,29 @@ function largest(lo: number, hi: number, fits: (n: number) => boolean): number {
 
 /** Fits a crew box to its space (see the file comment); a box that is not laid out is left as it is. */
 export function fitCrew(root: HTMLElement): void {
-  const draw = drawers.get(root);
-  if (!draw || root.clientHeight === 0) return;
-  const total = Number(root.dataset.listable);
-  const units = Number(root.dataset.units);
+  const drawer = drawers.get(root);
+  if (!drawer || root.clientHeight === 0) return;
+  const key = `${root.clientWidth}x${root.clientHeight}|${getComputedStyle(root).fontSize}|${drawer.key}`;
+  const known = fitted.get(key);
+  const fit = known && fits(root, drawer.draw, known) ? known : search(root, drawer);
+  if (fit !== known) drawer.draw(fit);
+  fitted.delete(key);
+  fitted.set(key, fit);
+  if (fitted.size > 32) fitted.delete(fitted.keys().next().value as string);
+}
+
+function fits(root: HTMLElement, draw: Draw, fit: Fit): boolean {
+  draw(fit);
   // A unit broken across two columns fits in no column: it counts as not fitting.
-  const whole = () => Array.prototype.every.call(root.querySelectorAll('.unit'), (u: Element) => u.getClientRects().length <= 1);
-  const fits = () => root.scrollHeight <= root.clientHeight + 1 && root.scrollWidth <= root.clientWidth + 1 && whole();
-  const tryDraw = (limit: number, count: number, mode: Mode) => {
-    draw(limit, count, mode);
-    return fits();
-  };
-  if (tryDraw(total, units, 'full')) return;
-  const limit = largest(1, total, (n) => tryDraw(n, units, 'dense'));
-  if (limit >= 1) return draw(limit, units, 'dense');
-  const count = largest(1, units, (n) => tryDraw(0, n, 'bare'));
-  draw(0, Math.max(0, count), 'bare');
+  const whole = Array.prototype.every.call(root.querySelectorAll('.unit'), (u: Element) => u.getClientRects().length <= 1);
+  return whole && root.scrollHeight <= root.clientHeight + 1 && root.scrollWidth <= root.clientWidth + 1;
+}
+
+function search(root: HTMLElement, { draw, total, units }: { draw: Draw; total: number; units: number }): Fit {
+  const full: Fit = { limit: total, count: units, mode: 'full' };
+  if (fits(root, draw, full)) return full;
+  const limit = largest(1, total, (n) => fits(root, draw, { limit: n, count: units, mode: 'dense' }));
+  if (limit >= 1) return { limit, count: units, mode: 'dense' };
+  const count = largest(1, units, (n) => fits(root, draw, { limit: 0, count: n, mode: 'bare' }));
+  return { limit: 0, count: Math.max(0, count), mode: 'bare' };
 }
