@@ -56,7 +56,7 @@ function unitCard(unit: PlannedUnit, t: Strings): HTMLElement {
     more.length ? h('p', { class: 'unit__more', 'data-testid': 'unit-more', 'data-coming': unit.hiddenComing, 'data-pending': unit.hiddenPending }, more.join(' · ')) : null);
 }
 
-// The redraw function of every crew box on screen, for fitCrew().
+/** How a crew box is drawn: the members listed (limit), the units shown (count) and the mode. */
 type Mode = 'full' | 'dense' | 'bare';
 interface Fit {
   limit: number;
@@ -90,7 +90,7 @@ export function crewView(units: Unit[], t: Strings): HTMLElement {
 function largest(lo: number, hi: number, fits: (n: number) => boolean): number {
   let [a, b] = [lo - 1, hi];
   while (a < b) {
-    const mid = Math.ceil((a + b + 1) / 2);
+    const mid = Math.floor((a + b + 1) / 2);
     if (fits(mid)) a = mid;
     else b = mid - 1;
   }
