@@ -3,7 +3,7 @@
 // writes the same files to display-client/dist/ for a look without the server.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -21,10 +21,11 @@ export async function buildDisplayClient(): Promise<{ 'app.js': string; 'app.css
       legalComments: 'none',
       logLevel: 'silent',
     }),
-    readFile(here('./styles.css'), 'utf8').then((source) => transform(source, { loader: 'css', minify: true })),
+    // styles.css @imports the files of styles/: bundled into one stylesheet.
+    build({ entryPoints: [here('./styles.css')], bundle: true, minify: true, write: false, target: 'chrome105', logLevel: 'silent' }),
     readFile(here('./index.html'), 'utf8'),
   ]);
-  return { 'app.js': bundle.outputFiles[0].text, 'app.css': css.code, 'index.html': html };
+  return { 'app.js': bundle.outputFiles[0].text, 'app.css': css.outputFiles[0].text, 'index.html': html };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -174,17 +174,21 @@ display('sign in with an API key, then an alarm written through REST (M7) shows 
   assert.is(await screen.text('counter-negative-value'), '2');
   assert.is(await screen.text('counter-awaiting-value'), '4');
   assert.is(await screen.count('unit'), 2);
+  // Who is coming and who has not answered are listed; declined members are only counted.
   const members = await screen.texts('member');
-  assert.is(members.length, 5);
-  for (const name of ['Anna Keller', 'Tom Berger', 'Max Hoffmann', 'Jonas Wolf', 'Paul Richter']) {
+  assert.is(members.length, 4);
+  for (const name of ['Anna Keller', 'Tom Berger', 'Max Hoffmann', 'Paul Richter']) {
     assert.ok(members.some((m) => m.includes(name)), `${name} missing in ${JSON.stringify(members)}`);
   }
-  // Coming first, then awaiting, then declined; each coloured by its label colour (none: neutral).
+  assert.not.ok(members.some((m) => m.includes('Jonas Wolf')), 'a declined member is counted, not listed');
+  assert.equal(await screen.texts('unit-declined'), ['1']);
+  assert.equal(await screen.texts('unit-coming'), ['2', '1']);
+  // Coming first (by qualification), then awaiting; each row coloured by its label colour.
   const rows = await screen.page.locator('[data-testid=unit]').first().locator('[data-testid=member]').evaluateAll((els) =>
-    els.map((el) => ({ text: el.textContent, feedback: el.getAttribute('data-feedback'), color: (el as HTMLElement).style.getPropertyValue('--label'), neutral: el.classList.contains('member--neutral') })));
-  assert.equal(rows.map((r) => r.feedback), ['1', '1', '2', '0']);
-  assert.ok(rows[0].text!.includes('Anna Keller') && rows[0].color === '#dc2626', JSON.stringify(rows[0]));
-  assert.ok(rows[3].text!.includes('Jonas Wolf') && rows[3].neutral, JSON.stringify(rows[3]));
+    els.map((el) => ({ text: el.textContent, feedback: el.getAttribute('data-feedback'), color: (el as HTMLElement).style.getPropertyValue('--label') })));
+  assert.equal(rows.map((r) => r.feedback), ['1', '1', '2']);
+  assert.ok(rows[0].text!.includes('Anna Keller') && rows[0].color === 'rgb(220, 38, 38)', JSON.stringify(rows[0]));
+  assert.equal(await screen.page.locator('[data-testid=unit]').first().locator('[data-testid=qualification]').allTextContents(), ['GF1', 'MA1']);
   assert.is(await screen.count('map-alarm'), 1);
   assert.is(await screen.count('map-station'), 1);
   assert.is(await screen.text('map-coords'), '50.77660° N  6.09120° E');
@@ -450,10 +454,10 @@ display('with TILE_URL pointing at an unreachable tile server the page still sho
   assert.is(await screen.page.locator('meta[name="tile-url"]').getAttribute('content'), tileUrl);
   await screen.signIn(ctx.org.apiKey);
   await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', 8_000);
-  // Every tile is tried, fails, and is hidden: the grid, the markers and the coordinates remain.
+  // Every tile is tried, fails, and is hidden (tried again later): the grid, the markers and the coordinates remain.
   await screen.page.waitForFunction(() => {
     const tiles = Array.from(document.querySelectorAll<HTMLImageElement>('.map-tile'));
-    return tiles.length > 0 && tiles.every((t) => t.style.visibility === 'hidden');
+    return tiles.length > 0 && tiles.every((t) => t.dataset.state === 'failed' && getComputedStyle(t).visibility === 'hidden');
   }, null, { timeout: 10_000 });
   const map = screen.page.getByTestId('map');
   assert.ok((await map.getAttribute('class'))!.includes('map--tiles-failed'));
@@ -461,7 +465,7 @@ display('with TILE_URL pointing at an unreachable tile server the page still sho
   assert.ok(await screen.page.getByTestId('map-station').isVisible());
   assert.is(await screen.text('map-coords'), '50.77660° N  6.09120° E');
   assert.is(await screen.text('counter-positive-value'), '9');
-  assert.ok((await screen.texts('member')).length === 5);
+  assert.ok((await screen.texts('member')).length === 4);
   assert.equal(screen.errors, []);
 });
 

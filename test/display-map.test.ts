@@ -6,7 +6,7 @@ import {
   dotBox, labelBox, mapMargin, markerOverlap, overlapArea, placeMarkers, union,
   type Box, type MarkerSize, type Placement, type PlacementInput,
 } from '../display-client/src/placement.js';
-import { coveringTiles, fitZoom, project, TILE } from '../display-client/src/tiles.js';
+import { fitZoom, project, scaledTiles, TILE, ZOOM_STEP } from '../display-client/src/tiles.js';
 
 // Sizes as the browser measures them at 22 px labels: dot with its outline, label box.
 const ALARM: MarkerSize = { dot: 46, labelWidth: 88, labelHeight: 30 };
@@ -64,10 +64,10 @@ test('the view is centred on both markers with their labels, which stay inside t
   assert.ok(p.zoom >= fitZoom(alarm, STATION_AT, { width, height }, 16, 3), `zoom ${p.zoom}`);
   const all = union([...drawn(p).alarm, ...drawn(p).station]);
   assert.ok(Math.abs((all.left + all.right) / 2 - width / 2) <= 1 && Math.abs((all.top + all.bottom) / 2 - height / 2) <= 1, 'centred');
-  // One zoom closer, the drawing would not fit any more: this is the highest zoom.
+  // One zoom step (1/16) closer, the drawing would not fit any more: this is the highest zoom.
   if (p.zoom < 16) {
-    const closer = placeMarkers(input(alarm, STATION_AT, width, height, { maxZoom: p.zoom + 1, minZoom: p.zoom + 1 }));
-    assert.is(closer.zoom, p.zoom + 1);
+    const closer = placeMarkers(input(alarm, STATION_AT, width, height, { maxZoom: p.zoom + ZOOM_STEP, minZoom: p.zoom + ZOOM_STEP }));
+    assert.is(closer.zoom, p.zoom + ZOOM_STEP);
     const box = union([...drawn(closer).alarm, ...drawn(closer).station]);
     assert.ok(box.right - box.left > width - 2 * mapMargin(width, height).x || box.bottom - box.top > height - 2 * mapMargin(width, height).y);
   }
@@ -82,13 +82,39 @@ test('markers keep their true relative position, and grid and tiles line up with
   const s = project(STATION_AT.lat, STATION_AT.lon, p.zoom);
   assert.ok(Math.abs(p.station!.x - p.alarm.x - (s.x - a.x)) < 1e-6 && Math.abs(p.station!.y - p.alarm.y - (s.y - a.y)) < 1e-6);
   assert.ok(Math.abs(p.alarm.x - (a.x - p.center.x + width / 2)) < 1e-6);
-  // The tile under the alarm, drawn at its offset, puts the alarm's world pixel where the marker stands.
-  const tile = coveringTiles(p.center, p.zoom, width, height).find((t) => t.x === Math.floor(a.x / TILE) && t.y === Math.floor(a.y / TILE))!;
+  // The tile under the alarm (of the nearest whole zoom, scaled to the fractional one), drawn at its
+  // offset, puts the alarm's world pixel where the marker stands, within the half pixel of rounding.
+  const { scale, tileZoom, tiles } = scaledTiles(p.center, p.zoom, width, height);
+  const edge = TILE * scale;
+  assert.is(tileZoom, Math.round(p.zoom));
+  const tile = tiles.find((t) => t.x === Math.floor(a.x / edge) && t.y === Math.floor(a.y / edge))!;
   assert.ok(tile, 'the alarm is on a covering tile');
-  assert.ok(Math.abs(tile.left + (a.x - tile.x * TILE) - p.alarm.x) < 1e-6 && Math.abs(tile.top + (a.y - tile.y * TILE) - p.alarm.y) < 1e-6);
+  assert.ok(Math.abs(tile.left + (a.x - tile.x * edge) - p.alarm.x) <= 0.5 && Math.abs(tile.top + (a.y - tile.y * edge) - p.alarm.y) <= 0.5);
   // The grid (CSS background) starts its lines at world multiples of a tile, from the same centre.
-  const gridX = (((width / 2 - p.center.x) % TILE) + TILE) % TILE;
-  assert.ok(Math.abs((p.alarm.x - gridX) - (a.x % TILE)) < 1e-6 || Math.abs((p.alarm.x - gridX) - (a.x % TILE) - TILE) < 1e-6);
+  const gridX = (((width / 2 - p.center.x) % edge) + edge) % edge;
+  assert.ok(Math.abs((p.alarm.x - gridX) - (a.x % edge)) < 1e-6 || Math.abs((p.alarm.x - gridX) - (a.x % edge) - edge) < 1e-6);
+});
+
+test('a station further away is fitted at a fractional zoom, closer than the whole zoom below it', () => {
+  const alarm = { lat: 50.7766, lon: 6.0912 };
+  const [width, height] = [620, 360];
+  const p = placeMarkers(input(alarm, STATION_AT, width, height));
+  assert.ok(p.zoom < 16 && !Number.isInteger(p.zoom), `zoom ${p.zoom}`);
+  assert.ok(p.zoom > Math.floor(p.zoom));
+  assertInside(p, width, height);
+});
+
+test('scaled tiles meet without seams and cover the whole map', () => {
+  const { tiles, scale } = scaledTiles({ x: 100_000.3, y: 80_000.7 }, 15.4, 801, 451);
+  assert.ok(scale > 0.7 && scale < 1.42, `scale ${scale}`);
+  for (const t of tiles) {
+    const right = tiles.find((o) => o.x === t.x + 1 && o.y === t.y);
+    const below = tiles.find((o) => o.x === t.x && o.y === t.y + 1);
+    if (right) assert.is(right.left, t.left + t.width, 'no gap or overlap to the right');
+    if (below) assert.is(below.top, t.top + t.height, 'no gap or overlap below');
+  }
+  assert.ok(Math.min(...tiles.map((t) => t.left)) <= 0 && Math.max(...tiles.map((t) => t.left + t.width)) >= 801);
+  assert.ok(Math.min(...tiles.map((t) => t.top)) <= 0 && Math.max(...tiles.map((t) => t.top + t.height)) >= 451);
 });
 
 test('a station next to the alarm moves its label aside instead of covering the alarm label', () => {

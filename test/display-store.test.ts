@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
 import type { MonitorView, PatchEvent, SnapshotEvent, SubscribeRequest } from '../server/hub/protocol.js';
-import { activeAlarms, alarmMemory, chooseView, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
+import { activeAlarms, alarmMemory, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
 import { DisplayStore, type ChangeCause } from '../display-client/src/store.js';
 import { schemeFor, parseMonitorId } from '../display-client/src/credentials.js';
 import { coveringTiles, fitZoom, project, tileUrl } from '../display-client/src/tiles.js';
@@ -22,7 +22,7 @@ function snapshot(version: number, data: MonitorData = emptyData(), monitorRevis
 function patch(version: number, payload: JsonObject, op: 'set' | 'patch' = 'patch', history = 'e'): PatchEvent {
   return { monitorId: MONITOR_ID, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'alarming', op, payload, at: at(version) };
 }
-const ack = (version: number, snap?: SnapshotEvent) => ({ monitorId: MONITOR_ID, version, epoch: snap?.epoch ?? `e${version}`, ...(snap ? { snapshot: snap } : {}) });
+const ack = (version: number, snap?: SnapshotEvent) => ({ monitorId: MONITOR_ID, version, epoch: snap?.epoch ?? `e${version}`, serverTime: Date.parse(at(version)), ...(snap ? { snapshot: snap } : {}) });
 function harness() {
   const changes: ChangeCause[] = [];
   const resyncs: SubscribeRequest[] = [];
@@ -152,15 +152,6 @@ test('active alarms merge alarmData with the list, oldest first, without duplica
   const alarms = activeAlarms(data, now);
   assert.equal(alarms.map((a) => a.eventId), [3, 1]);
   assert.is(alarms[1].positive, 7);
-});
-
-test('view: split for two or more, alarm for one, standby only after the delay since the last change', () => {
-  const one = activeAlarms({ ...emptyData(), alarmData: alarm(1) }, now);
-  const two = activeAlarms({ ...emptyData(), alarmDataList: { 1: alarm(1), 2: alarm(2) } }, now);
-  assert.is(chooseView(two, 0, 30, now), 'split');
-  assert.is(chooseView(one, 0, 30, now), 'alarm');
-  assert.is(chooseView([], now - 29_000, 30, now), 'alarm');
-  assert.is(chooseView([], now - 30_000, 30, now), 'standby');
 });
 
 test('an alarm that ran out counts as changed at its end date', () => {

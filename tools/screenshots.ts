@@ -1,11 +1,13 @@
-// Takes the README's screenshots of the station display: alarm, split and standby views, landscape
-// (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png.
+// Takes the README's screenshots of the station display: the dense alarm (3 units × 6 members), the
+// four-way split and the German standby, landscape (1920×1080) and portrait (1080×1920), into
+// display-client/screenshots/{view}-{orientation}.png. The monitor's language is German.
 //
 //   npx tsx tools/screenshots.ts
 //
 // Starts its own database (the launcher's order, in a temporary directory; MONGODB_URI to use another)
 // and the real service, writes the demo data through the REST API and lets the real hub deliver it to
-// headless Chromium (/usr/bin/chromium). The page's clock is fixed (Date only, timers keep running), so
+// headless Chromium (/usr/bin/chromium). The page's clock is fixed (Date and performance.now; timers keep
+// running) and the server time in the hub's subscribe answers is rewritten to the same moment, so
 // clocks, dates and elapsed times come out the same on every run. TILE_URL is passed to the service:
 // leave it unset for the no-tiles map of the committed screenshots, or set it to show real tiles.
 import fs from 'node:fs/promises';
@@ -54,17 +56,22 @@ const fire = {
   message: 'Rauch aus Fenster 2. OG, zwei Personen auf dem Balkon. Zweiter Zug nachalarmiert.',
   eventStartDate: at(263),
   geo: { address: 'Lindenstraße 14, 52062 Aachen', latitude: 50.7766, longitude: 6.0912 },
-  positiveResponses: 10,
-  negativeResponses: 2,
-  awaitingResponses: 4,
+  positiveResponses: 12,
+  negativeResponses: 3,
+  awaitingResponses: 3,
   units: [
     { name: 'HLF 20 · 1/46-1', feedback: [
       m('Anna Keller', 'Gruppenführerin', L.gf, 1), m('Tom Berger', 'Maschinist', L.ma, 1), m('Lena Vogt', 'Angriffstrupp', L.agt, 1),
       m('Mia Schulz', 'Wassertrupp', L.san, 1), m('Max Hoffmann', 'Angriffstrupp', L.agt, 2), m('Jonas Wolf', 'Schlauchtrupp', L.crew, 0),
     ] },
-    { name: 'DLK 23 · 1/33-1', feedback: [m('Paul Richter', 'Maschinist', L.ma, 1), m('Ben Krüger', 'Korb', L.agt, 1), m('Sara Neumann', 'Trupp', L.crew, 2)] },
-    { name: 'ELW 1 · 1/11-1', feedback: [m('Eva Brandt', 'Einsatzleiterin', L.gf, 1), m('Finn Lange', 'Funk', L.crew, 2), m('Nora Frank', 'Funk', L.crew, 0)] },
-    { name: 'RTW · 1/83-1', feedback: [m('Luca Seidel', 'Notfallsanitäter', L.san, 1), m('Ida Koch', 'Fahrerin', L.san, 1)] },
+    { name: 'DLK 23 · 1/33-1', feedback: [
+      m('Paul Richter', 'Maschinist', L.ma, 1), m('Ben Krüger', 'Korb', L.agt, 1), m('Sara Neumann', 'Trupp', L.crew, 2),
+      m('Emil Sauer', 'Korb', L.agt, 1), m('Greta Winkler', 'Trupp', L.crew, 0), m('Hannes Beck', 'Trupp', L.san, 1),
+    ] },
+    { name: 'ELW 1 · 1/11-1', feedback: [
+      m('Eva Brandt', 'Einsatzleiterin', L.gf, 1), m('Finn Lange', 'Funk', L.crew, 2), m('Nora Frank', 'Funk', L.crew, 0),
+      m('Luca Seidel', 'Führungsassistent', L.ma, 1), m('Ida Koch', 'Fahrerin', L.ma, 1), m('Oskar Lenz', 'Funk', L.san, 1),
+    ] },
   ],
 };
 
@@ -95,6 +102,18 @@ const medical = {
   units: [{ name: 'HLF 10 · 3/44-1', feedback: [m('Lars Otto', 'Gruppenführer', L.gf, 1), m('Eric Maier', 'Maschinist', L.ma, 1), m('Tina Paul', 'Sanitäterin', L.san, 2)] }],
 };
 
+const flood = {
+  eventId: 4714,
+  event: 'TH Wasserschaden',
+  message: 'Wasser dringt in Keller ein, Stromverteilung gefährdet.',
+  eventStartDate: at(12),
+  geo: { address: 'Roermonder Straße 31, 52072 Aachen', latitude: 50.7897, longitude: 6.0724 },
+  positiveResponses: 1,
+  negativeResponses: 1,
+  awaitingResponses: 4,
+  units: [{ name: 'LF 10 · 4/42-1', feedback: [m('Rita Horn', 'Gruppenführerin', L.gf, 1), m('Alex Stein', 'Maschinist', L.ma, 2), m('Kim Vogel', 'Trupp', L.crew, 2), m('Sven Graf', 'Trupp', L.agt, 0)] }],
+};
+
 const meta = {
   latestAlarms: [
     '22.11. 03:12  B2 Müllcontainerbrand, Talstraße 5',
@@ -107,6 +126,25 @@ const meta = {
 };
 
 // ---------------------------------------------------------------------------------------------------
+
+/**
+ * The display runs on the server's time (the hub's subscribe answer): the page's monotonic clock stands
+ * still and every answer names NOW, so the page's server clock reads NOW throughout.
+ */
+async function fixServerTime(page: Page): Promise<void> {
+  const fix = (text: string) => text.replace(/"serverTime":\d+/g, `"serverTime":${NOW}`);
+  await page.addInitScript({ content: 'Object.defineProperty(performance, "now", { value: () => 0 });' });
+  // Socket.IO answers over HTTP long-polling until it upgrades to the WebSocket: both are rewritten.
+  await page.route(/\/socket\.io\//, async (route) => {
+    const response = await route.fetch({ timeout: 60_000 });
+    await route.fulfill({ response, body: fix(await response.text()) });
+  });
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => ws.send(typeof message === 'string' ? fix(message) : message));
+  });
+}
 
 async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-screenshots-'));
@@ -131,8 +169,8 @@ async function main(): Promise<void> {
     const monitor = await rest('POST', '/api/v1/monitor', {
       name: 'Wache Nord',
       organizationID: org.id,
-      configuration: station,
-      configurationStandby: { title: 'Freiwillige Feuerwehr Aachen · Wache Nord', text: 'Übungsdienst Dienstag 19:30', locale: 'de-DE' },
+      configuration: { ...station, language: 'de' },
+      configurationStandby: { title: 'Freiwillige Feuerwehr Aachen · Wache Nord', text: 'Übungsdienst Dienstag 19:30' },
       configurationSplitScreen: {},
       standbyDelay: 0,
     });
@@ -146,6 +184,7 @@ async function main(): Promise<void> {
       const page = await context.newPage();
       page.on('pageerror', (error) => say(`page error (${orientation}): ${error.message}`));
       await page.clock.setFixedTime(NOW);
+      await fixServerTime(page);
       await page.goto(`${base}/display?monitor=${monitor.id}`);
       await page.getByTestId('signin-token').fill(token);
       await page.getByTestId('signin-submit').click();
@@ -171,7 +210,8 @@ async function main(): Promise<void> {
     await shoot('alarm', (page) => page.getByTestId('alarm-event').waitFor());
     await data('alarming', crash);
     await data('alarming', medical);
-    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 3));
+    await data('alarming', flood);
+    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 4));
   } finally {
     await browser.close();
     await service.close();

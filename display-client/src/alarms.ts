@@ -33,9 +33,6 @@ export interface Member {
   feedback: number | null;
 }
 
-/** Which view the screen shows. */
-export type ViewMode = 'alarm' | 'split' | 'standby';
-
 const obj = (v: Json | undefined): JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -109,18 +106,19 @@ export function lastAlarm(data: MonitorData): Alarm | null {
   return namesAlarm(data.alarmData ?? {}) ? readAlarm(data.alarmData) : null;
 }
 
-/** The alarm an ENDED panel shows: the newest alarmData, unless it is gone (cleared) or is the one shown last. */
+/** The alarm an ENDED panel shows: the newest alarmData (with the latest counts), else the last one shown (cleared). */
 export function endedAlarm(lastShown: Alarm | null, data: MonitorData): Alarm | null {
-  const latest = lastAlarm(data);
-  return latest && latest.key !== lastShown?.key ? latest : lastShown ?? latest;
+  return lastAlarm(data) ?? lastShown;
 }
 
 /**
- * A stable text of alarmData and the events still active at `nowMs`; a different text means the alarm
- * changed. Ended events are left out: every write prunes them from the list, and that is no change.
+ * A stable text of the alarms active at `nowMs`; a different text means the alarm changed. Ended alarms
+ * are left out: every write prunes them from the list, and a late patch to one (response counts that
+ * arrive after its end) is no change either, so neither brings an ENDED panel back.
  */
 export function alarmSignature(data: MonitorData, nowMs: number): string {
-  return JSON.stringify([data.alarmData ?? {}, activeEvents(data.alarmDataList ?? {}, nowMs)]);
+  const main = data.alarmData ?? {};
+  return JSON.stringify([isAlarm(main, nowMs) ? main : {}, activeEvents(data.alarmDataList ?? {}, nowMs)]);
 }
 
 /** The moment the alarm last changed: our own observation, or the end date of an alarm that ran out. */
@@ -132,14 +130,6 @@ export function lastAlarmChange(data: MonitorData, observedMs: number, nowMs: nu
     if (end !== null && end <= nowMs && end > latest) latest = end;
   }
   return latest;
-}
-
-/** Chooses the view: alarms win; without one, standby only after `standbyDelaySec` since the last change. */
-export function chooseView(alarms: Alarm[], lastChangeMs: number, standbyDelaySec: number, nowMs: number): ViewMode {
-  if (alarms.length > 1) return 'split';
-  if (alarms.length === 1) return 'alarm';
-  const delayMs = Math.max(0, standbyDelaySec) * 1000;
-  return nowMs - lastChangeMs >= delayMs ? 'standby' : 'alarm';
 }
 
 /**

@@ -1,19 +1,21 @@
-// The screen's controller: holds the store, the connection and the clock, and decides what the wall shows.
-import type { MonitorData } from '../../server/areas/monitor/reduce.js';
+// The screen's controller: holds the store, the connection and the server clock, asks decide.ts what
+// the wall shows, and draws it. It exposes busy() for the self-reload guard.
 import type { AuthScheme, PatchEvent, SubscribeResult } from '../../server/hub/protocol.js';
-import { activeAlarms, alarmSignature, chooseView, endedAlarm, lastAlarmChange, type Alarm } from './alarms.js';
+import { activeAlarms } from './alarms.js';
 import { createAnnouncer } from './announce.js';
-import { bool } from './config.js';
+import type { ServerClock } from './clock.js';
+import { bool, text } from './config.js';
 import { connect, type Connection } from './connection.js';
+import { decideView, initialMemory, isBusy, observe, type ViewDecision } from './decide.js';
+import { retryFailedTiles } from './map.js';
 import { fitAll, tickClocks } from './refresh.js';
 import { audioBlocked } from './sound.js';
 import { DisplayStore, type DisplayState } from './store.js';
-import { alarmPanel } from './views/alarm.js';
+import { languageOf, localeFor, stringsFor, type Strings } from './strings.js';
 import { soundBlockedBadge } from './views/badge.js';
 import { banner, type BannerState } from './views/banner.js';
 import { fallbackView } from './views/fallback.js';
-import { splitView } from './views/split.js';
-import { standbyView } from './views/standby.js';
+import { renderView } from './views/screen.js';
 
 /** How the app leaves the live view. */
 export interface AppExits {
@@ -28,14 +30,23 @@ export interface AppOptions extends AppExits {
   monitorId: number;
   token: string;
   scheme: AuthScheme;
+  clock: ServerClock;
 }
 
-/** Starts the live screen for one monitor; returns a function that stops it. */
-export function startApp(o: AppOptions): () => void {
+/** A running screen. */
+export interface App {
+  stop: () => void;
+  /** True while an alarm (running or ended) is on the wall. */
+  busy: () => boolean;
+}
+
+/** Starts the live screen for one monitor. */
+export function startApp(o: AppOptions): App {
+  const { clock } = o;
   let bannerState: BannerState = null;
-  let observedChange = 0; // the first snapshot counts as "long ago": a screen booting into no alarm shows standby
-  let previous: MonitorData | null = null;
-  let lastShown: Alarm | null = null;
+  let memory = initialMemory();
+  let shown: ViewDecision | null = null;
+  let first = true;
   const announcer = createAnnouncer();
   let renderedKey = '';
   let failedKey = '';
@@ -45,16 +56,20 @@ export function startApp(o: AppOptions): () => void {
   const store = new DisplayStore(o.monitorId, {
     onChange: (state) => onData(state),
     onResync: () => {
-      setBanner(bannerState ?? { kind: 'stale', sinceMs: Date.now() });
+      setBanner(bannerState ?? { kind: 'stale', sinceMs: clock.now() });
       connection?.resubscribe();
     },
   });
+
+  const configuration = () => store.state.monitor?.configuration ?? {};
+  const language = () => languageOf(configuration().language, navigator.language);
+  const strings = (): Strings => stringsFor(language());
 
   function setBanner(next: BannerState): void {
     bannerState = next;
     // The standby "Ready" must not claim a live screen while the banner says otherwise.
     document.body.classList.toggle('offline', next !== null);
-    o.bannerRoot.replaceChildren(...[banner(next)].filter((n): n is HTMLElement => n !== null));
+    o.bannerRoot.replaceChildren(...[banner(next, strings())].filter((n): n is HTMLElement => n !== null));
     makeRoom();
   }
 
@@ -67,47 +82,24 @@ export function startApp(o: AppOptions): () => void {
   }
 
   function onData(state: DisplayState): void {
-    const now = Date.now();
-    const first = previous === null;
-    // Both sides are read at the same instant, so an event that ended meanwhile counts on neither.
-    if (previous && alarmSignature(previous, now) !== alarmSignature(state.data, now)) observedChange = now;
-    previous = state.data;
-    announcer.announce(activeAlarms(state.data, now), state.monitor?.configuration ?? {}, first);
+    const now = clock.now();
+    memory = observe(memory, state.data, now);
+    const voice = localeFor(language(), text(configuration(), 'speechLang'));
+    announcer.announce(activeAlarms(state.data, now), configuration(), first, voice);
+    first = false;
     render(true);
   }
 
-  function view(data: MonitorData, now: number): { key: string; alarms: Alarm[]; build: () => HTMLElement } {
-    const monitor = store.state.monitor;
-    const configuration = monitor?.configuration ?? {};
-    const alarms = activeAlarms(data, now);
-    if (alarms.length > 0) lastShown = alarms[alarms.length - 1];
-    const mode = chooseView(alarms, lastAlarmChange(data, observedChange, now), monitor?.standbyDelay ?? 0, now);
-    // Once standby is reached the old alarm is done with: a later change must not bring it back.
-    if (mode === 'standby') lastShown = null;
-    const shown = alarms.length > 0 ? alarms[alarms.length - 1] : endedAlarm(lastShown, data);
-    const base = `${store.state.version}|${JSON.stringify(monitor)}|${mode}|${alarms.map((a) => a.key).join(',')}`;
-    if (mode === 'split') {
-      return { key: base, alarms, build: () => splitView(alarms, configuration, monitor?.configurationSplitScreen ?? {}, now) };
-    }
-    if (mode === 'alarm' && shown) {
-      const ended = alarms.length === 0;
-      return {
-        key: `${base}|${ended}|${shown.key}`,
-        alarms: [shown],
-        build: () => alarmPanel(shown, { configuration, nowMs: now, compact: false, showMap: true, showUnits: true, ended }),
-      };
-    }
-    return {
-      key: `${base}|standby|${new Date(now).toDateString()}`,
-      alarms: [],
-      build: () => standbyView(monitor?.configurationStandby ?? {}, monitor?.name ?? 'Station', data.metaData ?? {}, now),
-    };
-  }
-
   function render(force: boolean): void {
-    if (!store.state.monitor) return;
-    const now = Date.now();
-    const next = view(store.state.data, now);
+    const monitor = store.state.monitor;
+    if (!monitor) return;
+    const now = clock.now();
+    const decided = decideView(store.state.data, memory, now, monitor.standbyDelay);
+    memory = decided.memory;
+    shown = decided.view;
+    const t = strings();
+    document.documentElement.lang = language();
+    const next = renderView(decided.view, { monitor, data: store.state.data, version: store.state.version, nowMs: now, t, language: language(), screen: { width: innerWidth, height: innerHeight } });
     if (force || next.key !== renderedKey) {
       try {
         o.root.replaceChildren(next.build());
@@ -118,24 +110,29 @@ export function startApp(o: AppOptions): () => void {
         if (failedKey !== next.key) console.error('display: building the view failed', error);
         failedKey = next.key;
         renderedKey = '';
-        o.root.replaceChildren(fallbackView(next.alarms));
+        o.root.replaceChildren(fallbackView(next.alarms, t));
       }
       fitAll(o.root);
     }
     tickClocks(o.root, now);
-    showSoundBlocked(now);
+    showSoundBlocked(t);
   }
 
   // Only a screen that should gong asks for the tap that lets it.
-  function showSoundBlocked(now: number): void {
-    const blocked = bool(store.state.monitor?.configuration ?? {}, 'gong', true) && audioBlocked(now);
+  function showSoundBlocked(t: Strings): void {
+    const blocked = bool(configuration(), 'gong', true) && audioBlocked(Date.now());
+    if (blocked && badge.textContent !== t.soundBlocked) badge.textContent = t.soundBlocked;
     if (blocked && !badge.isConnected) document.body.append(badge);
     else if (!blocked && badge.isConnected) badge.remove();
   }
 
-  function subscribed(result: SubscribeResult): void {
+  function subscribed(result: SubscribeResult, sentAt: number, receivedAt: number): void {
+    // The clock first: the snapshot in this answer is drawn at server time.
+    if (typeof result.serverTime === 'number') clock.sample(sentAt, receivedAt, result.serverTime);
     store.applyAck(result);
     if (!store.stale) setBanner(null);
+    // Whatever kept tiles from loading may have gone with the connection: try them again now.
+    retryFailedTiles();
   }
 
   connection = connect(o.token, o.scheme, {
@@ -144,9 +141,9 @@ export function startApp(o: AppOptions): () => void {
     onSubscribeError: (error) => {
       if (error.error === 'not_found' || error.error === 'forbidden') {
         stop();
-        o.onSignInNeeded(`Monitor ${o.monitorId} was not found, or this token may not show it (${error.error}).`, true);
+        o.onSignInNeeded(strings().notVisible(o.monitorId, error.error), true);
       } else {
-        setBanner(bannerState ?? { kind: 'stale', sinceMs: Date.now() });
+        setBanner(bannerState ?? { kind: 'stale', sinceMs: clock.now() });
         connection?.retryLater(3000);
       }
     },
@@ -164,11 +161,11 @@ export function startApp(o: AppOptions): () => void {
     },
     onDisconnected: () => {
       store.resetResync();
-      if (bannerState?.kind !== 'disconnected') setBanner({ kind: 'disconnected', sinceMs: bannerState?.sinceMs ?? Date.now() });
+      if (bannerState?.kind !== 'disconnected') setBanner({ kind: 'disconnected', sinceMs: bannerState?.sinceMs ?? clock.now() });
     },
     onRevoked: () => {
       stop();
-      o.onSignInNeeded('This token was revoked or is not valid. Please sign in again.', false);
+      o.onSignInNeeded(strings().revoked, false);
     },
   });
 
@@ -187,6 +184,7 @@ export function startApp(o: AppOptions): () => void {
     connection?.close();
     setBanner(null);
     badge.remove();
+    shown = null;
   }
-  return stop;
+  return { stop, busy: () => isBusy(shown) };
 }

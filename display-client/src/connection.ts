@@ -16,7 +16,8 @@ import type {
 /** What the connection reports to the app. */
 export interface ConnectionHooks {
   request: () => SubscribeRequest;
-  onSubscribed: (result: SubscribeResult) => void;
+  /** `sentAt`/`receivedAt`: the round trip on the monotonic clock, for the server time in the answer. */
+  onSubscribed: (result: SubscribeResult, sentAt: number, receivedAt: number) => void;
   onSubscribeError: (error: { error: string; message: string }) => void;
   onSnapshot: (event: SnapshotEvent) => void;
   onPatch: (event: PatchEvent) => void;
@@ -65,13 +66,14 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
     }
     const mine = (flight = ++sent);
     again = false;
+    const sentAt = performance.now();
     socket.timeout(ACK_TIMEOUT_MS).emit('monitor:subscribe', hooks.request(), (err: Error | null, answer: Ack<SubscribeResult>) => {
       if (mine !== flight) return; // sent on a connection since replaced, which subscribed anew
       flight = 0;
       // A lost ack leaves the screen stale: try again rather than wait for the next gap.
       if (err) retryLater(RETRY_MS);
       else if ('error' in answer) hooks.onSubscribeError(answer.error);
-      else hooks.onSubscribed(answer.data);
+      else hooks.onSubscribed(answer.data, sentAt, performance.now());
       if (again) subscribe();
     });
   }

@@ -39,35 +39,26 @@ function append(el: Element, children: Child[]): void {
   }
 }
 
-/** Two digits, for clocks. */
-export function pad2(n: number): string {
-  return String(n).padStart(2, '0');
+/** The size a fitted text may shrink to: its CSS `--fit-min` (a registered <length>, so computed in px). */
+function fitMin(el: HTMLElement): number {
+  return parseFloat(getComputedStyle(el).getPropertyValue('--fit-min')) || 24;
 }
 
-/** Local time as HH:MM, independent of the browser's locale settings. */
-export function hhmm(ms: number): string {
-  const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-}
-
-/** Elapsed time as M:SS or H:MM:SS; negative spans (clock skew) show as 0:00. */
-export function elapsed(fromMs: number, nowMs: number): string {
-  const total = Math.max(0, Math.floor((nowMs - fromMs) / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  return hours > 0 ? `${hours}:${pad2(minutes)}:${pad2(seconds)}` : `${minutes}:${pad2(seconds)}`;
-}
-
-/** Shrinks an element's font from its CSS size until its text fits: one line if that keeps it large, else two. */
-export function fitText(el: HTMLElement, minPx: number): void {
+/**
+ * Shrinks an element's font from its CSS size until its text fits, never below its `--fit-min`: one
+ * line if that keeps it large, else two lines, else three at the minimum (a long keyword is read whole).
+ */
+export function fitText(el: HTMLElement): void {
   el.style.fontSize = '';
+  el.classList.remove('fit--three-lines');
   el.classList.add('fit--one-line');
   const max = parseFloat(getComputedStyle(el).fontSize) || 16;
+  const min = Math.min(max, fitMin(el));
   // A keyword on one line at 70 % size reads better from afar than one broken over two lines.
-  if (shrink(el, max, Math.max(minPx, max * 0.7))) return;
+  if (shrink(el, max, Math.max(min, max * 0.7))) return;
   el.classList.remove('fit--one-line');
-  shrink(el, max, minPx);
+  if (shrink(el, max, min)) return;
+  el.classList.add('fit--three-lines');
 }
 
 function shrink(el: HTMLElement, max: number, min: number): boolean {
@@ -80,14 +71,4 @@ function shrink(el: HTMLElement, max: number, min: number): boolean {
     el.style.fontSize = `${size}px`;
   }
   return !overflows();
-}
-
-/** Scales a box's content (via the CSS variable --fit) down until nothing overflows; the rest is clipped. */
-export function fitBox(el: HTMLElement, minScale: number): void {
-  let scale = 1;
-  el.style.setProperty('--fit', '1');
-  while (scale > minScale && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
-    scale = Math.max(minScale, scale - 0.05);
-    el.style.setProperty('--fit', String(scale));
-  }
 }

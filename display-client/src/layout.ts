@@ -20,3 +20,34 @@ export function rowHeights(items: RowItem[], tolerance = 2): number[] {
   });
   return rowOf.map((row) => rows[row].height);
 }
+
+/** The shape a split-screen cell should have (width / height): room for a map beside the facts. */
+export const CELL_ASPECT = 1.6;
+
+/** `n` panels in `rows` rows whose sizes differ by at most one, the fuller rows first. */
+export function balancedRows(n: number, rows: number): number[] {
+  const r = Math.max(1, Math.min(n, rows));
+  return Array.from({ length: r }, (_, i) => Math.floor(n / r) + (i < n % r ? 1 : 0));
+}
+
+/**
+ * How many panels each row of the split screen holds: balanced rows, never an empty cell. With
+ * `columns` (the monitor's configuration) rows hold that many; otherwise the number of rows is the one
+ * whose least fitting cell comes closest to CELL_ASPECT on a `width`×`height` screen (2 side by side,
+ * 3 as 2 + 1, 4 as 2 × 2 in landscape; stacked in portrait).
+ */
+export function splitRows(n: number, width: number, height: number, columns?: number): number[] {
+  if (n <= 0) return [];
+  if (columns) return balancedRows(n, Math.ceil(n / Math.max(1, columns)));
+  let best: number[] = [n];
+  let bestBadness = Infinity;
+  for (let rows = 1; rows <= n; rows++) {
+    const sizes = balancedRows(n, rows);
+    const badness = Math.max(...sizes.map((count) => Math.abs(Math.log((width / count) / (height / rows) / CELL_ASPECT))));
+    if (badness < bestBadness - 1e-9) {
+      best = sizes;
+      bestBadness = badness;
+    }
+  }
+  return best;
+}

@@ -1,5 +1,7 @@
 // Entry of the station display bundle: sign in once, then run the live screen.
-import { startApp } from './app.js';
+import { startApp, type App } from './app.js';
+import { ServerClock } from './clock.js';
+import { languageOf, stringsFor } from './strings.js';
 import { clearToken, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor } from './credentials.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { watchForUpdates } from './update.js';
@@ -11,6 +13,11 @@ const bannerRoot = document.getElementById('banner') ?? document.body;
 // A monitor that is missing or hidden from the token may appear later (created, or access granted).
 const RETRY_SIGN_IN_MS = 60_000;
 let signInRetry: number | undefined;
+// One server clock for the page: its samples outlive a sign-in again.
+const clock = new ServerClock();
+let app: App | null = null;
+// Before a monitor (and its language) is known, the browser's language speaks.
+const t = stringsFor(languageOf(undefined, navigator.language));
 
 /** Shows the sign-in form; a message explains why it is back. With `retry`, it tries again every minute until someone types. */
 function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false): void {
@@ -19,6 +26,7 @@ function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false)
     message,
     monitorId,
     hasToken: loadToken() !== null,
+    t,
     onSubmit: (result) => {
       window.clearTimeout(signInRetry);
       if (result.token) saveToken(result.token);
@@ -42,29 +50,25 @@ function run(): void {
     return;
   }
   root.replaceChildren();
-  startApp({
+  app = startApp({
     root,
     bannerRoot,
     monitorId,
     token,
     scheme,
+    clock,
     onSignInNeeded: (message, keepToken) => {
       if (!keepToken) clearToken();
       // A kept token is good; only the monitor was out of reach, which may change without anyone here.
       signIn(message, monitorId, keepToken);
     },
     onDeleted: (id) => {
-      root.replaceChildren(noticeView(
-        'Monitor deleted',
-        `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
-        'monitor-deleted',
-        () => signIn(undefined, null),
-      ));
+      root.replaceChildren(noticeView(t.deletedTitle, t.deletedDetail(id), 'monitor-deleted', t.chooseMonitor, () => signIn(undefined, null)));
     },
   });
 }
 
 unlockAudioOnGesture();
-// "Busy" while an alarm is on the wall: its keyword is only rendered in the alarm, split and fallback views.
-watchForUpdates(() => document.querySelector('[data-testid="alarm-event"], [data-testid="fallback-event"]') !== null);
+// No self-reload while an alarm, running or ended, is on the wall; the Date headers feed the clock.
+watchForUpdates(() => app?.busy() ?? false, (sentAt, receivedAt, serverMs) => clock.sample(sentAt, receivedAt, serverMs, 1000));
 run();

@@ -1,9 +1,10 @@
 // A hand-written slippy map: absolutely placed <img> tiles over a dark grid. Stations often sit behind
 // strict firewalls, so tiles are optional: a failed or missing tile leaves the grid, the markers and the
-// printed coordinates, and the page never shows a broken image.
+// printed coordinates, and the page never shows a broken image. A failed tile is tried again with
+// backoff (1 s, 2 s, 4 s … at most a minute), and at once after the hub connection comes back.
 import { h } from './dom.js';
 import { LABEL_GAP, placeMarkers, type LabelSide, type MarkerSize } from './placement.js';
-import { coveringTiles, TILE, tileUrl } from './tiles.js';
+import { scaledTiles, TILE, tileUrl } from './tiles.js';
 
 /** Where and what to draw. */
 export interface MapOptions {
@@ -13,7 +14,11 @@ export interface MapOptions {
   template: string;
   maxZoom: number;
   attribution: string;
+  labels: { alarm: string; station: string; noTiles: string; tilesFailed: string };
 }
+
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 60_000;
 
 /** The tile template: monitor configuration first, else the server's `<meta name="tile-url">` (may be empty). */
 export function tileTemplate(configured: unknown): string {
@@ -24,18 +29,23 @@ export function tileTemplate(configured: unknown): string {
 }
 
 // Maps are reused across re-renders (a patch to the counters must not reload tiles or flicker).
-const cache = new Map<string, HTMLElement>();
+const cache = new Map<string, { el: HTMLElement; retry: () => void }>();
 
 /** A map element for the options, reused when the same map was drawn before for the same event. */
 export function mapElement(options: MapOptions, eventKey: string): HTMLElement {
   // The event is part of the key: two events at one spot need two elements on a split screen.
   const key = JSON.stringify([eventKey, options]);
   const cached = cache.get(key);
-  if (cached) return cached;
-  const el = createMap(options);
-  cache.set(key, el);
+  if (cached) return cached.el;
+  const created = createMap(options);
+  cache.set(key, created);
   if (cache.size > 12) cache.delete(cache.keys().next().value as string);
-  return el;
+  return created.el;
+}
+
+/** Tries every failed tile of the maps on screen again now (after a reconnect: the network is back). */
+export function retryFailedTiles(): void {
+  for (const { el, retry } of cache.values()) if (el.isConnected) retry();
 }
 
 function marker(kind: 'alarm' | 'station', label: string): HTMLElement {
@@ -47,16 +57,50 @@ function coords(lat: number, lon: number): string {
   return `${Math.abs(lat).toFixed(5)}° ${lat >= 0 ? 'N' : 'S'}  ${Math.abs(lon).toFixed(5)}° ${lon >= 0 ? 'E' : 'W'}`;
 }
 
-function createMap(o: MapOptions): HTMLElement {
-  const tiles = h('div', { class: 'map-tiles' });
-  const alarm = marker('alarm', 'Alarm');
-  const station = o.station ? marker('station', 'Station') : null;
-  const note = h('div', { class: 'map-note' }, o.template ? 'Map tiles unavailable' : 'No map tiles configured');
+/** One tile that loads itself and, after a failure, tries again later. */
+function tileImage(url: string, onChange: () => void): { img: HTMLImageElement; failed: () => boolean; retryNow: () => void; drop: () => void } {
+  const img = h('img', { class: 'map-tile', alt: '', draggable: 'false', 'data-state': 'loading' });
+  let attempt = 0;
+  let timer: number | undefined;
+  const load = () => {
+    window.clearTimeout(timer);
+    // A cache-busting parameter would defeat the tile server's caching: the same URL loads again.
+    img.removeAttribute('src');
+    img.src = url;
+  };
+  img.addEventListener('load', () => {
+    img.dataset.state = 'loaded';
+    onChange();
+  });
+  img.addEventListener('error', () => {
+    img.dataset.state = 'failed';
+    timer = window.setTimeout(load, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt++));
+    onChange();
+  });
+  load();
+  return {
+    img,
+    failed: () => img.dataset.state === 'failed',
+    retryNow: () => {
+      attempt = 0;
+      load();
+    },
+    drop: () => window.clearTimeout(timer),
+  };
+}
+
+function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
+  const tilesEl = h('div', { class: 'map-tiles' });
+  const alarm = marker('alarm', o.labels.alarm);
+  const station = o.station ? marker('station', o.labels.station) : null;
+  const note = h('div', { class: 'map-note' }, o.template ? o.labels.tilesFailed : o.labels.noTiles);
   const root = h('div', { class: `map${o.template ? '' : ' map--no-tiles'}`, 'data-testid': 'map' },
-    tiles, station, alarm,
+    tilesEl, station, alarm,
     h('div', { class: 'map-coords', 'data-testid': 'map-coords' }, coords(o.lat, o.lon)),
     note,
     o.attribution && o.template ? h('div', { class: 'map-attribution' }, o.attribution) : null);
+  let tiles: ReturnType<typeof tileImage>[] = [];
+  const update = () => root.classList.toggle('map--tiles-failed', tiles.some((t) => t.failed()));
 
   let drawn = '';
   const draw = () => {
@@ -76,30 +120,30 @@ function createMap(o: MapOptions): HTMLElement {
       gap: LABEL_GAP,
     });
     const { zoom, center } = placed;
+    const layout = scaledTiles(center, zoom, width, height);
+    const edge = TILE * layout.scale;
     // The grid follows tile edges around the same centre as the tiles and the markers, so without tiles
     // the markers still stand at their true distance on a map of the right scale.
-    root.style.backgroundPosition = `${mod(width / 2 - center.x, TILE)}px ${mod(height / 2 - center.y, TILE)}px`;
+    root.style.setProperty('--tile', `${edge}px`);
+    root.style.backgroundPosition = `${mod(width / 2 - center.x, edge)}px ${mod(height / 2 - center.y, edge)}px`;
     place(alarm, placed.alarm.x, placed.alarm.y);
     if (station && placed.station) {
       place(station, placed.station.x, placed.station.y);
       setSide(station, placed.station.side);
     }
-    tiles.replaceChildren();
-    if (!o.template) return;
-    for (const t of coveringTiles(center, zoom, width, height)) {
-      const img = h('img', { class: 'map-tile', alt: '', draggable: 'false', style: `left:${Math.round(t.left)}px;top:${Math.round(t.top)}px` });
-      img.addEventListener('error', () => {
-        img.style.visibility = 'hidden';
-        root.classList.add('map--tiles-failed');
-      });
-      img.src = tileUrl(o.template, zoom, t.x, t.y);
-      tiles.append(img);
-    }
+    tiles.forEach((t) => t.drop());
+    tiles = o.template ? layout.tiles.map((t) => {
+      const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
+      tile.img.style.cssText = `left:${t.left}px;top:${t.top}px;width:${t.width}px;height:${t.height}px`;
+      return tile;
+    }) : [];
+    tilesEl.replaceChildren(...tiles.map((t) => t.img));
+    update();
   };
   // Sizes are known only once the map is laid out, and change with orientation or split layout.
   if (typeof ResizeObserver === 'function') new ResizeObserver(draw).observe(root);
   requestAnimationFrame(draw);
-  return root;
+  return { el: root, retry: () => tiles.forEach((t) => t.failed() && t.retryNow()) };
 }
 
 /** A marker's drawn size: the dot with its outline shadow (3 px each side), and the label's box. */

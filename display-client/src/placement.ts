@@ -2,10 +2,11 @@
 //
 // A marker is a dot at its point with a label beside it. The alarm's label always stands to the right
 // of its dot (the alarm is the point of the map, it never moves aside). The view is centred on the
-// middle of everything drawn (both dots and both labels) at the highest zoom at which all of it fits
+// middle of everything drawn (both dots and both labels) at the highest zoom (in steps of 1/16: the
+// zoom is fractional) at which all of it fits
 // inside the map with a margin; when the station is so close that its label would cover the alarm or
 // the alarm's label, the station's label moves to the left, below or above its dot.
-import { fitZoom, project, type WorldPoint } from './tiles.js';
+import { fitZoom, project, ZOOM_STEP, type WorldPoint } from './tiles.js';
 
 /** Where a label stands relative to its dot. */
 export type LabelSide = 'right' | 'left' | 'below' | 'above';
@@ -137,7 +138,7 @@ export function placeMarkers(input: PlacementInput): Placement {
 
   const search = (room: { width: number; height: number }): Placement | null => {
     const fits = (b: Box) => b.right - b.left <= room.width && b.bottom - b.top <= room.height;
-    for (let zoom = maxZoom; zoom >= minZoom; zoom--) {
+    for (let zoom = maxZoom; zoom >= minZoom; zoom -= ZOOM_STEP) {
       const a = project(alarm.lat, alarm.lon, zoom);
       const s = project(station.lat, station.lon, zoom);
       const dx = s.x - a.x;

@@ -1,19 +1,20 @@
-// In-place refreshes that must not rebuild the view: ticking clocks and text fitting.
+// In-place refreshes that must not rebuild the view: ticking clocks and fitting texts and crews.
 // forEach, not for…of, on NodeLists: the repo's lib is ES2022 + DOM without DOM.Iterable.
-import { elapsed, fitBox, fitText, pad2 } from './dom.js';
+import { fitText } from './dom.js';
 import { rowHeights } from './layout.js';
-import { dateLine } from './views/standby.js';
+import { clockText, dateText, elapsedText } from './strings.js';
+import { fitCrew } from './views/crew.js';
 
-/** Fits keywords ([data-fit]), lines up the split screen's headers and scales crowded boxes ([data-fit-box]) to their space. */
+/** Fits keywords ([data-fit]), lines up the split screen's headers and fits the units of every panel to their space. */
 export function fitAll(root: HTMLElement): void {
   const heads: HTMLElement[] = [];
   root.querySelectorAll<HTMLElement>('.split .panel__head').forEach((el) => {
     el.style.height = '';
     heads.push(el);
   });
-  root.querySelectorAll<HTMLElement>('[data-fit]').forEach((el) => fitText(el, 24));
+  root.querySelectorAll<HTMLElement>('[data-fit]').forEach((el) => fitText(el));
   alignHeads(heads);
-  root.querySelectorAll<HTMLElement>('[data-fit-box]').forEach((el) => fitBox(el, 0.6));
+  root.querySelectorAll<HTMLElement>('[data-testid=units]').forEach((el) => fitCrew(el));
 }
 
 /**
@@ -33,15 +34,13 @@ function write(el: HTMLElement, value: string): void {
   if (el.textContent !== value) el.textContent = value;
 }
 
-/** Updates elapsed times ([data-since]), clocks ([data-clock]) and the date ([data-date-locale]). */
+/** Updates elapsed times ([data-since]), clocks ([data-clock]) and the date ([data-date-locale]) to server time `now`. */
 export function tickClocks(root: HTMLElement, now: number): void {
   root.querySelectorAll<HTMLElement>('[data-since]').forEach((el) => {
     const since = Number(el.dataset.since);
-    if (el.dataset.since && Number.isFinite(since)) write(el, elapsed(since, now));
+    if (el.dataset.since && Number.isFinite(since)) write(el, elapsedText(since, now));
   });
-  const d = new Date(now);
-  root.querySelectorAll<HTMLElement>('[data-clock]').forEach((el) => {
-    write(el, el.dataset.clock === 's' ? pad2(d.getSeconds()) : `${pad2(d.getHours())}:${pad2(d.getMinutes())}`);
-  });
-  root.querySelectorAll<HTMLElement>('[data-date-locale]').forEach((el) => write(el, dateLine(now, el.dataset.dateLocale ?? '')));
+  const clock = clockText(now);
+  root.querySelectorAll<HTMLElement>('[data-clock]').forEach((el) => write(el, el.dataset.clock === 's' ? clock.s : clock.hm));
+  root.querySelectorAll<HTMLElement>('[data-date-locale]').forEach((el) => write(el, dateText(now, el.dataset.dateLocale ?? '')));
 }

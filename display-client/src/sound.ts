@@ -72,13 +72,18 @@ export function playGong(): void {
   }
 }
 
-/** Speaks a text once, replacing anything still being spoken. */
-export function speak(text: string, lang?: string): void {
+/** Speaks a text once in `lang` (a BCP 47 tag), replacing anything still being spoken. */
+export function speak(text: string, lang: string): void {
   try {
     if (!text.trim() || typeof speechSynthesis === 'undefined') return;
     speechSynthesis.cancel();
     const utterance = new SpeechSynthesisUtterance(text);
-    if (lang) utterance.lang = lang;
+    utterance.lang = lang;
+    // A voice of exactly that language, else one of the same primary language ("de-AT" speaks with "de-DE").
+    const voices = speechSynthesis.getVoices();
+    const primary = lang.toLowerCase().split('-')[0];
+    const voice = voices.find((v) => v.lang.toLowerCase() === lang.toLowerCase()) ?? voices.find((v) => v.lang.toLowerCase().split(/[-_]/)[0] === primary);
+    if (voice) utterance.voice = voice;
     speechSynthesis.speak(utterance);
   } catch {
     // speech unavailable

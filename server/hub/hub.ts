@@ -207,7 +207,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         void sendTestAlarm(socket, monitorId);
         if (version === current.version && epoch === current.epoch) {
           sequencer.start(monitorId, current.version, current.epoch);
-          return ack({ data: { monitorId, ...current } });
+          return ack({ data: { monitorId, ...current, serverTime: Date.now() } });
         }
         // The data comes from the process's cache of versions (they never change): repeated snapshots
         // of one version cost no read of the data.
@@ -215,7 +215,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         if (!snapshot) throw new AppError(404, 'not_found', 'Monitor not found');
         // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
         sequencer.start(monitorId, snapshot.version, snapshot.epoch);
-        ack({ data: { monitorId, version: snapshot.version, epoch: snapshot.epoch, snapshot } });
+        ack({ data: { monitorId, version: snapshot.version, epoch: snapshot.epoch, snapshot, serverTime: Date.now() } });
       } catch (err) {
         ack({ error: ackError(err) });
       }

@@ -85,9 +85,11 @@ function eventsIn(payload: string): Array<{ name: string; args: unknown[] }> {
   return found;
 }
 
-/** Opens a fresh context (viewport as given) with one page at `url`. */
-export async function openScreen(browser: Browser, url: string, viewport = LANDSCAPE): Promise<ScreenPage> {
+/** Opens a fresh context (viewport as given) with one page at `url`; `init` is a script run before the page's own. */
+export async function openScreen(browser: Browser, url: string, viewport = LANDSCAPE, init = ''): Promise<ScreenPage> {
   const context = await browser.newContext({ viewport });
+  // tsx names the functions a test hands to evaluate() with a helper __name; the page gets a stand-in.
+  await context.addInitScript({ content: `globalThis.__name = (fn) => fn;\n${init}` });
   const page = await context.newPage();
   const errors: string[] = [];
   const subscribes: SentSubscribe[] = [];
@@ -152,4 +154,25 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
     close: () => context.close(),
   };
   return screen;
+}
+
+/** Opens a fresh context on `url` with `token` already stored, as a kiosk after its first sign-in; `init` runs before the page's scripts. */
+export async function openSignedIn(browser: Browser, url: string, token: string, viewport = LANDSCAPE, init = ''): Promise<ScreenPage> {
+  return openScreen(browser, url, viewport, `localStorage.setItem(${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(token)});\n${init}`);
+}
+
+/**
+ * A page script that moves the kiosk's clock (Date) by `ms`, as a drifted kiosk: plain JavaScript, not
+ * a function, so that tsx adds no helper the page does not have.
+ */
+export function kioskClockOff(ms: number): string {
+  return `{
+    const RealDate = Date;
+    const off = ${ms};
+    class KioskDate extends RealDate {
+      constructor(...args) { if (args.length === 0) super(RealDate.now() + off); else super(...args); }
+      static now() { return RealDate.now() + off; }
+    }
+    globalThis.Date = KioskDate;
+  }`;
 }

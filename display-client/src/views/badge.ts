@@ -3,5 +3,5 @@ import { h } from '../dom.js';
 
 /** The badge that asks for a tap while the browser blocks the gong. */
 export function soundBlockedBadge(): HTMLElement {
-  return h('div', { class: 'badge', 'data-testid': 'sound-blocked', role: 'status' }, 'Sound blocked – tap the screen');
+  return h('div', { class: 'badge', 'data-testid': 'sound-blocked', role: 'status' });
 }

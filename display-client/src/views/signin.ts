@@ -1,6 +1,7 @@
 // The sign-in view: shown once per screen (and again when the token stops working).
 import { parseMonitorId, schemeFor } from '../credentials.js';
 import { h } from '../dom.js';
+import type { Strings } from '../strings.js';
 
 /** What the form hands back. */
 export interface SignInResult {
@@ -13,28 +14,30 @@ export interface SignInOptions {
   message?: string;
   monitorId: number | null;
   hasToken: boolean;
+  t: Strings;
   onSubmit: (result: SignInResult) => void;
 }
 
 /** Builds the sign-in form; the token field may stay empty when a stored token should be kept. */
 export function signInView(o: SignInOptions): HTMLElement {
+  const { t } = o;
   const error = h('p', { class: 'signin__error', 'data-testid': 'signin-error', role: 'alert' }, o.message ?? '');
   const token = h('input', {
     class: 'signin__input', name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false',
-    placeholder: o.hasToken ? 'keep the stored token' : 'ahk_… or ahp_…', 'data-testid': 'signin-token',
+    placeholder: o.hasToken ? t.tokenKeep : 'ahk_… / ahp_…', 'data-testid': 'signin-token',
   });
   const monitor = h('input', {
     class: 'signin__input', name: 'monitor', inputmode: 'numeric', 'data-testid': 'signin-monitor',
-    value: o.monitorId ?? '', placeholder: 'e.g. 12',
+    value: o.monitorId ?? '', placeholder: t.monitorExample,
   });
   const form = h('form', { class: 'signin', 'data-testid': 'signin' },
-    h('h1', { class: 'signin__title' }, 'Station display'),
-    h('p', { class: 'signin__hint' }, 'Sign in once with an API key (ahk_…) or a personal access token (ahp_…). It is kept on this screen.'),
+    h('h1', { class: 'signin__title' }, t.signInTitle),
+    h('p', { class: 'signin__hint' }, t.signInHint),
     error,
-    h('label', { class: 'signin__field' }, h('span', {}, 'Token'), token),
+    h('label', { class: 'signin__field' }, h('span', {}, t.tokenLabel), token),
     // The monitor normally comes from ?monitor=<id>; the field is shown only when that is missing or wrong.
-    o.monitorId === null || o.message ? h('label', { class: 'signin__field' }, h('span', {}, 'Monitor id'), monitor) : null,
-    h('button', { class: 'signin__button', type: 'submit', 'data-testid': 'signin-submit' }, 'Connect'));
+    o.monitorId === null || o.message ? h('label', { class: 'signin__field' }, h('span', {}, t.monitorLabel), monitor) : null,
+    h('button', { class: 'signin__button', type: 'submit', 'data-testid': 'signin-submit' }, t.connect));
   if (!o.message) error.hidden = true;
 
   form.addEventListener('submit', (event) => {
@@ -42,9 +45,9 @@ export function signInView(o: SignInOptions): HTMLElement {
     const value = token.value.trim();
     const monitorId = parseMonitorId(monitor.value || String(o.monitorId ?? ''));
     const problem =
-      !value && !o.hasToken ? 'Please enter a token.'
-        : value && !schemeFor(value) ? 'Tokens start with ahk_ (API key) or ahp_ (personal access token).'
-          : monitorId === null ? 'Please enter the monitor id (a number).'
+      !value && !o.hasToken ? t.needToken
+        : value && !schemeFor(value) ? t.badToken
+          : monitorId === null ? t.needMonitor
             : null;
     if (problem || monitorId === null) {
       error.textContent = problem;
@@ -58,8 +61,8 @@ export function signInView(o: SignInOptions): HTMLElement {
 }
 
 /** A full-screen notice, e.g. when the monitor was deleted; the button leads back to sign-in. */
-export function noticeView(title: string, detail: string, testId: string, onAction: () => void): HTMLElement {
-  const button = h('button', { class: 'signin__button', type: 'button' }, 'Choose another monitor');
+export function noticeView(title: string, detail: string, testId: string, action: string, onAction: () => void): HTMLElement {
+  const button = h('button', { class: 'signin__button', type: 'button' }, action);
   button.addEventListener('click', onAction);
   return h('div', { class: 'notice', 'data-testid': testId, role: 'alert' },
     h('h1', { class: 'notice__title' }, title), h('p', { class: 'notice__detail' }, detail), button);

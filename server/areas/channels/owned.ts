@@ -3,7 +3,8 @@
 // A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs), so listing them and
 // any-active (asked per member and alarm) are exact string-_id lookups on FerretDB too, however many
 // users an installation has. The index is changed under a claim lock per owner; an ID is added before
-// its document is written and removed after it was deleted, so the index never misses a resource.
+// its document is written (and taken out again when the write is refused) and removed after the
+// document was deleted, so the index never misses a resource; an ID without a document is skipped.
 import type { Model } from 'mongoose';
 import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
@@ -59,10 +60,16 @@ export class OwnedResources<D extends OwnedDoc> {
   /** Inserts a new resource for `ownerId` with the next ID. */
   async create(actor: Actor, organizationId: number | undefined, ownerId: number, fields: Omit<D, '_id' | 'ownerID'>): Promise<D> {
     await this.checkOwner(actor, organizationId, ownerId, 'refuse');
-    const id = await this.db.ids.next(this.noun);
-    await this.index(ownerId, (ids) => [...ids, String(id)]);
-    const created = await this.model.create({ ...fields, _id: String(id), ownerID: ownerId } as unknown as D);
-    return created.toObject() as D;
+    const id = String(await this.db.ids.next(this.noun));
+    await this.index(ownerId, (ids) => [...ids, id]);
+    try {
+      const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId } as unknown as D);
+      return created.toObject() as D;
+    } catch (err) {
+      // Refused (a name already taken): the ID leaves the index again.
+      await this.index(ownerId, (ids) => ids.filter((i) => i !== id)).catch(() => {});
+      throw err;
+    }
   }
 
   /** Replaces the given fields of a reachable resource; the owner cannot change (400 with `message`). */
@@ -96,16 +103,13 @@ export class OwnedResources<D extends OwnedDoc> {
     return `${this.noun}:${ownerId}`;
   }
 
-  // Read-modify-write of one owner's index, one at a time across processes; IDs without a document
-  // (a create that failed after indexing) are dropped on the way.
+  // Read-modify-write of one owner's index, one at a time across processes.
   private async index(ownerId: number, change: (ids: string[]) => string[]): Promise<void> {
     const { OwnerIndex, Lock } = this.db.models;
     const key = this.indexKey(ownerId);
     await withClaimLock(Lock, `owner-index:${key}`, async () => {
       const ids = (await OwnerIndex.findById(key).lean())?.ids ?? [];
-      const present = await Promise.all(ids.map(async (id) => ((await this.model.findById(id, { _id: 1 }).lean()) ? id : null)));
-      const next = [...new Set(change(present.filter((id): id is string => id !== null)))];
-      await OwnerIndex.replaceOne({ _id: key }, { ids: next }, { upsert: true });
+      await OwnerIndex.replaceOne({ _id: key }, { ids: [...new Set(change(ids))] }, { upsert: true });
     });
   }
 

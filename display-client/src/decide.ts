@@ -1,0 +1,59 @@
+// Which view the wall shows, as a pure function of the data, what the screen remembers and the
+// server's time. DOM-free: the controller calls it on every tick and keeps the memory it returns.
+//
+//   split    two or more active alarms, oldest first
+//   alarm    one active alarm
+//   ended    no active alarm, less than standbyDelay since the last change: the last alarm, marked ENDED
+//   standby  otherwise (and at once on a screen that starts without an alarm)
+import type { MonitorData } from '../../server/areas/monitor/reduce.js';
+import { activeAlarms, alarmSignature, endedAlarm, lastAlarmChange, type Alarm } from './alarms.js';
+
+/** What the screen remembers between decisions. */
+export interface ViewMemory {
+  /** Server time of the last alarm change this screen saw; -Infinity: none yet (the first state is "long ago"). */
+  lastChangeMs: number;
+  /** The data seen last (states are never mutated, so this is a reference); null before the first. */
+  seen: MonitorData | null;
+  /** The newest alarm shown, for the ENDED panel; forgotten once standby is reached. */
+  lastShown: Alarm | null;
+}
+
+/** What to show. */
+export type ViewDecision =
+  | { mode: 'split'; alarms: Alarm[] }
+  | { mode: 'alarm'; alarm: Alarm }
+  | { mode: 'ended'; alarm: Alarm }
+  | { mode: 'standby' };
+
+/** The memory of a screen that has seen nothing yet. */
+export function initialMemory(): ViewMemory {
+  return { lastChangeMs: -Infinity, seen: null, lastShown: null };
+}
+
+/** Takes in a new state of the data: a changed set of active alarms restarts the standby delay at `nowMs`. */
+export function observe(memory: ViewMemory, data: MonitorData, nowMs: number): ViewMemory {
+  // Both states are read at the same instant, so an event that ended meanwhile counts on neither.
+  const changed = memory.seen !== null && alarmSignature(memory.seen, nowMs) !== alarmSignature(data, nowMs);
+  return { ...memory, seen: data, lastChangeMs: changed ? nowMs : memory.lastChangeMs };
+}
+
+/** The view for the data at server time `nowMs`, and the memory to keep. */
+export function decideView(data: MonitorData, memory: ViewMemory, nowMs: number, standbyDelaySec: number): { view: ViewDecision; memory: ViewMemory } {
+  const alarms = activeAlarms(data, nowMs);
+  if (alarms.length > 0) {
+    const next = { ...memory, lastShown: alarms[alarms.length - 1] };
+    return { view: alarms.length > 1 ? { mode: 'split', alarms } : { mode: 'alarm', alarm: alarms[0] }, memory: next };
+  }
+  const delayMs = Math.max(0, standbyDelaySec) * 1000;
+  const shown = endedAlarm(memory.lastShown, data);
+  if (shown && nowMs - lastAlarmChange(data, memory.lastChangeMs, nowMs) < delayMs) {
+    return { view: { mode: 'ended', alarm: shown }, memory };
+  }
+  // Once standby is reached the old alarm is done with: a later change must not bring it back.
+  return { view: { mode: 'standby' }, memory: { ...memory, lastShown: null } };
+}
+
+/** True while the wall shows an alarm (running or ended): no self-reload then. */
+export function isBusy(view: ViewDecision | null): boolean {
+  return view !== null && view.mode !== 'standby';
+}

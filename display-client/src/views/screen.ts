@@ -1,0 +1,57 @@
+// Draws a view decision (decide.ts) as the wall's content, with a key that changes whenever the
+// drawing would: the controller rebuilds only then.
+import type { MonitorData } from '../../../server/areas/monitor/reduce.js';
+import type { MonitorView } from '../../../server/hub/protocol.js';
+import type { Alarm } from '../alarms.js';
+import type { ViewDecision } from '../decide.js';
+import { localeFor, type Language, type Strings } from '../strings.js';
+import { alarmPanel } from './alarm.js';
+import { splitView } from './split.js';
+import { standbyView } from './standby.js';
+
+/** What drawing needs besides the decision. */
+export interface ScreenContext {
+  monitor: MonitorView;
+  data: MonitorData;
+  version: number;
+  nowMs: number;
+  t: Strings;
+  language: Language;
+  screen: { width: number; height: number };
+}
+
+/** A drawable view: its key, the alarms a fallback would name, and the builder. */
+export interface RenderedView {
+  key: string;
+  alarms: Alarm[];
+  build: () => HTMLElement;
+}
+
+/** The drawing of a decision. */
+export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
+  const { monitor, t, nowMs } = c;
+  const configuration = monitor.configuration;
+  const base = `${c.version}|${JSON.stringify(monitor)}|${c.language}|${view.mode}`;
+  if (view.mode === 'split') {
+    const { width, height } = c.screen;
+    return {
+      key: `${base}|${view.alarms.map((a) => a.key).join(',')}|${width}x${height}`,
+      alarms: view.alarms,
+      build: () => splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t),
+    };
+  }
+  if (view.mode === 'alarm' || view.mode === 'ended') {
+    const ended = view.mode === 'ended';
+    return {
+      key: `${base}|${view.alarm.key}`,
+      alarms: [view.alarm],
+      build: () => alarmPanel(view.alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, t }),
+    };
+  }
+  const locale = localeFor(c.language, monitor.configurationStandby.locale);
+  return {
+    key: `${base}|${new Date(nowMs).toDateString()}`,
+    alarms: [],
+    build: () => standbyView(monitor.configurationStandby, monitor.name, c.data.metaData ?? {}, nowMs, locale, t),
+  };
+}

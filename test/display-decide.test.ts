@@ -1,0 +1,114 @@
+// Which view the wall shows (decide.ts), as a pure function of data, memory and server time: run in Node.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
+import { decideView, initialMemory, isBusy, observe, type ViewMemory } from '../display-client/src/decide.js';
+
+const T0 = Date.parse('2026-03-01T12:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const fire = (extra: JsonObject = {}): JsonObject => ({ eventId: 7, event: 'B3 Wohnungsbrand', eventStartDate: iso(T0 - 60_000), positiveResponses: 4, ...extra });
+const write = (data: MonitorData, payload: JsonObject, at: number, op: 'set' | 'patch' = 'set') => applyWrite(data, { section: 'alarming', op, payload, at: iso(at) });
+
+/** Feeds states to observe() and asks decideView() at `now`, as the controller does. */
+function screen(delaySec: number) {
+  let memory: ViewMemory = initialMemory();
+  let data = emptyData();
+  return {
+    receive(next: MonitorData, now: number) {
+      data = next;
+      memory = observe(memory, data, now);
+    },
+    at(now: number) {
+      const decided = decideView(data, memory, now, delaySec);
+      memory = decided.memory;
+      return decided.view;
+    },
+    get data() {
+      return data;
+    },
+  };
+}
+
+test('one active alarm is the alarm view, two or more the split (oldest first); both are busy', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire(), T0), T0);
+  const one = s.at(T0);
+  assert.is(one.mode, 'alarm');
+  assert.ok(isBusy(one));
+  s.receive(write(s.data, fire({ eventId: 8, event: 'TH', eventStartDate: iso(T0 - 10_000) }), T0 + 1), T0 + 1);
+  const two = s.at(T0 + 1);
+  assert.is(two.mode, 'split');
+  assert.equal(two.mode === 'split' ? two.alarms.map((a) => a.eventId) : [], [7, 8]);
+  assert.ok(isBusy(two));
+});
+
+test('a screen that starts without an alarm shows standby at once, whatever the delay', () => {
+  const s = screen(600);
+  s.receive(emptyData(), T0);
+  const view = s.at(T0);
+  assert.is(view.mode, 'standby');
+  assert.not.ok(isBusy(view));
+});
+
+test('a cleared alarm shows the ENDED panel with its data until the delay has passed, then standby', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire(), T0), T0);
+  s.at(T0);
+  s.receive(write(s.data, {}, T0 + 5_000), T0 + 5_000);
+  const ended = s.at(T0 + 5_000);
+  assert.is(ended.mode, 'ended');
+  assert.is(ended.mode === 'ended' ? ended.alarm.event : '', 'B3 Wohnungsbrand');
+  assert.ok(isBusy(ended), 'an ended alarm on the wall still blocks a self-reload');
+  assert.is(s.at(T0 + 34_999).mode, 'ended');
+  assert.is(s.at(T0 + 35_000).mode, 'standby');
+  // Once standby is reached the old alarm is done with.
+  assert.is(s.at(T0 + 35_001).mode, 'standby');
+});
+
+test('an alarm that runs out by its end date counts from that date, not from when the screen noticed', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire({ eventEndDate: iso(T0 + 10_000) }), T0), T0);
+  assert.is(s.at(T0 + 9_999).mode, 'alarm');
+  assert.is(s.at(T0 + 10_001).mode, 'ended');
+  assert.is(s.at(T0 + 39_999).mode, 'ended');
+  assert.is(s.at(T0 + 40_000).mode, 'standby');
+});
+
+test('a late patch (response counts after the end) neither restarts the delay nor brings the alarm back', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire({ eventEndDate: iso(T0 + 10_000) }), T0), T0);
+  s.at(T0);
+  // Written by the server just before the end, it reaches the screen after it: the ENDED panel shows
+  // the new counts, and the delay still counts from the end date.
+  s.receive(write(s.data, { positiveResponses: 9 }, T0 + 9_900, 'patch'), T0 + 12_000);
+  const ended = s.at(T0 + 12_000);
+  assert.is(ended.mode === 'ended' ? ended.alarm.positive : -1, 9);
+  assert.is(s.at(T0 + 40_000).mode, 'standby');
+  // After standby, a state that only touches the ended alarm keeps standby.
+  s.receive({ ...s.data, alarmData: { ...s.data.alarmData, negativeResponses: 3 } }, T0 + 41_000);
+  assert.is(s.at(T0 + 41_000).mode, 'standby');
+});
+
+test('a new alarm during the ENDED panel replaces it; clearing that one starts the delay again', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire(), T0), T0);
+  s.at(T0);
+  s.receive(write(s.data, {}, T0 + 1_000), T0 + 1_000);
+  assert.is(s.at(T0 + 2_000).mode, 'ended');
+  s.receive(write(s.data, fire({ eventId: 9, event: 'RD Notfall' }), T0 + 3_000), T0 + 3_000);
+  const next = s.at(T0 + 3_000);
+  assert.is(next.mode === 'alarm' ? next.alarm.event : '', 'RD Notfall');
+  s.receive(write(s.data, {}, T0 + 20_000), T0 + 20_000);
+  const ended = s.at(T0 + 45_000);
+  assert.is(ended.mode === 'ended' ? ended.alarm.event : '', 'RD Notfall');
+  assert.is(s.at(T0 + 50_000).mode, 'standby');
+});
+
+test('the decision depends on the time it is given: a clock 10 minutes ahead would end a running alarm', () => {
+  const data = write(emptyData(), fire({ eventEndDate: iso(T0 + 5 * 60_000) }), T0);
+  const memory = observe(initialMemory(), data, T0);
+  assert.is(decideView(data, memory, T0 + 60_000, 30).view.mode, 'alarm');
+  assert.is.not(decideView(data, memory, T0 + 11 * 60_000, 30).view.mode, 'alarm');
+});
+
+test.run();
