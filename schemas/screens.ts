@@ -37,6 +37,7 @@ export const PairingStatus = {
     token: { type: 'string', description: 'The screen token (ahs_…), delivered exactly once' },
     screenId: int64Id,
     monitorId: int64Id,
+    name: { type: 'string', description: 'The name the admin gave the screen (shown by identify)' },
   },
 } as const;
 

@@ -99,6 +99,7 @@ pairing('F3 201 then F2 delivers the screen token exactly once; the code cannot 
   assert.match(delivered[0].body.token, /^ahs_[A-Za-z0-9_-]{43}$/);
   assert.is(delivered[0].body.screenId, paired.body.id);
   assert.is(delivered[0].body.monitorId, ctx.monitorId);
+  assert.is(delivered[0].body.name, 'Halle links');
   expectError(await poll(ctx, started.pairingId, started.pollSecret), 404, 'not_found');
 });
 

@@ -16,7 +16,9 @@ function escapeAttribute(value: string): string {
 /** Builds the display client and returns the router for /display, /display/app.js, /display/app.css. */
 export async function displayRoutes(tileUrl: string): Promise<Router> {
   const built = await buildDisplayClient();
-  const page = built['index.html'].replace(TILE_PLACEHOLDER, `<meta name="tile-url" content="${escapeAttribute(tileUrl)}">`);
+  // The page version names the client's code: screens report it (screen:report), operators see it per screen.
+  const pageVersion = createHash('sha256').update(built['app.js']).update(built['app.css']).digest('base64url').slice(0, 12);
+  const page = built['index.html'].replace(TILE_PLACEHOLDER, `<meta name="tile-url" content="${escapeAttribute(tileUrl)}">\n<meta name="page-version" content="${pageVersion}">`);
   const files: Record<string, { body: string; type: string; etag: string }> = {};
   const add = (name: string, body: string, type: string) => {
     files[name] = { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };

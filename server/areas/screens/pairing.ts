@@ -26,7 +26,7 @@ export interface PairingStart {
 }
 
 /** What F2 answers. */
-export type PairingState = { status: 'waiting'; expiresAt: string } | { status: 'paired'; token: string; screenId: number; monitorId: number };
+export type PairingState = { status: 'waiting'; expiresAt: string } | { status: 'paired'; token: string; screenId: number; monitorId: number; name: string };
 
 /** A code as typed by a person: case, spaces and dashes do not matter. */
 export function normaliseCode(typed: string): string {
@@ -85,7 +85,7 @@ export class Pairings {
     if (!screen) throw this.gone();
     const { id: tokenId, token } = await new IdentityCommands(this.db).createScreenToken({ screenId: pairing.screenId, monitorId: screen.monitorId, organizationId: screen.organizationId, name: screen.name });
     await this.models.Screen.updateOne({ _id: screen._id }, { $set: { tokenId, credential: sha256(token) } });
-    return { status: 'paired', token, screenId: pairing.screenId, monitorId: screen.monitorId };
+    return { status: 'paired', token, screenId: pairing.screenId, monitorId: screen.monitorId, name: screen.name };
   }
 
   /** F3's first half: the waiting pairing behind a typed code, bound to `screenId` once. */
