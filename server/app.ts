@@ -9,11 +9,15 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { HubEvents } from './hub/events.js';
 import { authenticate } from './http/authenticate.js';
+import { docsRoutes } from './http/docs.js';
+import { unauthorized } from './http/errors.js';
 import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountOperations } from './http/operation.js';
 import type { Limits } from './http/limits.js';
 import { Validator } from './http/validation.js';
+import type { Metrics } from './metrics.js';
+import { timingSafeEqual } from 'node:crypto';
 
 /** One readiness check: name and whether it passes, with a detail for operators. */
 export interface ReadinessCheck {
@@ -37,6 +41,7 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** Extra routes (the display client) mounted before the API. */
   extraRoutes?: Router[];
+  metrics: Metrics;
 }
 
 export interface App {
@@ -44,6 +49,12 @@ export interface App {
   monitors: MonitorCommands;
   screens: ScreenCommands;
   validator: Validator;
+}
+
+function sameSecret(given: string, wanted: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(wanted);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler. */
@@ -68,6 +79,16 @@ export function createApp(deps: AppDeps): App {
   open.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
+  open.get('/metrics', async (ctx) => {
+    const wanted = deps.config.metricsToken;
+    if (wanted && !sameSecret(ctx.get('Authorization'), `Bearer ${wanted}`)) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      throw unauthorized('/metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
+    const { body, contentType } = await deps.metrics.render();
+    ctx.type = contentType;
+    ctx.body = body;
+  });
 
   // Operations without a credential (a screen asking to be paired) come first; the rest authenticate.
   const publicApi = new Router();
@@ -80,10 +101,12 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
   // The access log sits outside the error handler so it records the status actually sent.
   koa.use(requestId);
+  koa.use(deps.metrics.http());
   koa.use(accessLog(deps.log));
   koa.use(errorHandler(deps.log));
   koa.use(jsonBody(deps.bodyLimitBytes));
   koa.use(open.routes());
+  koa.use(docsRoutes().routes());
   for (const router of deps.extraRoutes ?? []) koa.use(router.routes());
   koa.use(publicApi.routes());
   koa.use(api.routes());

@@ -31,6 +31,8 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** When set, /metrics answers only with "Authorization: Bearer <this>". */
+  metricsToken: string | undefined;
   /** Push gateways of the app area (A5); a gateway left unset answers 503 push_unavailable. */
   push: PushConfig;
 }
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    metricsToken: env.METRICS_TOKEN || undefined,
     push: loadPushConfig(env),
   };
 }
@@ -122,6 +125,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,
     `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
+    `METRICS_TOKEN=${config.metricsToken ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'} (${origin('METRICS_TOKEN')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
     ...describePush(config.push, origin),
   ];

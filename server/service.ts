@@ -12,6 +12,7 @@ import { createHub, type Hub } from './hub/hub.js';
 import { hubSignature, watchHubPeers } from './hub/peers.js';
 import { connectRedis } from './hub/redis.js';
 import { Limits } from './http/limits.js';
+import { Metrics } from './metrics.js';
 import { installationId as loadInstallationId } from './db/system.js';
 
 export interface RunningService {
@@ -47,6 +48,10 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const peers = await watchHubPeers(db.models, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
+  const metrics = new Metrics();
+  metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () => Number(await db.ping()));
+  metrics.gauge('alarmhub_redis_up', '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL', () => (redis ? Number(redis.up()) : -1));
+  metrics.gauge('alarmhub_hub_mismatched_processes', 'Live processes on this database whose hub settings differ from this one\'s', () => peers.mismatches().length);
   const relay = new EventRelay();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
@@ -56,7 +61,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {
@@ -69,6 +74,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     redis,
     redisPrefix,
     limits,
+    metrics,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
     trustProxy: config.trustProxy,

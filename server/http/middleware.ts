@@ -52,7 +52,13 @@ export async function requestId(ctx: Context, next: Next) {
   await next();
 }
 
-/** One JSON line per request: id, method, route pattern, status, duration. Never headers or bodies. */
+// Who asked, for following one organization's load in the logs (metrics never carry IDs).
+function caller(c: { kind: string; tokenId: number; organizationId?: number; userId?: number } | undefined) {
+  if (!c) return {};
+  return { tokenId: c.tokenId, ...(c.organizationId !== undefined ? { org: c.organizationId } : {}), ...(c.userId !== undefined ? { user: c.userId } : {}) };
+}
+
+/** One JSON line per request: id, method, route pattern, caller, status, duration. Never headers or bodies. */
 export function accessLog(log: Logger) {
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
@@ -65,6 +71,7 @@ export function accessLog(log: Logger) {
         method: ctx.method,
         route: ctx._matchedRoute ?? null,
         label: ctx.state.label ?? null,
+        ...caller(ctx.state.caller),
         status: ctx.status,
         durationMs: Math.round(durationMs * 100) / 100,
       }, 'request');

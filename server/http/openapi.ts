@@ -1,4 +1,5 @@
 // OpenAPI 3.1 built from the operation declarations and the same schemas Ajv compiles.
+import { operationIdOf } from './operation-ids.js';
 import type { Operation } from './operation.js';
 import type { Validator } from './validation.js';
 
@@ -56,9 +57,10 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
   }
   return {
-    operationId: method === op.method ? op.label : `${op.label}_${method}`,
+    operationId: operationIdOf(op.label, method, method !== op.method),
     'x-label': op.label,
-    summary: op.summary,
+    // The label leads the summary, so the docs page and generated clients show it.
+    summary: `${op.label}: ${op.summary}`,
     ...(op.description ? { description: op.description } : {}),
     ...(op.public ? { security: [] } : op.screens ? { security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }, { 'Screen-Token': [] }] } : {}),
     tags: [op.path.split('/')[3]],

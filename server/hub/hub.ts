@@ -3,6 +3,7 @@
 // commands are its only source of events.
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Limits } from '../http/limits.js';
+import type { Metrics } from '../metrics.js';
 import type http from 'node:http';
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
@@ -65,6 +66,7 @@ export interface HubDeps {
   redisPrefix: string;
   /** Where the hub's rate limits are counted. */
   limits: Limits;
+  metrics: Metrics;
   /** How often connected sockets' tokens are checked for revocation. */
   tokenRecheckMs: number;
   /** How often monitors with screens here are checked for versions this process missed. */
@@ -107,7 +109,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   else if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: deps.redisPrefix }));
 
   const sequencer = new PatchSequencer(
-    (event) => io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event),
+    (event) => {
+      io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event);
+      deps.metrics.patchEmitted(event.at);
+    },
     150,
     (monitorId) => void resync(monitorId).catch((err) => log.warn({ err: (err as Error).message, monitorId }, 'resync to check a doubtful patch failed')),
   );
@@ -131,6 +136,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const reset = sent !== undefined && (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
     sequencer.advance(monitorId, snapshot.version, snapshot.epoch);
     io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', reset ? { ...snapshot, reset } : snapshot);
+    deps.metrics.snapshotSent('resync');
   }
 
   async function resyncAll(): Promise<void> {
@@ -149,6 +155,13 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
 
+  deps.metrics.gauge('alarmhub_hub_connections', 'Hub connections (screens, staff clients, agents) on this process', () => io.engine.clientsCount);
+  deps.metrics.gauge('alarmhub_hub_subscriptions', 'Monitor subscriptions on this process (a socket per monitor it follows)', () => {
+    let total = 0;
+    for (const [room, members] of io.of('/').adapter.rooms) if (room.startsWith('monitor:')) total += members.size;
+    return total;
+  });
+  deps.metrics.gauge('alarmhub_hub_paired_screens', 'Paired screens (screen tokens) connected to this process', () => screensHere(io).size);
   const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
 
   // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
@@ -216,6 +229,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
         sequencer.start(monitorId, snapshot.version, snapshot.epoch);
         ack({ data: { monitorId, version: snapshot.version, epoch: snapshot.epoch, snapshot, serverTime: Date.now() } });
+        deps.metrics.snapshotSent('subscribe');
       } catch (err) {
         ack({ error: ackError(err) });
       }
