@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchDatabase } from '../server/db/launcher.js';
+import { missingPrerequisites } from './preflight.js';
 
 type Result = [errors: string | true, passed: number, skipped: number, total: number];
 type Queue = Array<Array<string | null | (() => Promise<Result>)>>;
@@ -26,6 +27,15 @@ async function findTests(dir: string): Promise<string[]> {
   return found.sort();
 }
 
+process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+const files = (await findTests(root)).filter((f) => !filter || filter.test(f));
+const missing = await missingPrerequisites(files, process.env.REDIS_URL, Boolean(process.env.TEST_MONGODB_URI));
+if (missing.length) {
+  for (const line of missing) process.stdout.write(`[test] missing: ${line}\n`);
+  process.stdout.write(`0 passed, ${files.length} failed (nothing ran: the machine lacks the above; \`bash .ci/run\` installs all of it on Debian)\n`);
+  process.exit(1);
+}
+
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-test-'));
 const database = await launchDatabase({
   uri: process.env.TEST_MONGODB_URI,
@@ -34,13 +44,11 @@ const database = await launchDatabase({
 });
 process.env.TEST_MONGODB_URI = database.uri;
 process.env.TEST_DATA_DIR = dataDir;
-process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.stdout.write(`[test] database: ${database.engine} at ${database.uri}\n`);
 
 (globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
 const g = globalThis as unknown as { UVU_QUEUE: Queue; UVU_INDEX: number };
 await import('uvu');
-const files = (await findTests(root)).filter((f) => !filter || filter.test(f));
 for (const [index, file] of files.entries()) {
   g.UVU_INDEX = index;
   g.UVU_QUEUE.push([path.relative(path.dirname(root), file)]);

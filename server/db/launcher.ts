@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const TOOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tools/ferretdb');
+// tools/ferretdb of the checkout: two levels up from the sources, three from the compiled dist/.
+const TOOL_DIR = [2, 3].map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../'.repeat(up), 'tools/ferretdb'))
+  .find((dir) => existsSync(path.join(dir, 'go.mod'))) ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tools/ferretdb');
 const BINARY = path.join(TOOL_DIR, 'bin', 'ferretdb-embedded');
 
 export interface LaunchedDatabase {
