@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'tools/ferretdb/bin/', 'display-client/dist/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'tools/ferretdb/bin/', 'display-client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
