@@ -64,6 +64,18 @@ export async function openJournal(ctx: JournalCtx, org: OrgFixture, query = `org
   return res.body.id;
 }
 
+let lastEvent = 1000;
+
+/** J6's query for the journal of an event of `org` that no test used before. */
+export function newEventQuery(org: OrgFixture): string {
+  return `organization_id=${org.orgId}&event_id=${++lastEvent}`;
+}
+
+/** A journal of its own for one test: the journal of a new event of `org`. */
+export function eventJournal(ctx: JournalCtx, org: OrgFixture = ctx.a): Promise<number> {
+  return openJournal(ctx, org, newEventQuery(org));
+}
+
 /** Locks a journal as `auth` and asserts it worked. */
 export async function lock(ctx: JournalCtx, journalId: number, auth: Credential): Promise<void> {
   const res = await client(ctx.svc.url, auth).post(`${BASE}/${journalId}/lock`);

@@ -73,14 +73,13 @@ export class EntryCommands {
     journal: JournalDoc,
     kind: 'entry' | 'force-unlock',
     categoryId: number | undefined,
-    content: (before: JournalStateData) => Omit<EntryContent, 'entryId' | 'category'>,
+    content: (before: JournalStateData) => Omit<EntryContent, 'category'>,
   ) {
     const journalId = Number(journal._id);
     const by = holderOf(actor);
     await this.log.check(journalId, kind, by);
     const category = categoryId === undefined ? null : await this.categories.use(journal.organizationId, categoryId);
-    const entryId = await this.db.ids.next('journalEntry');
-    const record = await this.log.append(journalId, { kind, entry: (before) => ({ ...content(before), entryId, category }) }, by);
+    const record = await this.log.append(journalId, { kind, entry: (before) => ({ ...content(before), category }) }, by);
     const entry = presentEntry({ ...record.entry!, journalId, deleted: null });
     this.journals.publish(journal, record, entry);
     return { entry, state: record.state };

@@ -12,6 +12,7 @@
 // below the head is always applied. Changes to one journal are queued per process, so only writers on
 // different processes ever collide on a position (the loser reads the new head and decides again).
 import { isDuplicateKey } from '../../db/errors.js';
+import type { IdAllocator } from '../../db/ids.js';
 import { notFound, unavailable } from '../../http/errors.js';
 import { KeyedLock } from '../monitor/keyed-lock.js';
 import { Recent } from './recent.js';
@@ -28,8 +29,8 @@ export interface Head {
   applied: boolean;
 }
 
-/** What an entry says; the log adds its serial number and creation stamp. */
-export type EntryContent = Omit<StoredEntry, 'serial' | 'created'> & { timeCustom: string | null };
+/** What an entry says; the log adds its ID, serial number and creation stamp. */
+export type EntryContent = Omit<StoredEntry, 'entryId' | 'serial' | 'created'> & { timeCustom: string | null };
 
 /** A change to append: the entry's content (from the state it is built on) or a delete's serial. */
 export interface Change {
@@ -54,7 +55,7 @@ export class JournalLog {
   // always a lower bound of the real one: a write on a stale head collides and reads again.
   private readonly heads = new Recent<number, Head>(MAX_HEADS);
 
-  constructor(private readonly models: JournalModels) {}
+  constructor(private readonly models: JournalModels, private readonly ids: IdAllocator) {}
 
   /** The current head, applied. */
   async head(journalId: number): Promise<Head> {
@@ -74,9 +75,11 @@ export class JournalLog {
   append(journalId: number, change: Change, by: Holder): Promise<LogRecordDoc> {
     return this.queue.run(journalId, async () => {
       let head = this.heads.get(journalId) ?? (await this.probe(journalId, undefined));
+      // Drawn in the queue: a hundred entries at once would otherwise contend for IDs all together.
+      const entryId = change.entry ? await this.ids.next('journalEntry') : 0;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         await this.apply(journalId, head);
-        const record = this.build(journalId, head, change, by);
+        const record = this.build(journalId, head, change, by, entryId);
         try {
           await this.models.JournalLog.create(record);
         } catch (err) {
@@ -95,14 +98,14 @@ export class JournalLog {
     });
   }
 
-  private build(journalId: number, head: Head, change: Change, by: Holder): LogRecordDoc {
+  private build(journalId: number, head: Head, change: Change, by: Holder, entryId: number): LogRecordDoc {
     const position = head.position + 1;
     const at = new Date();
     const state = transition(head.state, change.kind, by, at.toISOString(), position);
     let entry: StoredEntry | null = null;
     if (writesEntry(change.kind) && change.entry) {
       const { timeCustom, ...content } = change.entry(head.state);
-      entry = { ...content, serial: state.entries, created: { time: at.toISOString(), timeCustom, by } };
+      entry = { ...content, entryId, serial: state.entries, created: { time: at.toISOString(), timeCustom, by } };
     }
     return { _id: logKey(journalId, position), journalId, position, kind: change.kind, by, at, state, entry, target: change.target ?? null };
   }

@@ -15,7 +15,7 @@ const journalState = (description: string) => ({ status: 200, schema: 'JournalSt
 
 /** The journal area's operation declarations. */
 export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operation[] {
-  const log = new JournalLog(deps.db.models);
+  const log = new JournalLog(deps.db.models, deps.db.ids);
   const categories = new CategoryCommands(deps.db);
   const journals = new JournalCommands(deps.db, log, deps.events);
   const entries = new EntryCommands(deps.db, log, journals, categories);
