@@ -7,6 +7,7 @@ import type { Operation } from '../http/operation.js';
 import type { MonitorCommands } from './monitor/commands.js';
 import { monitorOperations } from './monitor/routes.js';
 import { journalOperations } from './journal/routes.js';
+import { elsCobraOperations } from './els-cobra/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -22,5 +23,6 @@ export function areaOperations(deps: AreaDeps): Operation[] {
   return [
     ...monitorOperations(deps.monitors),
     ...journalOperations(deps),
+    ...elsCobraOperations(deps),
   ];
 }

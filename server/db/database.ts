@@ -2,12 +2,13 @@
 import mongoose, { type Connection } from 'mongoose';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
 import { journalModels, type JournalModels } from '../areas/journal/models.js';
+import { elsCobraModels, type ElsCobraModels } from '../areas/els-cobra/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import { IdAllocator } from './ids.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & JournalModels;
+  models: IdentityModels & MonitorModels & JournalModels & ElsCobraModels;
   ids: IdAllocator;
   /** True while the driver can reach the server (a ping proves it). */
   ping(): Promise<boolean>;
@@ -36,7 +37,7 @@ export async function openDatabase(uri: string): Promise<Database> {
     maxPoolSize: 20,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn), ...journalModels(conn) };
+  const models = { ...identityModels(conn), ...monitorModels(conn), ...journalModels(conn), ...elsCobraModels(conn) };
   for (const model of Object.values(models)) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);
   return {

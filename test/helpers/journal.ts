@@ -26,11 +26,11 @@ export const as = {
   member: (org: OrgFixture): Credential => ({ pat: org.member.token }),
 };
 
-/** A suite with a fresh service and organizations A and B. */
-export function journalSuite(name: string): Test<JournalCtx> {
+/** A suite with a fresh service (configured by `env`) and organizations A and B. */
+export function journalSuite(name: string, env: Record<string, string> = {}): Test<JournalCtx> {
   const s = suite<JournalCtx>(name, {} as JournalCtx);
   s.before(async (ctx) => {
-    ctx.svc = await startTestService();
+    ctx.svc = await startTestService(env);
     ctx.a = await createOrg(ctx.svc);
     ctx.b = await createOrg(ctx.svc);
   });
