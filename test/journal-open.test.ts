@@ -93,4 +93,20 @@ j6('J6 200 pages newest first (default 10), with totalEntries the highest serial
   assert.is(beyond.locked.userId, ctx.a.member.userId);
 });
 
+j6('/openapi.json lists every journal and integration operation with its x-label', async (ctx) => {
+  const doc = (await fetch(`${ctx.svc.url}/openapi.json`).then((r) => r.json())) as { paths: Record<string, Record<string, { 'x-label': string }>> };
+  const labels = Object.entries(doc.paths).flatMap(([route, ops]) => Object.entries(ops).map(([method, op]) => `${op['x-label']} ${method.toUpperCase()} ${route}`));
+  for (const expected of [
+    'J1 GET /api/v1/journal/categories', 'J2 POST /api/v1/journal/categories', 'J3 GET /api/v1/journal/categories/{categoryID}',
+    'J4 PUT /api/v1/journal/categories/{categoryID}', 'J5 DELETE /api/v1/journal/categories/{categoryID}', 'J6 GET /api/v1/journal',
+    'J7 POST /api/v1/journal/{journalID}/lock', 'J8 POST /api/v1/journal/{journalID}/unlock', 'J-close POST /api/v1/journal/{journalID}/close',
+    'J-force-unlock POST /api/v1/journal/{journalID}/force-unlock', 'J9 POST /api/v1/journal/{journalID}/entries',
+    'J10 DELETE /api/v1/journal/{journalID}/entries/{entryID}',
+    'E1 GET /api/v1/els-cobra/certificate/{organizationID}', 'E2 PUT /api/v1/els-cobra/certificate/{organizationID}', 'E2-delete DELETE /api/v1/els-cobra/certificate/{organizationID}',
+    'E3 GET /api/v1/els-cobra/credentials/{organizationID}', 'E4 PUT /api/v1/els-cobra/credentials/{organizationID}', 'E4-delete DELETE /api/v1/els-cobra/credentials/{organizationID}',
+    'E5 GET /api/v1/els-cobra/keyword/{organizationID}', 'E6 PUT /api/v1/els-cobra/keyword/{organizationID}', 'E6-delete DELETE /api/v1/els-cobra/keyword/{organizationID}',
+    'E7-get GET /api/v1/els-cobra/login/{organizationID}', 'E7 PUT /api/v1/els-cobra/login/{organizationID}', 'E7-delete DELETE /api/v1/els-cobra/login/{organizationID}',
+  ]) assert.ok(labels.includes(expected), `${expected} in /openapi.json`);
+});
+
 j6.run();
