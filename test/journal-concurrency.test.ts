@@ -78,6 +78,8 @@ race('100 concurrent entries by the holder get serial numbers 1…100, all liste
     listed.push(...page.entryList.entries.map((e: any) => e.serialNumber));
   }
   assert.equal(listed, Array.from({ length: 100 }, (_, i) => 100 - i));
+  // Processes without a cached head start probing from the journal's hint, which moved forward.
+  assert.ok((await ctx.svc.db.models.Journal.findById(String(journalId)).lean())!.hint > 1);
 });
 
 race('locks, entries, unlocks, a close and lock breaks racing: the stored log replays through the state table', async (ctx) => {

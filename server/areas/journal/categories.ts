@@ -10,10 +10,13 @@ import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { CategoryDoc, CategoryMarkDoc } from './models.js';
 import { presentCategory } from './presenter.js';
+import { Recent } from './recent.js';
 import { wording } from './wording.js';
 
 /** The journal categories of organizations. */
 export class CategoryCommands {
+  private readonly marks = new Recent<number, CategoryMarkDoc['state']>(10_000);
+
   constructor(private readonly db: Database) {}
 
   /** J1: the organization's categories in ID order. */
@@ -75,8 +78,17 @@ export class CategoryCommands {
     return presentCategory(doc);
   }
 
-  // The category's mark after trying to set it to `state`: the first mark ever set stays.
+  // The category's mark after trying to set it to `state`: the first mark ever set stays, so a mark
+  // seen once is remembered.
   private async claim(id: number, state: CategoryMarkDoc['state']): Promise<CategoryMarkDoc['state']> {
+    const known = this.marks.get(id);
+    if (known) return known;
+    const mark = await this.setMark(id, state);
+    this.marks.set(id, mark);
+    return mark;
+  }
+
+  private async setMark(id: number, state: CategoryMarkDoc['state']): Promise<CategoryMarkDoc['state']> {
     const { JournalCategoryMark } = this.db.models;
     const existing = await JournalCategoryMark.findById(String(id)).lean();
     if (existing) return existing.state;

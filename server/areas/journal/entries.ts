@@ -54,7 +54,9 @@ export class EntryCommands {
     // The table's rows come first: without the lock, any entryID fails the same way.
     await this.log.check(journalId, 'delete', by);
     const { JournalEntry, JournalEntryId } = this.db.models;
-    const where = await JournalEntryId.findById(String(entryId)).lean();
+    const lookup = () => JournalEntryId.findById(String(entryId)).lean();
+    // Not found yet: the entry may be the head's, written elsewhere and not applied; applying it first.
+    const where = (await lookup()) ?? (await this.log.head(journalId), await lookup());
     if (!where || where.journalId !== journalId) throw notFound(wording.entryId);
     const key = entryKey(journalId, where.serial);
     const current = await JournalEntry.findById(key).lean();

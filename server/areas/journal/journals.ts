@@ -19,6 +19,7 @@ import { wording } from './wording.js';
 
 const KNOWN_JOURNALS = 10_000;
 const DEFAULT_LIMIT = 10;
+const CACHED_PAGES = 500;
 
 const EVENT_KIND = {
   lock: 'locked', unlock: 'unlocked', close: 'closed', 'force-unlock': 'lock-broken', entry: 'entry-created', delete: 'entry-deleted',
@@ -29,6 +30,7 @@ export class JournalCommands {
   // A journal's organization and event never change, nor does the journal a key names.
   private readonly journals = new Recent<number, JournalDoc>(KNOWN_JOURNALS);
   private readonly keys = new Recent<string, number>(KNOWN_JOURNALS);
+  private readonly pages = new Recent<string, { position: number; entries: JournalEntryView[] }>(CACHED_PAGES);
 
   constructor(private readonly db: Database, private readonly log: JournalLog, private readonly events: OrganizationEvents) {}
 
@@ -38,8 +40,8 @@ export class JournalCommands {
     if (!canKeepJournal(actor, organizationId)) throw forbidden(wording.unauthorizedUser);
     const journal = await this.find(organizationId, eventId);
     const id = Number(journal._id);
-    const { state } = await this.log.head(id);
-    const entries = await this.page(id, state.entries, query.limit ?? DEFAULT_LIMIT, query.offset ?? 0);
+    const { position, state } = await this.log.head(id);
+    const entries = await this.page(id, position, state.entries, query.limit ?? DEFAULT_LIMIT, query.offset ?? 0);
     return { ...presentJournalState(journal, state), entryList: { entries, totalEntries: state.entries } };
   }
 
@@ -74,11 +76,19 @@ export class JournalCommands {
   }
 
   // Newest first: serials total - offset down to total - offset - limit + 1, each an exact _id lookup.
-  private async page(id: number, total: number, limit: number, offset: number): Promise<JournalEntryView[]> {
+  // Every change to a journal (an entry written or deleted too) takes the next log position, so a page
+  // read at the current position is still exact: screens re-reading an unchanged journal cost no reads.
+  private async page(id: number, position: number, total: number, limit: number, offset: number): Promise<JournalEntryView[]> {
+    const key = `${id}:${limit}:${offset}`;
+    const cached = this.pages.get(key);
+    if (cached?.position === position) return cached.entries;
     const serials: number[] = [];
     for (let s = total - offset; s >= 1 && serials.length < limit; s--) serials.push(s);
     const docs = await Promise.all(serials.map((s) => this.db.models.JournalEntry.findById(entryKey(id, s)).lean()));
-    return docs.flatMap((d) => (d ? [presentEntry(d)] : []));
+    const entries = docs.flatMap((d) => (d ? [presentEntry(d)] : []));
+    // Read after every change up to `position` was applied: never older than that position.
+    this.pages.set(key, { position, entries });
+    return entries;
   }
 
   private async find(organizationId: number, eventId: number | null): Promise<JournalDoc> {
@@ -86,7 +96,7 @@ export class JournalCommands {
     let id = this.keys.get(key) ?? (await this.db.models.JournalKey.findById(key).lean())?.journalId;
     id ??= await this.claim(key, organizationId, eventId);
     this.keys.set(key, id);
-    const journal = (await this.db.models.Journal.findById(String(id)).lean())!;
+    const journal = this.journals.get(id) ?? (await this.db.models.Journal.findById(String(id)).lean())!;
     this.journals.set(id, journal);
     return journal;
   }
