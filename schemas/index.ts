@@ -7,6 +7,8 @@ import * as app from './app.js';
 import * as call from './call.js';
 import * as channels from './channels.js';
 import * as sms from './sms.js';
+import * as journal from './journal.js';
+import * as elsCobra from './els-cobra.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -16,4 +18,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call);
+export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra);

@@ -33,6 +33,12 @@ export interface Config {
   trustProxy: boolean;
   /** When set, /metrics answers only with "Authorization: Bearer <this>". */
   metricsToken: string | undefined;
+  /** Key of the integration secrets (32 bytes, base64 or hex); unset: the key file below. */
+  secretsKey: string | undefined;
+  /** Earlier keys, still read (not written) so the key can be rotated. */
+  secretsPreviousKeys: string[];
+  /** The key file used without SECRETS_KEY: DATA_DIR/secrets.key, created with mode 0600. */
+  secretsKeyFile: string;
   /** Push gateways of the app area (A5); a gateway left unset answers 503 push_unavailable. */
   push: PushConfig;
 }
@@ -57,13 +63,26 @@ function integer(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+// A secrets key is 32 bytes in hex or base64; anything else is refused at start, not at first use.
+function secretKeys(env: Env, name: string): string[] {
+  const keys = (env[name] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  for (const key of keys) {
+    const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0;
+    if (bytes !== 32) throw new Error(`${name} must be 32 bytes in base64 or hex (e.g. openssl rand -base64 32)`);
+  }
+  return keys;
+}
+
 /** Reads the configuration; throws with the variable's name when a value is unusable. */
 export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const secretsKey = secretKeys(env, 'SECRETS_KEY');
+  if (secretsKey.length > 1) throw new Error('SECRETS_KEY must be one key; earlier ones go into SECRETS_PREVIOUS_KEYS');
   return {
     port: integer(env, 'PORT', 3000),
     host: env.HOST || '0.0.0.0',
     mongodbUri: env.MONGODB_URI || undefined,
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    dataDir,
     mongodbPoolSize: integer(env, 'MONGODB_POOL_SIZE', 20) || 20,
     mongodbWaitQueueTimeoutMs: integer(env, 'MONGODB_WAIT_QUEUE_TIMEOUT_MS', 10_000),
     redisUrl: env.REDIS_URL || undefined,
@@ -79,6 +98,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     metricsToken: env.METRICS_TOKEN || undefined,
+    secretsKey: secretsKey[0],
+    secretsPreviousKeys: secretKeys(env, 'SECRETS_PREVIOUS_KEYS'),
+    secretsKeyFile: path.join(dataDir, 'secrets.key'),
     push: loadPushConfig(env),
   };
 }
@@ -106,7 +128,7 @@ function loadPushConfig(env: Env): PushConfig {
   };
 }
 
-/** The lines printed at start: every setting with where it came from (no secrets are configured here). */
+/** The lines printed at start: every setting with where it came from (secrets keys are never shown). */
 export function describeConfig(config: Config, env: Env = process.env): string[] {
   const origin = (name: string) => (env[name] ? 'from environment' : 'default');
   return [
@@ -127,6 +149,8 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
     `METRICS_TOKEN=${config.metricsToken ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'} (${origin('METRICS_TOKEN')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
+    `SECRETS_KEY=${config.secretsKey ? '(set, not shown)' : `(unset: key file ${config.secretsKeyFile})`} (${origin('SECRETS_KEY')})`,
+    `SECRETS_PREVIOUS_KEYS=${config.secretsPreviousKeys.length} key(s), not shown (${origin('SECRETS_PREVIOUS_KEYS')})`,
     ...describePush(config.push, origin),
   ];
 }

@@ -1,6 +1,7 @@
 // The only file that reads the environment and listens.
 import { pino } from 'pino';
 import { describeConfig, loadConfig, redactUri } from './config.js';
+import { openKeyring } from './areas/els-cobra/secrets.js';
 import { launchDatabase } from './db/launcher.js';
 import { startService } from './service.js';
 
@@ -10,6 +11,11 @@ const say = (line: string) => process.stderr.write(`alarm-hub: ${line}\n`);
 
 say('configuration (environment variables and defaults):');
 for (const line of describeConfig(config)) say(`  ${line}`);
+
+// The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
+const secrets = openKeyring(config);
+say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
+if (config.mongodbUri && !config.secretsKey) say('warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the same key; set SECRETS_KEY');
 
 const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
 say(`database: ${database.engine} at ${redactUri(database.uri)}`);

@@ -11,6 +11,8 @@ import { screenOperations } from './screens/routes.js';
 import { appOperations } from './app/routes.js';
 import { callOperations } from './call/routes.js';
 import { smsOperations } from './sms/routes.js';
+import { journalOperations } from './journal/routes.js';
+import { elsCobraOperations } from './els-cobra/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -30,5 +32,7 @@ export function areaOperations(deps: AreaDeps): Operation[] {
     ...appOperations(deps),
     ...smsOperations(deps),
     ...callOperations(deps),
+    ...journalOperations(deps),
+    ...elsCobraOperations(deps),
   ];
 }

@@ -5,6 +5,8 @@ import { channelModels, type ChannelModels } from '../areas/channels/models.js';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
 import { screenModels, type ScreenModels } from '../areas/screens/models.js';
 import { smsModels, type SmsModels } from '../areas/sms/models.js';
+import { journalModels, type JournalModels } from '../areas/journal/models.js';
+import { elsCobraModels, type ElsCobraModels } from '../areas/els-cobra/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
@@ -13,7 +15,7 @@ import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels;
+  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels & JournalModels & ElsCobraModels;
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
@@ -51,7 +53,10 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     monitorCommands: true,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn), ...channelModels(conn), ...appModels(conn), ...smsModels(conn) };
+  const models = {
+    ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn),
+    ...channelModels(conn), ...appModels(conn), ...smsModels(conn), ...journalModels(conn), ...elsCobraModels(conn),
+  };
   const chains = chainModels(conn);
   for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);

@@ -17,7 +17,7 @@ interface Claim {
   _id: string;
 }
 
-const MAX_ATTEMPTS = 100;
+const MAX_ATTEMPTS = 1_000;
 
 /** Draws IDs per resource name. */
 export class IdAllocator {
@@ -42,16 +42,23 @@ export class IdAllocator {
     }
   }
 
-  /** A new ID for `name` that no one has had before. */
+  /**
+   * A new ID for `name` that no one has had before. The counter only suggests where to start: under
+   * contention (FerretDB's $inc may hand several callers one number) a taken ID is followed by the
+   * next candidates, a little further apart with each attempt, without asking the counter again; the
+   * counter then learns the ID claimed.
+   */
   async next(name: string): Promise<number> {
+    let id = await this.draw(name);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const id = await this.draw(name);
       if (id > MAX_SAFE_ID) throw new AppError(500, 'internal_error', `No more ${name} IDs can be assigned`);
       try {
         await this.claims.create({ _id: `${name}:${id}` });
+        if (attempt > 0) await this.counters.updateOne({ _id: name }, { $max: { seq: id } }).catch(() => {});
         return id;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
+        id += 1 + Math.floor(Math.random() * (attempt + 1));
       }
     }
     throw new AppError(503, 'unavailable', 'Too many concurrent creates; try again', undefined, { 'Retry-After': '1' });

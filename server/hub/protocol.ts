@@ -2,6 +2,7 @@
 // Types only plus constants; what clients send is still validated at run time on the server
 // (schemas/hub.ts).
 import type { DataOp, DataSection, JsonObject, MonitorData } from '../areas/monitor/reduce.js';
+import type { JournalEntryView, JournalStateView } from '../areas/journal/presenter.js';
 
 /** A monitor as REST and the hub present it. */
 export interface MonitorView {
@@ -139,6 +140,16 @@ export interface FeedbackEvent {
   updatedAt: string;
 }
 
+/** A change to a journal, to its organization's room: a staff screen follows it without polling. */
+export interface JournalChangedEvent {
+  journalId: number;
+  kind: 'locked' | 'unlocked' | 'closed' | 'lock-broken' | 'entry-created' | 'entry-deleted';
+  /** The entry written or deleted (a lock break is recorded as an entry too). */
+  entry?: JournalEntryView;
+  /** The journal's state after the change. */
+  journal: JournalStateView & { totalEntries: number };
+}
+
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
@@ -152,6 +163,7 @@ export interface ServerToClientEvents {
   'screen:power': (event: ScreenPowerEvent & { screenId: number }) => void;
   /** A10: a device's feedback to an alarm, to the organization's room. */
   'app:feedback': (event: FeedbackEvent) => void;
+  'journal:changed': (event: JournalChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -54,3 +54,18 @@ export function canAnswerPush(actor: Actor, ownerId: number): boolean {
 export function feedbackOrganization(actor: Actor, organizationId: number | undefined): number | undefined {
   return actor.kind === 'apikey' ? organizationId ?? actor.organizationId : organizationId;
 }
+
+/** Journal: every member (and the API key) reads journals and writes locks and entries. */
+export function canKeepJournal(actor: Actor, organizationId: number): boolean {
+  return canRead(actor, organizationId);
+}
+
+/** Journal: closing a journal and breaking another's lock need an organization admin or the API key. */
+export function canSuperviseJournal(actor: Actor, organizationId: number): boolean {
+  return canConfigure(actor, organizationId);
+}
+
+/** Integration (els-cobra): its secrets are read back only by organization admins and the API key. */
+export function canReadIntegrationSecrets(actor: Actor, organizationId: number): boolean {
+  return canConfigure(actor, organizationId);
+}

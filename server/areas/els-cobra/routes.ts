@@ -1,0 +1,119 @@
+// The integration's operations E1–E7 plus the GET and DELETE of each resource, on the routes of
+// GroupAlarm's 2019 els-cobra document (CONTRACT.md §2). organizationID travels in the path; where the
+// document puts it in the query (PUT and DELETE of credentials), generated clients send the literal
+// {organizationID} in the path and the ID in the query: both are accepted everywhere.
+import type { CertificateInput, CredentialsInput, ElsCobraParamsInput, ElsCobraQueryInput, KeywordInput, LoginInput } from '../../../schemas/els-cobra.js';
+import { defineOperation, type Operation } from '../../http/operation.js';
+import type { AreaDeps } from '../index.js';
+import { ElsCobraCommands, type Fields, type Kind } from './commands.js';
+import { certificateFields, credentialFields, elsWording, keywordFields, loginFields, organizationOf } from './inputs.js';
+import { openKeyring, type Keyring } from './secrets.js';
+
+type Input = { params: ElsCobraParamsInput; query: ElsCobraQueryInput };
+
+const BASE = '/api/v1/els-cobra';
+const params = (message: string) => ({ schema: 'ElsCobraParams', message });
+const deleted = { status: 200, schema: 'ElsCobraDeleted', description: 'Deleted' } as const;
+
+interface Singleton<B> {
+  kind: Exclude<Kind, 'credentials'>;
+  segment: string;
+  labels: [get: string, put: string, remove: string];
+  noun: string;
+  readers: string;
+  body: string;
+  response: string;
+  message: string;
+  fields(body: B, organizationId: number): Fields;
+}
+
+/** The integration's operation declarations. */
+export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Operation[] {
+  // Opened on first use: services that never touch the integration need no key.
+  let keyring: Keyring | undefined;
+  const commands = new ElsCobraCommands(deps.db, () => (keyring ??= openKeyring(deps.config).keyring));
+  const org = ({ params: p, query }: Input, message: string) => organizationOf(p, query, message);
+
+  // GET, PUT and DELETE of a resource an organization has at most one of.
+  const singleton = <B>(r: Singleton<B>) => {
+    const path = `${BASE}/${r.segment}/:organizationID`;
+    const at = (input: Input) => ({ kind: r.kind, organizationId: org(input, elsWording.organization) });
+    const address = { params: params(elsWording.organization), query: { schema: 'ElsCobraQuery', message: elsWording.organization } };
+    return [
+      defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
+        label: r.labels[0], method: 'get', path, ...address,
+        summary: `Get the ${r.noun} of an organization (${r.readers})`,
+        response: { status: 200, schema: r.response, description: `The ${r.noun}` },
+        errors: [400, 403, 404],
+        handler: ({ actor, ...input }) => commands.read(actor, at(input)),
+      }),
+      defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, B>({
+        label: r.labels[1], method: 'put', path, ...address,
+        summary: `Store the ${r.noun} of an organization, replacing the stored one (organization admins and the API key)`,
+        body: { schema: r.body, message: r.message },
+        response: { status: 200, schema: r.response, description: `The stored ${r.noun}` },
+        errors: [400, 403, 413, 415],
+        handler: ({ actor, body, ...input }) => {
+          const target = at(input);
+          return commands.write(actor, target, r.fields(body, target.organizationId));
+        },
+      }),
+      defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
+        label: r.labels[2], method: 'delete', path, ...address,
+        summary: `Delete the ${r.noun} of an organization (organization admins and the API key)`,
+        response: deleted,
+        errors: [400, 403, 404],
+        handler: ({ actor, ...input }) => commands.remove(actor, at(input)),
+      }),
+    ];
+  };
+
+  const credentials = `${BASE}/credentials/:organizationID`;
+  const serviceAddress = { params: params(elsWording.service), query: { schema: 'ElsCobraServiceQuery', message: elsWording.service } };
+  const service = (input: Input) => ({ kind: 'credentials' as const, organizationId: org(input, elsWording.service), serviceName: input.query.serviceName! });
+
+  return [
+    ...singleton<CertificateInput>({
+      kind: 'certificate', segment: 'certificate', labels: ['E1', 'E2', 'E2-delete'], noun: 'certificate set',
+      readers: 'organization admins and the API key: it holds the private key', body: 'ElsCobraCertificateBody', response: 'ElsCobraCertificate',
+      message: elsWording.certificate, fields: certificateFields,
+    }),
+    defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
+      label: 'E3', method: 'get', path: credentials,
+      summary: 'Get the credentials of one service (serviceName), or of every service as a list (organization admins and the API key: they hold passwords)',
+      params: params(elsWording.service),
+      query: { schema: 'ElsCobraCredentialsQuery', message: elsWording.service },
+      response: { status: 200, schema: 'ElsCobraCredentialsResult', description: 'One service\'s credentials, or all of them by serviceName' },
+      errors: [400, 403, 404],
+      handler: ({ actor, ...input }) => (input.query.serviceName === undefined
+        ? commands.list(actor, org(input, elsWording.service))
+        : commands.read(actor, service(input))),
+    }),
+    defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, CredentialsInput>({
+      label: 'E4', method: 'put', path: credentials, ...serviceAddress,
+      summary: 'Store the credentials of a service, replacing the stored ones (organization admins and the API key)',
+      body: { schema: 'ElsCobraCredentialsBody', message: elsWording.credentials },
+      response: { status: 200, schema: 'ElsCobraCredentials', description: 'The stored credentials' },
+      errors: [400, 403, 413, 415],
+      handler: ({ actor, body, ...input }) => {
+        const target = service(input);
+        return commands.write(actor, target, credentialFields(body, target.organizationId, target.serviceName));
+      },
+    }),
+    defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
+      label: 'E4-delete', method: 'delete', path: credentials, ...serviceAddress,
+      summary: 'Delete the credentials of a service (organization admins and the API key)',
+      response: deleted,
+      errors: [400, 403, 404],
+      handler: ({ actor, ...input }) => commands.remove(actor, service(input)),
+    }),
+    ...singleton<KeywordInput>({
+      kind: 'keywords', segment: 'keyword', labels: ['E5', 'E6', 'E6-delete'], noun: 'keyword list', readers: 'members read it',
+      body: 'ElsCobraKeywordBody', response: 'ElsCobraKeywordList', message: elsWording.keywords, fields: keywordFields,
+    }),
+    ...singleton<LoginInput>({
+      kind: 'login', segment: 'login', labels: ['E7-get', 'E7', 'E7-delete'], noun: 'login', readers: 'members read it',
+      body: 'ElsCobraLoginBody', response: 'ElsCobraLogin', message: elsWording.login, fields: loginFields,
+    }),
+  ];
+}

@@ -1,0 +1,23 @@
+// A map that keeps only the most recently used entries: caches of facts that never change once
+// written (a journal's organization, the journal of a key) or only move forward (a log's head).
+
+/** At most `max` entries; the least recently used one leaves first. */
+export class Recent<K, V> {
+  private readonly map = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  /** The value, marked as just used. */
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) this.set(key, value);
+    return value;
+  }
+
+  /** Stores the value, evicting the least recently used entry beyond the bound. */
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+}
