@@ -33,10 +33,10 @@ limited.after(async (ctx) => {
 
 limited('429 rate_limited with Retry-After once one credential exceeds its burst; another credential is unaffected', async (ctx) => {
   const api = client(ctx.svc.url, { apiKey: ctx.org.apiKey });
-  const replies = [];
-  for (let i = 0; i < 14; i++) replies.push(await api.get(`/api/v1/monitor?organization=${ctx.org.orgId}`));
+  // At once, so the budget (a burst of 10, then 5 a second) cannot refill meanwhile on a busy machine.
+  const replies = await Promise.all(Array.from({ length: 30 }, () => api.get(`/api/v1/monitor?organization=${ctx.org.orgId}`)));
   const statuses = replies.map((r) => r.status);
-  assert.ok(statuses.slice(0, 10).every((s) => s === 200), statuses.join(','));
+  assert.ok(statuses.filter((s) => s === 200).length >= 10, statuses.join(','));
   const refused = replies.find((r) => r.status === 429);
   assert.ok(refused, statuses.join(','));
   assert.is(refused!.body.error, 'rate_limited');

@@ -1,17 +1,19 @@
 // The admin command line (CONTRACT.md §4): each command prints one JSON object on stdout.
 // Progress goes to stderr so scripts can parse stdout. Arguments are checked before the database is
 // started, so a typo answers at once.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, type Database } from '../db/database.js';
 import { launchDatabase } from '../db/launcher.js';
 import { AppError } from '../http/errors.js';
 import { IdentityCommands } from '../identity/commands.js';
+import { backup, restore } from './backup.js';
 
 class UsageError extends Error {}
 
-type Flags = Record<string, string | undefined>;
-type Run = (identity: IdentityCommands) => Promise<object>;
+type Flags = Record<string, string | boolean | undefined> & { replace?: boolean };
+type Run = (identity: IdentityCommands, db: Database) => Promise<object>;
 
 interface Command {
   usage: string;
@@ -19,20 +21,20 @@ interface Command {
   prepare(flags: Flags): Run;
 }
 
-function id(value: string | undefined, flag: string): number {
-  if (value === undefined) throw new UsageError(`--${flag} is required`);
+function id(value: string | boolean | undefined, flag: string): number {
+  if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer up to 2^53-1`);
   return n;
 }
 
-function text(value: string | undefined, flag: string): string {
-  if (!value || !value.trim()) throw new UsageError(`--${flag} is required`);
+function text(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== 'string' || !value.trim()) throw new UsageError(`--${flag} is required`);
   if (value.length > 200) throw new UsageError(`--${flag} is longer than 200 characters`);
   return value.trim();
 }
 
-function role(value: string | undefined): 'admin' | 'member' {
+function role(value: string | boolean | undefined): 'admin' | 'member' {
   if (value !== 'admin' && value !== 'member') throw new UsageError('--role must be admin or member');
   return value;
 }
@@ -57,6 +59,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'token revoke': { usage: 'token revoke --id ID', prepare: (f) => { const token = id(f.id, 'id'); return (i) => i.revokeToken(token); } },
+  'backup create': { usage: 'backup create --dir DIR', prepare: (f) => { const dir = path.resolve(text(f.dir, 'dir')); return (_i, db) => backup(db, dir); } },
+  'backup restore': {
+    usage: 'backup restore --dir DIR [--replace]',
+    prepare: (f) => {
+      const dir = path.resolve(text(f.dir, 'dir'));
+      return async (_i, db) => ({ restored: true, ...(await restore(db, dir, f.replace === true)) });
+    },
+  },
 };
 
 const USAGE_LINES = Object.values(COMMANDS).map((c) => c.usage);
@@ -68,7 +78,10 @@ function prepare(argv: string[]): Run {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: Object.fromEntries(['name', 'org', 'user', 'role', 'id', 'records'].map((k) => [k, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(['name', 'org', 'user', 'role', 'id', 'records', 'dir'].map((k) => [k, { type: 'string' as const }])),
+        replace: { type: 'boolean' as const },
+      },
     });
   } catch (err) {
     // node's argument parser explains at length; its first line is the point (e.g. "--records -1").
@@ -103,11 +116,11 @@ async function main(): Promise<number> {
   say(`database: ${database.engine}`);
   const db = await openDatabase(database.uri);
   try {
-    print(await run(new IdentityCommands(db)));
+    print(await run(new IdentityCommands(db), db));
     return 0;
   } catch (err) {
     const known = err instanceof AppError;
-    print({ error: known ? err.code : 'internal_error', message: known ? err.message : String(err) });
+    print({ error: known ? err.code : 'failed', message: known ? err.message : (err as Error).message });
     return 1;
   } finally {
     await db.close();

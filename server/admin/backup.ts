@@ -1,0 +1,79 @@
+// Backing up and restoring an installation through the database connection itself: every collection
+// as Extended JSON lines (types such as dates survive), plus a manifest. It works the same on MongoDB
+// and on the embedded FerretDB, needs no tools besides the service, and runs while the service does.
+// (On MongoDB, mongodump/mongorestore do the same job; see the README.)
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import mongoose from 'mongoose';
+import type { Database } from '../db/database.js';
+
+const { EJSON } = mongoose.mongo.BSON;
+const MANIFEST = 'manifest.json';
+const BATCH = 200;
+
+interface Manifest {
+  format: 'alarm-hub-backup/1';
+  createdAt: string;
+  installationId: string | null;
+  collections: Record<string, number>;
+}
+
+/** Writes every collection of the database to `dir` (created; must be empty or new). */
+export async function backup(db: Database, dir: string): Promise<{ dir: string; collections: number; documents: number }> {
+  await fs.mkdir(dir, { recursive: true });
+  if ((await fs.readdir(dir)).length > 0) throw new Error(`${dir} is not empty`);
+  const native = db.conn.db!;
+  const names = (await native.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+  const manifest: Manifest = { format: 'alarm-hub-backup/1', createdAt: new Date().toISOString(), installationId: null, collections: {} };
+  for (const name of names) {
+    const file = await fs.open(path.join(dir, `${name}.ejson`), 'w');
+    let count = 0;
+    for await (const doc of native.collection(name).find({})) {
+      await file.write(`${EJSON.stringify(doc, { relaxed: false })}\n`);
+      count++;
+    }
+    await file.close();
+    manifest.collections[name] = count;
+  }
+  const installation = await db.models.Installation.findById('installation').lean();
+  manifest.installationId = installation?.installationId ?? null;
+  await fs.writeFile(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  return { dir, collections: names.length, documents: Object.values(manifest.collections).reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Loads a backup into the database. Without `replace` the database must hold no data yet (a new
+ * installation); with it, every collection of the backup replaces the one in the database.
+ */
+export async function restore(db: Database, dir: string, replace: boolean): Promise<{ collections: number; documents: number }> {
+  const manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
+  if (manifest.format !== 'alarm-hub-backup/1') throw new Error(`${dir} holds no alarm-hub backup`);
+  const native = db.conn.db!;
+  if (!replace) {
+    for (const name of ['organizations', 'users', 'monitors']) {
+      if (await native.collection(name).findOne({})) throw new Error('the database already holds data: restore into a new one, or pass --replace');
+    }
+  }
+  let documents = 0;
+  for (const name of Object.keys(manifest.collections)) {
+    await native.collection(name).deleteMany({});
+    let batch: object[] = [];
+    const lines = createInterface({ input: createReadStream(path.join(dir, `${name}.ejson`)) });
+    for await (const line of lines) {
+      if (!line) continue;
+      batch.push(EJSON.parse(line, { relaxed: false }) as object);
+      if (batch.length === BATCH) {
+        await native.collection(name).insertMany(batch as never[]);
+        documents += batch.length;
+        batch = [];
+      }
+    }
+    if (batch.length) await native.collection(name).insertMany(batch as never[]);
+    documents += batch.length;
+  }
+  // Indexes of the service's models (a replaced collection keeps its own; new ones get them here).
+  for (const model of [...Object.values(db.models), ...Object.values(db.chains)]) await model.createIndexes();
+  return { collections: Object.keys(manifest.collections).length, documents };
+}
