@@ -1,0 +1,203 @@
+// `npm run bench`: alarm-hub side by side with bare baselines, in one run, written to BENCHMARKS.md.
+//   fan-out  2 hub processes on one Redis, N screens (socket.io-client in separate processes, WebSocket)
+//            on one monitor or spread over 100, REST patches at 20/s; REST call → each screen's receipt
+//            baseline: a bare Socket.IO server with the same Redis adapter that only broadcasts
+//   memory   one process with 0 / 1,000 / 5,000 / 10,000 idle subscribed screens, RSS and heap after GC
+//            baseline: the same bare server holding as many sockets
+//   REST     autocannon on M4 (read) and M8 (write), 10 connections
+//            baseline: bare Koa routes doing the same database work without our middleware
+// Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --save NAME]
+// The figures of a run are kept in bench/perf/results/NAME.json (default "current"); BENCHMARKS.md shows
+// "before" (when saved) beside the current run.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { launchDatabase, freePort } from '../../server/db/launcher.js';
+import { openDatabase } from '../../server/db/database.js';
+import { IdentityCommands } from '../../server/identity/commands.js';
+import { renderReport, type Results } from './report.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' } } });
+const seconds = Number(args.seconds);
+const sizes = args.sizes!.split(',').map(Number);
+const memorySizes = args.memory!.split(',').map(Number);
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SCREENS_PER_CLIENT = 500;
+const PATCH = { positiveResponses: 3, awaitingResponses: 7 };
+
+const children: ChildProcess[] = [];
+function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(path.join(here, script), [], { execArgv: ['--expose-gc', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.on('message', (m: { listening?: number }) => m.listening && resolve({ child, port: m.listening }));
+  });
+}
+const ask = <T>(child: ChildProcess, message: object, key: string): Promise<T> => new Promise((resolve) => {
+  const on = (m: Record<string, unknown>) => {
+    if (!(key in m)) return;
+    child.off('message', on);
+    resolve(m[key] as T);
+  };
+  child.on('message', on);
+  child.send(message);
+});
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+// Screens in client processes of at most 500 each, spread over `urls` by client.
+async function screens(urls: string[], count: number, monitors: number[], auth: object | undefined): Promise<ChildProcess[]> {
+  const clients: ChildProcess[] = [];
+  for (let i = 0; i * SCREENS_PER_CLIENT < count; i++) {
+    const child = fork(path.join(here, 'screens.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    clients.push(child);
+  }
+  await Promise.all(clients.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  await Promise.all(clients.map((child, i) => ask(child, { start: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors } }, 'ready')));
+  return clients;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
+
+/** Patches at 20/s for `seconds`, alternating the processes; latency of every receipt, and misses. */
+async function fanOut(urls: string[], patchPath: (monitorId: number) => string, headers: Record<string, string>, count: number, monitors: number[], auth?: object) {
+  const clients = await screens(urls, count, monitors, auth);
+  const perMonitor = new Map(monitors.map((m) => [m, 0]));
+  for (let i = 0; i < count; i++) perMonitor.set(monitors[i % monitors.length], perMonitor.get(monitors[i % monitors.length])! + 1);
+  await sleep(1_000);
+  const sent = new Map<string, number>();
+  const writes: Promise<void>[] = [];
+  const total = seconds * 20;
+  const begin = now();
+  for (let i = 0; i < total; i++) {
+    while (now() < begin + i * 50) await sleep(1);
+    const monitorId = monitors[i % monitors.length];
+    const started = now();
+    writes.push(fetch(urls[i % urls.length] + patchPath(monitorId), { method: 'PATCH', headers, body: JSON.stringify(PATCH) })
+      .then((r) => r.json() as Promise<{ message: string }>)
+      .then((body) => void sent.set(`${monitorId}:${/version (\d+)/.exec(body.message)![1]}`, started)));
+  }
+  await Promise.all(writes);
+  await sleep(2_000);
+  const latencies: number[] = [];
+  let received = 0;
+  for (const client of clients) {
+    for (const [monitorId, version, ...times] of await ask<number[][]>(client, { flush: true }, 'receipts')) {
+      const at = sent.get(`${monitorId}:${version}`);
+      if (at === undefined) continue;
+      received += times.length;
+      for (const time of times) latencies.push(time - at);
+    }
+  }
+  for (const client of clients) client.send({ stop: true });
+  const expected = [...sent.keys()].reduce((sum, key) => sum + perMonitor.get(Number(key.split(':')[0]))!, 0);
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size };
+}
+
+async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, monitors: number[], auth?: object) {
+  const points: Array<{ screens: number; rss: number; heapUsed: number }> = [];
+  let held: ChildProcess[] = [];
+  let connected = 0;
+  for (const target of memorySizes) {
+    if (target > connected) {
+      held = [...held, ...(await screens([url], target - connected, monitors, auth))];
+      connected = target;
+    }
+    await sleep(1_500);
+    const m = await ask<{ rss: number; heapUsed: number; clients: number }>(child, { memory: true }, 'memory');
+    points.push({ screens: m.clients, rss: m.rss, heapUsed: m.heapUsed });
+    process.stderr.write(`  memory ${kind} ${m.clients} screens: rss ${(m.rss / 2 ** 20).toFixed(1)} MiB, heap ${(m.heapUsed / 2 ** 20).toFixed(1)} MiB\n`);
+  }
+  for (const c of held) c.send({ stop: true });
+  return points;
+}
+
+async function rest(url: string, pathOf: (id: number) => string, method: 'GET' | 'PATCH', id: number, headers: Record<string, string>) {
+  const result = await autocannon({ url: url + pathOf(id), method, headers, body: method === 'PATCH' ? JSON.stringify(PATCH) : undefined, connections: 10, duration: seconds });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+async function main(): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-perf-'));
+  const redisPort = await freePort();
+  const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const database = await launchDatabase({ dataDir: dir, say: () => {} });
+  const db = await openDatabase(database.uri);
+  const identity = new IdentityCommands(db);
+  const org = await identity.createOrganization('Bench');
+  const { token } = await identity.createApiKey(org.id, 'bench');
+  await db.close();
+  const env = { BENCH_MONGODB_URI: database.uri, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' };
+  const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
+  const auth = { token, scheme: 'api-token' };
+  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [] };
+
+  try {
+    const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+    const ours = await Promise.all([start('hub-process.ts', withRedis), start('hub-process.ts', withRedis)]);
+    const bare = await Promise.all([start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout' }), start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout' })]);
+    const oursUrls = ours.map((p) => `http://127.0.0.1:${p.port}`);
+    const bareUrls = bare.map((p) => `http://127.0.0.1:${p.port}`);
+    const monitorIds: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const created = await fetch(`${oursUrls[0]}/api/v1/monitor`, { method: 'POST', headers, body: JSON.stringify({ name: `Wache ${i}`, organizationID: org.id }) });
+      const id = ((await created.json()) as { id: number }).id;
+      await fetch(`${oursUrls[0]}/api/v1/monitor/${id}/data/alarming`, { method: 'POST', headers, body: JSON.stringify({ eventId: 1, event: 'Bench alarm' }) });
+      monitorIds.push(id);
+    }
+    for (const size of sizes) {
+      for (const spread of [1, 100]) {
+        const monitors = monitorIds.slice(0, spread);
+        const bareFigures = await fanOut(bareUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
+        const oursFigures = await fanOut(oursUrls, (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitors, auth);
+        results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, ours: oursFigures });
+        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed}\n`);
+      }
+    }
+    for (const p of [...ours, ...bare]) await stop(p.child);
+
+    const single = await start('hub-process.ts', env);
+    results.memory.ours = await memory('ours', `http://127.0.0.1:${single.port}`, single.child, monitorIds.slice(0, 100), auth);
+    await stop(single.child);
+    const bareSingle = await start('bare-hub.ts', {});
+    results.memory.bare = await memory('bare', `http://127.0.0.1:${bareSingle.port}`, bareSingle.child, monitorIds.slice(0, 100));
+    await stop(bareSingle.child);
+
+    const restOurs = await start('hub-process.ts', env);
+    const restBare = await start('bare-koa.ts', env);
+    const oursUrl = `http://127.0.0.1:${restOurs.port}`;
+    const bareUrl = `http://127.0.0.1:${restBare.port}`;
+    const [readId, writeId] = [monitorIds[0], monitorIds[1]];
+    results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}) });
+    results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }) });
+    for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99}\n`);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    redis.kill('SIGKILL');
+    await database.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  await fs.mkdir(path.join(here, 'results'), { recursive: true });
+  await fs.writeFile(path.join(here, 'results', `${args.save}.json`), JSON.stringify(results, null, 2));
+  const saved = async (name: string) => JSON.parse(await fs.readFile(path.join(here, 'results', `${name}.json`), 'utf8').catch(() => 'null')) as Results | null;
+  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save)));
+  process.stderr.write(`written: BENCHMARKS.md, bench/perf/results/${args.save}.json\n`);
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,55 @@
+// A child process holding many screens (socket.io-client, WebSocket transport). Told by its parent over
+// IPC what to connect to; reports, per patch version, when each of its screens received it.
+// Message in:  { url, count, auth?, monitors: number[], bare: boolean }
+// Messages out: { ready: n } once all are connected and subscribed; { receipts: [[monitorId, version, …receipt times]…] } on 'flush'.
+import { performance } from 'node:perf_hooks';
+import { io, type Socket } from 'socket.io-client';
+
+interface Start {
+  url: string;
+  count: number;
+  auth?: { token: string; scheme: string };
+  monitors: number[];
+  bare: boolean;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+const sockets: Socket[] = [];
+// monitorId:version → when each screen here received it
+const receipts = new Map<string, number[]>();
+
+async function connectAll(start: Start): Promise<void> {
+  for (let i = 0; i < start.count; i++) {
+    const monitorId = start.monitors[i % start.monitors.length];
+    const socket = io(start.url, { path: '/socket.io', transports: ['websocket'], auth: start.auth, reconnection: false, forceNew: true });
+    socket.on('monitor:patch', (p: { monitorId: number; version: number }) => {
+      const key = `${p.monitorId}:${p.version}`;
+      const at = now();
+      const list = receipts.get(key);
+      if (list) list.push(at);
+      else receipts.set(key, [at]);
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    await socket.emitWithAck('monitor:subscribe', { monitorId });
+    sockets.push(socket);
+  }
+}
+
+process.on('message', async (message: { start?: Start; flush?: true; stop?: true }) => {
+  if (message.start) {
+    await connectAll(message.start);
+    process.send!({ ready: sockets.length });
+  } else if (message.flush) {
+    process.send!({ receipts: [...receipts.entries()].map(([k, times]) => [...k.split(':').map(Number), ...times]) });
+    receipts.clear();
+  } else if (message.stop) {
+    for (const s of sockets) s.close();
+    process.exit(0);
+  }
+});
+
+// Messages sent before this listener existed would be lost: the parent waits for this.
+process.send!({ alive: true });
