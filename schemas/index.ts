@@ -2,6 +2,7 @@
 import * as common from './common.js';
 import * as hub from './hub.js';
 import * as monitor from './monitor.js';
+import * as things from './things.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -11,4 +12,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub);
+export const allSchemas: Schema[] = collect(common, monitor, hub, things);

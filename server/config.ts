@@ -20,6 +20,8 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Things records an organization may hold unless `org limit` set its own. */
+  thingsRecordLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,6 +49,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    thingsRecordLimit: integer(env, 'THINGS_RECORD_LIMIT', 10_000),
   };
 }
 
@@ -65,6 +68,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
+    `THINGS_RECORD_LIMIT=${config.thingsRecordLimit} (${origin('THINGS_RECORD_LIMIT')}: records per organization without its own limit)`,
   ];
 }
 

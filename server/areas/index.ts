@@ -6,6 +6,7 @@ import type { HubEvents } from '../hub/events.js';
 import type { Operation } from '../http/operation.js';
 import type { MonitorCommands } from './monitor/commands.js';
 import { monitorOperations } from './monitor/routes.js';
+import { thingsOperations } from './things/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -20,5 +21,6 @@ export interface AreaDeps {
 export function areaOperations(deps: AreaDeps): Operation[] {
   return [
     ...monitorOperations(deps.monitors),
+    ...thingsOperations(deps),
   ];
 }

@@ -1,12 +1,13 @@
 // One mongoose connection per service instance, with every model registered and every index built.
 import mongoose, { type Connection } from 'mongoose';
 import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
+import { thingsModels, type ThingsModels } from '../areas/things/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import { IdAllocator } from './ids.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels;
+  models: IdentityModels & MonitorModels & ThingsModels;
   ids: IdAllocator;
   /** True while the driver can reach the server (a ping proves it). */
   ping(): Promise<boolean>;
@@ -35,7 +36,7 @@ export async function openDatabase(uri: string): Promise<Database> {
     maxPoolSize: 20,
   });
   await conn.asPromise();
-  const models = { ...identityModels(conn), ...monitorModels(conn) };
+  const models = { ...identityModels(conn), ...monitorModels(conn), ...thingsModels(conn) };
   for (const model of Object.values(models)) await model.init().then(() => model.createIndexes());
   const ids = new IdAllocator(conn);
   return {

@@ -73,6 +73,8 @@ export interface ServerToClientEvents {
   'monitor:patch': (event: PatchEvent) => void;
   'monitor:updated': (event: UpdatedEvent) => void;
   'monitor:deleted': (event: DeletedEvent) => void;
+  /** To the organization's room: a things rule fired for a record. */
+  'things:rule-triggered': (event: RuleTriggeredEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -93,3 +95,28 @@ export const rooms = {
   organization: (id: number) => `org:${id}`,
   monitor: (id: number) => `monitor:${id}`,
 };
+
+/** The alarm a things rule with the action `alarm` produced from a record. */
+export interface ThingsAlarm {
+  /** actionAlarmTemplate.alarmMessage with the record's values in its {{fieldID}} placeholders. */
+  message: string;
+  eventName: string;
+  alarmTemplateID: number | null;
+  /** From positionFieldID: a coordinates field gives latitude/longitude, an address field the address. */
+  position: { latitude: number; longitude: number } | { address: string } | null;
+  /** From documentKeysFieldID: its value split at commas. */
+  documentKeys: string[];
+}
+
+/** `things:rule-triggered`: a rule's conditions held for a record on one of its triggers. */
+export interface RuleTriggeredEvent {
+  executionID: string;
+  ruleID: string;
+  ruleName: string;
+  entityID: string;
+  recordID: string;
+  trigger: 'record_created' | 'record_updated' | 'record_deleted';
+  /** RFC 3339 time of the execution. */
+  at: string;
+  alarm: ThingsAlarm;
+}

@@ -12,3 +12,10 @@ export async function roleOf(models: IdentityModels, organizationId: number, use
 export async function userExists(models: IdentityModels, userId: number): Promise<boolean> {
   return (await models.User.exists({ _id: userId })) !== null;
 }
+
+/** Which of the given users are members of the organization. */
+export async function membersAmong(models: IdentityModels, organizationId: number, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const found = await models.Membership.find({ organizationId, userId: { $in: userIds } }, { userId: 1 }).lean();
+  return new Set(found.map((m) => m.userId));
+}

@@ -7,7 +7,8 @@ export type TokenKind = 'apikey' | 'pat';
 export interface Organization {
   _id: number;
   name: string;
-  recordLimit: number;
+  /** Things records the organization may hold; null: the configured default (THINGS_RECORD_LIMIT). */
+  recordLimit: number | null;
   createdAt: Date;
 }
 
@@ -72,7 +73,7 @@ export function identityModels(conn: Connection): IdentityModels {
     Organization: conn.model<Organization>('Organization', new Schema<Organization>({
       _id: Number,
       name: { type: String, required: true },
-      recordLimit: { type: Number, required: true },
+      recordLimit: { type: Number, default: null },
       createdAt: { type: Date, required: true },
     }, opts), 'organizations'),
     User: conn.model<User>('User', new Schema<User>({
