@@ -172,6 +172,8 @@ t13('after the limit is lowered below the count nothing is created until deletes
   assert.equal(await countOf(ctx, org), { recordCount: 3, recordLimit: 3 });
   const slots = await ctx.svc.db.models.ThingRecord.distinct('slot', { organizationID: org.orgId });
   assert.ok(slots.every((s: number) => s <= 3), `records moved into slots under the limit: ${slots}`);
+  // Creators may use random slots again without reading the used ones first.
+  assert.is((await ctx.svc.db.models.ThingSlotCeiling.findById(String(org.orgId)).lean())!.ceiling, 3);
 });
 
 t13.run();

@@ -87,7 +87,15 @@ export interface RuleExecutionDoc {
   at: Date;
 }
 
+/** The highest record limit an organization's records were created under (see slots.ts). */
+export interface SlotCeilingDoc {
+  /** The organization ID as text. */
+  _id: string;
+  ceiling: number;
+}
+
 export interface ThingsModels {
+  ThingSlotCeiling: Model<SlotCeilingDoc>;
   ThingEntity: Model<EntityDoc>;
   ThingRecord: Model<RecordDoc>;
   ThingRule: Model<RuleDoc>;
@@ -167,7 +175,10 @@ export function thingsModels(conn: Connection): ThingsModels {
   }, opts);
   execution.index({ ruleID: 1, at: -1 });
 
+  const ceiling = new Schema<SlotCeilingDoc>({ _id: String, ceiling: { type: Number, required: true } }, opts);
+
   return {
+    ThingSlotCeiling: conn.model<SlotCeilingDoc>('ThingSlotCeiling', ceiling, 'things_slot_ceilings'),
     ThingEntity: conn.model<EntityDoc>('ThingEntity', entity, 'things_entities'),
     ThingRecord: conn.model<RecordDoc>('ThingRecord', record, 'things_records'),
     ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_rules'),

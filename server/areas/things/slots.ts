@@ -3,8 +3,15 @@
 // on {organizationID, slot} makes the record's insert itself the claim: two creators can never hold one
 // slot, there are only recordLimit slots, and recordCount (the organization's records) is exact at every
 // moment, with no claimed-but-unwritten state a crash could leave behind. A deleted record frees its slot
-// with it. Creators read the used slots, pick free ones at random (so racing creators rarely collide),
-// insert, and retry the collisions against a fresh read until no slot is free.
+// with it. Creators first try random slots (no read needed while the organization is far from full), then
+// read the used slots, pick free ones at random (so racing creators rarely collide), insert, and retry
+// the collisions against a fresh read until no slot is free.
+//
+// Lowering the limit (`org limit`) can leave records in slots above it. The organization's slot
+// ceiling (the highest limit any creator inserted under) tells creators whether that can be the case;
+// only then do they read the used slots first, refuse to create while records sit above the limit, and
+// move such records down into free slots. An operator who lowers the limit while creates are running
+// may see those few creates land under the old limit.
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { unavailable } from '../../http/errors.js';
@@ -15,6 +22,13 @@ export type RecordDraft = Omit<RecordDoc, 'slot'>;
 
 // Each round reads the used slots once (a scan on FerretDB); collisions only come from racing creators.
 const MAX_ROUNDS = 30;
+// Rounds of random slots before reading the used ones.
+const PROBE_ROUNDS = 2;
+
+interface Placing {
+  inserted: RecordDoc[];
+  pending: RecordDraft[];
+}
 
 /** True for a unique-index violation: FerretDB reports one in an update as code 1 "UNIQUE constraint failed". */
 export function isUniqueViolation(err: unknown): boolean {
@@ -57,9 +71,16 @@ export class RecordSlots {
   /** Inserts the drafts that fit under the limit; `refused` are those for which no slot was left. */
   async insert(organizationId: number, drafts: RecordDraft[]): Promise<{ inserted: RecordDoc[]; refused: RecordDraft[] }> {
     const limit = await this.limitOf(organizationId);
-    const inserted: RecordDoc[] = [];
-    let pending = drafts;
-    for (let round = 0; pending.length > 0; round++) {
+    let ceiling = await this.ceilingOf(organizationId);
+    // Every record sits at or under the ceiling: it is raised before anyone inserts under a higher limit.
+    if (ceiling < limit) await this.setCeiling(organizationId, limit);
+    const state: Placing = { inserted: [], pending: drafts };
+    // Fast path: with no record above the limit possible, random slots need no read of the used ones
+    // (a scan on FerretDB); most succeed unless the organization is nearly full.
+    for (let round = 0; ceiling <= limit && round < PROBE_ROUNDS && state.pending.length > 0; round++) {
+      await this.place(state, pickFree(new Set(), limit, state.pending.length));
+    }
+    for (let round = 0; state.pending.length > 0; round++) {
       if (round === MAX_ROUNDS) throw unavailable('Too many records are being created at once; try again', 1);
       const used = await this.usedSlots(organizationId);
       const above = [...used].filter((slot) => slot > limit);
@@ -70,14 +91,39 @@ export class RecordSlots {
         await this.moveDown(organizationId, above, pickFree(used, limit, above.length));
         continue;
       }
-      const free = pickFree(used, limit, pending.length);
+      if (ceiling > limit) {
+        // Nothing above the lowered limit any more: later creators may take the fast path again.
+        await this.setCeiling(organizationId, limit);
+        ceiling = limit;
+      }
+      const free = pickFree(used, limit, state.pending.length);
       if (free.length === 0) break;
-      const batch = pending.slice(0, free.length).map((draft, k) => ({ ...draft, slot: free[k] }));
-      const collided = await this.insertBatch(batch);
-      inserted.push(...batch.filter((_, k) => !collided.has(k)));
-      pending = [...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft), ...pending.slice(free.length)];
+      await this.place(state, free);
     }
-    return { inserted, refused: pending };
+    return { inserted: state.inserted, refused: state.pending };
+  }
+
+  /** Inserts the first pending drafts into `slots`; the ones that collided stay pending. */
+  private async place(state: Placing, slots: number[]): Promise<void> {
+    const batch = state.pending.slice(0, slots.length).map((draft, k) => ({ ...draft, slot: slots[k] }));
+    const collided = await this.insertBatch(batch);
+    state.inserted.push(...batch.filter((_, k) => !collided.has(k)));
+    state.pending = [...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft), ...state.pending.slice(slots.length)];
+  }
+
+  private async ceilingOf(organizationId: number): Promise<number> {
+    return (await this.models.ThingSlotCeiling.findById(String(organizationId)).lean())?.ceiling ?? 0;
+  }
+
+  private async setCeiling(organizationId: number, ceiling: number): Promise<void> {
+    const { ThingSlotCeiling } = this.models;
+    try {
+      await ThingSlotCeiling.updateOne({ _id: String(organizationId) }, { $set: { ceiling } }, { upsert: true });
+    } catch (err) {
+      // Two first upserts race on the _id; the loser sets the value on the document the winner made.
+      if (!isUniqueViolation(err)) throw err;
+      await ThingSlotCeiling.updateOne({ _id: String(organizationId) }, { $set: { ceiling } });
+    }
   }
 
   private async usedSlots(organizationId: number): Promise<Set<number>> {
