@@ -91,10 +91,12 @@ t7('T7 200 applies good creates, updates and deletes and lists every bad one wit
 });
 
 t7('T7 200 with 1000 creates in one request; deletes run first so their places serve the creates', async (ctx) => {
-  const { org, item, url, c } = await limitedOrg(ctx, 1000);
+  const { org, entity, item, url, c } = await limitedOrg(ctx, 1000);
   const full = await c.post(url, { records: Array.from({ length: 1000 }, (_, i) => item(i)) });
   assert.is(full.status, 200);
   assert.equal([full.body.createdIDs.length, full.body.failedEntries], [1000, []]);
+  const listed = await c.get(`${BASE}/entities/${entity.id}/records?limit=50&offset=500`);
+  assert.equal(listed.body.records.map((r: any) => r.id), full.body.createdIDs.slice(500, 550), 'listed in the order sent');
   const swap = await c.post(url, { deleteIDs: full.body.createdIDs.slice(0, 3), records: [item(1000), item(1001), item(1002)] });
   assert.equal([swap.body.deletedIDs.length, swap.body.createdIDs.length, swap.body.failedEntries], [3, 3, []]);
   assert.equal(await countOf(ctx, org), { recordCount: 1000, recordLimit: 1000 });

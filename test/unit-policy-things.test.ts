@@ -77,7 +77,7 @@ conditions('values are checked per type; typed keys order selections as listed a
 
 conditions('ordering puts empty and unreadable values last in both directions', () => {
   const e = { fields: [field('number')] } as unknown as EntityDoc;
-  const rec = (id: string, v?: string): Listed => ({ _id: id, values: v === undefined ? {} : { f: { i: id, v } }, createdAt: new Date(Number(id.slice(1))) });
+  const rec = (id: string, v?: string): Listed => ({ _id: id, values: v === undefined ? {} : { f: { i: id, v } }, createdAt: new Date(0), seq: Number(id.slice(1)) });
   const rows = [rec('r1', '10'), rec('r2'), rec('r3', '9'), rec('r4', 'junk'), rec('r5', '-3')];
   assert.equal(orderRecords(e, rows, 'f', 'asc').map((r) => r._id), ['r5', 'r3', 'r1', 'r2', 'r4']);
   assert.equal(orderRecords(e, rows, 'f', 'desc').map((r) => r._id), ['r1', 'r3', 'r5', 'r2', 'r4']);

@@ -2,7 +2,6 @@
 // the entity's records, every item is checked and applied on its own; a failing item lands in
 // failedEntries with its reason and the others go on. Deletes run first (so their slots are free for
 // the creates of the same request), then updates, then creates.
-import { randomUUID } from 'node:crypto';
 import type { T7Input } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../identity/actor.js';
@@ -11,7 +10,7 @@ import type { EntityDoc, RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
 import { saveValues } from './records.js';
 import type { RecordChange, RuleRunner } from './rule-engine.js';
-import type { RecordDraft, RecordSlots } from './slots.js';
+import { draftOf, type RecordDraft, type RecordSlots } from './slots.js';
 import { applyValues, checkValues } from './values.js';
 
 export interface BulkResult {
@@ -115,7 +114,7 @@ export class BulkCommands {
         continue;
       }
       const values = applyValues(entity, {}, checked.changes);
-      drafts.push({ label, values, draft: { _id: randomUUID(), organizationID: entity.organizationID, entityID: entity._id, values: JSON.stringify(values), createdAt: now, updatedAt: now } });
+      drafts.push({ label, values, draft: draftOf(entity, values, now, index) });
     }
     if (drafts.length === 0) return [];
     const { inserted } = await this.slots.insert(entity.organizationID, drafts.map((d) => d.draft));

@@ -9,11 +9,12 @@ export interface Listed {
   _id: string;
   values: ValueMap;
   createdAt: Date;
+  seq: number;
 }
 
 /** Creation order, the default and every tie-breaker. */
 export function byCreation(a: Listed, b: Listed): number {
-  return a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 }
 
 /** Records with `search` (plain text, any case) in a value of one of the entity's current fields. */

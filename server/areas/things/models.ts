@@ -43,6 +43,8 @@ export interface RecordDoc {
   /** JSON text of Record<fieldID, StoredValue>: one string parses far faster on FerretDB than subdocuments. */
   values: string;
   createdAt: Date;
+  /** Position among the records one request created: a bulk's records list in the order they were sent. */
+  seq: number;
   updatedAt: Date;
 }
 
@@ -133,12 +135,13 @@ export function thingsModels(conn: Connection): ThingsModels {
     slot: { type: Number, required: true },
     values: { type: String, required: true },
     createdAt: { type: Date, required: true },
+    seq: { type: Number, default: 0 },
     updatedAt: { type: Date, required: true },
   }, opts);
   // The record limit (see `slot`); on MongoDB it also answers the slot scan and T13's count.
   record.index({ organizationID: 1, slot: 1 }, { unique: true });
   // T5's pages in creation order, the entity's count and its scan for search and ordering.
-  record.index({ entityID: 1, createdAt: 1, _id: 1 });
+  record.index({ entityID: 1, createdAt: 1, seq: 1, _id: 1 });
 
   const condition = new Schema<ConditionDoc>({ fieldID: String, operator: String, comparison: String }, { _id: false });
   const template = new Schema<AlarmTemplateDoc>({

@@ -1,6 +1,5 @@
 // T5, T6, T8, T9 and T13: records of an entity and the organization's usage. Load → authorize → check
 // values → write → run the entity's rules.
-import { randomUUID } from 'node:crypto';
 import type { T5QueryInput, ValueInput } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
@@ -11,7 +10,7 @@ import { byCreation, orderRecords, searchRecords, type Listed } from './listing.
 import type { EntityDoc, RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
 import type { RuleRunner } from './rule-engine.js';
-import type { RecordSlots } from './slots.js';
+import { draftOf, type RecordSlots } from './slots.js';
 import { applyValues, requireValues } from './values.js';
 
 /** Stores a record's new values; false when the record is gone. */
@@ -39,12 +38,12 @@ export class RecordCommands {
     const show = (r: Listed) => presentRecord(entity, r);
     if (!query.search && query.orderby === undefined) {
       const [docs, total] = await Promise.all([
-        ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1 }).sort({ createdAt: 1, _id: 1 }).skip(offset).limit(limit).lean(),
+        ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1, seq: 1 }).sort({ createdAt: 1, seq: 1, _id: 1 }).skip(offset).limit(limit).lean(),
         ThingRecord.countDocuments({ entityID: entityId }),
       ]);
       return { records: docs.map((d) => show({ ...d, values: valuesOf(d) })), total };
     }
-    const docs = await ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1 }).lean();
+    const docs = await ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1, seq: 1 }).lean();
     let listed: Listed[] = docs.map((d) => ({ ...d, values: valuesOf(d) }));
     if (query.search) listed = searchRecords(entity, listed, query.search);
     listed = query.orderby !== undefined ? orderRecords(entity, listed, query.orderby, query.orderdir ?? 'asc') : listed.sort(byCreation);
@@ -55,8 +54,7 @@ export class RecordCommands {
   async create(actor: Actor, entityId: string, input: ValueInput[]): Promise<RecordView> {
     const entity = await loadEntity(this.db.models, actor, entityId, 'write');
     const values = applyValues(entity, {}, requireValues(entity, input));
-    const now = new Date();
-    const draft = { _id: randomUUID(), organizationID: entity.organizationID, entityID: entityId, values: JSON.stringify(values), createdAt: now, updatedAt: now };
+    const draft = draftOf(entity, values, new Date(), 0);
     const { inserted } = await this.slots.insert(entity.organizationID, [draft]);
     if (inserted.length === 0) {
       throw conflict('record_limit_reached', `The organization has reached its record limit of ${await this.slots.limitOf(entity.organizationID)} records`);

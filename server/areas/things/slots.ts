@@ -12,18 +12,25 @@
 // only then do they read the used slots first, refuse to create while records sit above the limit, and
 // move such records down into free slots. An operator who lowers the limit while creates are running
 // may see those few creates land under the old limit.
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { unavailable } from '../../http/errors.js';
-import type { RecordDoc } from './models.js';
+import type { EntityDoc, RecordDoc } from './models.js';
+import type { ValueMap } from './presenter.js';
 
 /** A record about to be created: everything but its slot. */
 export type RecordDraft = Omit<RecordDoc, 'slot'>;
 
+/** A new record of the entity with these values; `seq` is its position in the creating request. */
+export function draftOf(entity: Pick<EntityDoc, '_id' | 'organizationID'>, values: ValueMap, at: Date, seq: number): RecordDraft {
+  return { _id: randomUUID(), organizationID: entity.organizationID, entityID: entity._id, values: JSON.stringify(values), createdAt: at, seq, updatedAt: at };
+}
+
 // Each round reads the used slots once (a scan on FerretDB); collisions only come from racing creators.
 const MAX_ROUNDS = 30;
 // Rounds of random slots before reading the used ones.
-const PROBE_ROUNDS = 2;
+const PROBE_ROUNDS = 4;
 
 interface Placing {
   inserted: RecordDoc[];
@@ -78,7 +85,10 @@ export class RecordSlots {
     // Fast path: with no record above the limit possible, random slots need no read of the used ones
     // (a scan on FerretDB); most succeed unless the organization is nearly full.
     for (let round = 0; ceiling <= limit && round < PROBE_ROUNDS && state.pending.length > 0; round++) {
-      await this.place(state, pickFree(new Set(), limit, state.pending.length));
+      const tried = state.pending.length;
+      await this.place(state, pickFree(new Set(), limit, tried));
+      // A batch that mostly collides means a nearly full organization: reading the used slots is cheaper.
+      if (tried > 1 && state.pending.length * 2 > tried) break;
     }
     for (let round = 0; state.pending.length > 0; round++) {
       if (round === MAX_ROUNDS) throw unavailable('Too many records are being created at once; try again', 1);
