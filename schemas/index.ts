@@ -3,6 +3,7 @@ import * as common from './common.js';
 import * as hub from './hub.js';
 import * as monitor from './monitor.js';
 import * as things from './things.js';
+import * as thingsRules from './things-rules.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -12,4 +13,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, things);
+export const allSchemas: Schema[] = collect(common, monitor, hub, things, thingsRules);

@@ -1,5 +1,6 @@
-// JSON Schemas of the things area (T1–T13): entities, records, bulk, rules and usage. The vocabulary the
-// interface leaves open (field types, rule triggers, operators, actions) is closed here as enums.
+// JSON Schemas of the things area (T1–T9, T13): entities, records, bulk and usage; rules (T10–T12) are in
+// things-rules.ts. The vocabulary the interface leaves open (field types, rule triggers, operators,
+// actions) is closed here as enums.
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
 
@@ -11,12 +12,12 @@ export const RULE_ACTIONS = ['alarm'] as const;
 /** Limits of the area (also in the README). */
 export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000 } as const;
 
-const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;
+export const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;
 /** A client-chosen reference that is checked in code (an unknown one is a per-item failure, not a 400). */
-const reference = { type: 'string', maxLength: 64 } as const;
-const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const description = { type: 'string', maxLength: 2000 } as const;
-const page = {
+export const reference = { type: 'string', maxLength: 64 } as const;
+export const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+export const description = { type: 'string', maxLength: 2000 } as const;
+export const page = {
   limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
   offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
 } as const;
@@ -38,13 +39,6 @@ export const T1Query = {
 
 export const ThingsUuidParams = { $id: 'ThingsUuidParams', type: 'object', required: ['uuid'], properties: { uuid } } as const;
 
-export const ThingsRuleParams = {
-  $id: 'ThingsRuleParams',
-  type: 'object',
-  required: ['uuid', 'ruleUUID'],
-  properties: { uuid, ruleUUID: uuid },
-} as const;
-
 export const T5Query = {
   $id: 'T5Query',
   type: 'object',
@@ -55,8 +49,6 @@ export const T5Query = {
     orderdir: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
   },
 } as const;
-
-export const T10Query = { $id: 'T10Query', type: 'object', properties: page } as const;
 
 const fieldDefinition = {
   type: 'object',
@@ -209,70 +201,6 @@ export const ThingsBulkResult = {
   },
 } as const;
 
-const alarmTemplate = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['alarmMessage'],
-  properties: {
-    alarmMessage: { type: 'string', minLength: 1, maxLength: 2000, description: 'Text with {{fieldID}} placeholders, filled from the record' },
-    alarmTemplateID: { ...int64Id, description: 'Passed on with the alarm' },
-    documentKeysFieldID: { ...reference, description: 'A field whose comma-separated value lists document keys' },
-    eventName: { type: 'string', maxLength: 200, description: 'Keyword of the alarm; {{fieldID}} placeholders allowed' },
-    positionFieldID: { ...reference, description: 'A coordinates or address field giving the alarm\'s position' },
-  },
-} as const;
-
-const ruleFields = {
-  name,
-  description,
-  action: { type: 'string', enum: RULE_ACTIONS },
-  actionAlarmTemplate: alarmTemplate,
-  conditions: {
-    type: 'array',
-    maxItems: THINGS_LIMITS.conditions,
-    description: 'All must hold',
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['fieldID', 'operator'],
-      properties: {
-        fieldID: reference,
-        operator: { type: 'string', enum: RULE_OPERATORS },
-        comparison: { type: 'string', maxLength: 500, description: 'In the field type\'s format; absent or "" for empty / not_empty' },
-      },
-    },
-  },
-  triggers: { type: 'array', minItems: 1, maxItems: RULE_TRIGGERS.length, uniqueItems: true, items: { type: 'string', enum: RULE_TRIGGERS } },
-} as const;
-
-export const ThingsRuleBody = {
-  $id: 'ThingsRuleBody',
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'action', 'triggers'],
-  properties: {
-    id: { ...reference, description: 'Read-only: ignored on create, must match the path on update' },
-    entityID: { ...reference, description: 'Read-only: must match the path when given' },
-    ...ruleFields,
-  },
-} as const;
-
-export const ThingsRule = {
-  $id: 'ThingsRule',
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'entityID', 'name', 'description', 'action', 'conditions', 'triggers'],
-  properties: { id: uuid, entityID: uuid, ...ruleFields },
-} as const;
-
-export const ThingsRuleList = {
-  $id: 'ThingsRuleList',
-  type: 'object',
-  additionalProperties: false,
-  required: ['rules', 'total'],
-  properties: { rules: { type: 'array', items: { $ref: 'ThingsRule' } }, total: { type: 'integer', minimum: 0 } },
-} as const;
-
 export const ThingsUsage = {
   $id: 'ThingsUsage',
   type: 'object',
@@ -287,13 +215,10 @@ export type RuleOperator = (typeof RULE_OPERATORS)[number];
 export type OrganizationQueryInput = FromSchema<typeof ThingsOrganizationQuery>;
 export type T1QueryInput = FromSchema<typeof T1Query>;
 export type UuidInput = FromSchema<typeof ThingsUuidParams>;
-export type RuleParamsInput = FromSchema<typeof ThingsRuleParams>;
 export type T5QueryInput = FromSchema<typeof T5Query>;
-export type T10QueryInput = FromSchema<typeof T10Query>;
 export type T2Input = FromSchema<typeof T2Body>;
 export type T4Input = FromSchema<typeof T4Body>;
 export type RecordBodyInput = FromSchema<typeof ThingsRecordBody>;
 export type ValueInput = RecordBodyInput['values'][number];
 export type T7Input = FromSchema<typeof T7Body>;
-export type RuleInput = FromSchema<typeof ThingsRuleBody>;
 export type FieldInput = NonNullable<T2Input['fields']>[number];

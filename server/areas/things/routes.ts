@@ -1,8 +1,7 @@
 // The things area's operations T1–T13 (CONTRACT.md §2). The interface gives no failure wording for this
 // area; the messages below name the parameter or body that was wrong.
-import type {
-  OrganizationQueryInput, RecordBodyInput, RuleInput, RuleParamsInput, T10QueryInput, T1QueryInput, T2Input, T4Input, T5QueryInput, T7Input, UuidInput,
-} from '../../../schemas/things.js';
+import type { RuleInput, RuleParamsInput, T10QueryInput } from '../../../schemas/things-rules.js';
+import type { OrganizationQueryInput, RecordBodyInput, T1QueryInput, T2Input, T4Input, T5QueryInput, T7Input, UuidInput } from '../../../schemas/things.js';
 import { THINGS_LIMITS } from '../../../schemas/things.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AreaDeps } from '../index.js';

@@ -1,7 +1,7 @@
 // Rules are checked against their entity when saved (T11, T12) and again when the entity changes (T4):
 // every field they name exists, every operator fits its field's type, every comparison is a value of
 // that type, every template placeholder names a field. Pure functions.
-import type { RuleInput } from '../../../schemas/things.js';
+import type { RuleInput } from '../../../schemas/things-rules.js';
 import { OPERATORS_BY_TYPE, valueProblem } from './fields.js';
 import type { EntityDoc } from './models.js';
 

@@ -1,7 +1,7 @@
 // T10–T12: an entity's rules. Readers of the entity list them; admins and API keys save them, and every
 // save is checked against the entity's fields (rule-check.ts).
 import { randomUUID } from 'node:crypto';
-import type { RuleInput, T10QueryInput } from '../../../schemas/things.js';
+import type { RuleInput, T10QueryInput } from '../../../schemas/things-rules.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { Actor } from '../../identity/actor.js';
