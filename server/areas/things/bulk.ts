@@ -48,10 +48,11 @@ export class BulkCommands {
   /** IDs in request order without repeats; a repeat is a failed entry. */
   private distinct(ids: string[], list: string, result: BulkResult): string[] {
     const seen = new Set<string>();
-    return ids.filter((id) => {
+    for (const id of ids) {
       if (seen.has(id)) result.failedEntries.push({ id, reason: `listed twice in ${list}` });
-      return !seen.has(id) && seen.add(id);
-    });
+      seen.add(id);
+    }
+    return [...seen];
   }
 
   /** The entity's records among `ids`, loaded in one query. */
@@ -62,7 +63,8 @@ export class BulkCommands {
   }
 
   private async deletes(ids: string[], targets: Map<string, RecordDoc>, result: BulkResult): Promise<RecordChange[]> {
-    const found = ids.filter((id) => targets.has(id) || !result.failedEntries.push({ id, reason: NOT_FOUND }));
+    const found = ids.filter((id) => targets.has(id));
+    for (const id of ids) if (!targets.has(id)) result.failedEntries.push({ id, reason: NOT_FOUND });
     if (found.length === 0) return [];
     // One deleteMany (one scan on FerretDB rather than one per record). A record another request
     // deletes at the same moment is reported as deleted by both.
