@@ -2,7 +2,7 @@
 // things.ts; which operator fits which field type is checked in code (server/areas/things/rule-check.ts).
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
-import { RULE_ACTIONS, RULE_OPERATORS, RULE_TRIGGERS, THINGS_LIMITS, description, name, page, reference, uuid } from './things.js';
+import { RULE_ACTIONS, RULE_OPERATORS, RULE_TRIGGERS, THINGS_LIMITS, description, name, page, pageOf, reference, uuid } from './things.js';
 
 export const ThingsRuleParams = {
   $id: 'ThingsRuleParams',
@@ -69,13 +69,7 @@ export const ThingsRule = {
   properties: { id: uuid, entityID: uuid, ...ruleFields },
 } as const;
 
-export const ThingsRuleList = {
-  $id: 'ThingsRuleList',
-  type: 'object',
-  additionalProperties: false,
-  required: ['rules', 'total'],
-  properties: { rules: { type: 'array', items: { $ref: 'ThingsRule' } }, total: { type: 'integer', minimum: 0 } },
-} as const;
+export const ThingsRuleList = pageOf('ThingsRuleList', 'rules', 'ThingsRule');
 
 export type RuleParamsInput = FromSchema<typeof ThingsRuleParams>;
 export type T10QueryInput = FromSchema<typeof T10Query>;

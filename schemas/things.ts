@@ -21,6 +21,17 @@ export const page = {
   limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
   offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
 } as const;
+/** A response schema for one page of `key` items (schema `ref`) and the total. */
+export function pageOf(id: string, key: string, ref: string) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: [key, 'total'],
+    properties: { [key]: { type: 'array', items: { $ref: ref } }, total: { type: 'integer', minimum: 0 } },
+  };
+}
+
 const userIDs = { type: 'array', maxItems: THINGS_LIMITS.userIDs, uniqueItems: true, items: int64Id } as const;
 
 export const ThingsOrganizationQuery = {
@@ -117,13 +128,7 @@ export const ThingsEntity = {
   },
 } as const;
 
-export const ThingsEntityList = {
-  $id: 'ThingsEntityList',
-  type: 'object',
-  additionalProperties: false,
-  required: ['entities', 'total'],
-  properties: { entities: { type: 'array', items: { $ref: 'ThingsEntity' } }, total: { type: 'integer', minimum: 0 } },
-} as const;
+export const ThingsEntityList = pageOf('ThingsEntityList', 'entities', 'ThingsEntity');
 
 const valueItem = {
   type: 'object',
@@ -154,13 +159,7 @@ export const ThingsRecord = {
   properties: { id: uuid, entityID: uuid, values: { type: 'array', items: { ...valueItem, required: ['fieldID', 'id', 'value'] } } },
 } as const;
 
-export const ThingsRecordList = {
-  $id: 'ThingsRecordList',
-  type: 'object',
-  additionalProperties: false,
-  required: ['records', 'total'],
-  properties: { records: { type: 'array', items: { $ref: 'ThingsRecord' } }, total: { type: 'integer', minimum: 0 } },
-} as const;
+export const ThingsRecordList = pageOf('ThingsRecordList', 'records', 'ThingsRecord');
 
 export const T7Body = {
   $id: 'T7Body',
