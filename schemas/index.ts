@@ -9,6 +9,8 @@ import * as channels from './channels.js';
 import * as sms from './sms.js';
 import * as journal from './journal.js';
 import * as elsCobra from './els-cobra.js';
+import * as things from './things.js';
+import * as thingsRules from './things-rules.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -18,4 +20,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra);
+export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra, things, thingsRules);

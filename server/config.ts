@@ -31,6 +31,8 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Things records an organization may hold unless `org limit` set its own. */
+  thingsRecordLimit: number;
   /** When set, /metrics answers only with "Authorization: Bearer <this>". */
   metricsToken: string | undefined;
   /** Key of the integration secrets (32 bytes, base64 or hex); unset: the key file below. */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    thingsRecordLimit: integer(env, 'THINGS_RECORD_LIMIT', 10_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     secretsKey: secretsKey[0],
     secretsPreviousKeys: secretKeys(env, 'SECRETS_PREVIOUS_KEYS'),
@@ -149,6 +152,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
     `METRICS_TOKEN=${config.metricsToken ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'} (${origin('METRICS_TOKEN')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
+    `THINGS_RECORD_LIMIT=${config.thingsRecordLimit} (${origin('THINGS_RECORD_LIMIT')}: records per organization without its own limit)`,
     `SECRETS_KEY=${config.secretsKey ? '(set, not shown)' : `(unset: key file ${config.secretsKeyFile})`} (${origin('SECRETS_KEY')})`,
     `SECRETS_PREVIOUS_KEYS=${config.secretsPreviousKeys.length} key(s), not shown (${origin('SECRETS_PREVIOUS_KEYS')})`,
     ...describePush(config.push, origin),

@@ -13,6 +13,7 @@ import { callOperations } from './call/routes.js';
 import { smsOperations } from './sms/routes.js';
 import { journalOperations } from './journal/routes.js';
 import { elsCobraOperations } from './els-cobra/routes.js';
+import { thingsOperations } from './things/routes.js';
 
 /** What an area's operations are built from. */
 export interface AreaDeps {
@@ -34,5 +35,6 @@ export function areaOperations(deps: AreaDeps): Operation[] {
     ...callOperations(deps),
     ...journalOperations(deps),
     ...elsCobraOperations(deps),
+    ...thingsOperations(deps),
   ];
 }

@@ -7,6 +7,7 @@ import { screenModels, type ScreenModels } from '../areas/screens/models.js';
 import { smsModels, type SmsModels } from '../areas/sms/models.js';
 import { journalModels, type JournalModels } from '../areas/journal/models.js';
 import { elsCobraModels, type ElsCobraModels } from '../areas/els-cobra/models.js';
+import { thingsModels, type ThingsModels } from '../areas/things/models.js';
 import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
@@ -15,7 +16,7 @@ import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels & JournalModels & ElsCobraModels;
+  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels & JournalModels & ElsCobraModels & ThingsModels;
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
@@ -56,6 +57,7 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
   const models = {
     ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn),
     ...channelModels(conn), ...appModels(conn), ...smsModels(conn), ...journalModels(conn), ...elsCobraModels(conn),
+    ...thingsModels(conn),
   };
   const chains = chainModels(conn);
   for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());

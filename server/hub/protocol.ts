@@ -164,6 +164,8 @@ export interface ServerToClientEvents {
   /** A10: a device's feedback to an alarm, to the organization's room. */
   'app:feedback': (event: FeedbackEvent) => void;
   'journal:changed': (event: JournalChangedEvent) => void;
+  /** To the organization's room: a things rule fired for a record. */
+  'things:rule-triggered': (event: RuleTriggeredEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -190,3 +192,28 @@ export const rooms = {
   screen: (id: number) => `screen:${id}`,
   agents: (id: number) => `screen-agents:${id}`,
 };
+
+/** The alarm a things rule with the action `alarm` produced from a record. */
+export interface ThingsAlarm {
+  /** actionAlarmTemplate.alarmMessage with the record's values in its {{fieldID}} placeholders. */
+  message: string;
+  eventName: string;
+  alarmTemplateID: number | null;
+  /** From positionFieldID: a coordinates field gives latitude/longitude, an address field the address. */
+  position: { latitude: number; longitude: number } | { address: string } | null;
+  /** From documentKeysFieldID: its value split at commas. */
+  documentKeys: string[];
+}
+
+/** `things:rule-triggered`: a rule's conditions held for a record on one of its triggers. */
+export interface RuleTriggeredEvent {
+  executionID: string;
+  ruleID: string;
+  ruleName: string;
+  entityID: string;
+  recordID: string;
+  trigger: 'record_created' | 'record_updated' | 'record_deleted';
+  /** RFC 3339 time of the execution. */
+  at: string;
+  alarm: ThingsAlarm;
+}

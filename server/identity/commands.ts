@@ -6,9 +6,6 @@ import { organizationExists, userExists } from './lookup.js';
 import type { Role, TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
-/** Records a new organization may hold until an operator sets another limit. */
-export const DEFAULT_RECORD_LIMIT = 10_000;
-
 /** The identity commands over one database. */
 export class IdentityCommands {
   constructor(private readonly db: Database) {}
@@ -17,7 +14,8 @@ export class IdentityCommands {
   async createOrganization(name: string): Promise<{ id: number; name: string }> {
     const { Organization } = this.db.models;
     const id = await this.db.ids.next('organization');
-    await Organization.create({ _id: String(id), name, recordLimit: DEFAULT_RECORD_LIMIT, createdAt: new Date() });
+    // No record limit of its own: the configured default applies until `org limit` sets one.
+    await Organization.create({ _id: String(id), name, recordLimit: null, createdAt: new Date() });
     return { id, name };
   }
 

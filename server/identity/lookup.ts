@@ -17,3 +17,10 @@ export async function userExists(models: IdentityModels, userId: number): Promis
 export async function organizationExists(models: IdentityModels, organizationId: number): Promise<boolean> {
   return (await models.Organization.findById(String(organizationId), { _id: 1 }).lean()) !== null;
 }
+
+/** Which of the given users are members of the organization (one exact lookup per user). */
+export async function membersAmong(models: IdentityModels, organizationId: number, userIds: number[]): Promise<Set<number>> {
+  const unique = [...new Set(userIds)];
+  const roles = await Promise.all(unique.map((id) => roleOf(models, organizationId, id)));
+  return new Set(unique.filter((_, i) => roles[i] !== null));
+}

@@ -10,7 +10,8 @@ export interface Organization {
   /** The organization's ID as a string. */
   _id: string;
   name: string;
-  recordLimit: number;
+  /** Things records the organization may hold; null: the configured default (THINGS_RECORD_LIMIT). */
+  recordLimit: number | null;
   createdAt: Date;
 }
 
@@ -92,7 +93,7 @@ export function identityModels(conn: Connection): IdentityModels {
     Organization: conn.model<Organization>('Organization', new Schema<Organization>({
       _id: String,
       name: { type: String, required: true },
-      recordLimit: { type: Number, required: true },
+      recordLimit: { type: Number, default: null },
       createdAt: { type: Date, required: true },
     }, opts), 'organizations'),
     User: conn.model<User>('User', user, 'users'),

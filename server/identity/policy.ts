@@ -69,3 +69,25 @@ export function canSuperviseJournal(actor: Actor, organizationId: number): boole
 export function canReadIntegrationSecrets(actor: Actor, organizationId: number): boolean {
   return canConfigure(actor, organizationId);
 }
+
+/** What the things policies need of an entity. */
+export interface EntityGrants {
+  organizationID: number;
+  readOnlyUserIDs: number[];
+  readWriteUserIDs: number[];
+}
+
+/** Things: an entity's records are read by API keys, admins and the members either list names. */
+export function canReadRecords(actor: Actor, entity: EntityGrants): boolean {
+  const role = roleIn(actor, entity.organizationID);
+  if (role === 'admin') return true;
+  if (role !== 'member' || actor.kind !== 'user') return false;
+  return entity.readOnlyUserIDs.includes(actor.userId) || entity.readWriteUserIDs.includes(actor.userId);
+}
+
+/** Things: an entity's records are written by API keys, admins and the members readWriteUserIDs names. */
+export function canWriteRecords(actor: Actor, entity: EntityGrants): boolean {
+  const role = roleIn(actor, entity.organizationID);
+  if (role === 'admin') return true;
+  return role === 'member' && actor.kind === 'user' && entity.readWriteUserIDs.includes(actor.userId);
+}

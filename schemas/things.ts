@@ -1,0 +1,223 @@
+// JSON Schemas of the things area (T1–T9, T13): entities, records, bulk and usage; rules (T10–T12) are in
+// things-rules.ts. The vocabulary the interface leaves open (field types, rule triggers, operators,
+// actions) is closed here as enums.
+import type { FromSchema } from 'json-schema-to-ts';
+import { int64Id } from './common.js';
+
+export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'datetime', 'selection', 'coordinates', 'address', 'url', 'email', 'phone'] as const;
+export const RULE_TRIGGERS = ['record_created', 'record_updated', 'record_deleted'] as const;
+export const RULE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'empty', 'not_empty'] as const;
+export const RULE_ACTIONS = ['alarm'] as const;
+
+/** Limits of the area (also in the README). */
+export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000 } as const;
+
+export const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;
+/** A client-chosen reference that is checked in code (an unknown one is a per-item failure, not a 400). */
+export const reference = { type: 'string', maxLength: 64 } as const;
+export const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+export const description = { type: 'string', maxLength: 2000 } as const;
+export const page = {
+  limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+  offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+} as const;
+/** A response schema for one page of `key` items (schema `ref`) and the total. */
+export function pageOf(id: string, key: string, ref: string) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: [key, 'total'],
+    properties: { [key]: { type: 'array', items: { $ref: ref } }, total: { type: 'integer', minimum: 0 } },
+  };
+}
+
+const userIDs = { type: 'array', maxItems: THINGS_LIMITS.userIDs, uniqueItems: true, items: int64Id } as const;
+
+export const ThingsOrganizationQuery = {
+  $id: 'ThingsOrganizationQuery',
+  type: 'object',
+  required: ['organization_id'],
+  properties: { organization_id: int64Id },
+} as const;
+
+export const T1Query = {
+  $id: 'T1Query',
+  type: 'object',
+  required: ['organization_id'],
+  properties: { organization_id: int64Id, ...page, search: { type: 'string', maxLength: 200, description: 'Case-insensitive part of the name (plain text)' } },
+} as const;
+
+export const ThingsUuidParams = { $id: 'ThingsUuidParams', type: 'object', required: ['uuid'], properties: { uuid } } as const;
+
+export const T5Query = {
+  $id: 'T5Query',
+  type: 'object',
+  properties: {
+    ...page,
+    search: { type: 'string', maxLength: 200, description: 'Case-insensitive plain text found in any value (never a pattern)' },
+    orderby: { ...reference, description: 'A field ID of the entity; ordered by the field\'s type, empty values last. Default: creation order' },
+    orderdir: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+  },
+} as const;
+
+const fieldDefinition = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'type'],
+  properties: {
+    id: { ...reference, description: 'Assigned by the service; on T4 it names the field to keep (fields without id are new)' },
+    name,
+    type: { type: 'string', enum: FIELD_TYPES },
+    selectionValues: { type: 'array', maxItems: THINGS_LIMITS.selectionValues, uniqueItems: true, items: name, description: 'The allowed values of a selection field (required there, refused elsewhere)' },
+  },
+} as const;
+
+// An emoji: pictographs with their joiners, variation selectors, skin tones and keycaps; or empty.
+const icon = {
+  type: 'string',
+  maxLength: 32,
+  pattern: '^$|^(?=.*[\\p{Extended_Pictographic}\\p{Regional_Indicator}])[\\p{Extended_Pictographic}\\p{Emoji_Component}\\u200d\\ufe0f\\u20e3]+$',
+  description: 'One emoji (or empty)',
+} as const;
+
+const entityFields = {
+  name,
+  description,
+  icon,
+  organizationID: int64Id,
+  fields: { type: 'array', maxItems: THINGS_LIMITS.fields, items: fieldDefinition },
+  readOnlyUserIDs: { ...userIDs, description: 'Members who read the records' },
+  readWriteUserIDs: { ...userIDs, description: 'Members who read and write the records' },
+} as const;
+
+const readOnly = {
+  id: { ...reference, description: 'Read-only: ignored on create, must match the path on update' },
+  recordCount: { type: 'integer', minimum: 0, maximum: 1_000_000_000, description: 'Read-only: ignored' },
+} as const;
+
+export const T2Body = {
+  $id: 'T2Body',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'organizationID'],
+  properties: { ...readOnly, ...entityFields },
+} as const;
+
+export const T4Body = {
+  $id: 'T4Body',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  description: 'Given properties replace the stored ones; `fields` is the complete new list (a field left out is removed)',
+  properties: { ...readOnly, ...entityFields, canRead: { type: 'boolean', description: 'Read-only: ignored' }, canWrite: { type: 'boolean', description: 'Read-only: ignored' } },
+} as const;
+
+export const ThingsEntity = {
+  $id: 'ThingsEntity',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'description', 'icon', 'organizationID', 'fields', 'readOnlyUserIDs', 'readWriteUserIDs', 'recordCount', 'canRead', 'canWrite'],
+  properties: {
+    ...entityFields,
+    id: uuid,
+    fields: { type: 'array', items: { ...fieldDefinition, required: ['id', 'name', 'type', 'selectionValues'] } },
+    recordCount: { type: 'integer', minimum: 0 },
+    canRead: { type: 'boolean' },
+    canWrite: { type: 'boolean' },
+  },
+} as const;
+
+export const ThingsEntityList = pageOf('ThingsEntityList', 'entities', 'ThingsEntity');
+
+const valueItem = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['fieldID', 'value'],
+  properties: {
+    fieldID: reference,
+    id: { ...reference, description: 'Read-only: assigned by the service, kept while the field has a value' },
+    value: { type: 'string', maxLength: THINGS_LIMITS.valueLength, description: 'Text in the field type\'s format; "" clears the field' },
+  },
+} as const;
+
+const values = { type: 'array', maxItems: THINGS_LIMITS.fields, items: valueItem } as const;
+
+export const ThingsRecordBody = {
+  $id: 'ThingsRecordBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['values'],
+  properties: { values },
+} as const;
+
+export const ThingsRecord = {
+  $id: 'ThingsRecord',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'entityID', 'values'],
+  properties: { id: uuid, entityID: uuid, values: { type: 'array', items: { ...valueItem, required: ['fieldID', 'id', 'value'] } } },
+} as const;
+
+export const ThingsRecordList = pageOf('ThingsRecordList', 'records', 'ThingsRecord');
+
+export const T7Body = {
+  $id: 'T7Body',
+  type: 'object',
+  additionalProperties: false,
+  description: `At most ${THINGS_LIMITS.bulkRecords} records and ${THINGS_LIMITS.bulkDeletes} deleteIDs per request`,
+  properties: {
+    records: {
+      type: 'array',
+      maxItems: THINGS_LIMITS.bulkRecords,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['values'],
+        properties: { id: { ...reference, description: 'Present: update that record; absent: create one' }, values },
+      },
+    },
+    deleteIDs: { type: 'array', maxItems: THINGS_LIMITS.bulkDeletes, items: reference },
+  },
+} as const;
+
+const idList = { type: 'array', items: { type: 'string' } } as const;
+
+export const ThingsBulkResult = {
+  $id: 'ThingsBulkResult',
+  type: 'object',
+  additionalProperties: false,
+  required: ['createdIDs', 'updatedIDs', 'deletedIDs', 'failedEntries'],
+  properties: {
+    createdIDs: idList,
+    updatedIDs: idList,
+    deletedIDs: idList,
+    failedEntries: {
+      type: 'array',
+      description: 'id: the record ID of an update or delete, "records[i]" for the i-th item (0-based) of a create',
+      items: { type: 'object', additionalProperties: false, required: ['id', 'reason'], properties: { id: { type: 'string' }, reason: { type: 'string' } } },
+    },
+  },
+} as const;
+
+export const ThingsUsage = {
+  $id: 'ThingsUsage',
+  type: 'object',
+  additionalProperties: false,
+  required: ['recordCount', 'recordLimit'],
+  properties: { recordCount: { type: 'integer', minimum: 0 }, recordLimit: { type: 'integer', minimum: 0 } },
+} as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
+export type RuleOperator = (typeof RULE_OPERATORS)[number];
+export type OrganizationQueryInput = FromSchema<typeof ThingsOrganizationQuery>;
+export type T1QueryInput = FromSchema<typeof T1Query>;
+export type UuidInput = FromSchema<typeof ThingsUuidParams>;
+export type T5QueryInput = FromSchema<typeof T5Query>;
+export type T2Input = FromSchema<typeof T2Body>;
+export type T4Input = FromSchema<typeof T4Body>;
+export type RecordBodyInput = FromSchema<typeof ThingsRecordBody>;
+export type ValueInput = RecordBodyInput['values'][number];
+export type T7Input = FromSchema<typeof T7Body>;
+export type FieldInput = NonNullable<T2Input['fields']>[number];

@@ -1,0 +1,190 @@
+// Entities, records, rules and rule executions. Every document has a UUID string _id, so a lookup by ID
+// is the one query FerretDB answers from an index. Listing by organization or entity filters on a field
+// (a scan on FerretDB, an index below on MongoDB); those documents stay small.
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { FieldType, RuleOperator, RuleTrigger } from '../../../schemas/things.js';
+
+export interface FieldDoc {
+  id: string;
+  name: string;
+  type: FieldType;
+  selectionValues: string[];
+}
+
+export interface EntityDoc {
+  _id: string;
+  organizationID: number;
+  name: string;
+  description: string;
+  icon: string;
+  fields: FieldDoc[];
+  readOnlyUserIDs: number[];
+  readWriteUserIDs: number[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One stored value: `i` is the value item's ID, `v` its text. */
+export interface StoredValue {
+  i: string;
+  v: string;
+}
+
+export interface RecordDoc {
+  _id: string;
+  organizationID: number;
+  entityID: string;
+  /**
+   * The record's place under its organization's limit (1…recordLimit). A unique index on
+   * {organizationID, slot} makes the insert of the record itself the claim: no organization can hold
+   * more records than slots, on MongoDB and on FerretDB, and nothing is claimed without a record.
+   */
+  slot: number;
+  /** JSON text of Record<fieldID, StoredValue>: one string parses far faster on FerretDB than subdocuments. */
+  values: string;
+  createdAt: Date;
+  /** Position among the records one request created: a bulk's records list in the order they were sent. */
+  seq: number;
+  updatedAt: Date;
+}
+
+export interface ConditionDoc {
+  fieldID: string;
+  operator: RuleOperator;
+  comparison: string;
+}
+
+export interface AlarmTemplateDoc {
+  alarmMessage: string;
+  alarmTemplateID: number | null;
+  documentKeysFieldID: string;
+  eventName: string;
+  positionFieldID: string;
+}
+
+export interface RuleDoc {
+  _id: string;
+  organizationID: number;
+  entityID: string;
+  name: string;
+  description: string;
+  action: 'alarm';
+  actionAlarmTemplate: AlarmTemplateDoc | null;
+  conditions: ConditionDoc[];
+  triggers: RuleTrigger[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a triggered rule produced; the same payload went to the organization's hub room. */
+export interface RuleExecutionDoc {
+  _id: string;
+  organizationID: number;
+  entityID: string;
+  ruleID: string;
+  recordID: string;
+  trigger: RuleTrigger;
+  /** JSON text of the alarm (message, eventName, position, …). */
+  alarm: string;
+  at: Date;
+}
+
+/** The highest record limit an organization's records were created under (see slots.ts). */
+export interface SlotCeilingDoc {
+  /** The organization ID as text. */
+  _id: string;
+  ceiling: number;
+}
+
+export interface ThingsModels {
+  ThingSlotCeiling: Model<SlotCeilingDoc>;
+  ThingEntity: Model<EntityDoc>;
+  ThingRecord: Model<RecordDoc>;
+  ThingRule: Model<RuleDoc>;
+  ThingRuleExecution: Model<RuleExecutionDoc>;
+}
+
+const opts = { versionKey: false } as const;
+
+/** Registers the things models on a connection. */
+export function thingsModels(conn: Connection): ThingsModels {
+  const field = new Schema<FieldDoc>({
+    id: { type: String, required: true },
+    name: { type: String, required: true },
+    type: { type: String, required: true },
+    selectionValues: { type: [String], default: [] },
+  }, { _id: false });
+  const entity = new Schema<EntityDoc>({
+    _id: String,
+    organizationID: { type: Number, required: true },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    icon: { type: String, default: '' },
+    fields: { type: [field], default: [] },
+    readOnlyUserIDs: { type: [Number], default: [] },
+    readWriteUserIDs: { type: [Number], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  }, opts);
+  entity.index({ organizationID: 1, name: 1 });
+
+  const record = new Schema<RecordDoc>({
+    _id: String,
+    organizationID: { type: Number, required: true },
+    entityID: { type: String, required: true },
+    slot: { type: Number, required: true },
+    values: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    seq: { type: Number, default: 0 },
+    updatedAt: { type: Date, required: true },
+  }, opts);
+  // The record limit (see `slot`); on MongoDB it also answers the slot scan and T13's count.
+  record.index({ organizationID: 1, slot: 1 }, { unique: true });
+  // T5's pages in creation order, the entity's count and its scan for search and ordering.
+  record.index({ entityID: 1, createdAt: 1, seq: 1, _id: 1 });
+
+  const condition = new Schema<ConditionDoc>({ fieldID: String, operator: String, comparison: String }, { _id: false });
+  const template = new Schema<AlarmTemplateDoc>({
+    alarmMessage: String,
+    alarmTemplateID: { type: Number, default: null },
+    documentKeysFieldID: { type: String, default: '' },
+    eventName: { type: String, default: '' },
+    positionFieldID: { type: String, default: '' },
+  }, { _id: false });
+  const rule = new Schema<RuleDoc>({
+    _id: String,
+    organizationID: { type: Number, required: true },
+    entityID: { type: String, required: true },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    action: { type: String, required: true },
+    actionAlarmTemplate: { type: template, default: null },
+    conditions: { type: [condition], default: [] },
+    triggers: { type: [String], required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  }, opts);
+  rule.index({ entityID: 1, createdAt: 1 });
+
+  const execution = new Schema<RuleExecutionDoc>({
+    _id: String,
+    organizationID: { type: Number, required: true },
+    entityID: { type: String, required: true },
+    ruleID: { type: String, required: true },
+    recordID: { type: String, required: true },
+    trigger: { type: String, required: true },
+    alarm: { type: String, required: true },
+    at: { type: Date, required: true },
+  }, opts);
+  execution.index({ ruleID: 1, at: -1 });
+
+  const ceiling = new Schema<SlotCeilingDoc>({ _id: String, ceiling: { type: Number, required: true } }, opts);
+
+  return {
+    ThingSlotCeiling: conn.model<SlotCeilingDoc>('ThingSlotCeiling', ceiling, 'things_slot_ceilings'),
+    ThingEntity: conn.model<EntityDoc>('ThingEntity', entity, 'things_entities'),
+    ThingRecord: conn.model<RecordDoc>('ThingRecord', record, 'things_records'),
+    ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_rules'),
+    ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),
+  };
+}

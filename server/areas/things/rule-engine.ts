@@ -1,0 +1,107 @@
+// Running an entity's rules after records were created, updated or deleted: conditions are compared by
+// their field's type, a rule whose conditions all hold renders its alarm, which is stored as a rule
+// execution and then emitted to the organization's hub room as `things:rule-triggered`.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { RuleTrigger } from '../../../schemas/things.js';
+import type { OrganizationEvents } from '../../hub/events.js';
+import type { RuleTriggeredEvent, ThingsAlarm } from '../../hub/protocol.js';
+import { compareKeys, keyOf } from './fields.js';
+import type { ConditionDoc, EntityDoc, FieldDoc, RuleDoc, ThingsModels } from './models.js';
+import type { ValueMap } from './presenter.js';
+import { render } from './rule-check.js';
+
+/** One record change a rule may react to (for a delete: the values the record had). */
+export interface RecordChange {
+  trigger: RuleTrigger;
+  recordId: string;
+  values: ValueMap;
+}
+
+/** Whether one condition holds for a record's value of its field (text compares without case). */
+export function conditionHolds(field: FieldDoc, condition: ConditionDoc, value: string | undefined): boolean {
+  const empty = value === undefined || value === '';
+  if (condition.operator === 'empty') return empty;
+  if (condition.operator === 'not_empty') return !empty;
+  if (condition.operator === 'contains') return !empty && value!.toLowerCase().includes(condition.comparison.toLowerCase());
+  const a = keyOf(field, value);
+  const b = keyOf(field, condition.comparison);
+  // A missing or unreadable value equals nothing and is neither smaller nor larger than anything.
+  if (a === null || b === null) return condition.operator === 'ne';
+  const order = typeof a === 'string' ? (a === b ? 0 : 1) : compareKeys(a, b);
+  switch (condition.operator) {
+    case 'eq': return order === 0;
+    case 'ne': return order !== 0;
+    case 'lt': return order < 0;
+    case 'lte': return order <= 0;
+    case 'gt': return order > 0;
+    case 'gte': return order >= 0;
+  }
+}
+
+/** Whether every condition of the rule holds for the values (no conditions: always). */
+export function ruleMatches(rule: RuleDoc, entity: EntityDoc, values: ValueMap): boolean {
+  return rule.conditions.every((c) => {
+    const field = entity.fields.find((f) => f.id === c.fieldID);
+    return field !== undefined && conditionHolds(field, c, values[c.fieldID]?.v);
+  });
+}
+
+/** The alarm of a rule for a record's values. */
+export function renderAlarm(rule: RuleDoc, entity: EntityDoc, values: ValueMap): ThingsAlarm {
+  const t = rule.actionAlarmTemplate!;
+  const valueOf = (id: string) => values[id]?.v ?? '';
+  let position: ThingsAlarm['position'] = null;
+  const positionText = valueOf(t.positionFieldID);
+  if (positionText) {
+    const type = entity.fields.find((f) => f.id === t.positionFieldID)?.type;
+    const [latitude, longitude] = positionText.split(',').map((n) => Number(n.trim()));
+    position = type === 'coordinates' ? { latitude, longitude } : { address: positionText };
+  }
+  return {
+    message: render(t.alarmMessage, valueOf),
+    eventName: render(t.eventName, valueOf),
+    alarmTemplateID: t.alarmTemplateID,
+    position,
+    documentKeys: valueOf(t.documentKeysFieldID).split(',').map((k) => k.trim()).filter(Boolean),
+  };
+}
+
+/** Runs an entity's rules for record changes; used by every record command after its write. */
+export class RuleRunner {
+  constructor(private readonly models: ThingsModels, private readonly events: OrganizationEvents, private readonly log: Logger) {}
+
+  /**
+   * Records and emits an execution per rule that fires. The records are already written: a failure
+   * here is logged and does not undo or fail the request.
+   */
+  async run(entity: EntityDoc, changes: RecordChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    try {
+      const rules = await this.models.ThingRule.find({ entityID: entity._id }).sort({ createdAt: 1, _id: 1 }).lean();
+      const at = new Date();
+      const fired: RuleTriggeredEvent[] = changes.flatMap((change) =>
+        rules
+          .filter((rule) => rule.triggers.includes(change.trigger) && ruleMatches(rule, entity, change.values))
+          .map((rule) => ({
+            executionID: randomUUID(),
+            ruleID: rule._id,
+            ruleName: rule.name,
+            entityID: entity._id,
+            recordID: change.recordId,
+            trigger: change.trigger,
+            at: at.toISOString(),
+            alarm: renderAlarm(rule, entity, change.values),
+          })),
+      );
+      if (fired.length === 0) return;
+      await this.models.ThingRuleExecution.insertMany(fired.map((e) => ({
+        _id: e.executionID, organizationID: entity.organizationID, entityID: e.entityID, ruleID: e.ruleID,
+        recordID: e.recordID, trigger: e.trigger, alarm: JSON.stringify(e.alarm), at,
+      })));
+      for (const event of fired) this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
+    } catch (err) {
+      this.log.error({ err, entityID: entity._id }, 'things rules could not run');
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// The record limit of an organization, kept under concurrency on MongoDB and on FerretDB (whose updates
+// are not atomic). Every record occupies one slot 1…recordLimit of its organization, and a unique index
+// on {organizationID, slot} makes the record's insert itself the claim: two creators can never hold one
+// slot, there are only recordLimit slots, and recordCount (the organization's records) is exact at every
+// moment, with no claimed-but-unwritten state a crash could leave behind. A deleted record frees its slot
+// with it. Creators first try random slots (no read needed while the organization is far from full), then
+// read the used slots, pick free ones at random (so racing creators rarely collide), insert, and retry
+// the collisions against a fresh read until no slot is free.
+//
+// Lowering the limit (`org limit`) can leave records in slots above it. The organization's slot
+// ceiling (the highest limit any creator inserted under) tells creators whether that can be the case;
+// only then do they read the used slots first, refuse to create while records sit above the limit, and
+// move such records down into free slots. An operator who lowers the limit while creates are running
+// may see those few creates land under the old limit.
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import { unavailable } from '../../http/errors.js';
+import type { EntityDoc, RecordDoc } from './models.js';
+import type { ValueMap } from './presenter.js';
+
+/** A record about to be created: everything but its slot. */
+export type RecordDraft = Omit<RecordDoc, 'slot'>;
+
+/** A new record of the entity with these values; `seq` is its position in the creating request. */
+export function draftOf(entity: Pick<EntityDoc, '_id' | 'organizationID'>, values: ValueMap, at: Date, seq: number): RecordDraft {
+  return { _id: randomUUID(), organizationID: entity.organizationID, entityID: entity._id, values: JSON.stringify(values), createdAt: at, seq, updatedAt: at };
+}
+
+// Each round reads the used slots once (a scan on FerretDB); collisions only come from racing creators.
+const MAX_ROUNDS = 30;
+// Rounds of random slots before reading the used ones.
+const PROBE_ROUNDS = 4;
+
+interface Placing {
+  inserted: RecordDoc[];
+  pending: RecordDraft[];
+}
+
+
+/** Up to `n` free slots of 1…limit, picked at random (walking from a random start when few are free). */
+export function pickFree(used: Set<number>, limit: number, n: number): number[] {
+  let inUse = 0;
+  for (const slot of used) if (slot <= limit) inUse++;
+  const want = Math.min(n, limit - inUse);
+  const picked = new Set<number>();
+  for (let tries = 0; picked.size < want && tries < want * 4; tries++) {
+    const slot = 1 + Math.floor(Math.random() * limit);
+    if (!used.has(slot)) picked.add(slot);
+  }
+  const start = Math.floor(Math.random() * limit);
+  for (let step = 0; picked.size < want && step < limit; step++) {
+    const slot = 1 + ((start + step) % limit);
+    if (!used.has(slot)) picked.add(slot);
+  }
+  return [...picked];
+}
+
+/** Creates records within their organization's limit and reports usage. */
+export class RecordSlots {
+  constructor(private readonly models: Database['models'], private readonly defaultLimit: number) {}
+
+  /** The organization's record limit: its own (`org limit`) or the configured default. */
+  async limitOf(organizationId: number): Promise<number> {
+    const org = await this.models.Organization.findById(organizationId).lean();
+    return org?.recordLimit ?? this.defaultLimit;
+  }
+
+  /** The organization's records right now. */
+  count(organizationId: number): Promise<number> {
+    return this.models.ThingRecord.countDocuments({ organizationID: organizationId });
+  }
+
+  /** Inserts the drafts that fit under the limit; `refused` are those for which no slot was left. */
+  async insert(organizationId: number, drafts: RecordDraft[]): Promise<{ inserted: RecordDoc[]; refused: RecordDraft[] }> {
+    const limit = await this.limitOf(organizationId);
+    let ceiling = await this.ceilingOf(organizationId);
+    // Every record sits at or under the ceiling: it is raised before anyone inserts under a higher limit.
+    if (ceiling < limit) await this.setCeiling(organizationId, limit);
+    const state: Placing = { inserted: [], pending: drafts };
+    // Fast path: with no record above the limit possible, random slots need no read of the used ones
+    // (a scan on FerretDB); most succeed unless the organization is nearly full.
+    for (let round = 0; ceiling <= limit && round < PROBE_ROUNDS && state.pending.length > 0; round++) {
+      const tried = state.pending.length;
+      await this.place(state, pickFree(new Set(), limit, tried));
+      // A batch that mostly collides means a nearly full organization: reading the used slots is cheaper.
+      if (tried > 1 && state.pending.length * 2 > tried) break;
+    }
+    for (let round = 0; state.pending.length > 0; round++) {
+      if (round === MAX_ROUNDS) throw unavailable('Too many records are being created at once; try again', 1);
+      const used = await this.usedSlots(organizationId);
+      const above = [...used].filter((slot) => slot > limit);
+      if (above.length > 0) {
+        // Only after `org limit` lowered the limit: while any record sits above it, nothing is
+        // created, so the count can never pass the limit; records move down into free slots first.
+        if (used.size >= limit) break;
+        await this.moveDown(organizationId, above, pickFree(used, limit, above.length));
+        continue;
+      }
+      if (ceiling > limit) {
+        // Nothing above the lowered limit any more: later creators may take the fast path again.
+        await this.setCeiling(organizationId, limit);
+        ceiling = limit;
+      }
+      const free = pickFree(used, limit, state.pending.length);
+      if (free.length === 0) break;
+      await this.place(state, free);
+    }
+    return { inserted: state.inserted, refused: state.pending };
+  }
+
+  /** Inserts the first pending drafts into `slots`; the ones that collided stay pending. */
+  private async place(state: Placing, slots: number[]): Promise<void> {
+    const batch = state.pending.slice(0, slots.length).map((draft, k) => ({ ...draft, slot: slots[k] }));
+    const collided = await this.insertBatch(batch);
+    state.inserted.push(...batch.filter((_, k) => !collided.has(k)));
+    state.pending = [...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft), ...state.pending.slice(slots.length)];
+  }
+
+  private async ceilingOf(organizationId: number): Promise<number> {
+    return (await this.models.ThingSlotCeiling.findById(String(organizationId)).lean())?.ceiling ?? 0;
+  }
+
+  private async setCeiling(organizationId: number, ceiling: number): Promise<void> {
+    const { ThingSlotCeiling } = this.models;
+    try {
+      await ThingSlotCeiling.updateOne({ _id: String(organizationId) }, { $set: { ceiling } }, { upsert: true });
+    } catch (err) {
+      // Two first upserts race on the _id; the loser sets the value on the document the winner made.
+      if (!isDuplicateKey(err)) throw err;
+      await ThingSlotCeiling.updateOne({ _id: String(organizationId) }, { $set: { ceiling } });
+    }
+  }
+
+  private async usedSlots(organizationId: number): Promise<Set<number>> {
+    const docs = await this.models.ThingRecord.find({ organizationID: organizationId }, { slot: 1, _id: 0 }).lean();
+    return new Set(docs.map((d) => d.slot));
+  }
+
+  /** Inserts a batch; returns the indexes that lost their slot to another creator. */
+  private async insertBatch(batch: RecordDoc[]): Promise<Set<number>> {
+    try {
+      // The driver's own insertMany reports which documents failed; its types assume ObjectId _ids.
+      await this.models.ThingRecord.collection.insertMany(batch as unknown as Array<Record<string, unknown>>, { ordered: false });
+      return new Set();
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: Array<{ index: number; code: number; errmsg?: string }> | { index: number; code: number; errmsg?: string } }).writeErrors;
+      const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+      if (list.length === 0 || list.some((e) => !isDuplicateKey({ code: e.code, message: e.errmsg }))) throw err;
+      return new Set(list.map((e) => e.index));
+    }
+  }
+
+  /** Moves the records in slots above the limit into free slots below it (a lost race is harmless). */
+  private async moveDown(organizationId: number, above: number[], free: number[]): Promise<void> {
+    const { ThingRecord } = this.models;
+    const high = await ThingRecord.find({ organizationID: organizationId, slot: { $in: above.slice(0, free.length) } }, { _id: 1, slot: 1 }).lean();
+    for (const [k, record] of high.entries()) {
+      try {
+        await ThingRecord.updateOne({ _id: record._id }, { $set: { slot: free[k] } });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    }
+  }
+}
