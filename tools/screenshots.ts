@@ -186,6 +186,7 @@ async function main(): Promise<void> {
       await page.clock.setFixedTime(NOW);
       await fixServerTime(page);
       await page.goto(`${base}/display?monitor=${monitor.id}`);
+      await page.getByTestId('pairing-use-token').click();
       await page.getByTestId('signin-token').fill(token);
       await page.getByTestId('signin-submit').click();
       screens.push({ orientation, page });
