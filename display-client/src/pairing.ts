@@ -83,6 +83,7 @@ export function runPairing(deps: PairingDeps, hooks: PairingHooks): () => void {
   }
 
   async function step(): Promise<void> {
+    if (stopped) return;
     try {
       if (!pairing) {
         const started = await call('POST', START);
