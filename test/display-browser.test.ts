@@ -156,7 +156,7 @@ function subscribeFrame(frame: string): { ackId: string; version?: number } | nu
 display('sign in with an API key, then an alarm written through REST (M7) shows keyword, message, address, map, counters and unit members', async (ctx) => {
   const id = await newMonitor(ctx);
   const screen = await open(ctx, ctx.service.url, id);
-  assert.is(await screen.count('signin'), 1, 'a new screen asks for a token');
+  assert.is(await screen.count('pairing'), 1, 'a new screen shows its pairing code (the token form is one link away)');
   assert.is(await screen.storedToken(), null);
   await screen.signIn(ctx.org.apiKey);
   // Connected: the empty monitor shows standby, no banner, and the token is kept for the next load.

@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
-import { decideView, initialMemory, isBusy, observe, type ViewMemory } from '../display-client/src/decide.js';
+import { decideView, initialMemory, isBusy, observe, receiveTest, type ViewMemory } from '../display-client/src/decide.js';
+import { readTestAlarm, type TestAlarm } from '../display-client/src/test-alarm.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,11 +24,17 @@ function screen(delaySec: number) {
       memory = decided.memory;
       return decided.view;
     },
+    test(test: TestAlarm) {
+      memory = receiveTest(memory, test);
+    },
     get data() {
       return data;
     },
   };
 }
+
+/** A test alarm received at `at`, ending at `endsAt` (server time). */
+const testAlarm = (at: number, endsAt: number, message = 'Probealarm') => readTestAlarm({ monitorId: 1, message, endsAt: iso(endsAt) }, at)!;
 
 test('one active alarm is the alarm view, two or more the split (oldest first); both are busy', () => {
   const s = screen(30);
@@ -109,6 +116,55 @@ test('the decision depends on the time it is given: a clock 10 minutes ahead wou
   const memory = observe(initialMemory(), data, T0);
   assert.is(decideView(data, memory, T0 + 60_000, 30).view.mode, 'alarm');
   assert.is.not(decideView(data, memory, T0 + 11 * 60_000, 30).view.mode, 'alarm');
+});
+
+test('a test alarm shows until its endsAt (busy), then standby; it is never the data', () => {
+  const s = screen(30);
+  s.receive(emptyData(), T0);
+  s.test(testAlarm(T0, T0 + 60_000));
+  const shown = s.at(T0 + 1_000);
+  assert.is(shown.mode, 'test');
+  assert.is(shown.mode === 'test' ? shown.test.message : '', 'Probealarm');
+  assert.ok(isBusy(shown), 'no self-reload and no blank screen during a test alarm');
+  assert.is(s.at(T0 + 59_999).mode, 'test');
+  assert.is(s.at(T0 + 60_000).mode, 'standby', 'no ENDED panel after a test');
+  assert.equal(s.data, emptyData());
+  // Once over it is forgotten: a clock stepping back does not bring it back.
+  assert.is(s.at(T0 + 30_000).mode, 'standby');
+});
+
+test('a real alarm replaces a test alarm at once, and the test does not come back when the real one ends', () => {
+  const s = screen(0);
+  s.receive(emptyData(), T0);
+  s.test(testAlarm(T0, T0 + 120_000));
+  assert.is(s.at(T0 + 1_000).mode, 'test');
+  s.receive(write(s.data, fire(), T0 + 2_000), T0 + 2_000);
+  const real = s.at(T0 + 2_000);
+  assert.is(real.mode === 'alarm' ? real.alarm.event : '', 'B3 Wohnungsbrand');
+  s.receive(write(s.data, {}, T0 + 3_000), T0 + 3_000);
+  assert.is(s.at(T0 + 3_000).mode, 'standby');
+});
+
+test('a test alarm sent during a real alarm is never shown; one during the ENDED panel shows, and ENDED resumes after it if the delay runs', () => {
+  const s = screen(30);
+  s.receive(write(emptyData(), fire(), T0), T0);
+  s.test(testAlarm(T0, T0 + 5_000));
+  assert.is(s.at(T0 + 1_000).mode, 'alarm');
+  s.receive(write(s.data, {}, T0 + 2_000), T0 + 2_000);
+  assert.is(s.at(T0 + 3_000).mode, 'ended', 'the test was dropped when the real alarm replaced it');
+  s.test(testAlarm(T0 + 4_000, T0 + 10_000, 'zweiter'));
+  assert.is(s.at(T0 + 5_000).mode, 'test');
+  assert.is(s.at(T0 + 10_000).mode, 'ended');
+  assert.is(s.at(T0 + 32_000).mode, 'standby');
+});
+
+test('the same test alarm sent again (a resubscribe) keeps its first start; a new one replaces it', () => {
+  const first = testAlarm(T0, T0 + 60_000);
+  const memory = receiveTest(initialMemory(), first);
+  assert.is(receiveTest(memory, testAlarm(T0 + 9_000, T0 + 60_000)), memory);
+  const next = receiveTest(memory, testAlarm(T0 + 9_000, T0 + 90_000));
+  assert.is(next.test?.startMs, T0 + 9_000);
+  assert.is(readTestAlarm({ monitorId: 1, message: 'x', endsAt: 'not a time' }, T0), null);
 });
 
 test.run();

@@ -1,6 +1,7 @@
-// Takes the README's screenshots of the station display: the dense alarm (3 units × 6 members), the
-// four-way split and the German standby, landscape (1920×1080) and portrait (1080×1920), into
-// display-client/screenshots/{view}-{orientation}.png. The monitor's language is German.
+// Takes the README's screenshots of the station display: the pairing screen, the German standby, the
+// identify overlay, a test alarm, the dense alarm (3 units × 6 members) and the four-way split, landscape
+// (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png. The
+// monitor's language is German; both screens are paired the way a station does it (code, then F3).
 //
 //   npx tsx tools/screenshots.ts
 //
@@ -8,7 +9,8 @@
 // and the real service, writes the demo data through the REST API and lets the real hub deliver it to
 // headless Chromium (/usr/bin/chromium). The page's clock is fixed (Date and performance.now; timers keep
 // running) and the server time in the hub's subscribe answers is rewritten to the same moment, so
-// clocks, dates and elapsed times come out the same on every run. TILE_URL is passed to the service:
+// clocks, dates and elapsed times come out the same on every run; the pairing code shown is a fixed one
+// (the real one pairs) and a test alarm's end is rewritten to ten minutes after that moment. TILE_URL is passed to the service:
 // leave it unset for the no-tiles map of the committed screenshots, or set it to show real tiles.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -132,7 +134,7 @@ const meta = {
  * still and every answer names NOW, so the page's server clock reads NOW throughout.
  */
 async function fixServerTime(page: Page): Promise<void> {
-  const fix = (text: string) => text.replace(/"serverTime":\d+/g, `"serverTime":${NOW}`);
+  const fix = (text: string) => text.replace(/"serverTime":\d+/g, `"serverTime":${NOW}`).replace(/"endsAt":"[^"]*"/g, `"endsAt":"${new Date(NOW + 600_000).toISOString()}"`);
   await page.addInitScript({ content: 'Object.defineProperty(performance, "now", { value: () => 0 });' });
   // Socket.IO answers over HTTP long-polling until it upgrades to the WebSocket: both are rewritten.
   await page.route(/\/socket\.io\//, async (route) => {
@@ -143,6 +145,28 @@ async function fixServerTime(page: Page): Promise<void> {
     const server = ws.connectToServer();
     ws.onMessage((message) => server.send(message));
     server.onMessage((message) => ws.send(typeof message === 'string' ? fix(message) : message));
+  });
+}
+
+/** The code the pairing screenshots show, and how long it is still valid there (9:41). */
+const SHOWN_CODE = 'ACDEFHJK';
+const VALID_FOR_MS = 581_000;
+
+/**
+ * The pairing screen reads the server's time from the Date headers of its requests: they name NOW. F1's
+ * answer shows SHOWN_CODE; `real` receives the code the service drew, which is the one that pairs.
+ */
+async function fixPairing(page: Page, real: (code: string) => void): Promise<void> {
+  const date = new Date(NOW).toUTCString();
+  await page.route(/\/api\/v1\/screens\/pairing|\/display(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers(), date };
+    if (route.request().method() !== 'POST') return route.fulfill({ response, headers });
+    const started = await response.json();
+    real(started.code);
+    // The page takes a Date header as the start of its second (+0.5 s): the time left comes out whole.
+    const body = { ...started, code: SHOWN_CODE, expiresAt: new Date(NOW + 500 + VALID_FOR_MS).toISOString() };
+    await route.fulfill({ response, headers, body: JSON.stringify(body) });
   });
 }
 
@@ -159,7 +183,7 @@ async function main(): Promise<void> {
   try {
     const identity = new IdentityCommands(service.db);
     const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen');
-    const { token } = await identity.createApiKey(org.id, 'Wache Nord screen');
+    const { token } = await identity.createApiKey(org.id, 'Admin tool');
     const rest = async (method: string, route: string, body: unknown) => {
       const res = await fetch(base + route, { method, headers: { 'API-TOKEN': token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       const text = await res.text();
@@ -177,18 +201,19 @@ async function main(): Promise<void> {
     const data = (section: 'alarming' | 'meta', body: unknown) => rest('POST', `/api/v1/monitor/${monitor.id}/data/${section}`, body);
     await data('meta', meta);
 
-    // Both orientations watch the same monitor at the same time, as two wall screens would.
-    const screens: Array<{ orientation: string; page: Page }> = [];
-    for (const [orientation, viewport] of [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const) {
+    // Both orientations watch the same monitor at the same time, as two wall screens would. They start
+    // unpaired, in the station's language (?lang=de).
+    const screens: Array<{ orientation: string; page: Page; name: string; code: string }> = [];
+    for (const [orientation, viewport, name] of [['landscape', LANDSCAPE, 'Fahrzeughalle links'], ['portrait', PORTRAIT, 'Umkleide Flur']] as const) {
       const context = await browser.newContext({ viewport, timezoneId: TIMEZONE, locale: 'en-GB' });
       const page = await context.newPage();
       page.on('pageerror', (error) => say(`page error (${orientation}): ${error.message}`));
       await page.clock.setFixedTime(NOW);
       await fixServerTime(page);
-      await page.goto(`${base}/display?monitor=${monitor.id}`);
-      await page.getByTestId('signin-token').fill(token);
-      await page.getByTestId('signin-submit').click();
-      screens.push({ orientation, page });
+      const screen = { orientation, page, name, code: '' };
+      await fixPairing(page, (code) => (screen.code = code));
+      await page.goto(`${base}/display?lang=de`);
+      screens.push(screen);
     }
 
     const shoot = async (view: string, ready: (page: Page) => Promise<unknown>) => {
@@ -205,7 +230,15 @@ async function main(): Promise<void> {
       }
     };
 
+    await shoot('pairing', (page) => page.getByTestId('pairing-left').filter({ hasText: '9:41' }).waitFor());
+    for (const screen of screens) await rest('POST', `/api/v1/monitor/${monitor.id}/screens`, { code: screen.code, name: screen.name });
     await shoot('standby', (page) => page.getByTestId('standby-latest').waitFor());
+    await rest('POST', `/api/v1/monitor/${monitor.id}/screens/commands`, { command: 'identify' });
+    await shoot('identify', (page) => page.getByTestId('identify').waitFor());
+    await Promise.all(screens.map(({ page }) => page.getByTestId('identify').waitFor({ state: 'detached', timeout: 15_000 })));
+    await rest('POST', `/api/v1/monitor/${monitor.id}/test-alarm`, { message: 'Probe der Alarmierung – bitte nicht ausrücken', durationSeconds: 600 });
+    await shoot('test-alarm', (page) => page.getByTestId('test-banner').waitFor());
+    // The real alarm replaces the test alarm at once.
     await data('alarming', fire);
     await shoot('alarm', (page) => page.getByTestId('alarm-event').waitFor());
     await data('alarming', crash);
@@ -213,6 +246,8 @@ async function main(): Promise<void> {
     await data('alarming', flood);
     await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 4));
   } finally {
+    // A long-poll may still be in a route handler: closing must not fail it.
+    for (const context of browser.contexts()) for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' });
     await browser.close();
     await service.close();
     await database.stop();

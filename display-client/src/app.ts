@@ -1,17 +1,22 @@
 // The screen's controller: holds the store, the connection and the server clock, asks decide.ts what
-// the wall shows, and draws it. It exposes busy() for the self-reload guard.
-import type { AuthScheme, PatchEvent, SubscribeResult } from '../../server/hub/protocol.js';
+// the wall shows, and draws it. It exposes busy() for the self-reload guard. A paired screen also
+// reports what it shows and obeys remote commands.
+import type { AuthScheme, PatchEvent, SubscribeResult, TestAlarmEvent } from '../../server/hub/protocol.js';
 import { activeAlarms } from './alarms.js';
 import { createAnnouncer } from './announce.js';
 import type { ServerClock } from './clock.js';
 import { bool, text } from './config.js';
 import { connect, type Connection } from './connection.js';
-import { decideView, initialMemory, isBusy, observe, type ViewDecision } from './decide.js';
+import type { PairedScreen } from './credentials.js';
+import { decideView, initialMemory, isBusy, observe, receiveTest, type ViewDecision } from './decide.js';
 import { retryFailedTiles } from './map.js';
 import { fitAll, tickClocks } from './refresh.js';
+import { createRemote } from './remote.js';
+import { createReporter } from './report.js';
 import { audioBlocked } from './sound.js';
 import { DisplayStore, type DisplayState } from './store.js';
 import { languageOf, localeFor, stringsFor, type Strings } from './strings.js';
+import { readTestAlarm, testAlarmAsAlarm } from './test-alarm.js';
 import { soundBlockedBadge } from './views/badge.js';
 import { banner, type BannerState } from './views/banner.js';
 import { fallbackView } from './views/fallback.js';
@@ -31,12 +36,14 @@ export interface AppOptions extends AppExits {
   token: string;
   scheme: AuthScheme;
   clock: ServerClock;
+  /** Set on a paired screen (screen token): its id answers commands. */
+  screen: PairedScreen | null;
 }
 
 /** A running screen. */
 export interface App {
   stop: () => void;
-  /** True while an alarm (running or ended) is on the wall. */
+  /** True while an alarm (running, ended or a test) is on the wall. */
   busy: () => boolean;
 }
 
@@ -64,6 +71,11 @@ export function startApp(o: AppOptions): App {
   const configuration = () => store.state.monitor?.configuration ?? {};
   const language = () => languageOf(configuration().language, navigator.language);
   const strings = (): Strings => stringsFor(language());
+  const voice = () => localeFor(language(), text(configuration(), 'speechLang'));
+  const remote = createRemote({ screen: o.screen, monitorName: () => store.state.monitor?.name ?? '', strings, emitPower: (state) => connection?.power(state) });
+  // The page's version is put into the page by the server; the service records both per screen.
+  const pageVersion = document.querySelector<HTMLMetaElement>('meta[name="page-version"]')?.content ?? '';
+  const reporter = o.screen ? createReporter((versionShown) => connection?.report({ versionShown, pageVersion })) : null;
 
   function setBanner(next: BannerState): void {
     bannerState = next;
@@ -84,9 +96,22 @@ export function startApp(o: AppOptions): App {
   function onData(state: DisplayState): void {
     const now = clock.now();
     memory = observe(memory, state.data, now);
-    const voice = localeFor(language(), text(configuration(), 'speechLang'));
-    announcer.announce(activeAlarms(state.data, now), configuration(), first, voice);
+    announcer.announce(activeAlarms(state.data, now), configuration(), first, voice());
     first = false;
+    render(true);
+  }
+
+  // A test alarm never touches the store: it lives in the view memory until it ends or a real alarm comes.
+  function onTestAlarm(event: TestAlarmEvent): void {
+    const now = clock.now();
+    const test = event.monitorId === o.monitorId ? readTestAlarm(event, now) : null;
+    if (!test || now >= test.endsAtMs) return;
+    const next = receiveTest(memory, test);
+    if (next === memory) return; // the same test, sent again on a resubscribe
+    memory = next;
+    if (activeAlarms(store.state.data, now).length === 0) {
+      announcer.announceTest(testAlarmAsAlarm(test, configuration(), strings().testKeyword), configuration(), voice());
+    }
     render(true);
   }
 
@@ -97,6 +122,8 @@ export function startApp(o: AppOptions): App {
     const decided = decideView(store.state.data, memory, now, monitor.standbyDelay);
     memory = decided.memory;
     shown = decided.view;
+    remote.sync(isBusy(shown));
+    reporter?.shown(store.state.version);
     const t = strings();
     document.documentElement.lang = language();
     const next = renderView(decided.view, { monitor, data: store.state.data, version: store.state.version, nowMs: now, t, language: language(), screen: { width: innerWidth, height: innerHeight } });
@@ -167,6 +194,8 @@ export function startApp(o: AppOptions): App {
       stop();
       o.onSignInNeeded(strings().revoked, false);
     },
+    onCommand: remote.command,
+    onTestAlarm,
   });
 
   // Four checks a second: the shown seconds never lag the real ones by more than a quarter second,
@@ -182,6 +211,8 @@ export function startApp(o: AppOptions): App {
     window.clearInterval(timer);
     window.removeEventListener('resize', onResize);
     connection?.close();
+    remote.stop();
+    reporter?.stop();
     setBanner(null);
     badge.remove();
     shown = null;

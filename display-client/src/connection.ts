@@ -7,10 +7,15 @@ import type {
   ClientToServerEvents,
   MonitorView,
   PatchEvent,
+  ScreenCommandAck,
+  ScreenCommandName,
+  ScreenPowerEvent,
+  ScreenReportEvent,
   ServerToClientEvents,
   SnapshotEvent,
   SubscribeRequest,
   SubscribeResult,
+  TestAlarmEvent,
 } from '../../server/hub/protocol.js';
 
 /** What the connection reports to the app. */
@@ -26,6 +31,9 @@ export interface ConnectionHooks {
   onDisconnected: () => void;
   /** The token was refused (connect_error "unauthorized") or revoked (server-side disconnect). */
   onRevoked: () => void;
+  /** A remote command to this screen (paired screens only); `ack` answers it. */
+  onCommand: (command: ScreenCommandName, ack: (answer: ScreenCommandAck) => void) => void;
+  onTestAlarm: (event: TestAlarmEvent) => void;
 }
 
 /** A live hub connection. */
@@ -33,6 +41,10 @@ export interface Connection {
   resubscribe: () => void;
   /** Subscribes again after `ms`; one retry timer per connection, a later call replaces it. */
   retryLater: (ms: number) => void;
+  /** Tells the hub what the screen shows (screen:report); sent on the next connection while disconnected. */
+  report: (report: ScreenReportEvent) => void;
+  /** Tells the hub the page slept or woke (screen:power), for the kiosk agent. */
+  power: (state: ScreenPowerEvent['state']) => void;
   close: () => void;
 }
 
@@ -105,10 +117,14 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   socket.on('monitor:patch', hooks.onPatch);
   socket.on('monitor:updated', (event) => hooks.onUpdated(event.monitor, event.revision));
   socket.on('monitor:deleted', (event) => hooks.onDeleted(event.monitorId));
+  socket.on('monitor:test-alarm', hooks.onTestAlarm);
+  socket.on('screen:command', (event, ack) => hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined));
 
   return {
     resubscribe: subscribe,
     retryLater,
+    report: (report) => socket.emit('screen:report', report),
+    power: (state) => socket.emit('screen:power', { state }),
     close: () => {
       window.clearTimeout(retry);
       window.clearTimeout(reconnect);

@@ -47,6 +47,22 @@ const en = {
   deletedTitle: 'Monitor deleted',
   deletedDetail: (id: number) => `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
   chooseMonitor: 'Choose another monitor',
+  signInPair: 'Pair this screen with a code instead',
+  // Pairing (before a monitor is known: ?lang= or the browser's language).
+  pairTitle: 'Pair this screen',
+  pairHint: 'An admin of your organization enters this code and a name for the screen to show a monitor here (POST /api/v1/monitor/‹id›/screens).',
+  pairRequesting: 'Requesting a code…',
+  pairLeft: (time: string) => `Valid for ${time}`,
+  pairUnreachable: (seconds: number) => `Service not reachable — trying again in ${seconds} s`,
+  pairRateLimited: (seconds: number) => `Too many requests — trying again in ${seconds} s`,
+  pairUseToken: 'Sign in with a token instead',
+  screenRemoved: 'This screen was removed or its monitor is gone. Pair it again.',
+  // Remote control and test alarms.
+  testKeyword: 'Test alarm',
+  testBanner: 'TEST — not a real alarm',
+  identifyScreen: 'Screen',
+  showsMonitor: (name: string) => `shows monitor “${name}”`,
+  unnamedScreen: (id: number) => `Screen ${id}`,
 };
 
 /** The display's texts in one language. */
@@ -93,6 +109,20 @@ const de: Strings = {
   deletedTitle: 'Monitor gelöscht',
   deletedDetail: (id) => `Monitor ${id} wurde gelöscht. Dieser Bildschirm zeigt nichts, bis er auf einen anderen Monitor eingestellt ist.`,
   chooseMonitor: 'Anderen Monitor wählen',
+  signInPair: 'Stattdessen mit einem Code koppeln',
+  pairTitle: 'Diesen Bildschirm koppeln',
+  pairHint: 'Ein Admin Ihrer Organisation gibt diesen Code und einen Namen für den Bildschirm ein, dann zeigt er hier einen Monitor (POST /api/v1/monitor/‹ID›/screens).',
+  pairRequesting: 'Code wird angefordert…',
+  pairLeft: (time) => `Gültig noch ${time}`,
+  pairUnreachable: (seconds) => `Dienst nicht erreichbar — neuer Versuch in ${seconds} s`,
+  pairRateLimited: (seconds) => `Zu viele Anfragen — neuer Versuch in ${seconds} s`,
+  pairUseToken: 'Stattdessen mit einem Token anmelden',
+  screenRemoved: 'Dieser Bildschirm wurde entfernt oder sein Monitor gibt es nicht mehr. Bitte neu koppeln.',
+  testKeyword: 'Probealarm',
+  testBanner: 'PROBEALARM — kein echter Einsatz',
+  identifyScreen: 'Bildschirm',
+  showsMonitor: (name) => `zeigt Monitor „${name}“`,
+  unnamedScreen: (id) => `Bildschirm ${id}`,
 };
 
 const TABLES: Record<Language, Strings> = { de, en };

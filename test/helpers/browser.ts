@@ -61,7 +61,7 @@ export interface ScreenPage {
   count(testId: string): Promise<number>;
   /** Polls until the first element with this data-testid contains (or matches) `expected`. */
   waitForText(testId: string, expected: string | RegExp, timeoutMs?: number): Promise<void>;
-  /** Waits for the sign-in form, types the token and submits it. */
+  /** Waits for the sign-in form (following the pairing screen's token link), types the token and submits it. */
   signIn(token: string): Promise<void>;
   /** The token the page keeps in localStorage. */
   storedToken(): Promise<string | null>;
@@ -146,6 +146,9 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
       }
     },
     async signIn(token) {
+      await page.locator(`${selector('signin')}, ${selector('pairing')}`).first().waitFor({ timeout: 5_000 });
+      // A screen without a credential shows its pairing code; the token form is one link away.
+      if ((await page.locator(selector('pairing-use-token')).count()) > 0) await page.locator(selector('pairing-use-token')).click();
       await page.locator(selector('signin')).waitFor({ timeout: 5_000 });
       await page.locator(selector('signin-token')).fill(token);
       await page.locator(selector('signin-submit')).click();

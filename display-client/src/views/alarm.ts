@@ -28,6 +28,8 @@ export interface PanelContext {
   showMap: boolean;
   showUnits: boolean;
   ended: boolean;
+  /** A test alarm (F8): striped and bannered so nobody takes it for a real one. */
+  test?: boolean;
   t: Strings;
 }
 
@@ -66,13 +68,15 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
   const { t } = ctx;
   const showMap = ctx.showMap && bool(ctx.configuration, 'showMap', true);
   return h('article', {
-    class: `panel${ctx.compact ? ' panel--compact' : ''}${ctx.ended ? ' panel--ended' : ''}${showMap ? '' : ' panel--no-map'}`,
+    class: `panel${ctx.compact ? ' panel--compact' : ''}${ctx.ended ? ' panel--ended' : ''}${ctx.test ? ' panel--test' : ''}${showMap ? '' : ' panel--no-map'}`,
     'data-testid': 'alarm-panel',
     'data-event-id': alarm.eventId ?? '',
+    'data-test-alarm': ctx.test ? '' : null,
   },
   // Keyword, elapsed time, message and address are placed by the CSS grid: side by side on a wall, the
   // keyword on a row of its own in a split cell (it must never be cut).
   h('header', { class: 'panel__head' },
+    ctx.test ? h('p', { class: 'test-banner', 'data-testid': 'test-banner' }, t.testBanner) : null,
     h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': '' }, alarm.event || t.alarm),
     h('div', { class: 'elapsed', 'data-testid': 'alarm-elapsed' },
       ctx.ended ? h('span', { class: 'elapsed__ended', 'data-testid': 'alarm-ended' }, t.ended) : null,

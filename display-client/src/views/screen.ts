@@ -5,6 +5,7 @@ import type { MonitorView } from '../../../server/hub/protocol.js';
 import type { Alarm } from '../alarms.js';
 import type { ViewDecision } from '../decide.js';
 import { localeFor, type Language, type Strings } from '../strings.js';
+import { testAlarmAsAlarm } from '../test-alarm.js';
 import { alarmPanel } from './alarm.js';
 import { splitView } from './split.js';
 import { standbyView } from './standby.js';
@@ -40,12 +41,15 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
       build: () => splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t),
     };
   }
-  if (view.mode === 'alarm' || view.mode === 'ended') {
+  if (view.mode === 'alarm' || view.mode === 'ended' || view.mode === 'test') {
     const ended = view.mode === 'ended';
+    const test = view.mode === 'test';
+    // A test alarm is drawn by the same panel as a real one, only marked: it tests what a real one shows.
+    const alarm = view.mode === 'test' ? testAlarmAsAlarm(view.test, configuration, t.testKeyword) : view.alarm;
     return {
-      key: `${base}|${view.alarm.key}`,
-      alarms: [view.alarm],
-      build: () => alarmPanel(view.alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, t }),
+      key: `${base}|${alarm.key}`,
+      alarms: [alarm],
+      build: () => alarmPanel(alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, test, t }),
     };
   }
   const locale = localeFor(c.language, monitor.configurationStandby.locale);

@@ -16,6 +16,8 @@ export interface SignInOptions {
   hasToken: boolean;
   t: Strings;
   onSubmit: (result: SignInResult) => void;
+  /** Leads back to the pairing code. */
+  onPair: () => void;
 }
 
 /** Builds the sign-in form; the token field may stay empty when a stored token should be kept. */
@@ -30,6 +32,7 @@ export function signInView(o: SignInOptions): HTMLElement {
     class: 'signin__input', name: 'monitor', inputmode: 'numeric', 'data-testid': 'signin-monitor',
     value: o.monitorId ?? '', placeholder: t.monitorExample,
   });
+  const pairLink = h('button', { class: 'pairing__link', type: 'button', 'data-testid': 'signin-pair' }, t.signInPair);
   const form = h('form', { class: 'signin', 'data-testid': 'signin' },
     h('h1', { class: 'signin__title' }, t.signInTitle),
     h('p', { class: 'signin__hint' }, t.signInHint),
@@ -37,8 +40,10 @@ export function signInView(o: SignInOptions): HTMLElement {
     h('label', { class: 'signin__field' }, h('span', {}, t.tokenLabel), token),
     // The monitor normally comes from ?monitor=<id>; the field is shown only when that is missing or wrong.
     o.monitorId === null || o.message ? h('label', { class: 'signin__field' }, h('span', {}, t.monitorLabel), monitor) : null,
-    h('button', { class: 'signin__button', type: 'submit', 'data-testid': 'signin-submit' }, t.connect));
+    h('button', { class: 'signin__button', type: 'submit', 'data-testid': 'signin-submit' }, t.connect),
+    pairLink);
   if (!o.message) error.hidden = true;
+  pairLink.addEventListener('click', o.onPair);
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -46,7 +51,8 @@ export function signInView(o: SignInOptions): HTMLElement {
     const monitorId = parseMonitorId(monitor.value || String(o.monitorId ?? ''));
     const problem =
       !value && !o.hasToken ? t.needToken
-        : value && !schemeFor(value) ? t.badToken
+        // Screen tokens come from pairing only: the page must learn its screen id with them.
+        : value && (!schemeFor(value) || schemeFor(value) === 'screen-token') ? t.badToken
           : monitorId === null ? t.needMonitor
             : null;
     if (problem || monitorId === null) {

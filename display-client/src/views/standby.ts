@@ -44,7 +44,7 @@ function latest(meta: JsonObject, count: number, t: Strings): HTMLElement | null
 export function standbyView(standby: JsonObject, monitorName: string, meta: JsonObject, nowMs: number, locale: string, t: Strings): HTMLElement {
   return h('div', { class: 'standby', 'data-testid': 'standby' },
     h('header', { class: 'standby__head' },
-      h('div', { class: 'standby__title' }, text(standby, 'title', monitorName)),
+      h('div', { class: 'standby__title', 'data-testid': 'standby-title' }, text(standby, 'title', monitorName)),
       h('div', { class: 'standby__state', 'data-testid': 'standby-state' }, h('span', { class: 'standby__dot' }), t.ready)),
     h('div', { class: 'standby__main' },
       clock(nowMs, bool(standby, 'showSeconds', true)),
