@@ -15,6 +15,7 @@ import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.
 import { buildOpenApi } from './http/openapi.js';
 import { mountOperations } from './http/operation.js';
 import type { Limits } from './http/limits.js';
+import type { CredentialCache } from './identity/credential-cache.js';
 import { Validator } from './http/validation.js';
 import type { Metrics } from './metrics.js';
 import { timingSafeEqual } from 'node:crypto';
@@ -36,6 +37,8 @@ export interface AppDeps {
   rateLimitPerSecond: number;
   /** Where limits are counted (Redis, shared by all processes, or memory). */
   limits: Limits;
+  /** Credentials resolved recently (shared with the hub). */
+  credentials: CredentialCache;
   /** Client addresses from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
   readiness: ReadinessCheck[];
@@ -61,7 +64,7 @@ function sameSecret(given: string, wanted: string): boolean {
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
   const monitors = new MonitorCommands(deps.db, deps.events);
-  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits);
+  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits, deps.credentials);
   const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
   const openapi = buildOpenApi(operations, validator);
 
@@ -94,7 +97,7 @@ export function createApp(deps: AppDeps): App {
   const publicApi = new Router();
   mountOperations(publicApi, validator, operations.filter((op) => op.public), deps.limits, deps.rateLimitPerSecond);
   const api = new Router();
-  api.use('/api/v1', authenticate(deps.db.models, deps.limits));
+  api.use('/api/v1', authenticate(deps.credentials, deps.limits));
   mountOperations(api, validator, operations.filter((op) => !op.public), deps.limits, deps.rateLimitPerSecond);
 
   // Behind a proxy only the address the proxy itself saw is trusted (the rightmost X-Forwarded-For entry).

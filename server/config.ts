@@ -27,6 +27,8 @@ export interface Config {
   tileUrl: string;
   /** How often connected screens' tokens are checked for revocation. */
   tokenRecheckMs: number;
+  /** How long a resolved credential is reused without reading it again (0: never). */
+  credentialCacheMs: number;
   /** Requests per second per credential (twice that as burst); 0 turns rate limiting off. */
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     tileUrl: env.TILE_URL ?? '',
     tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
+    credentialCacheMs: integer(env, 'CREDENTIAL_CACHE_MS', 1_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     thingsRecordLimit: integer(env, 'THINGS_RECORD_LIMIT', 10_000),
@@ -149,6 +152,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
     `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,
     `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
+    `CREDENTIAL_CACHE_MS=${config.credentialCacheMs} (${origin('CREDENTIAL_CACHE_MS')})`,
     `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
     `METRICS_TOKEN=${config.metricsToken ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'} (${origin('METRICS_TOKEN')})`,
     `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,

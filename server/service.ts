@@ -13,6 +13,7 @@ import { hubSignature, watchHubPeers } from './hub/peers.js';
 import { connectRedis } from './hub/redis.js';
 import { Limits } from './http/limits.js';
 import { Metrics } from './metrics.js';
+import { CredentialCache } from './identity/credential-cache.js';
 import { installationId as loadInstallationId } from './db/system.js';
 
 export interface RunningService {
@@ -49,6 +50,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
   const metrics = new Metrics();
+  const credentials = new CredentialCache(db.models, config.credentialCacheMs);
   metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () => Number(await db.ping()));
   metrics.gauge('alarmhub_redis_up', '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL', () => (redis ? Number(redis.up()) : -1));
   metrics.gauge('alarmhub_hub_mismatched_processes', 'Live processes on this database whose hub settings differ from this one\'s', () => peers.mismatches().length);
@@ -61,7 +63,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
   hub = createHub(server, {
@@ -75,6 +77,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     redisPrefix,
     limits,
     metrics,
+    credentials,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
     trustProxy: config.trustProxy,

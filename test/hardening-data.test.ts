@@ -54,6 +54,22 @@ data('M8 409 no_active_alarm for a late response count after the alarm was clear
   screen.close();
 });
 
+data('M8 on a process whose remembered state is old (the alarm was set on another process) patches the stored alarm', async (ctx) => {
+  const other = await startTestService();
+  try {
+    const id = await newMonitor(ctx);
+    const alarm = `/api/v1/monitor/${id}/data/alarming`;
+    // This process writes (and remembers) a cleared state; the other one sets an alarm after it.
+    assert.is((await api(ctx).post(alarm, {})).status, 200);
+    assert.is((await client(other.url, { apiKey: ctx.a.apiKey }).post(alarm, { eventId: 9, event: 'Brand' })).status, 200);
+    const res = await api(ctx).patch(alarm, { positiveResponses: 5 });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is((await read(ctx, id)).body.alarmData.positiveResponses, 5);
+  } finally {
+    await other.close();
+  }
+});
+
 data('M8 409 for an ended event and for an eventId no active event has; 200 for the active one', async (ctx) => {
   const id = await newMonitor(ctx);
   const alarm = `/api/v1/monitor/${id}/data/alarming`;

@@ -156,12 +156,26 @@ export class Chain<T> {
   append(key: string, make: (head: Version<T>) => T, absent: () => Error): Promise<Version<T> & { base: string }> {
     return this.lock.run(key, async () => {
       const deadline = Date.now() + WRITE_DEADLINE_MS;
-      let head = await this.latest(key);
+      // Built on what this process knows, without reading first: if another process wrote meanwhile,
+      // the insert collides and the newest is read then; the base check covers a long-stale hint.
+      const cached = this.known(key);
+      let head = cached ?? (await this.latest(key));
+      let fresh = cached === null;
       while (head && Date.now() < deadline) {
         // A write queued behind this process's removal of the key must not bring it back.
         if (this.removed.has(key)) break;
-        const body = make(head);
-        const json = this.serialise(body);
+        let body: T;
+        let json: string;
+        try {
+          body = make(head);
+          json = this.serialise(body);
+        } catch (err) {
+          // A refusal decided on a remembered head may not hold on the stored one: decide on that.
+          if (fresh) throw err;
+          head = await this.latest(key);
+          fresh = true;
+          continue;
+        }
         const next = { n: head.n + 1, epoch: newEpoch() };
         // The body first: a link that is visible always has its body.
         await this.models.contents.create({ _id: contentId(key, next), key, body: json });
@@ -171,6 +185,7 @@ export class Chain<T> {
           await this.dropContent(key, next);
           if (!isDuplicateKey(err)) throw err;
           head = await this.latest(key);
+          fresh = true;
           continue;
         }
         if (!(await this.intact(key, head))) {
@@ -178,18 +193,26 @@ export class Chain<T> {
           await this.dropContent(key, next);
           this.hints.delete(key);
           head = await this.latest(key);
+          fresh = true;
           continue;
         }
         this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
         this.remember(key, next);
         // Housekeeping: the write is committed, so its failure must not fail the write.
-        await this.models.heads.updateOne({ _id: key }, { $set: { n: next.n } }, { upsert: true }).catch(() => {});
+        void this.models.heads.updateOne({ _id: key }, { $set: { n: next.n } }, { upsert: true }).catch(() => {});
         void this.prune(key, next.n).catch(() => {});
         return { ...next, base: head.epoch, body };
       }
       if (!head || this.removed.has(key)) throw absent();
       throw unavailable('Too many concurrent writes; try again', 1);
     });
+  }
+
+  // The newest version this process knows with its body in memory, if it has both.
+  private known(key: string): Version<T> | null {
+    const ref = this.hints.get(key);
+    const body = ref && this.bodies.get(contentId(key, ref));
+    return ref && body !== undefined ? { ...ref, body } : null;
   }
 
   /** Removes a key's whole history, after any write of this process in flight. */

@@ -2,8 +2,8 @@
 // all HTTP headers). Operations declared `public` (a screen asking to be paired) are mounted apart,
 // without it.
 import type { Context, Next } from 'koa';
-import { resolveActor } from '../identity/actor.js';
-import type { IdentityModels, TokenKind } from '../identity/models.js';
+import type { CredentialCache } from '../identity/credential-cache.js';
+import type { TokenKind } from '../identity/models.js';
 import { badRequest, rateLimited, unauthorized } from './errors.js';
 import type { Limits } from './limits.js';
 
@@ -22,7 +22,7 @@ function hint(header: string, value: string): string {
 }
 
 /** Puts the caller on ctx.state.caller or answers 401; limits the rate of bad credentials per address. */
-export function authenticate(models: IdentityModels, limits: Limits) {
+export function authenticate(credentials: CredentialCache, limits: Limits) {
   // An address gets a few wrong credentials per second. Only wrong ones count and only they are
   // refused: a station behind the same NAT as a misconfigured device keeps working.
   const badCredentials = limits.create('bad-credentials', 5, 20);
@@ -31,7 +31,7 @@ export function authenticate(models: IdentityModels, limits: Limits) {
     if (sent.length > 1) throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
     if (sent.length === 0) throw unauthorized(`A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`);
     const [{ header, kind, value }] = sent;
-    const caller = await resolveActor(models, kind, value);
+    const caller = await credentials.resolve(kind, value);
     if (!caller) {
       const wait = await badCredentials.take(ctx.ip);
       if (wait) throw rateLimited(wait);

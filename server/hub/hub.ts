@@ -12,7 +12,8 @@ import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
 import type { Validator } from '../http/validation.js';
-import { resolveActor, type Caller } from '../identity/actor.js';
+import type { Caller } from '../identity/actor.js';
+import type { CredentialCache } from '../identity/credential-cache.js';
 import type { ScreenCommands } from '../areas/screens/commands.js';
 import { ScreenHealth } from '../areas/screens/health.js';
 import { Admission } from './admission.js';
@@ -67,6 +68,8 @@ export interface HubDeps {
   /** Where the hub's rate limits are counted. */
   limits: Limits;
   metrics: Metrics;
+  /** Credentials resolved recently (shared with REST). */
+  credentials: CredentialCache;
   /** How often connected sockets' tokens are checked for revocation. */
   tokenRecheckMs: number;
   /** How often monitors with screens here are checked for versions this process missed. */
@@ -184,7 +187,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const refuse = async () => next(new Error(await admission.refusal(address)));
     if (typeof auth.token !== 'string' || !kind) return refuse();
     try {
-      const actor = await resolveActor(deps.db.models, kind, auth.token);
+      const actor = await deps.credentials.resolve(kind, auth.token);
       if (!actor) return refuse();
       if (!admission.admit(actor.tokenId, socket.id)) return next(new Error('too_many_connections'));
       socket.data.actor = actor;

@@ -29,7 +29,7 @@ export function otherDatabase(name: string): string {
  */
 export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger } = {}): Promise<TestService> {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0', ...env });
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, opts.dbUri ?? testDbUri(), log);
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };

@@ -6,6 +6,7 @@ import type { Limiter, Limits } from '../../http/limits.js';
 import type { ScreenEvents } from '../../hub/events.js';
 import type { ScreenCommandName } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
+import type { CredentialCache } from '../../identity/credential-cache.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import type { ScreenDoc } from './models.js';
@@ -29,7 +30,7 @@ export class ScreenCommands {
   readonly pairings: Pairings;
   private readonly wrongCodes: Limiter;
 
-  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limits: Limits) {
+  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limits: Limits, private readonly credentials?: CredentialCache) {
     this.pairings = new Pairings(db);
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
@@ -62,7 +63,10 @@ export class ScreenCommands {
   /** F5: removes a screen; its token is revoked and its sockets are disconnected. */
   async remove(actor: Actor, screenId: number): Promise<void> {
     const screen = await this.configurable(actor, screenId);
-    if (screen.credential) await this.db.models.Token.updateOne({ _id: screen.credential }, { $set: { revokedAt: new Date() } });
+    if (screen.credential) {
+      await this.db.models.Token.updateOne({ _id: screen.credential }, { $set: { revokedAt: new Date() } });
+      this.credentials?.forget(screen.credential);
+    }
     await this.db.models.Screen.deleteOne({ _id: screen._id });
     this.events.disconnectScreen(screenId);
   }

@@ -1,0 +1,37 @@
+// Resolving a credential costs one or two database reads; a busy client sends many requests a second
+// with the same one. Known credentials are kept for a short time (CREDENTIAL_CACHE_MS, default 1000), so
+// a revoked token or a changed membership takes effect within that time on every process (at once on
+// the process that made the change); unknown credentials are never cached (their answers stay
+// rate limited). The hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
+import { resolveActor, type Caller } from './actor.js';
+import type { IdentityModels, TokenKind } from './models.js';
+import { hashToken } from './tokens.js';
+
+const MAX_ENTRIES = 10_000;
+
+/** Credentials resolved recently, by their hash. */
+export class CredentialCache {
+  private readonly entries = new Map<string, { caller: Caller; kind: TokenKind; at: number }>();
+
+  constructor(private readonly models: IdentityModels, private readonly ttlMs: number) {}
+
+  /** The caller for a token under a scheme, from the cache while it is fresh. */
+  async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
+    if (this.ttlMs <= 0) return resolveActor(this.models, kind, token);
+    const key = hashToken(token);
+    const hit = this.entries.get(key);
+    if (hit && hit.kind === kind && Date.now() - hit.at < this.ttlMs) return hit.caller;
+    const caller = await resolveActor(this.models, kind, token);
+    this.entries.delete(key);
+    if (caller) {
+      this.entries.set(key, { caller, kind, at: Date.now() });
+      if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return caller;
+  }
+
+  /** Forgets a credential (revoked here) by its stored hash. */
+  forget(credential: string): void {
+    this.entries.delete(credential);
+  }
+}
