@@ -39,11 +39,14 @@ export function connectRedis(url: string, log: Logger): RedisPair {
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 1_000),
     lazyConnect: false,
   };
-  // The subscriber must queue: the adapter subscribes before the first connection is up.
-  const queued = { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null };
+  // The subscriber must queue: the adapter subscribes before the first connection is up. Its ready
+  // check is off: subscriptions written while the check's INFO is still unanswered put the connection
+  // in subscriber mode, the INFO is refused there, the connection drops, and the reconnect forgets the
+  // subscriptions (seen when a process started quickly: no patch crossed processes).
+  const queued = { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false };
   const nodes = clusterNodes(url);
   const make = (o: typeof options | typeof queued): RedisClient => (nodes
-    ? new Cluster(nodes, { shardedSubscribers: true, enableOfflineQueue: o.enableOfflineQueue, clusterRetryStrategy: options.retryStrategy, redisOptions: { maxRetriesPerRequest: o.maxRetriesPerRequest } })
+    ? new Cluster(nodes, { shardedSubscribers: true, enableOfflineQueue: o.enableOfflineQueue, enableReadyCheck: 'enableReadyCheck' in o ? o.enableReadyCheck : true, clusterRetryStrategy: options.retryStrategy, redisOptions: { maxRetriesPerRequest: o.maxRetriesPerRequest } })
     : new Redis(url, o));
   const pub = make(options);
   const sub = make(queued);
