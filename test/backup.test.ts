@@ -45,7 +45,7 @@ backups('backup create writes every collection and a manifest; restore into a ne
   assert.ok(made.json.documents > 10, made.stdout);
   const manifest = JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8'));
   assert.is(manifest.installationId, ctx.svc.installationId);
-  assert.ok(manifest.collections.organizations >= 1 && manifest.collections.chain_contents >= 1);
+  assert.ok(manifest.collections.organizations >= 1 && manifest.collections.chain_links >= 1);
   assert.is((await admin(ctx.source, 'backup', 'create', '--dir', dir)).code, 1, 'never over an existing backup');
 
   const target = otherDatabase(`backup_dst_${randomBytes(4).toString('hex')}`);

@@ -126,4 +126,23 @@ chain('a history without a genesis (removed) refuses appends with the absent err
   }
 });
 
+
+chain('small bodies travel in their link, large ones in a content document; another process reads both, old large ones are pruned', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  const big = Array.from({ length: 5_000 }, (_, i) => i * 1_000_003); // about 50 KiB of JSON
+  const small = await a.append(key, add(1), absent);
+  const large = await a.append(key, () => ({ writes: big }), absent);
+  const linkOf = (n: number) => ctx.db.chains.links.findById(`${key}:${n}`).lean();
+  assert.ok((await linkOf(small.n))?.body, 'a small body is in its link');
+  assert.is((await linkOf(large.n))?.body, undefined, 'a large body is not');
+  assert.ok(await ctx.db.chains.contents.findById(`${key}:${large.n}:${large.epoch}`).lean(), 'it has its own document');
+  assert.equal(await b.body(key, small), { writes: [1] });
+  assert.equal((await b.body(key, large))!.writes.length, big.length);
+  for (let n = 0; n < 4; n++) await a.append(key, add(n), absent);
+  await until(async () => !(await ctx.db.chains.contents.findById(`${key}:${large.n}:${large.epoch}`).lean()), 'the prune of the old large body');
+  assert.equal((await a.latest(key))!.body.writes.slice(0, 3), big.slice(0, 3));
+});
+
 chain.run();

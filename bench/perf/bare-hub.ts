@@ -29,8 +29,10 @@ server.on('request', (req, res) => {
   req.on('data', (c) => (body += c));
   req.on('end', () => {
     const monitorId = Number(match[1]);
-    const version = (versions.get(monitorId) ?? 0) + 1;
-    versions.set(monitorId, version);
+    // Versions unique across the processes (no shared counter: the bare server has no database).
+    const count = (versions.get(monitorId) ?? 0) + 1;
+    versions.set(monitorId, count);
+    const version = count * 2 + Number(process.env.BARE_INDEX ?? 0);
     io.to(`monitor:${monitorId}`).emit('monitor:patch', { monitorId, version, epoch: 'e', baseEpoch: 'e', section: 'alarming', op: 'patch', payload: JSON.parse(body), at: new Date().toISOString() });
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: `saved (version ${version})` }));
   });

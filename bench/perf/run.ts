@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   try {
     const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
     const ours = await Promise.all([start('hub-process.ts', withRedis), start('hub-process.ts', withRedis)]);
-    const bare = await Promise.all([start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout' }), start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout' })]);
+    const bare = await Promise.all([start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout', BARE_INDEX: '0' }), start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout', BARE_INDEX: '1' })]);
     const oursUrls = ours.map((p) => `http://127.0.0.1:${p.port}`);
     const bareUrls = bare.map((p) => `http://127.0.0.1:${p.port}`);
     const monitorIds: number[] = [];

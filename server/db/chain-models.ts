@@ -11,6 +11,7 @@ export function chainModels(conn: Connection): ChainModels {
     epoch: { type: String, required: true },
     base: { type: String, default: '' },
     at: { type: Date, required: true },
+    body: { type: String },
   }, { versionKey: false });
   // MongoDB answers the rare scans (a pruned hint, a removal) from this index; FerretDB reads the
   // collection, which holds only these small documents.

@@ -1,9 +1,10 @@
 // A history of versions per key (a monitor's data, a monitor's configuration): each version is a tiny
 // link document with the string _id "<key>:<n>", so exactly one writer gets each version on MongoDB and
 // on FerretDB (whose updates are read-modify-write without a lock), and every lookup is an exact
-// string-_id lookup — the only query FerretDB answers from an index. Bodies live apart, in content
-// documents "<key>:<n>:<epoch>", read only when needed and cached (they never change), so probing for
-// the newest version never parses a large document.
+// string-_id lookup — the only query FerretDB answers from an index. A small body (up to 32 KiB of JSON)
+// is kept in its link, so a write is one insert; a larger one lives apart, in a content document
+// "<key>:<n>:<epoch>" written first, so probing for the newest version never parses a large document.
+// Bodies never change: each process caches them.
 //
 // Each version has a random epoch and names its base's epoch. Together they identify one history:
 // after a database restore, version 50 of the new history and version 50 of the old one differ in
@@ -28,6 +29,8 @@ export interface LinkDoc {
   epoch: string;
   base: string;
   at: Date;
+  /** The body as JSON when it is small; absent when it lives in a content document. */
+  body?: string;
 }
 
 export interface HeadDoc {
@@ -66,6 +69,7 @@ export interface ChainOptions {
 }
 
 const LINKS_KEPT = 20;
+const INLINE_BYTES = 32 * 1024;
 const BODIES_KEPT = 3;
 const PRUNE_EVERY = 10;
 const WRITE_DEADLINE_MS = 20_000;
@@ -96,8 +100,8 @@ export class Chain<T> {
     const genesis = { n: 0, epoch: newEpoch() };
     const json = this.serialise(body);
     try {
-      await this.models.contents.create({ _id: contentId(key, genesis), key, body: json });
-      await this.models.links.create({ _id: linkId(key, 0), key, n: 0, epoch: genesis.epoch, base: '', at: new Date() });
+      const inline = await this.storeBody(key, genesis, json);
+      await this.models.links.create({ _id: linkId(key, 0), key, n: 0, epoch: genesis.epoch, base: '', at: new Date(), ...inline });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const existing = await this.latest(key);
@@ -142,8 +146,9 @@ export class Chain<T> {
     const id = contentId(key, ref);
     const cached = this.bodies.get(id);
     if (cached !== undefined) return cached;
-    const doc = await this.models.contents.findById(id).lean();
-    if (!doc) return undefined;
+    const link = await this.models.links.findById(linkId(key, ref.n)).lean();
+    const doc = link?.epoch === ref.epoch && link.body !== undefined ? link : await this.models.contents.findById(id).lean();
+    if (!doc?.body) return undefined;
     const body = JSON.parse(doc.body) as T;
     this.bodies.set(id, body, Buffer.byteLength(doc.body));
     return body;
@@ -177,10 +182,10 @@ export class Chain<T> {
           continue;
         }
         const next = { n: head.n + 1, epoch: newEpoch() };
-        // The body first: a link that is visible always has its body.
-        await this.models.contents.create({ _id: contentId(key, next), key, body: json });
+        // A large body first: a link that is visible always has its body.
+        const inline = await this.storeBody(key, next, json);
         try {
-          await this.models.links.create({ _id: linkId(key, next.n), key, n: next.n, epoch: next.epoch, base: head.epoch, at: new Date() });
+          await this.models.links.create({ _id: linkId(key, next.n), key, n: next.n, epoch: next.epoch, base: head.epoch, at: new Date(), ...inline });
         } catch (err) {
           await this.dropContent(key, next);
           if (!isDuplicateKey(err)) throw err;
@@ -293,6 +298,13 @@ export class Chain<T> {
     if (this.hints.size > MAX_HINTS) this.hints.delete(this.hints.keys().next().value!);
   }
 
+  // A small body goes into the link (returned to spread into it); a large one into its own document.
+  private async storeBody(key: string, ref: VersionRef, json: string): Promise<{ body?: string }> {
+    if (Buffer.byteLength(json) <= INLINE_BYTES) return { body: json };
+    await this.models.contents.create({ _id: contentId(key, ref), key, body: json });
+    return {};
+  }
+
   private async dropContent(key: string, ref: VersionRef): Promise<void> {
     await this.models.contents.deleteOne({ _id: contentId(key, ref) }).catch(() => {});
   }
@@ -303,8 +315,13 @@ export class Chain<T> {
     const old = n - BODIES_KEPT;
     if (old >= 0) {
       const link = await this.link(key, old);
-      if (link) await this.dropContent(key, link);
+      if (link && link.body === undefined) await this.dropContent(key, link);
     }
-    if (n % PRUNE_EVERY === 0) await this.models.links.deleteMany({ key, n: { $lte: n - LINKS_KEPT } });
+    // Each multiple of PRUNE_EVERY deletes the window of links behind it, each by its exact _id (a
+    // filter on `key` would read every link of every monitor on FerretDB, bodies included).
+    if (n % PRUNE_EVERY !== 0) return;
+    for (let old = n - LINKS_KEPT - PRUNE_EVERY + 1; old <= n - LINKS_KEPT; old++) {
+      if (old >= 0) await this.models.links.deleteOne({ _id: linkId(key, old) });
+    }
   }
 }
