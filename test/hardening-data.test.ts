@@ -170,4 +170,30 @@ data('M2 on two processes at once: every change is kept and every revision is di
   }
 });
 
+data('a monitor deleted on another process: data reads, writes and subscriptions here answer 404 (its owner is remembered, its data is gone)', async (ctx) => {
+  const other = await startTestService();
+  try {
+    const id = await newMonitor(ctx);
+    const alarm = `/api/v1/monitor/${id}/data/alarming`;
+    const member = client(ctx.svc.url, { pat: ctx.a.member.token });
+    // This process learns the monitor's owner and its newest version.
+    assert.is((await api(ctx).post(alarm, { eventId: 7, event: 'B2 Kaminbrand' })).status, 200);
+    assert.is((await member.get(`/api/v1/monitor/${id}/data`)).status, 200);
+    assert.is((await client(other.url, { apiKey: ctx.a.apiKey }).delete(`/api/v1/monitor/${id}`)).status, 200);
+    expectError(await member.get(`/api/v1/monitor/${id}/data`), 404, 'not_found');
+    expectError(await api(ctx).patch(alarm, { positiveResponses: 2 }), 404, 'not_found');
+    expectError(await api(ctx).post(alarm, { eventId: 8, event: 'B3' }), 404, 'not_found');
+    expectError(await api(ctx).patch(`/api/v1/monitor/${id}/data/meta`, { pagers: {} }), 404, 'not_found');
+    expectError(await member.patch(alarm, { positiveResponses: 2 }), 404, 'not_found'); // not 403: the monitor is gone
+    const screen = await connectScreen(ctx.svc.url, ctx.a.apiKey);
+    const ack = await screen.subscribe(id).catch((err: Error) => err);
+    assert.is((ack as { error?: { error: string } }).error?.error, 'not_found', JSON.stringify(ack));
+    screen.close();
+    // Nothing was written back: the other process finds no monitor either.
+    expectError(await client(other.url, { apiKey: ctx.a.apiKey }).get(`/api/v1/monitor/${id}/data`), 404, 'not_found');
+  } finally {
+    await other.close();
+  }
+});
+
 data.run();

@@ -216,7 +216,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
         const { monitorId, version, epoch } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
         const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;
         await admission.checkSubscribe(actor.tokenId, address, followed, socket.rooms.has(rooms.monitor(monitorId)));
-        await monitors.readable(actor, monitorId);
+        await monitors.dataReadable(actor, monitorId);
         // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
         await socket.join(rooms.monitor(monitorId));
         const current = await monitors.latestVersion(monitorId);

@@ -7,7 +7,7 @@ import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js'
 import type { MonitorEvents } from './events.js';
 import { presentMonitor } from './presenter.js';
 import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
-import { MonitorStore, type MonitorConfig, type MonitorRecord } from './store.js';
+import { MonitorStore, type MonitorConfig, type MonitorOwner, type MonitorRecord } from './store.js';
 
 /** Fields of a monitor a client may set. */
 export interface MonitorInput {
@@ -91,6 +91,24 @@ export class MonitorCommands {
     return view;
   }
 
+  /** The check before reading a monitor's data (M6, a hub subscription): its configuration is not read. */
+  async dataReadable(caller: Caller, monitorId: number): Promise<MonitorOwner> {
+    const owner = await this.store.owner(monitorId);
+    if (!owner || !canReadMonitor(caller, owner)) throw notFound('Monitor not found');
+    return owner;
+  }
+
+  /** The check before a data write (M7–M10): 404 unseen, 403 seen but not writable. */
+  async dataWritable(actor: Actor, monitorId: number): Promise<MonitorOwner> {
+    const owner = await this.dataReadable(actor, monitorId);
+    if (!canConfigure(actor, owner.organizationID)) {
+      // The owner may be remembered from before another process deleted the monitor: 404 then.
+      if (!(await this.store.get(monitorId))) throw notFound('Monitor not found');
+      throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
+    }
+    return owner;
+  }
+
   /** M5: deletes a monitor and its data. */
   async remove(actor: Actor, id: number): Promise<void> {
     const record = await this.writable(actor, id);
@@ -100,7 +118,7 @@ export class MonitorCommands {
 
   /** M6: the current data and its version. */
   async data(caller: Caller, id: number): Promise<VersionedData> {
-    await this.readable(caller, id);
+    await this.dataReadable(caller, id);
     return this.latest(id);
   }
 
@@ -125,8 +143,8 @@ export class MonitorCommands {
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
-  async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject, checked?: MonitorRecord): Promise<number> {
-    const monitor = checked ?? (await this.writable(actor, id));
+  async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject, checked?: MonitorOwner): Promise<number> {
+    const monitor = checked ?? (await this.dataWritable(actor, id));
     let write = { section, op, payload, at: '' };
     const next = await this.store.appendData(id, (head) => {
       write = { section, op, payload, at: new Date().toISOString() };

@@ -4,7 +4,7 @@ import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../sc
 import type { MonitorCommands, MonitorInput } from './commands.js';
 import { presentMonitor } from './presenter.js';
 import type { DataOp, DataSection, JsonObject } from './reduce.js';
-import { MONITOR_DATA_MAX_BYTES, type MonitorRecord } from './store.js';
+import { MONITOR_DATA_MAX_BYTES, type MonitorOwner } from './store.js';
 
 const MONITOR_FORMAT = 'Monitor in wrong format or required field missing';
 const MONITOR_ID = 'monitor_id missing or in wrong format';
@@ -49,9 +49,9 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     // Alarm and response updates that pass authorization are never refused for rate; the per-monitor
     // write queue bounds them. Refused ones (another organization's key) count and get 429.
     rateLimited: false,
-    authorize: ({ actor, params }) => monitors.writable(actor, params.monitor_id),
+    authorize: ({ actor, params }) => monitors.dataWritable(actor, params.monitor_id),
     async handler({ actor, params, body, authorized }) {
-      const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorRecord);
+      const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorOwner);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
     },
   });

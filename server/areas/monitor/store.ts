@@ -33,10 +33,22 @@ const dataKey = (id: number) => `data:${id}`;
 const gone = () => notFound('Monitor not found');
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
+/** A monitor's identity: what data operations are authorized on. It never changes. */
+export interface MonitorOwner {
+  id: number;
+  organizationID: number;
+}
+
+const OWNERS_KEPT = 100_000;
+
 /** Monitors and their data over the chains. */
 export class MonitorStore {
   private readonly configs: Chain<MonitorConfig>;
   private readonly data: Chain<MonitorData>;
+  // A monitor never moves to another organization and its ID is never reused, so its owner is kept for
+  // the process's life: data reads and writes need no read of the monitor. A monitor deleted by another
+  // process is still noticed there: its data history is gone.
+  private readonly owners = new Map<number, number>();
 
   constructor(private readonly db: Database) {
     this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024 });
@@ -49,7 +61,18 @@ export class MonitorStore {
     const genesis = await this.configs.start(configKey(id), config);
     await this.data.start(dataKey(id), emptyData());
     await this.db.models.Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
+    this.keepOwner(id, organizationID);
     return { id, organizationID, revision: genesis.n, config };
+  }
+
+  /** The monitor's organization, from memory once known; null when there is no such monitor. */
+  async owner(id: number): Promise<MonitorOwner | null> {
+    const known = this.owners.get(id);
+    if (known !== undefined) return { id, organizationID: known };
+    const doc = await this.db.models.Monitor.findById(String(id), { organizationID: 1 }).lean();
+    if (!doc) return null;
+    this.keepOwner(id, doc.organizationID);
+    return { id, organizationID: doc.organizationID };
   }
 
   /** The monitor with its newest configuration, or null. */
@@ -76,6 +99,7 @@ export class MonitorStore {
 
   /** Deletes the monitor and both histories; true when it was there. */
   async remove(id: number): Promise<boolean> {
+    this.owners.delete(id);
     const { deletedCount } = await this.db.models.Monitor.deleteOne({ _id: String(id) });
     await this.configs.remove(configKey(id));
     await this.data.remove(dataKey(id));
@@ -101,8 +125,14 @@ export class MonitorStore {
     return this.data.append(dataKey(id), make, gone);
   }
 
+  private keepOwner(id: number, organizationID: number): void {
+    if (this.owners.size >= OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
+    this.owners.set(id, organizationID);
+  }
+
   private async current(doc: MonitorDoc): Promise<MonitorRecord | null> {
     const id = Number(doc._id);
+    this.keepOwner(id, doc.organizationID);
     const base = { id, organizationID: doc.organizationID };
     if (!(await this.configs.newerThan(configKey(id), doc.revision))) {
       return { ...base, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig };
