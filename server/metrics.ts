@@ -55,6 +55,16 @@ export class Metrics {
     new Gauge({ name, help, registers: [this.registry], async collect() { this.set(await read()); } });
   }
 
+  /** A counter read when scraped from a running total kept elsewhere. */
+  counter(name: string, help: string, read: () => number): void {
+    let last = 0;
+    new Counter({ name, help, registers: [this.registry], collect() {
+      const now = read();
+      if (now > last) this.inc(now - last);
+      last = now;
+    } });
+  }
+
   /** The text exposition format. */
   async render(): Promise<{ body: string; contentType: string }> {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };

@@ -116,4 +116,27 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
   assert.ok(onB.events.filter((e) => e.name === 'monitor:patch').length >= patchesOnB + 3, 'B got the new writes as patches');
 });
 
+scale('writes taking turns on two processes build on each other without colliding: each learns the other\'s version from its patch', async (ctx) => {
+  const { a, b, id, onA, onB, apis } = await twoProcesses(ctx, process.env.REDIS_URL!);
+  const collisions = async (url: string) => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return Number(/^alarmhub_data_write_collisions_total (\d+)/m.exec(text)?.[1]);
+  };
+  const before = [await collisions(a.url), await collisions(b.url)];
+  assert.is((await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { eventId: 12, event: 'TH1 VU eingeklemmt' })).status, 200);
+  await onB.waitFor(() => onB.version === 1, 5_000, 'version 1 on B');
+  for (let i = 1; i <= 10; i++) {
+    const res = await apis[i % 2].patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i });
+    assert.is(res.status, 200);
+    assert.match(res.body.message, `version ${i + 1})`);
+    // The next write goes to the other process once this one's patch has reached it.
+    for (const screen of [onA, onB]) await screen.waitFor(() => screen.version === i + 1, 5_000, `version ${i + 1}`);
+  }
+  assert.equal([await collisions(a.url), await collisions(b.url)], before, 'no write had to be built again');
+  // What each process derived is what is stored: a write after the turns sees every earlier one.
+  const stored = await apis[1].get(`/api/v1/monitor/${id}/data`);
+  assert.is(stored.body.alarmData.positiveResponses, 10);
+  assert.is(stored.body.alarmData.event, 'TH1 VU eingeklemmt');
+});
+
 scale.run();

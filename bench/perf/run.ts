@@ -24,7 +24,8 @@ import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest' } } });
+const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
 const memorySizes = args.memory!.split(',').map(Number);
@@ -35,7 +36,9 @@ const PATCH = { positiveResponses: 3, awaitingResponses: 7 };
 
 const children: ChildProcess[] = [];
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(path.join(here, script), [], { execArgv: ['--expose-gc', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // BENCH_CPU_PROF=<dir>: alarm-hub processes write V8 CPU profiles there when they exit.
+  const profile = script === 'hub-process.ts' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = fork(path.join(here, script), [], { execArgv: ['--expose-gc', '--import', 'tsx', ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -51,11 +54,14 @@ const ask = <T>(child: ChildProcess, message: object, key: string): Promise<T> =
   child.on('message', on);
   child.send(message);
 });
+// Asks a process to stop (alarm-hub closes and exits, writing its CPU profile when asked for one).
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
+  child.send({ stop: true });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
+  clearTimeout(killer);
 }
 
 // Screens in client processes of at most 500 each, spread over `urls` by client.
@@ -160,7 +166,7 @@ async function main(): Promise<void> {
       await fetch(`${oursUrls[0]}/api/v1/monitor/${id}/data/alarming`, { method: 'POST', headers, body: JSON.stringify({ eventId: 1, event: 'Bench alarm' }) });
       monitorIds.push(id);
     }
-    for (const size of sizes) {
+    for (const size of only.has('fanout') ? sizes : []) {
       for (const spread of [1, 100]) {
         const monitors = monitorIds.slice(0, spread);
         const bareFigures = await fanOut(bareUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
@@ -171,21 +177,26 @@ async function main(): Promise<void> {
     }
     for (const p of [...ours, ...bare]) await stop(p.child);
 
-    const single = await start('hub-process.ts', env);
-    results.memory.ours = await memory('ours', `http://127.0.0.1:${single.port}`, single.child, monitorIds.slice(0, 100), auth);
-    await stop(single.child);
-    const bareSingle = await start('bare-hub.ts', {});
-    results.memory.bare = await memory('bare', `http://127.0.0.1:${bareSingle.port}`, bareSingle.child, monitorIds.slice(0, 100));
-    await stop(bareSingle.child);
+    if (only.has('memory')) {
+      const single = await start('hub-process.ts', env);
+      results.memory.ours = await memory('ours', `http://127.0.0.1:${single.port}`, single.child, monitorIds.slice(0, 100), auth);
+      await stop(single.child);
+      const bareSingle = await start('bare-hub.ts', {});
+      results.memory.bare = await memory('bare', `http://127.0.0.1:${bareSingle.port}`, bareSingle.child, monitorIds.slice(0, 100));
+      await stop(bareSingle.child);
+    }
 
-    const restOurs = await start('hub-process.ts', env);
-    const restBare = await start('bare-koa.ts', env);
-    const oursUrl = `http://127.0.0.1:${restOurs.port}`;
-    const bareUrl = `http://127.0.0.1:${restBare.port}`;
-    const [readId, writeId] = [monitorIds[0], monitorIds[1]];
-    results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}) });
-    results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }) });
-    for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99}\n`);
+    if (only.has('rest')) {
+      const restOurs = await start('hub-process.ts', env);
+      const restBare = await start('bare-koa.ts', env);
+      const oursUrl = `http://127.0.0.1:${restOurs.port}`;
+      const bareUrl = `http://127.0.0.1:${restBare.port}`;
+      const [readId, writeId] = [monitorIds[0], monitorIds[1]];
+      results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}) });
+      results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }) });
+      for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99}\n`);
+      await stop(restOurs.child);
+    }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     redis.kill('SIGKILL');

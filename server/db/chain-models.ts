@@ -12,6 +12,7 @@ export function chainModels(conn: Connection): ChainModels {
     base: { type: String, default: '' },
     at: { type: Date, required: true },
     body: { type: String },
+    apart: { type: Boolean },
   }, { versionKey: false });
   // MongoDB answers the rare scans (a pruned hint, a removal) from this index; FerretDB reads the
   // collection, which holds only these small documents.

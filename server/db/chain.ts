@@ -31,6 +31,8 @@ export interface LinkDoc {
   at: Date;
   /** The body as JSON when it is small; absent when it lives in a content document. */
   body?: string;
+  /** True when the body lives in a content document (what pruning drops). */
+  apart?: boolean;
 }
 
 export interface HeadDoc {
@@ -86,6 +88,8 @@ export class Chain<T> {
   private readonly lock = new KeyedLock<string>(MAX_QUEUED_WRITES, () => unavailable('Too many writes queued; try again', 1));
   // The newest version this process wrote or read per key: where the next probe starts.
   private readonly hints = new Map<string, VersionRef>();
+  /** Writes that found their version taken (another process wrote first) and were built again. */
+  collisions = 0;
   private readonly bodies: ByteCache<T>;
   private readonly reading = new Map<string, Promise<VersionRef | null>>();
   private readonly removed = new Set<string>();
@@ -189,6 +193,7 @@ export class Chain<T> {
         } catch (err) {
           await this.dropContent(key, next);
           if (!isDuplicateKey(err)) throw err;
+          this.collisions++;
           head = await this.latest(key);
           fresh = true;
           continue;
@@ -211,6 +216,25 @@ export class Chain<T> {
       if (!head || this.removed.has(key)) throw absent();
       throw unavailable('Too many concurrent writes; try again', 1);
     });
+  }
+
+  /**
+   * Takes in a version another process wrote, announced with the one it was built on: when that base is
+   * the newest version known here with its body, the new body is derived here (`derive` must be the
+   * writer's own pure step), so the next write here builds on it instead of colliding with it.
+   */
+  learn(key: string, ref: VersionRef, base: string, derive: (head: T) => T): void {
+    const head = this.known(key);
+    if (!head || head.n !== ref.n - 1 || head.epoch !== base || this.removed.has(key)) return;
+    let json: string;
+    try {
+      // Through JSON, as a reader of the stored version would get it.
+      json = JSON.stringify(derive(head.body));
+    } catch {
+      return;
+    }
+    this.bodies.set(contentId(key, ref), JSON.parse(json) as T, Buffer.byteLength(json));
+    this.remember(key, ref);
   }
 
   // The newest version this process knows with its body in memory, if it has both.
@@ -240,8 +264,9 @@ export class Chain<T> {
     return json;
   }
 
-  private async link(key: string, n: number): Promise<LinkDoc | null> {
-    return this.models.links.findById(linkId(key, n)).lean();
+  // A link's identity only: a small body travelling in it is not fetched.
+  private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
+    return this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
   }
 
   // The base a new version was built on is still the one read: see the comment at the top.
@@ -256,7 +281,7 @@ export class Chain<T> {
     let start = this.hints.get(key)?.n;
     if (start === undefined) start = (await this.models.heads.findById(key).lean())?.n ?? 0;
     const [at, after] = await Promise.all([this.link(key, start), this.link(key, start + 1)]);
-    let found: LinkDoc | null;
+    let found: Pick<LinkDoc, 'n' | 'epoch'> | null;
     if (!at) found = await this.scan(key);
     else if (!after) found = at;
     else found = await this.gallop(key, after);
@@ -267,7 +292,7 @@ export class Chain<T> {
   }
 
   // Doubling steps from a known link, then bisection: log2 of the distance in exact lookups.
-  private async gallop(key: string, known: LinkDoc): Promise<LinkDoc> {
+  private async gallop(key: string, known: Pick<LinkDoc, 'n' | 'epoch'>): Promise<Pick<LinkDoc, 'n' | 'epoch'>> {
     let low = known;
     let step = 1;
     let high = -1;
@@ -287,9 +312,10 @@ export class Chain<T> {
     return low;
   }
 
-  // The hint was pruned or never existed: read the newest link of the key (links are tiny documents).
-  private async scan(key: string): Promise<LinkDoc | null> {
-    return this.models.links.findOne({ key }).sort({ n: -1 }).lean();
+  // The hint was pruned or never existed: read the newest link of the key (rare: FerretDB reads every
+  // link, small bodies included, to answer it).
+  private async scan(key: string): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
+    return this.models.links.findOne({ key }, { n: 1, epoch: 1 }).sort({ n: -1 }).lean();
   }
 
   private remember(key: string, ref: VersionRef): void {
@@ -299,10 +325,10 @@ export class Chain<T> {
   }
 
   // A small body goes into the link (returned to spread into it); a large one into its own document.
-  private async storeBody(key: string, ref: VersionRef, json: string): Promise<{ body?: string }> {
+  private async storeBody(key: string, ref: VersionRef, json: string): Promise<{ body?: string; apart?: true }> {
     if (Buffer.byteLength(json) <= INLINE_BYTES) return { body: json };
     await this.models.contents.create({ _id: contentId(key, ref), key, body: json });
-    return {};
+    return { apart: true };
   }
 
   private async dropContent(key: string, ref: VersionRef): Promise<void> {
@@ -314,8 +340,8 @@ export class Chain<T> {
   private async prune(key: string, n: number): Promise<void> {
     const old = n - BODIES_KEPT;
     if (old >= 0) {
-      const link = await this.link(key, old);
-      if (link && link.body === undefined) await this.dropContent(key, link);
+      const link = await this.models.links.findById(linkId(key, old), { epoch: 1, apart: 1 }).lean();
+      if (link?.apart) await this.dropContent(key, { n: old, epoch: link.epoch });
     }
     // Each multiple of PRUNE_EVERY deletes the window of links behind it, each by its exact _id (a
     // filter on `key` would read every link of every monitor on FerretDB, bodies included).

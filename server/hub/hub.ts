@@ -124,7 +124,11 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const deliver = (event: PatchEvent) => {
     if (localScreens(event.monitorId) > 0 || sequencer.position(event.monitorId) !== undefined) sequencer.accept(event);
   };
-  io.on('hub:patch', deliver);
+  // Another process's write: remembered here too, so the next write here does not collide with it.
+  io.on('hub:patch', (event) => {
+    monitors.learn(event);
+    deliver(event);
+  });
 
   // Sends the stored state to this process's screens of a monitor when it differs from what they were
   // sent: versions went by unseen here, or the history was reset (a restored database).
@@ -164,6 +168,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     for (const [room, members] of io.of('/').adapter.rooms) if (room.startsWith('monitor:')) total += members.size;
     return total;
   });
+  deps.metrics.counter('alarmhub_data_write_collisions_total', 'Monitor data writes that found their version taken by another process and were built again on the stored one', () => monitors.store.dataCollisions);
   deps.metrics.gauge('alarmhub_hub_paired_screens', 'Paired screens (screen tokens) connected to this process', () => screensHere(io).size);
   const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
 

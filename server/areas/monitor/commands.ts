@@ -1,7 +1,7 @@
 // Monitor commands: load, authorize, write, then publish. Storage lives in store.ts.
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import type { MonitorView, SnapshotEvent } from '../../hub/protocol.js';
+import type { MonitorView, PatchEvent, SnapshotEvent } from '../../hub/protocol.js';
 import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
@@ -140,6 +140,12 @@ export class MonitorCommands {
     if (!record) return null;
     const { version, epoch, data } = await this.latest(monitorId);
     return { monitorId, version, epoch, monitor: presentMonitor(record), monitorRevision: record.revision, data };
+  }
+
+  /** A data write published by another process: this one remembers its result (see Chain.learn). */
+  learn(event: PatchEvent): void {
+    const { section, op, payload, at } = event;
+    this.store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */

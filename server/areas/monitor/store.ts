@@ -6,7 +6,7 @@ import type { Database } from '../../db/database.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { MonitorDoc } from './models.js';
-import { emptyData, type JsonObject, type MonitorData } from './reduce.js';
+import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from './reduce.js';
 
 /** The fields of a monitor that change over its life. */
 export interface MonitorConfig {
@@ -123,6 +123,16 @@ export class MonitorStore {
   /** Appends the data `make` builds from the newest version (called again when another process won it). */
   appendData(id: number, make: (head: Version<MonitorData>) => MonitorData): Promise<Version<MonitorData> & { base: string }> {
     return this.data.append(dataKey(id), make, gone);
+  }
+
+  /** Data writes that found their version taken by another process's and were built again. */
+  get dataCollisions(): number {
+    return this.data.collisions;
+  }
+
+  /** Takes in a data version another process wrote (its published write), so writes here build on it. */
+  learnData(id: number, ref: VersionRef, base: string, write: DataWrite): void {
+    this.data.learn(dataKey(id), ref, base, (head) => applyWrite(head, write));
   }
 
   private keepOwner(id: number, organizationID: number): void {
