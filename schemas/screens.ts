@@ -146,6 +146,7 @@ export const HubScreenReport = {
   additionalProperties: false,
   required: ['versionShown', 'pageVersion'],
   properties: { versionShown: nonNegativeInt, pageVersion: { type: 'string', maxLength: 100 } },
+  examples: [{ versionShown: 8, pageVersion: '0.1.0' }],
 } as const;
 
 export const HubScreenPower = {
@@ -154,6 +155,7 @@ export const HubScreenPower = {
   additionalProperties: false,
   required: ['state'],
   properties: { state: { type: 'string', enum: ['sleep', 'wake'] } },
+  examples: [{ state: 'sleep' }],
 } as const;
 
 export type ScreenPairInput = FromSchema<typeof ScreenPairBody>;
