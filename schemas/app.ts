@@ -11,6 +11,10 @@ const deviceFields = {
   pushTokenDevelopment: { type: 'boolean', description: 'APNs only: the token is for the sandbox' },
 } as const;
 const required = ['active', 'name', 'os', 'ownerID', 'pushToken', 'pushTokenDevelopment'] as const;
+const deviceInput = {
+  active: true, name: 'Pixel 8 Gruppenführer', os: 'android 14', ownerID: 42,
+  pushToken: 'eHcE2x1QTzW4p9Lk0vYq:APA91bGq7XlKc3VdY0f6rTn8Pm2SjAe5Lw', pushTokenDevelopment: false,
+} as const;
 
 export const DeviceCreate = {
   $id: 'DeviceCreate',
@@ -18,6 +22,7 @@ export const DeviceCreate = {
   additionalProperties: false,
   required,
   properties: { id: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Ignored: the service assigns IDs' }, ...deviceFields },
+  examples: [deviceInput],
 } as const;
 
 export const DeviceUpdate = {
@@ -26,11 +31,12 @@ export const DeviceUpdate = {
   additionalProperties: false,
   required,
   properties: { id: { ...int64Id, description: 'When given, must be the deviceID of the path' }, ...deviceFields },
+  examples: [{ ...deviceInput, id: 15, active: false }],
 } as const;
 
-export const Device = { $id: 'Device', type: 'object', additionalProperties: false, required: ['id', ...required], properties: { id: int64Id, ...deviceFields } } as const;
-export const DeviceList = { $id: 'DeviceList', type: 'array', items: { $ref: 'Device' } } as const;
-export const DeviceIdParams = { $id: 'DeviceIdParams', type: 'object', required: ['deviceID'], properties: { deviceID: int64Id } } as const;
+export const Device = { $id: 'Device', type: 'object', additionalProperties: false, required: ['id', ...required], properties: { id: int64Id, ...deviceFields }, examples: [{ id: 15, ...deviceInput }] } as const;
+export const DeviceList = { $id: 'DeviceList', type: 'array', items: { $ref: 'Device' }, examples: [[{ id: 15, ...deviceInput }]] } as const;
+export const DeviceIdParams = { $id: 'DeviceIdParams', type: 'object', required: ['deviceID'], properties: { deviceID: { ...int64Id, examples: [15] } } } as const;
 
 export const TestPushResult = {
   $id: 'TestPushResult',
@@ -42,6 +48,7 @@ export const TestPushResult = {
     confirmToken: { type: ['string', 'null'], description: 'The push\'s confirmation token for push/delivered and A11; null when nothing was sent' },
     deviceActive: { type: 'boolean' },
   },
+  examples: [{ status: 'sent', confirmToken: 'q3ZbV8mN1xT0rL6yK2wC9dFhJ5sP7uA4eG8iW1oR2tY', deviceActive: true }],
 } as const;
 
 const answerData = {
@@ -53,7 +60,7 @@ const answerData = {
   },
 } as const;
 
-export const AnswerData = { $id: 'AnswerData', ...answerData } as const;
+export const AnswerData = { $id: 'AnswerData', ...answerData, examples: [{ distance: 4, duration: 7 }] } as const;
 
 export const FeedbackBody = {
   $id: 'FeedbackBody',
@@ -66,27 +73,28 @@ export const FeedbackBody = {
     deviceID: { ...int64Id, description: 'A device the caller reaches as in A3' },
     response: { type: 'boolean' },
   },
+  examples: [{ alarmID: 3051, answerData: { distance: 4, duration: 7 }, deviceID: 15, response: true }],
 } as const;
 
 export const FeedbackQuery = {
   $id: 'FeedbackQuery',
   type: 'object',
-  properties: { organization_id: { ...int64Id, description: 'Required for a personal token; an API key acts in its own organization' } },
+  properties: { organization_id: { ...int64Id, description: 'Required for a personal token; an API key acts in its own organization', examples: [7] } },
 } as const;
 
-export const FeedbackResult = { $id: 'FeedbackResult', type: 'object', additionalProperties: false, required: ['success'], properties: { success: { type: 'boolean' } } } as const;
+export const FeedbackResult = { $id: 'FeedbackResult', type: 'object', additionalProperties: false, required: ['success'], properties: { success: { type: 'boolean' } }, examples: [{ success: true }] } as const;
 
-const confirmToken = { type: 'string', minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' } as const;
+const confirmToken = { type: 'string', minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$', examples: ['q3ZbV8mN1xT0rL6yK2wC9dFhJ5sP7uA4eG8iW1oR2tY'] } as const;
 
 export const AnswerParams = {
   $id: 'AnswerParams',
   type: 'object',
   required: ['token', 'answer'],
-  properties: { token: confirmToken, answer: { type: 'string', enum: ['yes', 'no'] } },
+  properties: { token: confirmToken, answer: { type: 'string', enum: ['yes', 'no'], examples: ['yes'] } },
 } as const;
 
 export const ConfirmTokenParams = { $id: 'ConfirmTokenParams', type: 'object', required: ['token'], properties: { token: confirmToken } } as const;
-export const SavedResult = { $id: 'SavedResult', type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['saved'] } } } as const;
+export const SavedResult = { $id: 'SavedResult', type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['saved'] } }, examples: [{ status: 'saved' }] } as const;
 
 export type DeviceCreateInput = FromSchema<typeof DeviceCreate>;
 export type DeviceUpdateInput = FromSchema<typeof DeviceUpdate>;

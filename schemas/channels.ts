@@ -3,7 +3,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
 
-const optionalOrganization = { ...int64Id, description: 'Needed only when the caller does not access his own resources; an API key implies its own organization' } as const;
+const optionalOrganization = { ...int64Id, description: 'Needed only when the caller does not access his own resources; an API key implies its own organization', examples: [7] } as const;
+const organizationId = { ...int64Id, examples: [7] } as const;
+const userId = { ...int64Id, examples: [42] } as const;
 
 /** A gsm number: E.164 with 00 for the plus sign (the country code is checked with libphonenumber-js). */
 export const gsm = { type: 'string', pattern: '^00[1-9][0-9]{6,14}$', maxLength: 17, description: 'E.164 with 00 in place of +, e.g. 004917612345678' } as const;
@@ -12,7 +14,7 @@ export const OrganizationIdQuery = {
   $id: 'OrganizationIdQuery',
   type: 'object',
   required: ['organization_id'],
-  properties: { organization_id: int64Id },
+  properties: { organization_id: organizationId },
 } as const;
 
 export const OptionalOrganizationQuery = {
@@ -25,14 +27,14 @@ export const OwnerQuery = {
   $id: 'OwnerQuery',
   type: 'object',
   required: ['owner_id'],
-  properties: { owner_id: int64Id, organization_id: optionalOrganization },
+  properties: { owner_id: userId, organization_id: optionalOrganization },
 } as const;
 
 export const AnyActiveQuery = {
   $id: 'AnyActiveQuery',
   type: 'object',
   required: ['user_id', 'organization_id'],
-  properties: { user_id: int64Id, organization_id: int64Id },
+  properties: { user_id: userId, organization_id: organizationId },
 } as const;
 
 export const AnyActiveResult = {
@@ -41,6 +43,7 @@ export const AnyActiveResult = {
   additionalProperties: false,
   required: ['anyActive'],
   properties: { anyActive: { type: 'boolean', description: 'Member of the organization, this way of alarming not disabled there, and at least one active device or number' } },
+  examples: [{ anyActive: true }],
 } as const;
 
 export const DisabledFlag = {
@@ -49,9 +52,10 @@ export const DisabledFlag = {
   additionalProperties: false,
   required: ['isDisabled'],
   properties: { isDisabled: { type: 'boolean' } },
+  examples: [{ isDisabled: false }],
 } as const;
 
-export const DisabledFlagList = { $id: 'DisabledFlagList', type: 'array', items: { $ref: 'DisabledFlag' } } as const;
+export const DisabledFlagList = { $id: 'DisabledFlagList', type: 'array', items: { $ref: 'DisabledFlag' }, examples: [[{ isDisabled: false }]] } as const;
 
 export const DeleteResult = {
   $id: 'DeleteResult',
@@ -59,13 +63,14 @@ export const DeleteResult = {
   additionalProperties: false,
   required: ['status'],
   properties: { status: { type: 'string', enum: ['deleted'] } },
+  examples: [{ status: 'deleted' }],
 } as const;
 
 export const ConfigurationIdParams = {
   $id: 'ConfigurationIdParams',
   type: 'object',
   required: ['configurationID'],
-  properties: { configurationID: int64Id },
+  properties: { configurationID: { ...int64Id, examples: [5] } },
 } as const;
 
 const pin = { type: 'string', pattern: '^[0-9]{4,8}$', maxLength: 8, description: '4 to 8 digits' } as const;
@@ -95,9 +100,10 @@ export const numberUpdate = { type: 'object', additionalProperties: false, prope
 export const numberView = { type: 'object', additionalProperties: false, required: ['id', 'active', 'gsm', 'name', 'ownerID'], properties: { id: { ...int64Id, readOnly: true }, ...numberFields } } as const;
 
 /** A number's ID in the path, or the 2019 clients' literal placeholder with the ID in the query. */
-export const pathIdOrPlaceholder = (name: string) => ({
+export const pathIdOrPlaceholder = (name: string, example: string) => ({
   type: 'string',
   maxLength: 20,
+  examples: [example],
   pattern: `^([1-9][0-9]{0,15}|\\{${name}\\})$`,
   description: `An int64 ID, or the literal {${name}} that clients generated from the 2019 document send, with ${name} in the query`,
 }) as const;

@@ -39,6 +39,12 @@ export const ErrorBody = {
     },
     requestId: { type: 'string' },
   },
+  examples: [{
+    error: 'invalid_parameter',
+    message: 'owner_id missing or in wrong format',
+    details: [{ in: 'query', path: 'owner_id', problem: 'must be integer' }],
+    requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17',
+  }],
 } as const;
 
 export const MessageResult = {
@@ -47,4 +53,5 @@ export const MessageResult = {
   additionalProperties: false,
   required: ['message'],
   properties: { message: { type: 'string' } },
+  examples: [{ message: 'Alarming data saved (version 8)' }],
 } as const;

@@ -12,6 +12,13 @@ const httpUrl = { type: 'string', minLength: 8, maxLength: 2000, pattern: '^[Hh]
 const serviceName = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const text = { type: 'string', maxLength: 200 } as const;
 
+// Examples; the PEM texts are shortened here (E2 checks that a real key belongs to its certificate).
+const pem = (label: string) => `-----BEGIN ${label}-----\nMIIBszCCAVmgAwIBAgIUe3Xv…\n-----END ${label}-----\n`;
+const certificateExample = { certificate: pem('CERTIFICATE'), caChain: pem('CERTIFICATE'), privateKey: pem('PRIVATE KEY') };
+const credentialsExample = { serviceName: 'cobra-leitstelle', username: 'ff-hanau-mitte', password: 'k3Y!2025-Wache1', url: 'https://els.leitstelle-mkk.example/api' } as const;
+const keywordExample = { keyword_1: 'B3', keyword_2: 'Wohnungsbrand', type_1: 'Brand', type_2: 'Menschenleben in Gefahr', priority: 1, scenarioIds: [12, 14] } as const;
+const loginExample = { url: 'https://els.leitstelle-mkk.example/login' } as const;
+
 export const ElsCobraParams = {
   $id: 'ElsCobraParams',
   type: 'object',
@@ -21,6 +28,7 @@ export const ElsCobraParams = {
       type: 'string',
       maxLength: 16,
       pattern: '^([1-9][0-9]{0,15}|\\{organizationID\\})$',
+      examples: ['7'],
       description: 'The organization; generated 2019 clients send the literal {organizationID} here and the ID in the query',
     },
   },
@@ -29,13 +37,13 @@ export const ElsCobraParams = {
 export const ElsCobraQuery = {
   $id: 'ElsCobraQuery',
   type: 'object',
-  properties: { organizationID: { ...int64Id, description: 'The organization, where the 2019 document puts it in the query' } },
+  properties: { organizationID: { ...int64Id, description: 'The organization, where the 2019 document puts it in the query', examples: [7] } },
 } as const;
 
 export const ElsCobraCredentialsQuery = {
   $id: 'ElsCobraCredentialsQuery',
   type: 'object',
-  properties: { ...ElsCobraQuery.properties, serviceName: { ...serviceName, description: 'Without it, GET lists every service\'s credentials' } },
+  properties: { ...ElsCobraQuery.properties, serviceName: { ...serviceName, description: 'Without it, GET lists every service\'s credentials', examples: ['cobra-leitstelle'] } },
 } as const;
 
 export const ElsCobraServiceQuery = {
@@ -57,6 +65,7 @@ export const ElsCobraCertificateBody = {
   additionalProperties: false,
   required: ['certificate', 'privateKey'],
   properties: { ...certificateFields, organizationId },
+  examples: [{ ...certificateExample, organizationId: 7 }],
 } as const;
 
 const credentialFields = {
@@ -72,6 +81,7 @@ export const ElsCobraCredentialsBody = {
   additionalProperties: false,
   required: ['username', 'password', 'url'],
   properties: { ...credentialFields, organizationId },
+  examples: [{ ...credentialsExample, organizationId: 7 }],
 } as const;
 
 const keywordScenario = {
@@ -97,6 +107,7 @@ export const ElsCobraKeywordBody = {
     keywordScenarioList: { type: ['array', 'null'], maxItems: 1000, items: keywordScenario, description: 'null stores as []' },
     organizationId,
   },
+  examples: [{ keywordScenarioList: [keywordExample, { keyword_1: 'TH 1', keyword_2: 'Baum auf Straße', priority: 3, scenarioIds: [21] }], organizationId: 7 }],
 } as const;
 
 export const ElsCobraLoginBody = {
@@ -105,6 +116,7 @@ export const ElsCobraLoginBody = {
   additionalProperties: false,
   required: ['url'],
   properties: { url: httpUrl, organizationId },
+  examples: [{ ...loginExample, organizationId: 7 }],
 } as const;
 
 const responseOrg = { organizationId: int64Id } as const;
@@ -115,6 +127,7 @@ export const ElsCobraCertificate = {
   additionalProperties: false,
   required: ['organizationId', 'certificate', 'caChain', 'privateKey'],
   properties: { ...responseOrg, ...certificateFields },
+  examples: [{ organizationId: 7, ...certificateExample }],
 } as const;
 
 export const ElsCobraCredentials = {
@@ -123,12 +136,14 @@ export const ElsCobraCredentials = {
   additionalProperties: false,
   required: ['organizationId', 'serviceName', 'username', 'password', 'url'],
   properties: { ...responseOrg, ...credentialFields },
+  examples: [{ organizationId: 7, ...credentialsExample }],
 } as const;
 
 export const ElsCobraCredentialsResult = {
   $id: 'ElsCobraCredentialsResult',
   description: 'With serviceName one service\'s credentials, without it every service\'s (by serviceName)',
   anyOf: [{ $ref: 'ElsCobraCredentials' }, { type: 'array', items: { $ref: 'ElsCobraCredentials' } }],
+  examples: [{ organizationId: 7, ...credentialsExample }, [{ organizationId: 7, ...credentialsExample }, { organizationId: 7, serviceName: 'cobra-wachalarm', username: 'wache1', password: 'Gong-4711', url: 'https://wachalarm.example/api' }]],
 } as const;
 
 export const ElsCobraKeywordList = {
@@ -140,6 +155,7 @@ export const ElsCobraKeywordList = {
     ...responseOrg,
     keywordScenarioList: { type: 'array', items: { ...keywordScenario, properties: { ...keywordScenario.properties, scenarioIds: { type: 'array', items: int64Id } } } },
   },
+  examples: [{ organizationId: 7, keywordScenarioList: [keywordExample] }],
 } as const;
 
 export const ElsCobraLogin = {
@@ -148,6 +164,7 @@ export const ElsCobraLogin = {
   additionalProperties: false,
   required: ['organizationId', 'url'],
   properties: { ...responseOrg, url: httpUrl },
+  examples: [{ organizationId: 7, ...loginExample }],
 } as const;
 
 export const ElsCobraDeleted = deletedStatus('ElsCobraDeleted');

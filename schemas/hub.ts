@@ -7,6 +7,7 @@ export const HubSubscribe = {
   additionalProperties: false,
   required: ['monitorId'],
   properties: { monitorId: int64Id, version: nonNegativeInt, epoch: { type: 'string', maxLength: 64 } },
+  examples: [{ monitorId: 3, version: 7 }],
 } as const;
 
 export const HubUnsubscribe = {
@@ -15,4 +16,5 @@ export const HubUnsubscribe = {
   additionalProperties: false,
   required: ['monitorId'],
   properties: { monitorId: int64Id },
+  examples: [{ monitorId: 3 }],
 } as const;

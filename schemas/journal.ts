@@ -14,11 +14,26 @@ const categoryFields = {
   organizationId: int64Id,
 } as const;
 
+// Examples: the journal of event 3051 (a B3 Wohnungsbrand), kept by the incident commander (user 42).
+const categoryExample = { id: 4, name: 'Lagemeldung', description: 'Rückmeldungen zur Lage an die Leitstelle', organizationId: 7 } as const;
+const entryExample = {
+  id: 230,
+  journalId: 17,
+  serialNumber: 3,
+  text: 'Person aus 2. OG über Drehleiter gerettet, an Rettungsdienst übergeben',
+  location: 'Hauptstraße 40, Rückseite',
+  attachment: '',
+  category: categoryExample,
+  created: { time: '2025-03-14T18:21:40.000Z', timeCustom: '2025-03-14T18:19:00Z', userId: 42 },
+  deleted: null,
+} as const;
+const journalState = { id: 17, organizationId: 7, eventId: 3051, closed: false, locked: { time: '2025-03-14T18:05:02.000Z', userId: 42 } } as const;
+
 export const J1Query = {
   $id: 'J1Query',
   type: 'object',
   required: ['organization_id'],
-  properties: { organization_id: int64Id },
+  properties: { organization_id: { ...int64Id, examples: [7] } },
 } as const;
 
 export const JournalCategoryBody = {
@@ -30,13 +45,14 @@ export const JournalCategoryBody = {
     id: { ...nonNegativeInt, description: 'Ignored on create (generated clients send 0); on update it must be 0 or the path\'s categoryID' },
     ...categoryFields,
   },
+  examples: [{ name: 'Lagemeldung', description: 'Rückmeldungen zur Lage an die Leitstelle', organizationId: 7 }],
 } as const;
 
 export const JournalCategoryIdParams = {
   $id: 'JournalCategoryIdParams',
   type: 'object',
   required: ['categoryID'],
-  properties: { categoryID: int64Id },
+  properties: { categoryID: { ...int64Id, examples: [4] } },
 } as const;
 
 export const JournalCategory = {
@@ -45,19 +61,25 @@ export const JournalCategory = {
   additionalProperties: false,
   required: ['id', 'name', 'description', 'organizationId'],
   properties: { id: int64Id, ...categoryFields },
+  examples: [categoryExample],
 } as const;
 
-export const JournalCategoryList = { $id: 'JournalCategoryList', type: 'array', items: { $ref: 'JournalCategory' } } as const;
+export const JournalCategoryList = {
+  $id: 'JournalCategoryList',
+  type: 'array',
+  items: { $ref: 'JournalCategory' },
+  examples: [[categoryExample, { id: 5, name: 'Nachforderung', description: 'Angeforderte Kräfte und Mittel', organizationId: 7 }]],
+} as const;
 
 export const J6Query = {
   $id: 'J6Query',
   type: 'object',
   description: 'organization_id alone selects the organization\'s journal; event_id selects the event\'s journal in organization_id (which may be left out by an API key or a user in one organization)',
   properties: {
-    organization_id: int64Id,
-    event_id: int64Id,
-    limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-    offset: { ...count, default: 0 },
+    organization_id: { ...int64Id, examples: [7] },
+    event_id: { ...int64Id, examples: [3051] },
+    limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, examples: [10] },
+    offset: { ...count, default: 0, examples: [0] },
   },
 } as const;
 
@@ -65,14 +87,14 @@ export const JournalIdParams = {
   $id: 'JournalIdParams',
   type: 'object',
   required: ['journalID'],
-  properties: { journalID: int64Id },
+  properties: { journalID: { ...int64Id, examples: [17] } },
 } as const;
 
 export const JournalEntryParams = {
   $id: 'JournalEntryParams',
   type: 'object',
   required: ['journalID', 'entryID'],
-  properties: { journalID: int64Id, entryID: int64Id },
+  properties: { journalID: { ...int64Id, examples: [17] }, entryID: { ...int64Id, examples: [230] } },
 } as const;
 
 export const J9Body = {
@@ -88,6 +110,10 @@ export const J9Body = {
     attachment: { type: 'string', maxLength: MAX_ATTACHMENT_BYTES, description: 'A reference (e.g. a URL), at most 2048 bytes in UTF-8' },
     customTime: { ...dateTime, description: 'When it happened, if not when it was written' },
   },
+  examples: [{
+    journalId: 17, categoryId: 4, text: 'Person aus 2. OG über Drehleiter gerettet, an Rettungsdienst übergeben',
+    location: 'Hauptstraße 40, Rückseite', customTime: '2025-03-14T18:19:00Z',
+  }],
 } as const;
 
 export const JournalForceUnlockBody = {
@@ -99,6 +125,7 @@ export const JournalForceUnlockBody = {
     reason: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the lock is broken; part of the entry that records it' },
     categoryId: { ...int64Id, description: 'Category of that entry; without it the entry has none (category null)' },
   },
+  examples: [{ reason: 'Einsatzleiter abgelöst, Tablet ohne Verbindung; Führung übernimmt Zugführer', categoryId: 4 }],
 } as const;
 
 /** Who did something: a user, or (userId null) the organization's API key named by apiKeyId. */
@@ -136,6 +163,7 @@ export const JournalEntry = {
     },
     deleted: { anyOf: [stamp, { type: 'null' }], description: 'Who deleted the entry and when; null while it is not deleted' },
   },
+  examples: [entryExample],
 } as const;
 
 const journalFields = {
@@ -169,6 +197,19 @@ export const Journal = {
       },
     },
   },
+  examples: [{
+    ...journalState,
+    entryList: {
+      entries: [
+        entryExample,
+        {
+          ...entryExample, id: 229, serialNumber: 2, text: 'Zweites HLF nachgefordert', location: '', category: { id: 5, name: 'Nachforderung', description: 'Angeforderte Kräfte und Mittel', organizationId: 7 },
+          created: { time: '2025-03-14T18:09:12.000Z', timeCustom: null, userId: 42 }, deleted: { time: '2025-03-14T18:10:30.000Z', userId: 42 },
+        },
+      ],
+      totalEntries: 3,
+    },
+  }],
 } as const;
 
 export const JournalState = {
@@ -178,6 +219,7 @@ export const JournalState = {
   required: ['id', 'organizationId', 'eventId', 'closed', 'locked'],
   description: 'A journal without its entries',
   properties: journalFields,
+  examples: [journalState],
 } as const;
 
 /** The answer of a delete, `{"status":"deleted"}` (CONTRACT.md §2), under an area's own $id. */
@@ -187,6 +229,7 @@ export const deletedStatus = <Id extends string>($id: Id) => ({
   additionalProperties: false,
   required: ['status'],
   properties: { status: { type: 'string', enum: ['deleted'] } },
+  examples: [{ status: 'deleted' }],
 } as const);
 
 export const JournalCategoryDeleted = deletedStatus('JournalCategoryDeleted');

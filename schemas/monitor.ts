@@ -27,18 +27,53 @@ const monitorFields = {
   standbyDelay: { type: 'integer', minimum: 0, maximum: 86_400, description: 'Seconds' },
 } as const;
 
+// Examples: one station's monitor through one alarm (M7, then a late response count by M8).
+const monitorConfig = {
+  name: 'Feuerwache 1 Fahrzeughalle',
+  organizationID: 7,
+  configuration: { address: 'Hauptstraße 12, 63450 Hanau', latitude: 50.1328, longitude: 8.9169, gong: true, speech: false },
+  configurationSplitScreen: {},
+  configurationStandby: { showCalendar: true },
+  standbyDelay: 300,
+} as const;
+const alarmExample = {
+  event: 'B3 Wohnungsbrand',
+  eventId: 3051,
+  eventStartDate: '2025-03-14T18:02:00Z',
+  eventEndDate: '2025-03-14T20:02:00Z',
+  message: 'Rauch aus Fenster 2. OG, Person vermisst. Hauptstraße 40, Hanau',
+  geo: { address: 'Hauptstraße 40, 63450 Hanau', latitude: 50.1336, longitude: 8.9183 },
+  awaitingResponses: 12,
+  positiveResponses: 6,
+  negativeResponses: 1,
+  units: [{
+    name: 'HLF 20 (1-46-1)',
+    feedback: [
+      { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Anna Becker', position: 'Gruppenführerin' },
+      { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Jonas Weber', position: 'Angriffstrupp' },
+      { feedback: 2, label: { color: null, name: 'Maschinist' }, name: 'Peter Schmitt', position: 'Maschinist' },
+    ],
+  }],
+} as const;
+const responsesPatch = { positiveResponses: 9, awaitingResponses: 3 } as const;
+const metaExample = {
+  latestAlarms: ['B3 Wohnungsbrand, Hauptstraße 40', 'TH 1 Baum auf Straße, Lindenweg', 'BMA Auslösung, Gewerbepark Süd'],
+  pagers: { activePager: 38, inactivePager: 2 },
+  tables: { hydranten: [{ typ: 'H 80', standort: 'Hauptstraße 38' }, { typ: 'U 100', standort: 'Schulstraße 2' }] },
+} as const;
+
 export const M1Query = {
   $id: 'M1Query',
   type: 'object',
   required: ['organization'],
-  properties: { organization: int64Id },
+  properties: { organization: { ...int64Id, examples: [7] } },
 } as const;
 
 export const MonitorIdParams = {
   $id: 'MonitorIdParams',
   type: 'object',
   required: ['monitor_id'],
-  properties: { monitor_id: int64Id },
+  properties: { monitor_id: { ...int64Id, examples: [3] } },
 } as const;
 
 export const M3Body = {
@@ -47,6 +82,7 @@ export const M3Body = {
   additionalProperties: false,
   required: ['name', 'organizationID'],
   properties: { id: { ...nonNegativeInt, description: 'Ignored: the service assigns IDs (0 from generated clients is fine)' }, ...monitorFields },
+  examples: [monitorConfig],
 } as const;
 
 export const M2Body = {
@@ -55,6 +91,7 @@ export const M2Body = {
   additionalProperties: false,
   required: ['id'],
   properties: { id: int64Id, ...monitorFields },
+  examples: [{ id: 3, name: 'Feuerwache 1 Lehrsaal', standbyDelay: 600 }],
 } as const;
 
 export const Monitor = {
@@ -63,9 +100,10 @@ export const Monitor = {
   additionalProperties: false,
   required: ['id', 'name', 'organizationID', 'configuration', 'configurationSplitScreen', 'configurationStandby', 'standbyDelay'],
   properties: { id: int64Id, ...monitorFields },
+  examples: [{ id: 3, ...monitorConfig }],
 } as const;
 
-export const MonitorList = { $id: 'MonitorList', type: 'array', items: { $ref: 'Monitor' } } as const;
+export const MonitorList = { $id: 'MonitorList', type: 'array', items: { $ref: 'Monitor' }, examples: [[{ id: 3, ...monitorConfig }]] } as const;
 
 const feedbackItem = {
   type: 'object',
@@ -107,8 +145,8 @@ const alarmingFields = {
   },
 } as const;
 
-export const M7Body = { $id: 'M7Body', type: 'object', additionalProperties: false, properties: alarmingFields } as const;
-export const M8Body = { $id: 'M8Body', type: 'object', additionalProperties: false, minProperties: 1, properties: alarmingFields } as const;
+export const M7Body = { $id: 'M7Body', type: 'object', additionalProperties: false, properties: alarmingFields, examples: [alarmExample, {}] } as const;
+export const M8Body = { $id: 'M8Body', type: 'object', additionalProperties: false, minProperties: 1, properties: alarmingFields, examples: [responsesPatch] } as const;
 
 const metaFields = {
   latestAlarms: { type: 'array', maxItems: 100, items: shortText },
@@ -120,8 +158,8 @@ const metaFields = {
   tables: openMap,
 } as const;
 
-export const M9Body = { $id: 'M9Body', type: 'object', additionalProperties: false, properties: metaFields } as const;
-export const M10Body = { $id: 'M10Body', type: 'object', additionalProperties: false, minProperties: 1, properties: metaFields } as const;
+export const M9Body = { $id: 'M9Body', type: 'object', additionalProperties: false, properties: metaFields, examples: [metaExample, {}] } as const;
+export const M10Body = { $id: 'M10Body', type: 'object', additionalProperties: false, minProperties: 1, properties: metaFields, examples: [{ pagers: { activePager: 37 } }] } as const;
 
 export const MonitorDataResult = {
   $id: 'MonitorDataResult',
@@ -134,6 +172,16 @@ export const MonitorDataResult = {
     incidentLog: { type: 'object', description: 'Recent history keyed by RFC 3339 time; newest 200 kept', additionalProperties: { type: 'string' } },
     metaData: { type: 'object', properties: metaFields },
   },
+  examples: [{
+    alarmData: { ...alarmExample, ...responsesPatch },
+    alarmDataList: { 3051: { ...alarmExample, ...responsesPatch } },
+    incidentLog: {
+      '2025-03-14T17:55:40.512Z': 'Meta data set',
+      '2025-03-14T18:02:03.118Z': 'Alarm set: B3 Wohnungsbrand',
+      '2025-03-14T18:04:27.904Z': 'Responses changed: 9 positive, 1 negative, 3 awaiting',
+    },
+    metaData: metaExample,
+  }],
 } as const;
 
 export type M1QueryInput = FromSchema<typeof M1Query>;

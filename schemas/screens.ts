@@ -5,6 +5,10 @@ import { int64Id, nonNegativeInt } from './common.js';
 export const SCREEN_COMMANDS = ['reload', 'identify', 'sleep', 'wake'] as const;
 
 const dateTimeOut = { type: 'string', format: 'date-time' } as const;
+const screenExample = {
+  id: 9, name: 'Halle links', monitorId: 3, online: true, lastSeen: '2025-03-14T18:05:12.301Z', versionShown: 8,
+  pageVersion: '0.1.0', userAgent: 'Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', createdAt: '2025-02-01T09:30:00.000Z',
+} as const;
 
 export const PairingStarted = {
   $id: 'PairingStarted',
@@ -17,13 +21,14 @@ export const PairingStarted = {
     expiresAt: dateTimeOut,
     pollSecret: { type: 'string', description: 'Sent by the screen as the Pairing-Secret header of F2; never shown' },
   },
+  examples: [{ pairingId: 'CzPf0qBHY9HJbljYeO2nCA', code: 'K7RM4XTA', expiresAt: '2025-03-14T18:15:00.000Z', pollSecret: '1RtcDF-UvjXMSbo3I7n4Ol2Q3jmLTVZBCAsZ_r-_a9E' }],
 } as const;
 
 export const PairingIdParams = {
   $id: 'PairingIdParams',
   type: 'object',
   required: ['pairingId'],
-  properties: { pairingId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },
+  properties: { pairingId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['CzPf0qBHY9HJbljYeO2nCA'] } },
 } as const;
 
 export const PairingStatus = {
@@ -39,6 +44,10 @@ export const PairingStatus = {
     monitorId: int64Id,
     name: { type: 'string', description: 'The name the admin gave the screen (shown by identify)' },
   },
+  examples: [
+    { status: 'paired', token: 'ahs_Wm1vQ2xYb3RrR0ZwNnR5dUhTb0lqZ2Nfa0xRZ3JvAB', screenId: 9, monitorId: 3, name: 'Halle links' },
+    { status: 'waiting', expiresAt: '2025-03-14T18:15:00.000Z' },
+  ],
 } as const;
 
 export const ScreenPairBody = {
@@ -50,6 +59,7 @@ export const ScreenPairBody = {
     code: { type: 'string', minLength: 1, maxLength: 32, description: 'The code the screen shows (case, spaces and dashes do not matter)' },
     name: { type: 'string', minLength: 1, maxLength: 200 },
   },
+  examples: [{ code: 'K7RM-4XTA', name: 'Halle links' }],
 } as const;
 
 export const Screen = {
@@ -68,15 +78,16 @@ export const Screen = {
     userAgent: { type: ['string', 'null'] },
     createdAt: dateTimeOut,
   },
+  examples: [screenExample],
 } as const;
 
-export const ScreenList = { $id: 'ScreenList', type: 'array', items: { $ref: 'Screen' } } as const;
+export const ScreenList = { $id: 'ScreenList', type: 'array', items: { $ref: 'Screen' }, examples: [[screenExample]] } as const;
 
 export const ScreenIdParams = {
   $id: 'ScreenIdParams',
   type: 'object',
   required: ['screen_id'],
-  properties: { screen_id: int64Id },
+  properties: { screen_id: { ...int64Id, examples: [9] } },
 } as const;
 
 export const ScreenCommandBody = {
@@ -85,6 +96,7 @@ export const ScreenCommandBody = {
   additionalProperties: false,
   required: ['command'],
   properties: { command: { type: 'string', enum: SCREEN_COMMANDS } },
+  examples: [{ command: 'identify' }],
 } as const;
 
 export const ScreenCommandResult = {
@@ -96,6 +108,7 @@ export const ScreenCommandResult = {
     acknowledged: { type: 'array', items: int64Id, description: 'Screens that acknowledged the command' },
     missing: { type: 'array', items: int64Id, description: 'Screens that did not within 5 s (offline, or not answering)' },
   },
+  examples: [{ acknowledged: [9, 10], missing: [11] }],
 } as const;
 
 export const TestAlarmBody = {
@@ -106,6 +119,7 @@ export const TestAlarmBody = {
     message: { type: 'string', maxLength: 500 },
     durationSeconds: { type: 'integer', minimum: 5, maximum: 600, default: 60 },
   },
+  examples: [{ message: 'Probealarm – bitte nicht ausrücken', durationSeconds: 30 }],
 } as const;
 
 export const TestAlarmResult = {
@@ -114,6 +128,7 @@ export const TestAlarmResult = {
   additionalProperties: false,
   required: ['endsAt'],
   properties: { endsAt: dateTimeOut },
+  examples: [{ endsAt: '2025-03-14T18:06:30.000Z' }],
 } as const;
 
 export const StatusResult = {
@@ -122,6 +137,7 @@ export const StatusResult = {
   additionalProperties: false,
   required: ['status'],
   properties: { status: { type: 'string' } },
+  examples: [{ status: 'deleted' }],
 } as const;
 
 export const HubScreenReport = {
@@ -130,6 +146,7 @@ export const HubScreenReport = {
   additionalProperties: false,
   required: ['versionShown', 'pageVersion'],
   properties: { versionShown: nonNegativeInt, pageVersion: { type: 'string', maxLength: 100 } },
+  examples: [{ versionShown: 8, pageVersion: '0.1.0' }],
 } as const;
 
 export const HubScreenPower = {
@@ -138,6 +155,7 @@ export const HubScreenPower = {
   additionalProperties: false,
   required: ['state'],
   properties: { state: { type: 'string', enum: ['sleep', 'wake'] } },
+  examples: [{ state: 'sleep' }],
 } as const;
 
 export type ScreenPairInput = FromSchema<typeof ScreenPairBody>;

@@ -2,16 +2,32 @@
 // things.ts; which operator fits which field type is checked in code (server/areas/things/rule-check.ts).
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
-import { RULE_ACTIONS, RULE_OPERATORS, RULE_TRIGGERS, THINGS_LIMITS, description, name, page, pageOf, reference, uuid } from './things.js';
+import { EXAMPLE_IDS as X, RULE_ACTIONS, RULE_OPERATORS, RULE_TRIGGERS, THINGS_LIMITS, description, name, page, pageOf, reference, uuid } from './things.js';
+
+// A rule that alarms the station when a hydrant is reported broken.
+const ruleInput = {
+  name: 'Hydrant defekt melden',
+  description: 'Meldet der Wache jeden als defekt markierten Hydranten',
+  action: 'alarm',
+  actionAlarmTemplate: {
+    alarmMessage: `Hydrant {{${X.type}}} an {{${X.place}}} ist defekt`,
+    alarmTemplateID: 12,
+    eventName: 'Hydrant defekt',
+    positionFieldID: X.position,
+  },
+  conditions: [{ fieldID: X.state, operator: 'eq', comparison: 'defekt' }],
+  triggers: ['record_created', 'record_updated'],
+} as const;
+const ruleExample = { ...ruleInput, id: X.rule, entityID: X.entity } as const;
 
 export const ThingsRuleParams = {
   $id: 'ThingsRuleParams',
   type: 'object',
   required: ['uuid', 'ruleUUID'],
-  properties: { uuid, ruleUUID: uuid },
+  properties: { uuid: { ...uuid, examples: [X.entity] }, ruleUUID: { ...uuid, examples: [X.rule] } },
 } as const;
 
-export const T10Query = { $id: 'T10Query', type: 'object', properties: page } as const;
+export const T10Query = { $id: 'T10Query', type: 'object', properties: { limit: { ...page.limit, examples: [10] }, offset: { ...page.offset, examples: [0] } } } as const;
 
 const alarmTemplate = {
   type: 'object',
@@ -59,6 +75,7 @@ export const ThingsRuleBody = {
     entityID: { ...reference, description: 'Read-only: must match the path when given' },
     ...ruleFields,
   },
+  examples: [ruleInput],
 } as const;
 
 export const ThingsRule = {
@@ -67,9 +84,10 @@ export const ThingsRule = {
   additionalProperties: false,
   required: ['id', 'entityID', 'name', 'description', 'action', 'conditions', 'triggers'],
   properties: { id: uuid, entityID: uuid, ...ruleFields },
+  examples: [ruleExample],
 } as const;
 
-export const ThingsRuleList = pageOf('ThingsRuleList', 'rules', 'ThingsRule');
+export const ThingsRuleList = { ...pageOf('ThingsRuleList', 'rules', 'ThingsRule'), examples: [{ rules: [ruleExample], total: 1 }] };
 
 export type RuleParamsInput = FromSchema<typeof ThingsRuleParams>;
 export type T10QueryInput = FromSchema<typeof T10Query>;

@@ -34,30 +34,91 @@ export function pageOf(id: string, key: string, ref: string) {
 
 const userIDs = { type: 'array', maxItems: THINGS_LIMITS.userIDs, uniqueItems: true, items: int64Id } as const;
 
+/** Example IDs shared by the things schemas' examples (an entity of hydrants, its fields, a record). */
+export const EXAMPLE_IDS = {
+  entity: 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601',
+  type: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738491',
+  place: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738492',
+  position: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738493',
+  state: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738494',
+  checked: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738495',
+  record: 'e7b8c9d0-1f2a-4b3c-9d4e-5f6a7b8c9d01',
+  record2: 'e7b8c9d0-1f2a-4b3c-9d4e-5f6a7b8c9d02',
+  rule: 'b4c5d6e7-8f90-4a1b-8c2d-3e4f5a6b7c81',
+} as const;
+const X = EXAMPLE_IDS;
+const entityInput = {
+  name: 'Hydranten',
+  description: 'Über- und Unterflurhydranten im Ausrückebereich der Feuerwache 1',
+  icon: '💧',
+  organizationID: 7,
+  fields: [
+    { name: 'Typ', type: 'selection', selectionValues: ['H 80', 'H 100', 'U 80', 'U 100'] },
+    { name: 'Standort', type: 'address' },
+    { name: 'Position', type: 'coordinates' },
+    { name: 'Zustand', type: 'selection', selectionValues: ['in Ordnung', 'defekt'] },
+    { name: 'Letzte Prüfung', type: 'date' },
+  ],
+  readOnlyUserIDs: [43],
+  readWriteUserIDs: [42],
+} as const;
+const entityExample = {
+  ...entityInput,
+  id: X.entity,
+  fields: [
+    { id: X.type, name: 'Typ', type: 'selection', selectionValues: ['H 80', 'H 100', 'U 80', 'U 100'] },
+    { id: X.place, name: 'Standort', type: 'address', selectionValues: [] },
+    { id: X.position, name: 'Position', type: 'coordinates', selectionValues: [] },
+    { id: X.state, name: 'Zustand', type: 'selection', selectionValues: ['in Ordnung', 'defekt'] },
+    { id: X.checked, name: 'Letzte Prüfung', type: 'date', selectionValues: [] },
+  ],
+  recordCount: 214,
+  canRead: true,
+  canWrite: true,
+} as const;
+const recordValues = [
+  { fieldID: X.type, value: 'H 80' },
+  { fieldID: X.place, value: 'Hauptstraße 38, 63450 Hanau' },
+  { fieldID: X.position, value: '50.1334,8.9179' },
+  { fieldID: X.state, value: 'in Ordnung' },
+  { fieldID: X.checked, value: '2024-10-02' },
+] as const;
+const recordExample = {
+  id: X.record,
+  entityID: X.entity,
+  values: recordValues.map((v, i) => ({ ...v, id: `f0a1b2c3-d4e5-4f60-8172-83940516273${i}` })),
+};
+
 export const ThingsOrganizationQuery = {
   $id: 'ThingsOrganizationQuery',
   type: 'object',
   required: ['organization_id'],
-  properties: { organization_id: int64Id },
+  properties: { organization_id: { ...int64Id, examples: [7] } },
 } as const;
 
 export const T1Query = {
   $id: 'T1Query',
   type: 'object',
   required: ['organization_id'],
-  properties: { organization_id: int64Id, ...page, search: { type: 'string', maxLength: 200, description: 'Case-insensitive part of the name (plain text)' } },
+  properties: {
+    organization_id: { ...int64Id, examples: [7] },
+    limit: { ...page.limit, examples: [10] },
+    offset: { ...page.offset, examples: [0] },
+    search: { type: 'string', maxLength: 200, description: 'Case-insensitive part of the name (plain text)', examples: ['hydrant'] },
+  },
 } as const;
 
-export const ThingsUuidParams = { $id: 'ThingsUuidParams', type: 'object', required: ['uuid'], properties: { uuid } } as const;
+export const ThingsUuidParams = { $id: 'ThingsUuidParams', type: 'object', required: ['uuid'], properties: { uuid: { ...uuid, examples: [X.entity] } } } as const;
 
 export const T5Query = {
   $id: 'T5Query',
   type: 'object',
   properties: {
-    ...page,
-    search: { type: 'string', maxLength: 200, description: 'Case-insensitive plain text found in any value (never a pattern)' },
-    orderby: { ...reference, description: 'A field ID of the entity; ordered by the field\'s type, empty values last. Default: creation order' },
-    orderdir: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+    limit: { ...page.limit, examples: [20] },
+    offset: { ...page.offset, examples: [0] },
+    search: { type: 'string', maxLength: 200, description: 'Case-insensitive plain text found in any value (never a pattern)', examples: ['hauptstraße'] },
+    orderby: { ...reference, description: 'A field ID of the entity; ordered by the field\'s type, empty values last. Default: creation order', examples: [X.checked] },
+    orderdir: { type: 'string', enum: ['asc', 'desc'], default: 'asc', examples: ['asc'] },
   },
 } as const;
 
@@ -102,6 +163,7 @@ export const T2Body = {
   additionalProperties: false,
   required: ['name', 'organizationID'],
   properties: { ...readOnly, ...entityFields },
+  examples: [entityInput],
 } as const;
 
 export const T4Body = {
@@ -111,6 +173,7 @@ export const T4Body = {
   minProperties: 1,
   description: 'Given properties replace the stored ones; `fields` is the complete new list (a field left out is removed)',
   properties: { ...readOnly, ...entityFields, canRead: { type: 'boolean', description: 'Read-only: ignored' }, canWrite: { type: 'boolean', description: 'Read-only: ignored' } },
+  examples: [{ description: 'Hydranten im Ausrückebereich der Feuerwachen 1 und 2', readWriteUserIDs: [42, 44] }],
 } as const;
 
 export const ThingsEntity = {
@@ -126,9 +189,10 @@ export const ThingsEntity = {
     canRead: { type: 'boolean' },
     canWrite: { type: 'boolean' },
   },
+  examples: [entityExample],
 } as const;
 
-export const ThingsEntityList = pageOf('ThingsEntityList', 'entities', 'ThingsEntity');
+export const ThingsEntityList = { ...pageOf('ThingsEntityList', 'entities', 'ThingsEntity'), examples: [{ entities: [entityExample], total: 1 }] };
 
 const valueItem = {
   type: 'object',
@@ -149,6 +213,7 @@ export const ThingsRecordBody = {
   additionalProperties: false,
   required: ['values'],
   properties: { values },
+  examples: [{ values: recordValues }],
 } as const;
 
 export const ThingsRecord = {
@@ -157,9 +222,10 @@ export const ThingsRecord = {
   additionalProperties: false,
   required: ['id', 'entityID', 'values'],
   properties: { id: uuid, entityID: uuid, values: { type: 'array', items: { ...valueItem, required: ['fieldID', 'id', 'value'] } } },
+  examples: [recordExample],
 } as const;
 
-export const ThingsRecordList = pageOf('ThingsRecordList', 'records', 'ThingsRecord');
+export const ThingsRecordList = { ...pageOf('ThingsRecordList', 'records', 'ThingsRecord'), examples: [{ records: [recordExample], total: 214 }] };
 
 export const T7Body = {
   $id: 'T7Body',
@@ -179,6 +245,14 @@ export const T7Body = {
     },
     deleteIDs: { type: 'array', maxItems: THINGS_LIMITS.bulkDeletes, items: reference },
   },
+  examples: [{
+    records: [
+      { values: [{ fieldID: X.type, value: 'U 100' }, { fieldID: X.place, value: 'Schulstraße 2, 63450 Hanau' }] },
+      { values: [{ fieldID: X.type, value: 'H 100' }, { fieldID: X.checked, value: '31.02.2025' }] },
+      { id: X.record, values: [{ fieldID: X.state, value: 'defekt' }] },
+    ],
+    deleteIDs: [X.record2],
+  }],
 } as const;
 
 const idList = { type: 'array', items: { type: 'string' } } as const;
@@ -198,6 +272,12 @@ export const ThingsBulkResult = {
       items: { type: 'object', additionalProperties: false, required: ['id', 'reason'], properties: { id: { type: 'string' }, reason: { type: 'string' } } },
     },
   },
+  examples: [{
+    createdIDs: ['e7b8c9d0-1f2a-4b3c-9d4e-5f6a7b8c9d03'],
+    updatedIDs: [X.record],
+    deletedIDs: [X.record2],
+    failedEntries: [{ id: 'records[1]', reason: `Invalid value for field "Letzte Prüfung" (date): "31.02.2025" is not a date (YYYY-MM-DD)` }],
+  }],
 } as const;
 
 export const ThingsUsage = {
@@ -206,6 +286,7 @@ export const ThingsUsage = {
   additionalProperties: false,
   required: ['recordCount', 'recordLimit'],
   properties: { recordCount: { type: 'integer', minimum: 0 }, recordLimit: { type: 'integer', minimum: 0 } },
+  examples: [{ recordCount: 1834, recordLimit: 10000 }],
 } as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number];

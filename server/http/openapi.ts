@@ -5,6 +5,21 @@ import type { Validator } from './validation.js';
 
 type Json = Record<string, unknown>;
 
+// One example error body per status, so every error response shows what a client will parse.
+const ERROR_EXAMPLE: Record<number, { error: string; message: string; details?: unknown[] }> = {
+  400: { error: 'invalid_parameter', message: 'monitor_id missing or in wrong format', details: [{ in: 'path', path: 'monitor_id', problem: 'must be integer' }] },
+  401: { error: 'unauthorized', message: 'Unauthorized' },
+  403: { error: 'forbidden', message: 'Not allowed in this organization' },
+  404: { error: 'not_found', message: 'Monitor not found' },
+  409: { error: 'conflict', message: 'This gsm number already has an alarming configuration in the organization' },
+  413: { error: 'payload_too_large', message: 'Request bodies are limited to 1048576 bytes' },
+  415: { error: 'unsupported_media_type', message: 'Request bodies must be application/json' },
+  429: { error: 'rate_limited', message: 'Too many requests; slow down' },
+  500: { error: 'internal_error', message: 'Unexpected error' },
+  502: { error: 'push_failed', message: 'FCM refused the push: 400 INVALID_ARGUMENT' },
+  503: { error: 'unavailable', message: 'Service temporarily unavailable' },
+};
+
 const ERROR_TEXT: Record<number, string> = {
   400: 'A parameter or the body is missing or in wrong format (error: invalid_parameter, invalid_body, invalid_json)',
   401: 'Credential missing, unknown or revoked (error: unauthorized)',
@@ -32,6 +47,12 @@ function toComponent(schema: unknown): unknown {
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
+/** A media type of schema `id`, with the schema's first example so Swagger UI shows it. */
+function media(validator: Validator, id: string, example?: unknown): Json {
+  const first = example ?? (validator.schema(id).examples as unknown[] | undefined)?.[0];
+  return { 'application/json': { schema: ref(id), ...(first === undefined ? {} : { example: first }) } };
+}
+
 function parameters(validator: Validator, where: 'query' | 'path', schemaId: string | undefined, message: string | undefined): Json[] {
   if (!schemaId) return [];
   const schema = validator.schema(schemaId) as { properties?: Json; required?: string[] };
@@ -41,6 +62,7 @@ function parameters(validator: Validator, where: 'query' | 'path', schemaId: str
     required: where === 'path' || (schema.required ?? []).includes(name),
     description: message ? `Answered with 400 "${message}" when missing or in wrong format` : undefined,
     schema: toComponent(s),
+    ...((s as Json).examples ? { example: ((s as Json).examples as unknown[])[0] } : {}),
   }));
 }
 
@@ -48,13 +70,14 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
   const responses: Json = {
     [op.response.status]: {
       description: op.response.description,
-      content: { 'application/json': { schema: ref(op.response.schema) } },
+      content: media(validator, op.response.schema),
       ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
     },
   };
   if (op.response.conditional) responses[304] = { description: 'Not modified: If-None-Match matched the current ETag (no body)' };
   for (const status of [...op.errors, ...(op.public ? [] : [401]), ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
-    responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+    const example = ERROR_EXAMPLE[status] && { ...ERROR_EXAMPLE[status], requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17' };
+    responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: media(validator, 'ErrorBody', example) };
   }
   return {
     operationId: operationIdOf(op.label, method, method !== op.method),
@@ -69,7 +92,7 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
       ...parameters(validator, 'query', op.query?.schema, op.query?.message),
       ...(op.response.conditional ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer (weak or strong, a list, or *)', schema: { type: 'string' } }] : []),
     ],
-    ...(op.body ? { requestBody: { required: true, description: `Answered with 400 "${op.body.message}" when missing or in wrong format`, content: { 'application/json': { schema: ref(op.body.schema) } } } } : {}),
+    ...(op.body ? { requestBody: { required: true, description: `Answered with 400 "${op.body.message}" when missing or in wrong format`, content: media(validator, op.body.schema) } } : {}),
     responses,
   };
 }

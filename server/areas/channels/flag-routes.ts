@@ -23,6 +23,7 @@ export function flagOperations(channel: Channel, labels: FlagLabels, flags: Chan
     defineOperation<AnyActiveInput>({
       label: labels.anyActive, method: 'get', path: `${base}/any-active`,
       summary: `Whether a user can be alarmed by ${WAYS[channel]} in an organization: he is a member, the organization has not disabled it, and he has an active ${THINGS[channel]} (members of the organization ask)`,
+      description: `Members, admins and the API key of the organization ask; for a user who is no member the answer is false, not an error. Only ${THINGS[channel]}s with active true count.`,
       query: { schema: 'AnyActiveQuery', message: USER_OR_ORGANIZATION },
       response: { status: 200, schema: 'AnyActiveResult', description: 'The any-active result' }, errors: [400, 403],
       handler: ({ actor, query }) => flags.anyActive(actor, channel, query.organization_id, query.user_id, source),
@@ -30,6 +31,7 @@ export function flagOperations(channel: Channel, labels: FlagLabels, flags: Chan
     defineOperation<OrganizationIdInput>({
       label: labels.get, method: 'get', path: `${base}/disabled`,
       summary: `Whether the organization has disabled alarming by ${WAYS[channel]} (false until set), as a one-element list; members read it`,
+      description: `Answers [{"isDisabled": false}] until an admin set the flag with ${labels.set}. Members, admins and the API key of the organization read it; another organization is a 403.`,
       query: organization,
       response: { status: 200, schema: 'DisabledFlagList', description: 'The disable flag' }, errors: [400, 403],
       handler: ({ actor, query }) => flags.get(actor, channel, query.organization_id),
@@ -37,6 +39,7 @@ export function flagOperations(channel: Channel, labels: FlagLabels, flags: Chan
     defineOperation<OrganizationIdInput, unknown, DisabledFlagInput>({
       label: labels.set, method: 'put', path: `${base}/disabled`,
       summary: `Disable or enable alarming by ${WAYS[channel]} in the organization (admins and the API key)`,
+      description: `Organization admins and the API key. While the flag is true, ${labels.anyActive} answers false for every member; setting the value it already has changes nothing.`,
       query: organization, body: { schema: 'DisabledFlag', message: PAYLOAD },
       response: { status: 200, schema: 'DisabledFlag', description: 'The disable flag as set' }, errors: [400, 403, 413, 415],
       handler: ({ actor, query, body }) => flags.set(actor, channel, query.organization_id, body.isDisabled),

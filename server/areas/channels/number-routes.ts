@@ -35,6 +35,7 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
   const update = defineOperation<IdQuery, Record<string, string>, NumberUpdateInput>({
     label: r.labels.update, method: 'put', path: r.updateBy === 'path' ? byId : `/api/v1/${r.channel}/${r.resource}`,
     summary: `Update a ${r.resource} number (${r.updateBy === 'path' ? 'ID in the path' : `id in the body, or ${idName} in the query`}; given fields replace the stored ones; ownerID cannot change)`,
+    description: `Who may: the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to. ${r.updateBy === 'path' ? `The path names the number (or the literal {${idName}} with ${idName} in the query).` : `id in the body and ${idName} in the query must agree when both are given (400).`} The gsm number must be valid for its country code.`,
     ...(r.updateBy === 'path' ? { params } : {}),
     query, body: body('Update'),
     response: { status: 200, schema: r.schema, description: `The updated ${r.resource} number` }, errors: [400, 403, 404, 413, 415],
@@ -49,6 +50,7 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
     defineOperation<OwnerQueryInput>({
       label: r.labels.list, method: 'get', path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `List a user's ${r.resource} numbers (${scope})`,
+      description: `Without organization_id a user lists his own ${r.resource} numbers; an admin or the API key lists those of a member of the organization. In ID order.`,
       query: { schema: 'OwnerQuery', message: OWNER_ID },
       response: { status: 200, schema: `${r.schema}List`, description: `The ${r.resource} numbers in ID order` }, errors: [400, 403],
       handler: ({ actor, query: q }) => numbers.list(actor, q.owner_id, q.organization_id),
@@ -56,6 +58,7 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
     defineOperation<OptionalOrganizationInput, unknown, NumberCreateInput>({
       label: r.labels.create, method: 'post', path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `Create a ${r.resource} number for ownerID (${scope}; name defaults to empty, active to true)`,
+      description: `id is ignored; the answer carries the assigned one. The gsm number must be E.164 with 00 for +, with a known country code and a length valid there (400 otherwise).`,
       query: { schema: 'OptionalOrganizationQuery', message: ORGANIZATION_ID }, body: body('Create'),
       response: { status: 200, schema: r.schema, description: `The created ${r.resource} number with its id` }, errors: [400, 403, 413, 415],
       handler: ({ actor, query: q, body: b }) => numbers.create(actor, q.organization_id, b),
@@ -64,6 +67,7 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
     defineOperation<IdQuery, Record<string, string>>({
       label: r.labels.remove, method: 'delete', path: byId,
       summary: `Delete a ${r.resource} number`,
+      description: `Who may: as ${r.labels.update}. Clients generated from the 2019 document send the literal {${idName}} in the path and the ID in the query; both forms work. An unknown or unreachable number is 404.`,
       params,
       query,
       response: { status: 200, schema: 'DeleteResult', description: 'Deleted' }, errors: [400, 403, 404],
@@ -72,6 +76,7 @@ export function numberOperations(r: NumberRoutes, numbers: ChannelNumbers): Oper
     defineOperation<IdQuery, Record<string, string>>({
       label: r.labels.get, method: 'get', path: `/api/v1/${r.channel}/:${idName}`,
       summary: `Get a ${r.resource} number${r.getAsList ? ' (as a one-element list, like the 2019 API)' : ''}`,
+      description: `The owner reads his own number without organization_id; an admin or the API key of an organization the owner belongs to reads it too. A number the caller cannot reach is 404.`,
       params,
       query,
       response: { status: 200, schema: r.getAsList ? `${r.schema}List` : r.schema, description: `The ${r.resource} number` }, errors: [400, 403, 404],

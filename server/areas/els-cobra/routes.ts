@@ -13,6 +13,7 @@ type Input = { params: ElsCobraParamsInput; query: ElsCobraQueryInput };
 
 const BASE = '/api/v1/els-cobra';
 const params = (message: string) => ({ schema: 'ElsCobraParams', message });
+const ADDRESS = 'Generated 2019 clients may send the literal {organizationID} in the path with organizationID in the query; both must agree when both are given.';
 const deleted = { status: 200, schema: 'ElsCobraDeleted', description: 'Deleted' } as const;
 
 interface Singleton<B> {
@@ -43,6 +44,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
         label: r.labels[0], method: 'get', path, ...address,
         summary: `Get the ${r.noun} of an organization (${r.readers})`,
+        description: `${r.readers[0].toUpperCase()}${r.readers.slice(1)}; another organization is a 403. 404 until one was stored with ${r.labels[1]}. ${ADDRESS}`,
         response: { status: 200, schema: r.response, description: `The ${r.noun}` },
         errors: [400, 403, 404],
         handler: ({ actor, ...input }) => commands.read(actor, at(input)),
@@ -50,6 +52,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, B>({
         label: r.labels[1], method: 'put', path, ...address,
         summary: `Store the ${r.noun} of an organization, replacing the stored one (organization admins and the API key)`,
+        description: `Organization admins and the API key. The last write wins, so repeating it is harmless; organizationId in the body, when given (not 0), must be the addressed organization. ${ADDRESS}`,
         body: { schema: r.body, message: r.message },
         response: { status: 200, schema: r.response, description: `The stored ${r.noun}` },
         errors: [400, 403, 413, 415],
@@ -61,6 +64,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
         label: r.labels[2], method: 'delete', path, ...address,
         summary: `Delete the ${r.noun} of an organization (organization admins and the API key)`,
+        description: `Organization admins and the API key. 404 when none is stored (also when deleting it again). ${ADDRESS}`,
         response: deleted,
         errors: [400, 403, 404],
         handler: ({ actor, ...input }) => commands.remove(actor, at(input)),
@@ -81,6 +85,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
       label: 'E3', method: 'get', path: credentials,
       summary: 'Get the credentials of one service (serviceName), or of every service as a list (organization admins and the API key: they hold passwords)',
+      description: `Organization admins and the API key; members get 403, since the answer holds passwords. With serviceName one object (404 when none is stored), without it a list sorted by serviceName (empty when none). ${ADDRESS}`,
       params: params(elsWording.service),
       query: { schema: 'ElsCobraCredentialsQuery', message: elsWording.service },
       response: { status: 200, schema: 'ElsCobraCredentialsResult', description: 'One service\'s credentials, or all of them by serviceName' },
@@ -92,6 +97,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, CredentialsInput>({
       label: 'E4', method: 'put', path: credentials, ...serviceAddress,
       summary: 'Store the credentials of a service, replacing the stored ones (organization admins and the API key)',
+      description: `Organization admins and the API key; serviceName in the query names the service, and in the body, when given, must be the same. The password is stored encrypted and never logged; the last write wins. ${ADDRESS}`,
       body: { schema: 'ElsCobraCredentialsBody', message: elsWording.credentials },
       response: { status: 200, schema: 'ElsCobraCredentials', description: 'The stored credentials' },
       errors: [400, 403, 413, 415],
@@ -103,6 +109,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
       label: 'E4-delete', method: 'delete', path: credentials, ...serviceAddress,
       summary: 'Delete the credentials of a service (organization admins and the API key)',
+      description: `Organization admins and the API key. 404 when the service has no credentials (also when deleting them again). ${ADDRESS}`,
       response: deleted,
       errors: [400, 403, 404],
       handler: ({ actor, ...input }) => commands.remove(actor, service(input)),

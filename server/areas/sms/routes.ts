@@ -21,6 +21,7 @@ export function smsOperations(deps: AreaDeps): Operation[] {
     defineOperation<FormatterQueryInput>({
       label: 'S7', method: 'get', path: '/api/v1/sms/formatter',
       summary: 'Get the organization\'s sms text formatter (standard until one is set; members read it)',
+      description: 'Members, admins and the API key of the organization read it; another organization is a 403. Answers textFormatterName standard until S8 set another.',
       query: { schema: 'FormatterQuery', message: 'organization missing or in wrong format' },
       response: { status: 200, schema: 'TextFormatter', description: 'The text formatter' }, errors: [400, 403],
       handler: ({ actor, query }) => formatters.get(actor, query.organization),
@@ -28,6 +29,7 @@ export function smsOperations(deps: AreaDeps): Operation[] {
     defineOperation<unknown, unknown, TextFormatterInput>({
       label: 'S8', method: 'put', path: '/api/v1/sms/formatter',
       summary: 'Set the organization\'s sms text formatter (admins and the API key); the names are the formatters the service implements',
+      description: 'Organization admins and the API key of organizationID. standard sends event, address and message in as many segments as needed; compact always one segment of 160 GSM-7 characters; detailed adds start time, coordinates and responses. Setting the same name again changes nothing.',
       body: { schema: 'TextFormatter', message: 'Body missing or in wrong format' },
       response: { status: 200, schema: 'TextFormatter', description: 'The text formatter as set' }, errors: [400, 403, 413, 415],
       handler: ({ actor, body }) => formatters.set(actor, body),
