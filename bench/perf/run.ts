@@ -206,7 +206,9 @@ async function main(): Promise<void> {
   await fs.mkdir(path.join(here, 'results'), { recursive: true });
   await fs.writeFile(path.join(here, 'results', `${args.save}.json`), JSON.stringify(results, null, 2));
   const saved = async (name: string) => JSON.parse(await fs.readFile(path.join(here, 'results', `${name}.json`), 'utf8').catch(() => 'null')) as Results | null;
-  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save)));
+  // The reading of the figures is written by hand in bench/perf/notes.md and kept beside them.
+  const notes = await fs.readFile(path.join(here, 'notes.md'), 'utf8').catch(() => '');
+  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save), notes));
   process.stderr.write(`written: BENCHMARKS.md, bench/perf/results/${args.save}.json\n`);
 }
 
