@@ -170,7 +170,7 @@ data('M2 on two processes at once: every change is kept and every revision is di
   }
 });
 
-data('a monitor deleted on another process: data reads, writes and subscriptions here answer 404 (its owner is remembered, its data is gone)', async (ctx) => {
+data('a monitor deleted on another process: reads, writes and subscriptions here answer 404 (it is remembered here; its tombstone and missing data tell)', async (ctx) => {
   const other = await startTestService();
   try {
     const id = await newMonitor(ctx);
@@ -179,7 +179,11 @@ data('a monitor deleted on another process: data reads, writes and subscriptions
     // This process learns the monitor's owner and its newest version.
     assert.is((await api(ctx).post(alarm, { eventId: 7, event: 'B2 Kaminbrand' })).status, 200);
     assert.is((await member.get(`/api/v1/monitor/${id}/data`)).status, 200);
+    assert.is((await member.get(`/api/v1/monitor/${id}`)).status, 200);
     assert.is((await client(other.url, { apiKey: ctx.a.apiKey }).delete(`/api/v1/monitor/${id}`)).status, 200);
+    // The monitor itself, remembered here since the read above, is gone too.
+    expectError(await member.get(`/api/v1/monitor/${id}`), 404, 'not_found');
+    expectError(await api(ctx).put(`/api/v1/monitor`, { id, name: 'Wache Nord' }), 404, 'not_found');
     expectError(await member.get(`/api/v1/monitor/${id}/data`), 404, 'not_found');
     expectError(await api(ctx).patch(alarm, { positiveResponses: 2 }), 404, 'not_found');
     expectError(await api(ctx).post(alarm, { eventId: 8, event: 'B3' }), 404, 'not_found');

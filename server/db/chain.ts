@@ -244,13 +244,16 @@ export class Chain<T> {
     return ref && body !== undefined ? { ...ref, body } : null;
   }
 
-  /** Removes a key's whole history, after any write of this process in flight. */
-  remove(key: string): Promise<void> {
+  /**
+   * Removes a key's whole history, after any write of this process in flight; with `keep`, the link of
+   * that version stays (a tombstone others can find by its exact _id).
+   */
+  remove(key: string, keep?: number): Promise<void> {
     this.removed.add(key);
     this.hints.delete(key);
     // Not subject to the queue limit: a removal must never be refused for the writes it ends.
     return this.lock.run(key, async () => {
-      await this.models.links.deleteMany({ key });
+      await this.models.links.deleteMany(keep === undefined ? { key } : { key, n: { $ne: keep } });
       await this.models.heads.deleteOne({ _id: key });
       // Rare (a monitor is deleted): the only scan of the content collection.
       await this.models.contents.deleteMany({ key });

@@ -3,6 +3,7 @@
 // read on a hot path is an exact string-_id lookup; concurrent changes on several processes each get
 // their own revision or version, so none is lost and no two share a number.
 import type { Database } from '../../db/database.js';
+import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { MonitorDoc } from './models.js';
@@ -15,6 +16,8 @@ export interface MonitorConfig {
   configurationSplitScreen: JsonObject;
   configurationStandby: JsonObject;
   standbyDelay: number;
+  /** Set only on the tombstone revision a deletion leaves (see remove). */
+  deleted?: true;
 }
 
 /** A monitor as stored: identity, organization, configuration and its revision. */
@@ -40,6 +43,9 @@ export interface MonitorOwner {
 }
 
 const OWNERS_KEPT = 100_000;
+const RECORDS_BYTES = 16 * 1024 * 1024;
+/** How long a remembered monitor is answered with one lookup (a database restored under running processes is seen after this). */
+const RECORD_TRUST_MS = 10_000;
 
 /** Monitors and their data over the chains. */
 export class MonitorStore {
@@ -49,6 +55,9 @@ export class MonitorStore {
   // the process's life: data reads and writes need no read of the monitor. A monitor deleted by another
   // process is still noticed there: its data history is gone.
   private readonly owners = new Map<number, number>();
+  // Monitors as last read here: answered again after one exact lookup shows no newer configuration
+  // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
+  private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
 
   constructor(private readonly db: Database) {
     this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024 });
@@ -77,8 +86,13 @@ export class MonitorStore {
 
   /** The monitor with its newest configuration, or null. */
   async get(id: number): Promise<MonitorRecord | null> {
+    const kept = this.records.get(String(id));
+    if (kept && Date.now() - kept.at < RECORD_TRUST_MS && !(await this.configs.newerThan(configKey(id), kept.record.revision))) return kept.record;
     const doc = await this.db.models.Monitor.findById(String(id)).lean();
-    return doc ? this.current(doc) : null;
+    const record = doc ? await this.current(doc) : null;
+    if (record) this.keepRecord(record, doc!.config.length);
+    else this.records.delete(String(id));
+    return record;
   }
 
   /** The monitors of an organization, by ID. */
@@ -91,17 +105,30 @@ export class MonitorStore {
 
   /** Applies `change` to the newest configuration as a new revision. */
   async update(record: MonitorRecord, change: (config: MonitorConfig) => MonitorConfig): Promise<MonitorRecord> {
-    const next = await this.configs.append(configKey(record.id), (head) => change(head.body), gone);
+    const next = await this.configs.append(configKey(record.id), (head) => {
+      if (head.body.deleted) throw gone();
+      return change(head.body);
+    }, gone);
     // The copy on the document is a hint: a lagging or reordered copy is corrected by readers.
-    await this.db.models.Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: JSON.stringify(next.body) } });
-    return { ...record, revision: next.n, config: next.body };
+    const json = JSON.stringify(next.body);
+    await this.db.models.Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: json } });
+    const updated = { ...record, revision: next.n, config: next.body };
+    this.keepRecord(updated, json.length);
+    return updated;
   }
 
   /** Deletes the monitor and both histories; true when it was there. */
   async remove(id: number): Promise<boolean> {
     this.owners.delete(id);
+    this.records.delete(String(id));
+    // The tombstone first: a process that remembers the monitor finds it with its one lookup. It stays
+    // (a small link per deleted monitor; IDs are never reused).
+    const tombstone = await this.configs.append(configKey(id), (head) => ({ ...head.body, deleted: true as const }), gone).catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 404) return null;
+      throw err;
+    });
     const { deletedCount } = await this.db.models.Monitor.deleteOne({ _id: String(id) });
-    await this.configs.remove(configKey(id));
+    await this.configs.remove(configKey(id), tombstone?.n);
     await this.data.remove(dataKey(id));
     return deletedCount > 0;
   }
@@ -135,6 +162,10 @@ export class MonitorStore {
     this.data.learn(dataKey(id), ref, base, (head) => applyWrite(head, write));
   }
 
+  private keepRecord(record: MonitorRecord, bytes: number): void {
+    this.records.set(String(record.id), { record, at: Date.now() }, bytes + 200);
+  }
+
   private keepOwner(id: number, organizationID: number): void {
     if (this.owners.size >= OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
     this.owners.set(id, organizationID);
@@ -148,7 +179,7 @@ export class MonitorStore {
       return { ...base, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig };
     }
     const latest = await this.configs.latest(configKey(id));
-    return latest ? { ...base, revision: latest.n, config: latest.body } : null;
+    return latest && !latest.body.deleted ? { ...base, revision: latest.n, config: latest.body } : null;
   }
 }
 
