@@ -6,6 +6,8 @@ export interface Latency {
   max: number;
   missed: number;
   patches: number;
+  /** Median time until the REST call (or the bare server's POST) answered. */
+  answerP50?: number;
 }
 
 export interface Results {
@@ -32,9 +34,9 @@ export function perScreen(points: Array<{ screens: number; rss: number; heapUsed
 function section(title: string, r: Results): string {
   const lines = [`## ${title}`, '', `${r.date} · ${r.machine} · ${r.seconds} s per figure`, ''];
   lines.push('### Fan-out: REST patch → every screen (2 processes, one Redis, 20 patches/s)', '');
-  lines.push('| screens | monitors | bare p50 / p99 / max ms | alarm-hub p50 / p99 / max ms | p50 ratio | p99 ratio | missed (alarm-hub / bare) |', '|---|---|---|---|---|---|---|');
+  lines.push('| screens | monitors | bare p50 / p99 / max ms | alarm-hub p50 / p99 / max ms | p50 ratio | p99 ratio | missed (alarm-hub / bare) | REST answer p50 ms (bare / alarm-hub) |', '|---|---|---|---|---|---|---|---|');
   for (const f of r.fanout) {
-    lines.push(`| ${f.screens} | ${f.monitors} | ${ms(f.bare.p50)} / ${ms(f.bare.p99)} / ${ms(f.bare.max)} | ${ms(f.ours.p50)} / ${ms(f.ours.p99)} / ${ms(f.ours.max)} | ${ratio(f.ours.p50, f.bare.p50)} | ${ratio(f.ours.p99, f.bare.p99)} | ${f.ours.missed} / ${f.bare.missed} |`);
+    lines.push(`| ${f.screens} | ${f.monitors} | ${ms(f.bare.p50)} / ${ms(f.bare.p99)} / ${ms(f.bare.max)} | ${ms(f.ours.p50)} / ${ms(f.ours.p99)} / ${ms(f.ours.max)} | ${ratio(f.ours.p50, f.bare.p50)} | ${ratio(f.ours.p99, f.bare.p99)} | ${f.ours.missed} / ${f.bare.missed} | ${ms(f.bare.answerP50 ?? NaN)} / ${ms(f.ours.answerP50 ?? NaN)} |`);
   }
   const [ours, bare] = [perScreen(r.memory.ours), perScreen(r.memory.bare)];
   lines.push('', '### Memory of one process per idle subscribed screen (after a forced GC)', '');

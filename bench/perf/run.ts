@@ -86,6 +86,7 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   for (let i = 0; i < count; i++) perMonitor.set(monitors[i % monitors.length], perMonitor.get(monitors[i % monitors.length])! + 1);
   await sleep(1_000);
   const sent = new Map<string, number>();
+  const answered: number[] = [];
   const writes: Promise<void>[] = [];
   const total = seconds * 20;
   const begin = now();
@@ -95,7 +96,10 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
     const started = now();
     writes.push(fetch(urls[i % urls.length] + patchPath(monitorId), { method: 'PATCH', headers, body: JSON.stringify(PATCH) })
       .then((r) => r.json() as Promise<{ message: string }>)
-      .then((body) => void sent.set(`${monitorId}:${/version (\d+)/.exec(body.message)![1]}`, started)));
+      .then((body) => {
+        answered.push(now() - started);
+        sent.set(`${monitorId}:${/version (\d+)/.exec(body.message)![1]}`, started);
+      }));
   }
   await Promise.all(writes);
   await sleep(2_000);
@@ -112,7 +116,8 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   for (const client of clients) client.send({ stop: true });
   const expected = [...sent.keys()].reduce((sum, key) => sum + perMonitor.get(Number(key.split(':')[0]))!, 0);
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size };
+  answered.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size, answerP50: percentile(answered, 0.5) };
 }
 
 async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, monitors: number[], auth?: object) {
@@ -172,7 +177,7 @@ async function main(): Promise<void> {
         const bareFigures = await fanOut(bareUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
         const oursFigures = await fanOut(oursUrls, (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitors, auth);
         results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, ours: oursFigures });
-        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed}\n`);
+        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
       }
     }
     for (const p of [...ours, ...bare]) await stop(p.child);
