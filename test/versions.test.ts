@@ -145,4 +145,18 @@ chain('small bodies travel in their link, large ones in a content document; anot
   assert.equal((await a.latest(key))!.body.writes.slice(0, 3), big.slice(0, 3));
 });
 
+chain('the head document follows every tenth version and never moves back; a process without a hint still finds the newest', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  for (let n = 1; n <= 25; n++) await a.append(key, add(n), absent);
+  await until(async () => (await ctx.db.chains.heads.findById(key).lean())?.n === 20, 'the head at version 20');
+  // A late update from a slow process names an older version: it does not win.
+  await ctx.db.chains.heads.updateOne({ _id: key }, { $max: { n: 10 } });
+  assert.is((await ctx.db.chains.heads.findById(key).lean())?.n, 20);
+  const fresh = new Chain<Body>(ctx.db.chains, {});
+  assert.is((await fresh.newest(key))!.n, 25);
+  assert.equal((await b.latest(key))!.body.writes.length, 25);
+});
+
 chain.run();

@@ -17,6 +17,10 @@ export interface Results {
   fanout: Array<{ screens: number; monitors: number; bare: Latency; ours: Latency }>;
   memory: { ours: Array<{ screens: number; rss: number; heapUsed: number }>; bare: Array<{ screens: number; rss: number; heapUsed: number }> };
   rest: Array<{ name: string; ours: { rps: number; p99: number; non2xx: number }; bare: { rps: number; p99: number; non2xx: number } }>;
+  /** One process, screens over 100 monitors, rising patch rates (absent in runs before it existed). */
+  saturation?: Array<Latency & { screens: number; rate: number }>;
+  /** Time to ready and idle RSS, run from TypeScript and from compiled JavaScript. */
+  startup?: Array<{ name: string; readyMs: number; rss: number }>;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
@@ -51,6 +55,16 @@ function section(title: string, r: Results): string {
   lines.push('', '### REST (autocannon, 10 connections)', '');
   lines.push('| operation | bare Koa req/s (p99 ms) | alarm-hub req/s (p99 ms) | ratio |', '|---|---|---|---|');
   for (const x of r.rest) lines.push(`| ${x.name} | ${x.bare.rps.toFixed(0)} (${x.bare.p99}) | ${x.ours.rps.toFixed(0)} (${x.ours.p99}) | ${ratio(x.ours.rps, x.bare.rps)} |`);
+  if (r.saturation?.length) {
+    lines.push('', '### Saturation: one process, screens spread over 100 monitors, rising patch rates', '');
+    lines.push('| screens | patches/s | p50 / p99 / max ms | missed |', '|---|---|---|---|');
+    for (const x of r.saturation) lines.push(`| ${x.screens} | ${x.rate} | ${ms(x.p50)} / ${ms(x.p99)} / ${ms(x.max)} | ${x.missed} |`);
+  }
+  if (r.startup?.length) {
+    lines.push('', '### Start and idle memory (median of three starts, until /readyz answers; RSS after 3 s idle)', '');
+    lines.push('| run as | ready after | idle RSS |', '|---|---|---|');
+    for (const x of r.startup) lines.push(`| ${x.name} | ${x.readyMs.toFixed(0)} ms | ${(x.rss / 2 ** 20).toFixed(1)} MiB |`);
+  }
   return lines.join('\n');
 }
 

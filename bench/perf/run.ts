@@ -24,7 +24,7 @@ import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup' }, saturation: { type: 'string', default: '1000,5000' }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -80,7 +80,7 @@ async function screens(urls: string[], count: number, monitors: number[], auth: 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
 
 /** Patches at 20/s for `seconds`, alternating the processes; latency of every receipt, and misses. */
-async function fanOut(urls: string[], patchPath: (monitorId: number) => string, headers: Record<string, string>, count: number, monitors: number[], auth?: object) {
+async function fanOut(urls: string[], patchPath: (monitorId: number) => string, headers: Record<string, string>, count: number, monitors: number[], auth?: object, rate = 20) {
   const clients = await screens(urls, count, monitors, auth);
   const perMonitor = new Map(monitors.map((m) => [m, 0]));
   for (let i = 0; i < count; i++) perMonitor.set(monitors[i % monitors.length], perMonitor.get(monitors[i % monitors.length])! + 1);
@@ -88,10 +88,10 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   const sent = new Map<string, number>();
   const answered: number[] = [];
   const writes: Promise<void>[] = [];
-  const total = seconds * 20;
+  const total = seconds * rate;
   const begin = now();
   for (let i = 0; i < total; i++) {
-    while (now() < begin + i * 50) await sleep(1);
+    while (now() < begin + (i * 1000) / rate) await sleep(1);
     const monitorId = monitors[i % monitors.length];
     const started = now();
     writes.push(fetch(urls[i % urls.length] + patchPath(monitorId), { method: 'PATCH', headers, body: JSON.stringify(PATCH) })
@@ -138,6 +138,27 @@ async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, m
   return points;
 }
 
+/** Time from spawning the service until /readyz answers 200, and its RSS after 3 s idle. */
+async function startup(argv: string[], uri: string): Promise<{ readyMs: number; rss: number }> {
+  const port = await freePort();
+  const begin = now();
+  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, MONGODB_URI: uri, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+  children.push(child);
+  let readyMs = NaN;
+  while (Number.isNaN(readyMs) && now() - begin < 60_000) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) readyMs = now() - begin;
+    else await sleep(10);
+  }
+  await sleep(3_000);
+  const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  return { readyMs, rss };
+}
+
 async function rest(url: string, pathOf: (id: number) => string, method: 'GET' | 'PATCH', id: number, headers: Record<string, string>) {
   const result = await autocannon({ url: url + pathOf(id), method, headers, body: method === 'PATCH' ? JSON.stringify(PATCH) : undefined, connections: 10, duration: seconds });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
@@ -156,7 +177,7 @@ async function main(): Promise<void> {
   const env = { BENCH_MONGODB_URI: database.uri, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' };
   const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
   const auth = { token, scheme: 'api-token' };
-  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [] };
+  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [], saturation: [], startup: [] };
 
   try {
     const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
@@ -189,6 +210,32 @@ async function main(): Promise<void> {
       const bareSingle = await start('bare-hub.ts', {});
       results.memory.bare = await memory('bare', `http://127.0.0.1:${bareSingle.port}`, bareSingle.child, monitorIds.slice(0, 100));
       await stop(bareSingle.child);
+    }
+
+    // Where one process saturates: its screens spread over the 100 monitors, patches at rising rates,
+    // until p99 passes 250 ms.
+    if (only.has('saturation')) {
+      const single = await start('hub-process.ts', env);
+      const url = `http://127.0.0.1:${single.port}`;
+      for (const size of args.saturation!.split(',').map(Number)) {
+        for (const rate of args.rates!.split(',').map(Number)) {
+          const figures = await fanOut([url], (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitorIds, auth, rate);
+          results.saturation!.push({ screens: size, rate, ...figures });
+          process.stderr.write(`saturation ${size} screens at ${rate} patches/s: p50 ${figures.p50.toFixed(1)} p99 ${figures.p99.toFixed(1)} missed ${figures.missed}\n`);
+          if (figures.p99 > 250) break;
+        }
+      }
+      await stop(single.child);
+    }
+
+    if (only.has('startup')) {
+      for (const [name, argv] of [['TypeScript (npm start)', ['--import', 'tsx', 'server/main.ts']], ['compiled (npm run start:prod)', ['dist/server/main.js']]] as const) {
+        const runs = [];
+        for (let i = 0; i < 3; i++) runs.push(await startup([...argv], database.uri));
+        runs.sort((a, b) => a.readyMs - b.readyMs);
+        results.startup!.push({ name, ...runs[1] });
+        process.stderr.write(`startup ${name}: ready in ${runs[1].readyMs.toFixed(0)} ms, idle RSS ${(runs[1].rss / 2 ** 20).toFixed(1)} MiB\n`);
+      }
     }
 
     if (only.has('rest')) {

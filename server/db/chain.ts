@@ -74,6 +74,9 @@ const LINKS_KEPT = 20;
 const INLINE_BYTES = 32 * 1024;
 const BODIES_KEPT = 3;
 const PRUNE_EVERY = 10;
+/** The head document (where a process without a hint starts probing) follows every HEAD_EVERY versions. */
+const HEAD_EVERY = 10;
+const MAX_LAYOUTS = 10_000;
 const WRITE_DEADLINE_MS = 20_000;
 const MAX_QUEUED_WRITES = 100;
 const MAX_HINTS = 10_000;
@@ -88,6 +91,9 @@ export class Chain<T> {
   private readonly lock = new KeyedLock<string>(MAX_QUEUED_WRITES, () => unavailable('Too many writes queued; try again', 1));
   // The newest version this process wrote or read per key: where the next probe starts.
   private readonly hints = new Map<string, VersionRef>();
+  // Where recent versions keep their bodies (known for those written or learned here), so pruning
+  // needs no read to find a body stored apart.
+  private readonly layouts = new Map<string, { epoch: string; apart: boolean }>();
   /** Writes that found their version taken (another process wrote first) and were built again. */
   collisions = 0;
   private readonly bodies: ByteCache<T>;
@@ -209,7 +215,10 @@ export class Chain<T> {
         this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
         this.remember(key, next);
         // Housekeeping: the write is committed, so its failure must not fail the write.
-        void this.models.heads.updateOne({ _id: key }, { $set: { n: next.n } }, { upsert: true }).catch(() => {});
+        this.keepLayout(key, next, inline.apart === true);
+        // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
+        // cold probe a few more exact lookups (it gallops).
+        if (next.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: next.n } }, { upsert: true }).catch(() => {});
         void this.prune(key, next.n).catch(() => {});
         return { ...next, base: head.epoch, body };
       }
@@ -233,8 +242,16 @@ export class Chain<T> {
     } catch {
       return;
     }
-    this.bodies.set(contentId(key, ref), JSON.parse(json) as T, Buffer.byteLength(json));
+    const bytes = Buffer.byteLength(json);
+    this.bodies.set(contentId(key, ref), JSON.parse(json) as T, bytes);
     this.remember(key, ref);
+    // Well below the limit it was surely kept in its link (the writer's JSON is the same text).
+    if (bytes < INLINE_BYTES - 1024) this.keepLayout(key, ref, false);
+  }
+
+  private keepLayout(key: string, ref: VersionRef, apart: boolean): void {
+    if (this.layouts.size >= MAX_LAYOUTS) this.layouts.delete(this.layouts.keys().next().value!);
+    this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart });
   }
 
   // The newest version this process knows with its body in memory, if it has both.
@@ -343,7 +360,9 @@ export class Chain<T> {
   private async prune(key: string, n: number): Promise<void> {
     const old = n - BODIES_KEPT;
     if (old >= 0) {
-      const link = await this.models.links.findById(linkId(key, old), { epoch: 1, apart: 1 }).lean();
+      const id = linkId(key, old);
+      const link = this.layouts.get(id) ?? (await this.models.links.findById(id, { epoch: 1, apart: 1 }).lean());
+      this.layouts.delete(id);
       if (link?.apart) await this.dropContent(key, { n: old, epoch: link.epoch });
     }
     // Each multiple of PRUNE_EVERY deletes the window of links behind it, each by its exact _id (a
