@@ -64,7 +64,7 @@ function sameSecret(given: string, wanted: string): boolean {
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
   const monitors = new MonitorCommands(deps.db, deps.events);
-  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits, deps.credentials);
+  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits);
   const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
   const openapi = buildOpenApi(operations, validator);
 

@@ -39,6 +39,7 @@ class EventRelay implements HubEvents {
   commandScreens: HubEvents['commandScreens'] = async (...args) => (this.target ? this.target.commandScreens(...args) : []);
   testAlarm: HubEvents['testAlarm'] = (...args) => this.target?.testAlarm(...args);
   disconnectScreen: HubEvents['disconnectScreen'] = (...args) => this.target?.disconnectScreen(...args);
+  credentialRevoked: HubEvents['credentialRevoked'] = async (...args) => this.target?.credentialRevoked(...args);
 }
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */

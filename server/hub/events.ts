@@ -19,5 +19,11 @@ export interface ScreenEvents {
   disconnectScreen(screenId: number): void;
 }
 
+/** Revocations every process must see at once (each keeps resolved credentials for CREDENTIAL_CACHE_MS). */
+export interface CredentialEvents {
+  /** Forgets a revoked credential (its stored hash) on every process; resolves once they have, or gave no answer in time. */
+  credentialRevoked(credential: string): Promise<void>;
+}
+
 /** Everything the areas publish. */
-export type HubEvents = MonitorEvents & OrganizationEvents & ScreenEvents;
+export type HubEvents = MonitorEvents & OrganizationEvents & ScreenEvents & CredentialEvents;

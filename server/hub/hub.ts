@@ -48,6 +48,8 @@ interface InterServerEvents {
   'hub:patch': (event: PatchEvent) => void;
   /** A process could not publish this monitor's patches while Redis was away: resync its screens. */
   'hub:resync': (monitorId: number) => void;
+  /** A credential was revoked: forget it here (its stored hash), then acknowledge. */
+  'hub:forget-credential': (credential: string, done: (forgotten: true) => void) => void;
 }
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -85,6 +87,9 @@ export interface Hub extends HubEvents {
   status(): { screens: number; redis: 'up' | 'down' | 'not configured' };
   close(): Promise<void>;
 }
+
+/** How long a revocation waits for the other processes to confirm they forgot the credential. */
+const FORGET_WAIT_MS = 2_000;
 
 const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat', 'screen-token': 'screen' } as const;
 
@@ -161,6 +166,31 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   });
   const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
   resyncTimer.unref();
+
+  // A screen removed on another process: its token is refused here from now on.
+  io.on('hub:forget-credential', (credential, done) => {
+    deps.credentials.forget(credential);
+    if (typeof done === 'function') done(true);
+  });
+  // Waits for every other process's acknowledgement, so the revoking request answers only once none of
+  // them accepts the credential any more. Without Redis there are no others; with Redis away they
+  // cannot be told, and forget within CREDENTIAL_CACHE_MS.
+  function forgetEverywhere(credential: string): Promise<void> {
+    if (!redis?.up()) return Promise.resolve();
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (problem: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (problem) log.warn({ err: problem }, 'revoked credential: not every process confirmed forgetting it; those refuse it within CREDENTIAL_CACHE_MS');
+        resolve();
+      };
+      // The adapter never answers when Redis fails the request: the wait has its own bound.
+      const timer = setTimeout(() => settle(`no answer within ${FORGET_WAIT_MS} ms`), FORGET_WAIT_MS);
+      io.serverSideEmit('hub:forget-credential', credential, (err: Error | null) => settle(err ? err.message : null));
+    });
+  }
 
   deps.metrics.gauge('alarmhub_hub_connections', 'Hub connections (screens, staff clients, agents) on this process', () => io.engine.clientsCount);
   deps.metrics.gauge('alarmhub_hub_subscriptions', 'Monitor subscriptions on this process (a socket per monitor it follows)', () => {
@@ -286,6 +316,10 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     commandScreens: (screenIds, command, timeoutMs) => commandScreens(io, screenIds, command, timeoutMs),
     testAlarm(event) {
       io.to(rooms.monitor(event.monitorId)).emit('monitor:test-alarm', event);
+    },
+    async credentialRevoked(credential) {
+      deps.credentials.forget(credential);
+      await forgetEverywhere(credential);
     },
     disconnectScreen(screenId) {
       io.in([rooms.screen(screenId), rooms.agents(screenId)]).disconnectSockets(true);

@@ -1,8 +1,9 @@
 // Resolving a credential costs one or two database reads; a busy client sends many requests a second
 // with the same one. Known credentials are kept for a short time (CREDENTIAL_CACHE_MS, default 1000), so
 // a revoked token or a changed membership takes effect within that time on every process (at once on
-// the process that made the change); unknown credentials are never cached (their answers stay
-// rate limited). The hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
+// the process that made the change); a removed screen's token is forgotten at once on every process
+// (the hub tells them). Unknown credentials are never cached (their answers stay rate limited). The
+// hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
 import { resolveActor, type Caller } from './actor.js';
 import type { IdentityModels, TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
@@ -12,6 +13,8 @@ const MAX_ENTRIES = 10_000;
 /** Credentials resolved recently, by their hash. */
 export class CredentialCache {
   private readonly entries = new Map<string, { caller: Caller; kind: TokenKind; at: number }>();
+  /** Counts forget() calls: a read that saw one happen may have read the credential before its revocation. */
+  private forgets = 0;
 
   constructor(private readonly models: IdentityModels, private readonly ttlMs: number) {}
 
@@ -21,7 +24,14 @@ export class CredentialCache {
     const key = hashToken(token);
     const hit = this.entries.get(key);
     if (hit && hit.kind === kind && Date.now() - hit.at < this.ttlMs) return hit.caller;
-    const caller = await resolveActor(this.models, kind, token);
+    let caller: Caller | null;
+    let seen: number;
+    // A credential forgotten during the read may be this one, revoked after the read began: read again,
+    // so neither this answer nor the cache carries it past the revocation.
+    do {
+      seen = this.forgets;
+      caller = await resolveActor(this.models, kind, token);
+    } while (seen !== this.forgets);
     this.entries.delete(key);
     if (caller) {
       this.entries.set(key, { caller, kind, at: Date.now() });
@@ -30,8 +40,9 @@ export class CredentialCache {
     return caller;
   }
 
-  /** Forgets a credential (revoked here) by its stored hash. */
+  /** Forgets a revoked credential by its stored hash. */
   forget(credential: string): void {
+    this.forgets++;
     this.entries.delete(credential);
   }
 }

@@ -3,10 +3,9 @@
 import type { Database } from '../../db/database.js';
 import { forbidden, notFound, rateLimited } from '../../http/errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
-import type { ScreenEvents } from '../../hub/events.js';
+import type { CredentialEvents, ScreenEvents } from '../../hub/events.js';
 import type { ScreenCommandName } from '../../hub/protocol.js';
 import type { Actor } from '../../identity/actor.js';
-import type { CredentialCache } from '../../identity/credential-cache.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import type { ScreenDoc } from './models.js';
@@ -30,7 +29,7 @@ export class ScreenCommands {
   readonly pairings: Pairings;
   private readonly wrongCodes: Limiter;
 
-  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents, limits: Limits, private readonly credentials?: CredentialCache) {
+  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents & CredentialEvents, limits: Limits) {
     this.pairings = new Pairings(db);
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
@@ -65,7 +64,8 @@ export class ScreenCommands {
     const screen = await this.configurable(actor, screenId);
     if (screen.credential) {
       await this.db.models.Token.updateOne({ _id: screen.credential }, { $set: { revokedAt: new Date() } });
-      this.credentials?.forget(screen.credential);
+      // Every process, not only this one, refuses the token from the answer on (REST and handshakes).
+      await this.events.credentialRevoked(screen.credential);
     }
     await this.db.models.Screen.deleteOne({ _id: screen._id });
     this.events.disconnectScreen(screenId);
