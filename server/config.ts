@@ -147,6 +147,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `REDIS_URL=${config.redisUrl ? redactUri(config.redisUrl) : '(unset: single-process hub)'} (${origin('REDIS_URL')})`,
     `REDIS_PREFIX=${config.redisPrefix ?? '(unset: alarm-hub:<installation id>)'} (${origin('REDIS_PREFIX')})`,
     `HUB_MAX_SOCKETS_PER_TOKEN=${config.maxSocketsPerToken} (${origin('HUB_MAX_SOCKETS_PER_TOKEN')}${config.maxSocketsPerToken ? '' : ': no cap'})`,
+    `HUB_HEARTBEAT_MS=${config.hubHeartbeatMs} (${origin('HUB_HEARTBEAT_MS')})`,
     `SCREEN_OFFLINE_AFTER_MS=${config.screenOfflineAfterMs} (${origin('SCREEN_OFFLINE_AFTER_MS')})`,
     `LOG_LEVEL=${config.logLevel} (${origin('LOG_LEVEL')})`,
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
@@ -168,7 +169,7 @@ function describePush(push: PushConfig, origin: (name: string) => string): strin
   const { apns, fcm } = push;
   return [
     apns
-      ? `APNS: key ${apns.keyFile} (APNS_KEY_ID=${apns.keyId}, APNS_TEAM_ID=${apns.teamId}), APNS_TOPIC=${apns.topic}, hosts ${apns.host} / ${apns.sandboxHost}`
+      ? `APNS_KEY_FILE=${apns.keyFile}, APNS_KEY_ID=${apns.keyId}, APNS_TEAM_ID=${apns.teamId}, APNS_TOPIC=${apns.topic}, APNS_HOST=${apns.host}, APNS_SANDBOX_HOST=${apns.sandboxHost}`
       : 'APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC=(unset: iOS test pushes answer 503 push_unavailable)',
     fcm
       ? `FCM_SERVICE_ACCOUNT_FILE=${fcm.serviceAccountFile}, FCM_HOST=${fcm.host}, FCM_TOKEN_URL=${fcm.tokenUrl ?? "(the service account's token_uri)"}`

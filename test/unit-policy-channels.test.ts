@@ -106,7 +106,7 @@ config('push gateways stay off until configured; APNs needs all four variables a
   assert.is(on.push.fcm?.host, 'https://fcm.googleapis.com');
   assert.is(on.push.confirmTtlSeconds, 600);
   const lines = describeConfig(on, {}).join('\n');
-  assert.match(lines, /APNS: key .*k\.p8 \(APNS_KEY_ID=K, APNS_TEAM_ID=T\), APNS_TOPIC=org\.x/);
+  assert.match(lines, /APNS_KEY_FILE=.*k\.p8, APNS_KEY_ID=K, APNS_TEAM_ID=T, APNS_TOPIC=org\.x, APNS_HOST=https:\/\/api\.push\.apple\.com, APNS_SANDBOX_HOST=/);
   assert.match(describeConfig(off, {}).join('\n'), /iOS test pushes answer 503 push_unavailable/);
 });
 
