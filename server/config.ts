@@ -98,7 +98,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     tileUrl: env.TILE_URL ?? '',
-    tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000),
+    // 0 would recheck every millisecond, a read per connected credential each time.
+    tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000) || 5_000,
     credentialCacheMs: integer(env, 'CREDENTIAL_CACHE_MS', 1_000),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',

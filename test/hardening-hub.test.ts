@@ -193,4 +193,22 @@ hub('processes with the same hub settings report no mismatch', async (ctx) => {
   assert.equal((await client(one.url, null).get('/readyz')).body.checks.hub.detail.mismatchedProcesses, []);
 });
 
+hub('TOKEN_RECHECK_MS=0 is the default interval: a connected socket\'s token is not read again every millisecond', async (ctx) => {
+  const svc = await start(ctx, { TOKEN_RECHECK_MS: '0' });
+  const org = await createOrg(svc);
+  await screenOn(ctx, svc, org.apiKey);
+  // The recheck reads each connected credential's token: count those reads over half a second.
+  const Token = svc.db.models.Token;
+  const original = Token.findById;
+  let reads = 0;
+  Token.findById = ((...args: Parameters<typeof original>) => (reads++, original.apply(Token, args))) as typeof original;
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+  } finally {
+    Token.findById = original;
+  }
+  // Every 5 s by default: at most one recheck falls into the half second.
+  assert.ok(reads <= 1, `the token was read ${reads} times in 500 ms`);
+});
+
 hub.run();

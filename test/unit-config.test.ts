@@ -1,5 +1,5 @@
 // The configuration as `npm start` reads and prints it (server/config.ts): every variable loadConfig
-// reads is named in describeConfig's lines.
+// reads is named in describeConfig's lines, and a 0 that would make a timer spin means the default.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { describeConfig, loadConfig } from '../server/config.js';
@@ -39,6 +39,15 @@ config('describeConfig prints HUB_HEARTBEAT_MS with its value and origin', () =>
   const env = { HUB_HEARTBEAT_MS: '2500' };
   assert.ok(describeConfig(loadConfig(env), env).includes('HUB_HEARTBEAT_MS=2500 (from environment)'));
   assert.ok(describeConfig(loadConfig({}), {}).includes('HUB_HEARTBEAT_MS=10000 (default)'));
+});
+
+config('TOKEN_RECHECK_MS=0 is the default, 5000 ms, and is printed as such', () => {
+  const env = { TOKEN_RECHECK_MS: '0' };
+  const loaded = loadConfig(env);
+  assert.is(loaded.tokenRecheckMs, 5_000);
+  assert.ok(describeConfig(loaded, env).includes('TOKEN_RECHECK_MS=5000 (from environment)'));
+  assert.is(loadConfig({ TOKEN_RECHECK_MS: '750' }).tokenRecheckMs, 750);
+  assert.throws(() => loadConfig({ TOKEN_RECHECK_MS: '-1' }), /TOKEN_RECHECK_MS must be a non-negative integer/);
 });
 
 config.run();
