@@ -6,7 +6,9 @@
 //            baseline: the same bare server holding as many sockets
 //   REST     autocannon on M4 (read) and M8 (write), 10 connections
 //            baseline: bare Koa routes doing the same database work without our middleware
-// Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --save NAME]
+// Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --memory 0,1000,5000,10000
+//        --saturation 1000,5000 --rates 20,50,100 --only fanout,memory,saturation,startup,rest --save NAME]
+//        npx tsx bench/perf/run.ts --report   (BENCHMARKS.md again from the saved runs and notes.md)
 // The figures of a run are kept in bench/perf/results/NAME.json (default "current"); BENCHMARKS.md shows
 // "before" (when saved) beside the current run.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -24,7 +26,7 @@ import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup' }, saturation: { type: 'string', default: '1000,5000' }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -102,7 +104,15 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
       }));
   }
   await Promise.all(writes);
-  await sleep(2_000);
+  // Late is not missed: wait until no screen has received anything for 2 s (at most 60 s).
+  let last = -1;
+  for (let waited = 0; waited < 60_000; waited += 2_000) {
+    await sleep(2_000);
+    const counts = await Promise.all(clients.map((c) => ask<number>(c, { count: true }, 'count')));
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (total === last) break;
+    last = total;
+  }
   const latencies: number[] = [];
   let received = 0;
   for (const client of clients) {
@@ -164,7 +174,16 @@ async function rest(url: string, pathOf: (id: number) => string, method: 'GET' |
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
+// BENCHMARKS.md from the saved runs; `--report` does only this (after editing notes.md).
+async function writeReport(): Promise<void> {
+  const saved = async (name: string) => JSON.parse(await fs.readFile(path.join(here, 'results', `${name}.json`), 'utf8').catch(() => 'null')) as Results | null;
+  // The reading of the figures is written by hand in bench/perf/notes.md and kept beside them.
+  const notes = await fs.readFile(path.join(here, 'notes.md'), 'utf8').catch(() => '');
+  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save!), notes));
+}
+
 async function main(): Promise<void> {
+  if (args.report) return writeReport();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-perf-'));
   const redisPort = await freePort();
   const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -257,10 +276,7 @@ async function main(): Promise<void> {
   }
   await fs.mkdir(path.join(here, 'results'), { recursive: true });
   await fs.writeFile(path.join(here, 'results', `${args.save}.json`), JSON.stringify(results, null, 2));
-  const saved = async (name: string) => JSON.parse(await fs.readFile(path.join(here, 'results', `${name}.json`), 'utf8').catch(() => 'null')) as Results | null;
-  // The reading of the figures is written by hand in bench/perf/notes.md and kept beside them.
-  const notes = await fs.readFile(path.join(here, 'notes.md'), 'utf8').catch(() => '');
-  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save), notes));
+  await writeReport();
   process.stderr.write(`written: BENCHMARKS.md, bench/perf/results/${args.save}.json\n`);
 }
 

@@ -25,6 +25,7 @@ async function connectAll(start: Start): Promise<void> {
     socket.on('monitor:patch', (p: { monitorId: number; version: number }) => {
       const key = `${p.monitorId}:${p.version}`;
       const at = now();
+      received++;
       const list = receipts.get(key);
       if (list) list.push(at);
       else receipts.set(key, [at]);
@@ -38,8 +39,11 @@ async function connectAll(start: Start): Promise<void> {
   }
 }
 
-process.on('message', async (message: { start?: Start; flush?: true; stop?: true }) => {
-  if (message.start) {
+let received = 0;
+process.on('message', async (message: { start?: Start; flush?: true; stop?: true; count?: true }) => {
+  if (message.count) {
+    process.send!({ count: received });
+  } else if (message.start) {
     await connectAll(message.start);
     process.send!({ ready: sockets.length });
   } else if (message.flush) {
