@@ -13,7 +13,8 @@ import { startService } from '../server/service.js';
 export async function benchService(env: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-bench-'));
   const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say: (l) => console.error(l) });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0', ...env });
+  // Benchmarks connect many sockets with one key: the per-token socket cap is off like the rate limits.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0', ...env });
   const service = await startService(config, database.uri, pino({ level: 'silent' }));
   const identity = new IdentityCommands(service.db);
   const org = await identity.createOrganization('Bench');
