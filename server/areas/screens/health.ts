@@ -4,6 +4,7 @@
 // "<screen>:on:<n>"), so `screen:offline` and `screen:online` reach the organization once, however many
 // hub processes notice.
 import { isDuplicateKey } from '../../db/errors.js';
+import { KeyedLock } from '../../db/keyed-lock.js';
 import type { ScreenModels } from './models.js';
 
 /** How a change of state is announced: to the screen's organization. */
@@ -17,10 +18,18 @@ export interface ScreenReport {
 
 /** Health of screens on one database. */
 export class ScreenHealth {
+  // One health write per screen at a time here: FerretDB applies an update by reading and writing the
+  // whole document, so two at once (a connect's user agent, a heartbeat's lastSeen) could lose a field.
+  private readonly writes = new KeyedLock<number>(1_000);
+
   constructor(private readonly models: ScreenModels, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {}
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
-  async connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
+  connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
+    return this.writes.run(screenId, () => this.record(screenId, userAgent, still));
+  }
+
+  private async record(screenId: number, userAgent: string | null, still: boolean): Promise<void> {
     const screen = await this.models.Screen.findById(String(screenId)).lean();
     if (!screen) return;
     await this.models.Screen.updateOne({ _id: screen._id }, { $set: still ? { lastSeen: new Date() } : { lastSeen: new Date(), userAgent } });
@@ -34,12 +43,12 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })));
+    await Promise.all([...screenIds].map((id) => this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    await this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } });
+    await this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } }));
   }
 
   /**
@@ -54,7 +63,7 @@ export class ScreenHealth {
       const screenId = Number(screen._id);
       if (here.has(screenId) || !screen.lastSeen) continue;
       if (!(await this.claim(`${screenId}:off:${screen.episode}`))) continue;
-      await this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: false } });
+      await this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: false } }));
       this.emit(screen.organizationId, { kind: 'offline', screenId, monitorId: screen.monitorId, since: screen.lastSeen.toISOString() });
     }
   }

@@ -1,0 +1,39 @@
+// Screen health writes on one process (server/areas/screens/health.ts): a connect's user agent, a
+// report and heartbeats arriving together must all be kept — FerretDB applies each update by reading
+// and rewriting the whole document, so two at once could lose a field.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ScreenHealth } from '../server/areas/screens/health.js';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { testDbUri } from './helpers/service.js';
+
+const health = suite<{ db: Database }>('screens: health writes', {} as { db: Database });
+
+health.before(async (ctx) => {
+  ctx.db = await openDatabase(testDbUri());
+});
+health.after(async (ctx) => {
+  await ctx.db.close();
+});
+
+health('a connect, a report and heartbeats at once: every field each of them set is there afterwards', async (ctx) => {
+  const { Screen } = ctx.db.models;
+  const screenId = 900_000 + Math.floor(Math.random() * 90_000);
+  await Screen.create({ _id: String(screenId), monitorId: 1, organizationId: 1, name: 'Wache Nord', createdAt: new Date(), credential: null, tokenId: null, online: true, episode: 1, lastSeen: null, versionShown: null, pageVersion: null, userAgent: null });
+  const recorder = new ScreenHealth(ctx.db.models, 60_000, () => {});
+  for (let round = 1; round <= 15; round++) {
+    await Promise.all([
+      recorder.connected(screenId, `Kiosk/${round}`),
+      recorder.report(screenId, { versionShown: round, pageVersion: `page-${round}` }),
+      recorder.seen([screenId]),
+      recorder.seen([screenId]),
+    ]);
+    const doc = await Screen.findById(String(screenId)).lean();
+    assert.is(doc?.userAgent, `Kiosk/${round}`, `round ${round}: the user agent was lost`);
+    assert.is(doc?.pageVersion, `page-${round}`, `round ${round}: the report was lost`);
+    assert.is(doc?.versionShown, round);
+  }
+  await Screen.deleteOne({ _id: String(screenId) });
+});
+
+health.run();
