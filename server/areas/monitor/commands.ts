@@ -29,6 +29,8 @@ export interface VersionedData {
 /** The answer of M8 when nothing is there to patch. */
 export const NO_ACTIVE_ALARM = 'No active alarm to patch: the alarm was cleared or has ended, or eventId names no event on the monitor. Set a new alarm with POST (M7).';
 
+const NOT_CONFIGURABLE = 'Changing monitors needs an organization admin or the organization\'s API key';
+
 const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'configurationStandby', 'standbyDelay'] as const;
 
 /** The monitor area's commands, shared by REST and the hub. */
@@ -55,7 +57,7 @@ export class MonitorCommands {
   /** The check before every change of a monitor or its data: 404 unseen, 403 seen but not writable. */
   async writable(actor: Actor, monitorId: number): Promise<MonitorRecord> {
     const record = await this.readable(actor, monitorId);
-    if (!canConfigure(actor, record.organizationID)) throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
+    if (!canConfigure(actor, record.organizationID)) throw forbidden(NOT_CONFIGURABLE);
     return record;
   }
 
@@ -104,7 +106,7 @@ export class MonitorCommands {
     if (!canConfigure(actor, owner.organizationID)) {
       // The owner may be remembered from before another process deleted the monitor: 404 then.
       if (!(await this.store.get(monitorId))) throw notFound('Monitor not found');
-      throw forbidden('Changing monitors needs an organization admin or the organization\'s API key');
+      throw forbidden(NOT_CONFIGURABLE);
     }
     return owner;
   }
