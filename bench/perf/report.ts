@@ -8,6 +8,8 @@ export interface Latency {
   patches: number;
   /** Median time until the REST call (or the bare server's POST) answered. */
   answerP50?: number;
+  /** Snapshots screens got after subscribing: their process resynced them instead of sending patches. */
+  snapshots?: number;
 }
 
 export interface Results {

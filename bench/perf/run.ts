@@ -115,8 +115,11 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   }
   const latencies: number[] = [];
   let received = 0;
+  let snapshots = 0;
   for (const client of clients) {
-    for (const [monitorId, version, ...times] of await ask<number[][]>(client, { flush: true }, 'receipts')) {
+    const flushed = await ask<{ receipts: number[][]; snapshots: number }>(client, { flush: true }, 'flushed');
+    snapshots += flushed.snapshots;
+    for (const [monitorId, version, ...times] of flushed.receipts) {
       const at = sent.get(`${monitorId}:${version}`);
       if (at === undefined) continue;
       received += times.length;
@@ -127,7 +130,7 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   const expected = [...sent.keys()].reduce((sum, key) => sum + perMonitor.get(Number(key.split(':')[0]))!, 0);
   latencies.sort((a, b) => a - b);
   answered.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size, answerP50: percentile(answered, 0.5) };
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size, answerP50: percentile(answered, 0.5), snapshots };
 }
 
 async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, monitors: number[], auth?: object) {
@@ -217,7 +220,7 @@ async function main(): Promise<void> {
         const bareFigures = await fanOut(bareUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
         const oursFigures = await fanOut(oursUrls, (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitors, auth);
         results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, ours: oursFigures });
-        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
+        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} (resync snapshots ${oursFigures.snapshots}) · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
       }
     }
     for (const p of [...ours, ...bare]) await stop(p.child);

@@ -1,7 +1,7 @@
 // A child process holding many screens (socket.io-client, WebSocket transport). Told by its parent over
 // IPC what to connect to; reports, per patch version, when each of its screens received it.
 // Message in:  { url, count, auth?, monitors: number[], bare: boolean }
-// Messages out: { ready: n } once all are connected and subscribed; { receipts: [[monitorId, version, …receipt times]…] } on 'flush'.
+// Messages out: { ready: n } once all are connected and subscribed; { flushed: { receipts: [[monitorId, version, …receipt times]…], snapshots } } on 'flush'.
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 
@@ -22,6 +22,8 @@ async function connectAll(start: Start): Promise<void> {
   for (let i = 0; i < start.count; i++) {
     const monitorId = start.monitors[i % start.monitors.length];
     const socket = io(start.url, { path: '/socket.io', transports: ['websocket'], auth: start.auth, reconnection: false, forceNew: true });
+    // A snapshot after subscribing: the process resynced this screen instead of sending some patches.
+    socket.on('monitor:snapshot', () => void (ready && snapshots++));
     socket.on('monitor:patch', (p: { monitorId: number; version: number }) => {
       const key = `${p.monitorId}:${p.version}`;
       const at = now();
@@ -40,14 +42,17 @@ async function connectAll(start: Start): Promise<void> {
 }
 
 let received = 0;
+let snapshots = 0;
+let ready = false;
 process.on('message', async (message: { start?: Start; flush?: true; stop?: true; count?: true }) => {
   if (message.count) {
     process.send!({ count: received });
   } else if (message.start) {
     await connectAll(message.start);
+    ready = true;
     process.send!({ ready: sockets.length });
   } else if (message.flush) {
-    process.send!({ receipts: [...receipts.entries()].map(([k, times]) => [...k.split(':').map(Number), ...times]) });
+    process.send!({ flushed: { receipts: [...receipts.entries()].map(([k, times]) => [...k.split(':').map(Number), ...times]), snapshots } });
     receipts.clear();
   } else if (message.stop) {
     for (const s of sockets) s.close();
