@@ -15,7 +15,7 @@ export function chainModels(conn: Connection): ChainModels {
     apart: { type: Boolean },
   }, { versionKey: false });
   // MongoDB answers the rare scans (a pruned hint, a removal) from this index; FerretDB reads the
-  // collection, which holds only these small documents.
+  // collection, whose links carry bodies of at most 32 KiB (larger ones live in chain_contents).
   link.index({ key: 1, n: -1 });
   const content = new Schema<ContentDoc>({
     _id: String,

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
+import { Recent } from './recent.js';
 import { isDuplicateKey } from './errors.js';
 import { unavailable } from '../http/errors.js';
 
@@ -93,7 +94,7 @@ export class Chain<T> {
   private readonly hints = new Map<string, VersionRef>();
   // Where recent versions keep their bodies (known for those written or learned here), so pruning
   // needs no read to find a body stored apart.
-  private readonly layouts = new Map<string, { epoch: string; apart: boolean }>();
+  private readonly layouts = new Recent<string, { epoch: string; apart: boolean }>(MAX_LAYOUTS);
   /** Writes that found their version taken (another process wrote first) and were built again. */
   collisions = 0;
   private readonly bodies: ByteCache<T>;
@@ -215,7 +216,7 @@ export class Chain<T> {
         this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
         this.remember(key, next);
         // Housekeeping: the write is committed, so its failure must not fail the write.
-        this.keepLayout(key, next, inline.apart === true);
+        this.layouts.set(linkId(key, next.n), { epoch: next.epoch, apart: inline.apart === true });
         // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
         // cold probe a few more exact lookups (it gallops).
         if (next.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: next.n } }, { upsert: true }).catch(() => {});
@@ -246,12 +247,7 @@ export class Chain<T> {
     this.bodies.set(contentId(key, ref), JSON.parse(json) as T, bytes);
     this.remember(key, ref);
     // Well below the limit it was surely kept in its link (the writer's JSON is the same text).
-    if (bytes < INLINE_BYTES - 1024) this.keepLayout(key, ref, false);
-  }
-
-  private keepLayout(key: string, ref: VersionRef, apart: boolean): void {
-    if (this.layouts.size >= MAX_LAYOUTS) this.layouts.delete(this.layouts.keys().next().value!);
-    this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart });
+    if (bytes < INLINE_BYTES - 1024) this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart: false });
   }
 
   // The newest version this process knows with its body in memory, if it has both.

@@ -10,7 +10,7 @@ import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { CategoryDoc, CategoryMarkDoc } from './models.js';
 import { presentCategory } from './presenter.js';
-import { Recent } from './recent.js';
+import { Recent } from '../../db/recent.js';
 import { wording } from './wording.js';
 
 /** The journal categories of organizations. */

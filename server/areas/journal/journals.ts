@@ -13,7 +13,7 @@ import { canKeepJournal, canSuperviseJournal } from '../../identity/policy.js';
 import { entryKey, type JournalLog } from './log.js';
 import type { JournalDoc, LogRecordDoc } from './models.js';
 import { presentEntry, presentJournalState, type JournalEntryView, type JournalStateView, type JournalView } from './presenter.js';
-import { Recent } from './recent.js';
+import { Recent } from '../../db/recent.js';
 import { holderOf } from './state.js';
 import { wording } from './wording.js';
 

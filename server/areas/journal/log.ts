@@ -15,7 +15,7 @@ import { isDuplicateKey } from '../../db/errors.js';
 import type { IdAllocator } from '../../db/ids.js';
 import { notFound, unavailable } from '../../http/errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
-import { Recent } from './recent.js';
+import { Recent } from '../../db/recent.js';
 import type { EntryDoc, JournalModels, LogRecordDoc, StoredEntry } from './models.js';
 import { INITIAL_STATE, transition, writesEntry, type ChangeKind, type Holder, type JournalStateData } from './state.js';
 import { wording } from './wording.js';

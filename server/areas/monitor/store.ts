@@ -5,6 +5,7 @@
 import type { Database } from '../../db/database.js';
 import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
+import { Recent } from '../../db/recent.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { MonitorDoc } from './models.js';
 import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from './reduce.js';
@@ -51,10 +52,10 @@ const RECORD_TRUST_MS = 10_000;
 export class MonitorStore {
   private readonly configs: Chain<MonitorConfig>;
   private readonly data: Chain<MonitorData>;
-  // A monitor never moves to another organization and its ID is never reused, so its owner is kept for
-  // the process's life: data reads and writes need no read of the monitor. A monitor deleted by another
+  // A monitor never moves to another organization and its ID is never reused, so its owner is kept (the
+  // most recently used ones): data reads and writes need no read of the monitor. A monitor deleted by another
   // process is still noticed there: its data history is gone.
-  private readonly owners = new Map<number, number>();
+  private readonly owners = new Recent<number, number>(OWNERS_KEPT);
   // Monitors as last read here: answered again after one exact lookup shows no newer configuration
   // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
   private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
@@ -70,7 +71,7 @@ export class MonitorStore {
     const genesis = await this.configs.start(configKey(id), config);
     await this.data.start(dataKey(id), emptyData());
     await this.db.models.Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
-    this.keepOwner(id, organizationID);
+    this.owners.set(id, organizationID);
     return { id, organizationID, revision: genesis.n, config };
   }
 
@@ -80,7 +81,7 @@ export class MonitorStore {
     if (known !== undefined) return { id, organizationID: known };
     const doc = await this.db.models.Monitor.findById(String(id), { organizationID: 1 }).lean();
     if (!doc) return null;
-    this.keepOwner(id, doc.organizationID);
+    this.owners.set(id, doc.organizationID);
     return { id, organizationID: doc.organizationID };
   }
 
@@ -166,14 +167,9 @@ export class MonitorStore {
     this.records.set(String(record.id), { record, at: Date.now() }, bytes + 200);
   }
 
-  private keepOwner(id: number, organizationID: number): void {
-    if (this.owners.size >= OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
-    this.owners.set(id, organizationID);
-  }
-
   private async current(doc: MonitorDoc): Promise<MonitorRecord | null> {
     const id = Number(doc._id);
-    this.keepOwner(id, doc.organizationID);
+    this.owners.set(id, doc.organizationID);
     const base = { id, organizationID: doc.organizationID };
     if (!(await this.configs.newerThan(configKey(id), doc.revision))) {
       return { ...base, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig };

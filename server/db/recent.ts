@@ -1,5 +1,6 @@
 // A map that keeps only the most recently used entries: caches of facts that never change once
-// written (a journal's organization, the journal of a key) or only move forward (a log's head).
+// written (a journal's organization, a monitor's organization, where a version keeps its body) or only
+// move forward (a log's head).
 
 /** At most `max` entries; the least recently used one leaves first. */
 export class Recent<K, V> {
@@ -19,5 +20,9 @@ export class Recent<K, V> {
     this.map.delete(key);
     this.map.set(key, value);
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
   }
 }
