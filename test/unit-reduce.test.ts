@@ -78,6 +78,25 @@ test('the incident log keeps the newest entries under unique RFC 3339 keys', () 
   assert.is(new Set(keys).size, keys.length);
 });
 
+test('the incident log stays in time order: an entry from an earlier clock is sorted in, and the oldest leave first', () => {
+  let data = emptyData();
+  for (let s = 10; s < 10 + INCIDENT_LOG_SIZE; s++) data = applyWrite(data, { section: 'metaData', op: 'patch', payload: { n: s }, at: at(s) });
+  // Another process whose clock is behind: its entry goes between the others, not at the end.
+  data = applyWrite(data, { section: 'metaData', op: 'patch', payload: { n: 0 }, at: at(15) });
+  const keys = Object.keys(data.incidentLog);
+  assert.is(keys.length, INCIDENT_LOG_SIZE);
+  assert.equal(keys, [...keys].sort());
+  assert.is(keys[0], at(11));
+  assert.ok(keys.includes('2026-11-22T04:00:15.001Z'));
+  // A log stored out of order (written before the log was kept sorted) still loses its oldest entries.
+  const shuffled = Object.fromEntries(Object.entries(data.incidentLog).reverse());
+  const next = applyWrite({ ...data, incidentLog: shuffled }, { section: 'metaData', op: 'patch', payload: { n: 1 }, at: at(300) });
+  const after = Object.keys(next.incidentLog);
+  assert.is(after[0], at(12));
+  assert.is(after.at(-1), at(300));
+  assert.is(after.length, INCIDENT_LOG_SIZE);
+});
+
 test('alarmDataList keeps at most MAX_EVENTS events: the earliest started leave, the one just written stays', () => {
   let data = emptyData();
   for (let i = 1; i <= MAX_EVENTS + 5; i++) {
