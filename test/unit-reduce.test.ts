@@ -80,9 +80,9 @@ test('the incident log keeps the newest entries under unique RFC 3339 keys', () 
 
 test('the incident log stays in time order: an entry from an earlier clock is sorted in, and the oldest leave first', () => {
   let data = emptyData();
-  for (let s = 10; s < 10 + INCIDENT_LOG_SIZE; s++) data = applyWrite(data, { section: 'metaData', op: 'patch', payload: { n: s }, at: at(s) });
+  for (let s = 10; s < 10 + INCIDENT_LOG_SIZE; s++) data = applyWrite(data, { section: 'meta', op: 'patch', payload: { n: s }, at: at(s) });
   // Another process whose clock is behind: its entry goes between the others, not at the end.
-  data = applyWrite(data, { section: 'metaData', op: 'patch', payload: { n: 0 }, at: at(15) });
+  data = applyWrite(data, { section: 'meta', op: 'patch', payload: { n: 0 }, at: at(15) });
   const keys = Object.keys(data.incidentLog);
   assert.is(keys.length, INCIDENT_LOG_SIZE);
   assert.equal(keys, [...keys].sort());
@@ -90,7 +90,7 @@ test('the incident log stays in time order: an entry from an earlier clock is so
   assert.ok(keys.includes('2026-11-22T04:00:15.001Z'));
   // A log stored out of order (written before the log was kept sorted) still loses its oldest entries.
   const shuffled = Object.fromEntries(Object.entries(data.incidentLog).reverse());
-  const next = applyWrite({ ...data, incidentLog: shuffled }, { section: 'metaData', op: 'patch', payload: { n: 1 }, at: at(300) });
+  const next = applyWrite({ ...data, incidentLog: shuffled }, { section: 'meta', op: 'patch', payload: { n: 1 }, at: at(300) });
   const after = Object.keys(next.incidentLog);
   assert.is(after[0], at(12));
   assert.is(after.at(-1), at(300));
