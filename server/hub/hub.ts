@@ -129,10 +129,11 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const deliver = (event: PatchEvent) => {
     if (localScreens(event.monitorId) > 0 || sequencer.position(event.monitorId) !== undefined) sequencer.accept(event);
   };
-  // Another process's write: remembered here too, so the next write here does not collide with it.
+  // Another process's write: to the screens first, then remembered here too (deriving the new state
+  // costs a copy of the monitor's data), so the next write here does not collide with it.
   io.on('hub:patch', (event) => {
-    monitors.learn(event);
     deliver(event);
+    monitors.learn(event);
   });
 
   // Sends the stored state to this process's screens of a monitor when it differs from what they were
