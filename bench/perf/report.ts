@@ -12,13 +12,21 @@ export interface Latency {
   snapshots?: number;
 }
 
+export interface RestFigures {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  /** CPU time per request in ms of the server and of the embedded database's process (absent in older runs). */
+  cpu?: { server: number; database: number };
+}
+
 export interface Results {
   date: string;
   machine: string;
   seconds: number;
   fanout: Array<{ screens: number; monitors: number; bare: Latency; ours: Latency }>;
   memory: { ours: Array<{ screens: number; rss: number; heapUsed: number }>; bare: Array<{ screens: number; rss: number; heapUsed: number }> };
-  rest: Array<{ name: string; ours: { rps: number; p99: number; non2xx: number }; bare: { rps: number; p99: number; non2xx: number } }>;
+  rest: Array<{ name: string; ours: RestFigures; bare: RestFigures }>;
   /** One process, screens over 100 monitors, rising patch rates (absent in runs before it existed). */
   saturation?: Array<Latency & { screens: number; rate: number }>;
   /** Time to ready and idle RSS, run from TypeScript and from compiled JavaScript. */
@@ -55,8 +63,9 @@ function section(title: string, r: Results): string {
     lines.push(`- ${name}: ${points.map((p) => `${p.screens}: ${(p.rss / 2 ** 20).toFixed(1)} / ${(p.heapUsed / 2 ** 20).toFixed(1)} MiB`).join('; ')}`);
   }
   lines.push('', '### REST (autocannon, 10 connections)', '');
-  lines.push('| operation | bare Koa req/s (p99 ms) | alarm-hub req/s (p99 ms) | ratio |', '|---|---|---|---|');
-  for (const x of r.rest) lines.push(`| ${x.name} | ${x.bare.rps.toFixed(0)} (${x.bare.p99}) | ${x.ours.rps.toFixed(0)} (${x.ours.p99}) | ${ratio(x.ours.rps, x.bare.rps)} |`);
+  lines.push('| operation | bare Koa req/s (p99 ms) | alarm-hub req/s (p99 ms) | ratio | CPU ms per request, server + database (bare / alarm-hub) |', '|---|---|---|---|---|');
+  const cpu = (x: RestFigures) => (x.cpu ? `${x.cpu.server.toFixed(2)} + ${x.cpu.database.toFixed(2)}` : '–');
+  for (const x of r.rest) lines.push(`| ${x.name} | ${x.bare.rps.toFixed(0)} (${x.bare.p99}) | ${x.ours.rps.toFixed(0)} (${x.ours.p99}) | ${ratio(x.ours.rps, x.bare.rps)} | ${cpu(x.bare)} / ${cpu(x.ours)} |`);
   if (r.saturation?.length) {
     lines.push('', '### Saturation: one process, screens spread over 100 monitors, rising patch rates', '');
     lines.push('| screens | patches/s | p50 / p99 / max ms | missed |', '|---|---|---|---|');

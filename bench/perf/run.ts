@@ -12,6 +12,7 @@
 // The figures of a run are kept in bench/perf/results/NAME.json (default "current"); BENCHMARKS.md shows
 // "before" (when saved) beside the current run.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -172,9 +173,25 @@ async function startup(argv: string[], uri: string): Promise<{ readyMs: number; 
   return { readyMs, rss };
 }
 
-async function rest(url: string, pathOf: (id: number) => string, method: 'GET' | 'PATCH', id: number, headers: Record<string, string>) {
+// CPU time in ms a process has used (user + system, from /proc on Linux, 100 ticks a second); NaN
+// where it cannot be read (another system, a database this run did not start).
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** autocannon on one route; with the server's and the database's pids, their CPU time per request. */
+async function rest(url: string, pathOf: (id: number) => string, method: 'GET' | 'PATCH', id: number, headers: Record<string, string>, pids: { server?: number; database?: number }) {
+  const before = { server: cpuMs(pids.server), database: cpuMs(pids.database) };
   const result = await autocannon({ url: url + pathOf(id), method, headers, body: method === 'PATCH' ? JSON.stringify(PATCH) : undefined, connections: 10, duration: seconds });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+  const requests = result.requests.total;
+  const cpu = { server: (cpuMs(pids.server) - before.server) / requests, database: (cpuMs(pids.database) - before.database) / requests };
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpu };
 }
 
 // BENCHMARKS.md from the saved runs; `--report` does only this (after editing notes.md).
@@ -266,9 +283,14 @@ async function main(): Promise<void> {
       const oursUrl = `http://127.0.0.1:${restOurs.port}`;
       const bareUrl = `http://127.0.0.1:${restBare.port}`;
       const [readId, writeId] = [monitorIds[0], monitorIds[1]];
-      results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}) });
-      results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }) });
-      for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99}\n`);
+      // The embedded database's own process (absent with MONGODB_URI): how much of a request is its work.
+      const databasePid = (JSON.parse(await fs.readFile(path.join(dir, 'embedded-db.json'), 'utf8').catch(() => '{}')) as { childPid?: number }).childPid;
+      const oursPids = { server: restOurs.child.pid, database: databasePid };
+      const barePids = { server: restBare.child.pid, database: databasePid };
+      results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers, oursPids), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}, barePids) });
+      results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers, oursPids), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }, barePids) });
+      const cpu = (x: { cpu?: { server: number; database: number } }) => `CPU/request server ${x.cpu?.server.toFixed(2)} ms database ${x.cpu?.database.toFixed(2)} ms`;
+      for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} ${cpu(r.ours)} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99} ${cpu(r.bare)}\n`);
       await stop(restOurs.child);
     }
   } finally {
