@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PatchSequencer } from '../server/hub/sequencer.js';
@@ -37,6 +38,32 @@ test('a gap that is never filled is released after the hold time, still in order
   seq.accept(patch(2));
   seq.accept(patch(5));
   assert.equal(out, [3, 4, 5]);
+  seq.close();
+});
+
+test('a hold that expires while the missing patch already waits in a socket lets the socket go first', async () => {
+  const out: number[] = [];
+  let doubts = 0;
+  const seq = new PatchSequencer((e) => out.push(e.version), 5, () => doubts++);
+  seq.advance(1, 1, 'e1');
+  // Another process's patch 2 comes over a socket, as over Redis.
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+  const client = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+  const socket = await accepted;
+  socket.on('data', () => seq.accept(patch(2)));
+  seq.accept(patch(3));
+  client.write('2');
+  // A busy process: the hold expires before the event loop comes back to read the socket.
+  const until = Date.now() + 40;
+  while (Date.now() < until);
+  await sleep(60);
+  assert.equal(out, [2, 3]);
+  assert.is(doubts, 0);
+  client.destroy();
+  socket.destroy();
+  server.close();
   seq.close();
 });
 

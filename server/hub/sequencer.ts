@@ -59,8 +59,15 @@ export class PatchSequencer {
     track.pending.set(event.version, event);
     this.flush(event.monitorId, track);
     if (track.pending.size > 0 && !track.timer) {
-      track.timer = setTimeout(() => this.release(event.monitorId), this.holdMs);
-      track.timer.unref();
+      // Released after the event loop's I/O phase, not in the timers phase that comes before it: on a
+      // busy process the hold expires while the missing patch already waits in the Redis socket, and
+      // a release first would send a gap (and a snapshot to every screen) for nothing.
+      const timer = setTimeout(() => setImmediate(() => {
+        // Unless flushed meanwhile (and maybe holding something newer, with a timer of its own) or forgotten.
+        if (track.timer === timer && this.tracks.get(event.monitorId) === track) this.release(track);
+      }), this.holdMs);
+      timer.unref();
+      track.timer = timer;
     }
   }
 
@@ -117,9 +124,7 @@ export class PatchSequencer {
 
   // The predecessors did not come in time (written on a process whose message was lost, or still
   // in flight): send what waits, in order; screens that see the gap resync.
-  private release(monitorId: number): void {
-    const track = this.tracks.get(monitorId);
-    if (!track) return;
+  private release(track: Track): void {
     track.timer = null;
     for (const version of [...track.pending.keys()].sort((a, b) => a - b)) {
       const event = track.pending.get(version)!;
