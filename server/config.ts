@@ -16,6 +16,8 @@ export interface Config {
   redisPrefix: string | undefined;
   /** How often each process records that it is alive (and compares hub settings with the others). */
   hubHeartbeatMs: number;
+  /** How often each process compares its screens' monitors with the stored versions (the safety net for lost patches). */
+  hubResyncMs: number;
   /** A screen silent this long counts as offline. */
   screenOfflineAfterMs: number;
   /** Sockets one credential may hold on one hub process; 0 is no cap. */
@@ -94,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxSocketsPerToken: integer(env, 'HUB_MAX_SOCKETS_PER_TOKEN', 100),
     screenOfflineAfterMs: integer(env, 'SCREEN_OFFLINE_AFTER_MS', 120_000) || 120_000,
     hubHeartbeatMs: integer(env, 'HUB_HEARTBEAT_MS', 10_000) || 10_000,
+    hubResyncMs: integer(env, 'HUB_RESYNC_MS', 10_000) || 10_000,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
@@ -149,6 +152,7 @@ export function describeConfig(config: Config, env: Env = process.env): string[]
     `REDIS_PREFIX=${config.redisPrefix ?? '(unset: alarm-hub:<installation id>)'} (${origin('REDIS_PREFIX')})`,
     `HUB_MAX_SOCKETS_PER_TOKEN=${config.maxSocketsPerToken} (${origin('HUB_MAX_SOCKETS_PER_TOKEN')}${config.maxSocketsPerToken ? '' : ': no cap'})`,
     `HUB_HEARTBEAT_MS=${config.hubHeartbeatMs} (${origin('HUB_HEARTBEAT_MS')})`,
+    `HUB_RESYNC_MS=${config.hubResyncMs} (${origin('HUB_RESYNC_MS')})`,
     `SCREEN_OFFLINE_AFTER_MS=${config.screenOfflineAfterMs} (${origin('SCREEN_OFFLINE_AFTER_MS')})`,
     `LOG_LEVEL=${config.logLevel} (${origin('LOG_LEVEL')})`,
     `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,

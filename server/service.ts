@@ -81,6 +81,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     credentials,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
+    resyncMs: config.hubResyncMs,
     trustProxy: config.trustProxy,
   });
   relay.target = hub;

@@ -152,9 +152,33 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     deps.metrics.snapshotSent('resync');
   }
 
+  const watched = () => [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
   async function resyncAll(): Promise<void> {
-    const ids = [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
-    for (const id of ids) await resync(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
+    for (const id of watched()) await resync(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
+  }
+
+  // The periodic pass, the safety net for a lost patch. A monitor stored ahead of what its screens here
+  // were sent may only have its patches in flight (a busy process reads them from Redis late): it is
+  // resynced only if they have not come after half a period. A snapshot to every screen of the
+  // monitor for nothing would add to the load that delayed them. A reset (stored behind, or another
+  // epoch) is resynced at once.
+  const resyncMs = deps.resyncMs ?? 10_000;
+  const graceTimers = new Set<NodeJS.Timeout>();
+  async function resyncLagging(monitorId: number): Promise<void> {
+    const sent = sequencer.position(monitorId);
+    if (!sent || localScreens(monitorId) === 0) return resync(monitorId);
+    const stored = await monitors.latestVersion(monitorId);
+    if (stored.version <= sent.version) return resync(monitorId);
+    const timer = setTimeout(() => {
+      graceTimers.delete(timer);
+      const now = sequencer.position(monitorId);
+      if (!now || now.version < stored.version) void resync(monitorId).catch((err) => log.warn({ err: (err as Error).message, monitorId }, 'resync failed'));
+    }, resyncMs / 2);
+    timer.unref();
+    graceTimers.add(timer);
+  }
+  async function periodicPass(): Promise<void> {
+    for (const id of watched()) await resyncLagging(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
   }
   // Patches written here while Redis was away never reached the other processes; once it is back they
   // are told which monitors to resync (their own recovery may have come before these writes).
@@ -165,7 +189,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     for (const monitorId of unpublished) io.serverSideEmit('hub:resync', monitorId);
     unpublished.clear();
   });
-  const resyncTimer = setInterval(() => void resyncAll(), deps.resyncMs ?? 10_000);
+  const resyncTimer = setInterval(() => void periodicPass(), resyncMs);
   resyncTimer.unref();
 
   // A screen removed on another process: its token is refused here from now on.
@@ -338,6 +362,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     },
     async close() {
       clearInterval(resyncTimer);
+      for (const timer of graceTimers) clearTimeout(timer);
       clearInterval(recheckTimer);
       clearInterval(sweepTimer);
       sequencer.close();
