@@ -152,10 +152,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     deps.metrics.snapshotSent('resync');
   }
 
-  const watched = () => [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
-  async function resyncAll(): Promise<void> {
-    for (const id of watched()) await resync(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
-  }
+  const resyncFailed = (monitorId: number) => (err: unknown) => log.warn({ err: (err as Error).message, monitorId }, 'resync failed');
 
   // The periodic pass, the safety net for a lost patch. A monitor stored ahead of what its screens here
   // were sent may only have its patches in flight (a busy process reads them from Redis late): it is
@@ -172,13 +169,16 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     const timer = setTimeout(() => {
       graceTimers.delete(timer);
       const now = sequencer.position(monitorId);
-      if (!now || now.version < stored.version) void resync(monitorId).catch((err) => log.warn({ err: (err as Error).message, monitorId }, 'resync failed'));
+      if (!now || now.version < stored.version) void resync(monitorId).catch(resyncFailed(monitorId));
     }, resyncMs / 2);
     timer.unref();
     graceTimers.add(timer);
   }
-  async function periodicPass(): Promise<void> {
-    for (const id of watched()) await resyncLagging(id).catch((err) => log.warn({ err: (err as Error).message, monitorId: id }, 'resync failed'));
+
+  /** Every monitor with screens here; `periodic`: with the grace above. */
+  async function resyncAll(periodic = false): Promise<void> {
+    const ids = [...io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('monitor:')).map((r) => Number(r.slice(8)));
+    for (const id of ids) await (periodic ? resyncLagging(id) : resync(id)).catch(resyncFailed(id));
   }
   // Patches written here while Redis was away never reached the other processes; once it is back they
   // are told which monitors to resync (their own recovery may have come before these writes).
@@ -189,7 +189,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     for (const monitorId of unpublished) io.serverSideEmit('hub:resync', monitorId);
     unpublished.clear();
   });
-  const resyncTimer = setInterval(() => void periodicPass(), resyncMs);
+  const resyncTimer = setInterval(() => void resyncAll(true), resyncMs);
   resyncTimer.unref();
 
   // A screen removed on another process: its token is refused here from now on.
