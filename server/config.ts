@@ -1,6 +1,9 @@
-// Configuration from the environment. Only server/main.ts and the admin command call loadConfig();
-// everything else receives a Config.
+// Configuration from the environment, checked once against the variables' declarations
+// (server/config-variables.ts). Only server/main.ts and the admin command call loadConfig(); everything
+// else receives a Config.
 import path from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { GROUPS, redactUri, VARIABLES, type Settings, type Variable } from './config-variables.js';
 
 export interface Config {
   port: number;
@@ -61,136 +64,135 @@ export interface PushConfig {
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-// A secrets key is 32 bytes in hex or base64; anything else is refused at start, not at first use.
-function secretKeys(env: Env, name: string): string[] {
-  const keys = (env[name] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-  for (const key of keys) {
-    const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0;
-    if (bytes !== 32) throw new Error(`${name} must be 32 bytes in base64 or hex (e.g. openssl rand -base64 32)`);
+/** The environment cannot be used; `problems` holds one sentence per variable, naming it and the fix. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
   }
-  return keys;
 }
 
-/** Reads the configuration; throws with the variable's name when a value is unusable. */
+// Formats of the variables' schemas. Each is what the client library that takes the value accepts, so
+// a typo answers at start, before the database is started, not when Redis or a push is first used.
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._%-]+)(:([0-9]{1,5}))?$/;
+const hostPort = (node: string) => {
+  const match = HOST_PORT.exec(node);
+  return Boolean(match) && (match![3] === undefined || Number(match![3]) <= 65_535);
+};
+const keyBytes = (key: string) => (/^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0);
+const FORMATS: Record<string, (value: string) => boolean> = {
+  host: (value) => /^[A-Za-z0-9._:%-]+$/.test(value),
+  'mongodb-uri': (value) => {
+    const match = /^mongodb(\+srv)?:\/\/(?:[^@/]*@)?([^/?#@]+)(\/[^?#]*)?(\?[^#]*)?$/.exec(value);
+    return Boolean(match) && match![2].split(',').every(hostPort);
+  },
+  'redis-url': (value) => {
+    if (/^rediss?-cluster:\/\//.test(value)) return value.replace(/^rediss?-cluster:\/\//, '').replace(/\/.*$/, '').split(',').every(hostPort);
+    try {
+      const url = new URL(value);
+      return ['redis:', 'rediss:'].includes(url.protocol) && /^(\/[0-9]*)?$/.test(url.pathname) && (url.port === '' || Number(url.port) <= 65_535);
+    } catch {
+      return false;
+    }
+  },
+  'http-url': (value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  },
+  'secrets-key': (value) => keyBytes(value.trim()) === 32,
+  'secrets-keys': (value) => value.split(',').map((k) => k.trim()).filter(Boolean).every((k) => keyBytes(k) === 32),
+};
+
+let validate: ValidateFunction | undefined;
+
+// One schema for the whole environment; allErrors is on because an operator should see every
+// problem of one start at once (the environment is the operator's, not a client's input).
+function validator(): ValidateFunction {
+  if (validate) return validate;
+  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+  for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
+  const properties = Object.fromEntries(Object.entries(VARIABLES).map(([name, v]) => [name, (v as Variable).schema]));
+  validate = ajv.compile({ type: 'object', properties });
+  return validate;
+}
+
+/** Every variable's value (its default when unset or empty); throws a ConfigError naming each bad one. */
+export function readSettings(env: Env = process.env): Settings {
+  const variables = VARIABLES as Record<string, Variable>;
+  const raw = Object.fromEntries(Object.keys(variables).map((name) => [name, env[name]]).filter(([, text]) => text !== undefined && text !== ''));
+  const read = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, variables[name].read(text as string)]));
+  const problems: string[] = [];
+  const check = validator();
+  if (!check(read)) {
+    const bad = new Set((check.errors ?? []).map((e) => e.instancePath.slice(1)));
+    for (const name of bad) {
+      const v = variables[name];
+      const got = v.secret ? '' : `, not ${JSON.stringify(raw[name])}`;
+      const unset = v.defaultText !== 'unset' ? `unset it for the default (${v.defaultText.replaceAll('`', '')})` : v.unset ? `unset it (${v.unset})` : 'unset it';
+      problems.push(`${name} must be ${v.expect}${got}: correct it or ${unset}`);
+    }
+  }
+  for (const group of GROUPS) {
+    const missing = group.filter((name) => raw[name] === undefined);
+    if (missing.length && missing.length < group.length) {
+      problems.push(`${missing.join(', ')} must be set together with ${group.filter((n) => raw[n] !== undefined).join(', ')}: set all ${group.length} or none`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, name in read ? v.finish(read[name] as never) : v.default])) as Settings;
+}
+
+/** Reads the configuration; throws a ConfigError naming every variable whose value is unusable. */
 export function loadConfig(env: Env = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR || './data');
-  const secretsKey = secretKeys(env, 'SECRETS_KEY');
-  if (secretsKey.length > 1) throw new Error('SECRETS_KEY must be one key; earlier ones go into SECRETS_PREVIOUS_KEYS');
+  const s = readSettings(env);
   return {
-    port: integer(env, 'PORT', 3000),
-    host: env.HOST || '0.0.0.0',
-    mongodbUri: env.MONGODB_URI || undefined,
-    dataDir,
-    mongodbPoolSize: integer(env, 'MONGODB_POOL_SIZE', 20) || 20,
-    mongodbWaitQueueTimeoutMs: integer(env, 'MONGODB_WAIT_QUEUE_TIMEOUT_MS', 10_000),
-    redisUrl: env.REDIS_URL || undefined,
-    redisPrefix: env.REDIS_PREFIX || undefined,
-    maxSocketsPerToken: integer(env, 'HUB_MAX_SOCKETS_PER_TOKEN', 100),
-    screenOfflineAfterMs: integer(env, 'SCREEN_OFFLINE_AFTER_MS', 120_000) || 120_000,
-    hubHeartbeatMs: integer(env, 'HUB_HEARTBEAT_MS', 10_000) || 10_000,
-    hubResyncMs: integer(env, 'HUB_RESYNC_MS', 10_000) || 10_000,
-    logLevel: env.LOG_LEVEL || 'info',
+    port: s.PORT,
+    host: s.HOST,
+    mongodbUri: s.MONGODB_URI,
+    dataDir: s.DATA_DIR,
+    mongodbPoolSize: s.MONGODB_POOL_SIZE,
+    mongodbWaitQueueTimeoutMs: s.MONGODB_WAIT_QUEUE_TIMEOUT_MS,
+    redisUrl: s.REDIS_URL,
+    redisPrefix: s.REDIS_PREFIX,
+    maxSocketsPerToken: s.HUB_MAX_SOCKETS_PER_TOKEN,
+    screenOfflineAfterMs: s.SCREEN_OFFLINE_AFTER_MS,
+    hubHeartbeatMs: s.HUB_HEARTBEAT_MS,
+    hubResyncMs: s.HUB_RESYNC_MS,
+    logLevel: s.LOG_LEVEL,
     bodyLimitBytes: 1024 * 1024,
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-    tileUrl: env.TILE_URL ?? '',
-    // 0 would recheck every millisecond, a read per connected credential each time.
-    tokenRecheckMs: integer(env, 'TOKEN_RECHECK_MS', 5_000) || 5_000,
-    credentialCacheMs: integer(env, 'CREDENTIAL_CACHE_MS', 1_000),
-    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
-    thingsRecordLimit: integer(env, 'THINGS_RECORD_LIMIT', 10_000),
-    metricsToken: env.METRICS_TOKEN || undefined,
-    secretsKey: secretsKey[0],
-    secretsPreviousKeys: secretKeys(env, 'SECRETS_PREVIOUS_KEYS'),
-    secretsKeyFile: path.join(dataDir, 'secrets.key'),
-    push: loadPushConfig(env),
+    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    tileUrl: s.TILE_URL,
+    tokenRecheckMs: s.TOKEN_RECHECK_MS,
+    credentialCacheMs: s.CREDENTIAL_CACHE_MS,
+    rateLimitPerSecond: s.RATE_LIMIT_PER_SECOND,
+    trustProxy: s.TRUST_PROXY,
+    thingsRecordLimit: s.THINGS_RECORD_LIMIT,
+    metricsToken: s.METRICS_TOKEN,
+    secretsKey: s.SECRETS_KEY,
+    secretsPreviousKeys: s.SECRETS_PREVIOUS_KEYS,
+    secretsKeyFile: path.join(s.DATA_DIR, 'secrets.key'),
+    push: {
+      apns: s.APNS_KEY_FILE ? {
+        keyFile: s.APNS_KEY_FILE, keyId: s.APNS_KEY_ID!, teamId: s.APNS_TEAM_ID!, topic: s.APNS_TOPIC!, host: s.APNS_HOST, sandboxHost: s.APNS_SANDBOX_HOST,
+      } : null,
+      fcm: s.FCM_SERVICE_ACCOUNT_FILE ? { serviceAccountFile: s.FCM_SERVICE_ACCOUNT_FILE, host: s.FCM_HOST, tokenUrl: s.FCM_TOKEN_URL } : null,
+      extraCaFile: s.PUSH_EXTRA_CA_FILE,
+      confirmTtlSeconds: s.PUSH_CONFIRM_TTL_SECONDS,
+    },
   };
 }
 
-/** All of a group's variables or none: a half-configured gateway fails at start, naming what is missing. */
-function group(env: Env, names: string[]): boolean {
-  const missing = names.filter((n) => !env[n]);
-  if (missing.length === names.length) return false;
-  if (missing.length) throw new Error(`${missing.join(', ')} must be set together with ${names.filter((n) => env[n]).join(', ')}`);
-  return true;
+/** The lines printed at start: every variable with its value and where it came from (secrets are never shown). */
+export function describeConfig(env: Env = process.env): string[] {
+  const settings = readSettings(env) as Record<string, unknown>;
+  return Object.entries(VARIABLES as Record<string, Variable>).map(([name, v]) => {
+    const value = settings[name] as never;
+    const note = v.note?.(value);
+    const shown = v.show ? v.show(value, settings) : String(value);
+    return `${name}=${shown} (${env[name] ? 'from environment' : 'default'}${note ? `: ${note}` : ''})`;
+  });
 }
 
-function loadPushConfig(env: Env): PushConfig {
-  const apns = group(env, ['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
-  return {
-    apns: apns ? {
-      keyFile: path.resolve(env.APNS_KEY_FILE!), keyId: env.APNS_KEY_ID!, teamId: env.APNS_TEAM_ID!, topic: env.APNS_TOPIC!,
-      host: env.APNS_HOST || 'https://api.push.apple.com', sandboxHost: env.APNS_SANDBOX_HOST || 'https://api.sandbox.push.apple.com',
-    } : null,
-    fcm: env.FCM_SERVICE_ACCOUNT_FILE ? {
-      serviceAccountFile: path.resolve(env.FCM_SERVICE_ACCOUNT_FILE), host: env.FCM_HOST || 'https://fcm.googleapis.com', tokenUrl: env.FCM_TOKEN_URL || undefined,
-    } : null,
-    extraCaFile: env.PUSH_EXTRA_CA_FILE ? path.resolve(env.PUSH_EXTRA_CA_FILE) : undefined,
-    confirmTtlSeconds: integer(env, 'PUSH_CONFIRM_TTL_SECONDS', 86_400),
-  };
-}
-
-/** The lines printed at start: every setting with where it came from (secrets keys are never shown). */
-export function describeConfig(config: Config, env: Env = process.env): string[] {
-  const origin = (name: string) => (env[name] ? 'from environment' : 'default');
-  return [
-    `PORT=${config.port} (${origin('PORT')})`,
-    `HOST=${config.host} (${origin('HOST')})`,
-    `MONGODB_URI=${config.mongodbUri ? redactUri(config.mongodbUri) : '(unset: embedded database)'} (${origin('MONGODB_URI')})`,
-    `DATA_DIR=${config.dataDir} (${origin('DATA_DIR')})`,
-    `MONGODB_POOL_SIZE=${config.mongodbPoolSize} (${origin('MONGODB_POOL_SIZE')})`,
-    `MONGODB_WAIT_QUEUE_TIMEOUT_MS=${config.mongodbWaitQueueTimeoutMs} (${origin('MONGODB_WAIT_QUEUE_TIMEOUT_MS')})`,
-    `REDIS_URL=${config.redisUrl ? redactUri(config.redisUrl) : '(unset: single-process hub)'} (${origin('REDIS_URL')})`,
-    `REDIS_PREFIX=${config.redisPrefix ?? '(unset: alarm-hub:<installation id>)'} (${origin('REDIS_PREFIX')})`,
-    `HUB_MAX_SOCKETS_PER_TOKEN=${config.maxSocketsPerToken} (${origin('HUB_MAX_SOCKETS_PER_TOKEN')}${config.maxSocketsPerToken ? '' : ': no cap'})`,
-    `HUB_HEARTBEAT_MS=${config.hubHeartbeatMs} (${origin('HUB_HEARTBEAT_MS')})`,
-    `HUB_RESYNC_MS=${config.hubResyncMs} (${origin('HUB_RESYNC_MS')})`,
-    `SCREEN_OFFLINE_AFTER_MS=${config.screenOfflineAfterMs} (${origin('SCREEN_OFFLINE_AFTER_MS')})`,
-    `LOG_LEVEL=${config.logLevel} (${origin('LOG_LEVEL')})`,
-    `TILE_URL=${config.tileUrl || '(unset: display maps without tiles)'} (${origin('TILE_URL')})`,
-    `SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} (${origin('SHUTDOWN_TIMEOUT_MS')})`,
-    `TOKEN_RECHECK_MS=${config.tokenRecheckMs} (${origin('TOKEN_RECHECK_MS')})`,
-    `CREDENTIAL_CACHE_MS=${config.credentialCacheMs} (${origin('CREDENTIAL_CACHE_MS')})`,
-    `TRUST_PROXY=${config.trustProxy} (${origin('TRUST_PROXY')})`,
-    `METRICS_TOKEN=${config.metricsToken ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'} (${origin('METRICS_TOKEN')})`,
-    `RATE_LIMIT_PER_SECOND=${config.rateLimitPerSecond} (${origin('RATE_LIMIT_PER_SECOND')}${config.rateLimitPerSecond ? '' : ': off'})`,
-    `THINGS_RECORD_LIMIT=${config.thingsRecordLimit} (${origin('THINGS_RECORD_LIMIT')}: records per organization without its own limit)`,
-    `SECRETS_KEY=${config.secretsKey ? '(set, not shown)' : `(unset: key file ${config.secretsKeyFile})`} (${origin('SECRETS_KEY')})`,
-    `SECRETS_PREVIOUS_KEYS=${config.secretsPreviousKeys.length} key(s), not shown (${origin('SECRETS_PREVIOUS_KEYS')})`,
-    ...describePush(config.push, origin),
-  ];
-}
-
-// Key files and service accounts are named by path only; their contents are never printed.
-function describePush(push: PushConfig, origin: (name: string) => string): string[] {
-  const { apns, fcm } = push;
-  return [
-    apns
-      ? `APNS_KEY_FILE=${apns.keyFile}, APNS_KEY_ID=${apns.keyId}, APNS_TEAM_ID=${apns.teamId}, APNS_TOPIC=${apns.topic}, APNS_HOST=${apns.host}, APNS_SANDBOX_HOST=${apns.sandboxHost}`
-      : 'APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC=(unset: iOS test pushes answer 503 push_unavailable)',
-    fcm
-      ? `FCM_SERVICE_ACCOUNT_FILE=${fcm.serviceAccountFile}, FCM_HOST=${fcm.host}, FCM_TOKEN_URL=${fcm.tokenUrl ?? "(the service account's token_uri)"}`
-      : 'FCM_SERVICE_ACCOUNT_FILE=(unset: Android test pushes answer 503 push_unavailable)',
-    `PUSH_EXTRA_CA_FILE=${push.extraCaFile ?? '(unset: system CAs only)'} (${origin('PUSH_EXTRA_CA_FILE')})`,
-    `PUSH_CONFIRM_TTL_SECONDS=${push.confirmTtlSeconds} (${origin('PUSH_CONFIRM_TTL_SECONDS')})`,
-  ];
-}
-
-/** Hides the password of a connection URI so it can be printed. */
-export function redactUri(uri: string): string {
-  try {
-    const url = new URL(uri);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return uri.replace(/\/\/[^@/]*@/, '//***@');
-  }
-}
+export { redactUri };

@@ -1,31 +1,48 @@
-// The only file that reads the environment and listens.
+// The only file that reads the environment and listens. Whatever stops the start is said in one
+// line naming the setting and the fix (server/startup.ts), and the process exits with 1.
 import { pino } from 'pino';
-import { describeConfig, loadConfig, redactUri } from './config.js';
+import { ConfigError, describeConfig, loadConfig, redactUri, type Config } from './config.js';
 import { openKeyring } from './areas/els-cobra/secrets.js';
-import { launchDatabase } from './db/launcher.js';
-import { startService } from './service.js';
+import { launchDatabase, type LaunchedDatabase } from './db/launcher.js';
+import { startService, type RunningService } from './service.js';
+import { dataDirUses, explainStartupError, preflight, StartupError } from './startup.js';
 
-const config = loadConfig();
-const log = pino({ level: config.logLevel, base: { pid: process.pid } });
 const say = (line: string) => process.stderr.write(`alarm-hub: ${line}\n`);
 
-say('configuration (environment variables and defaults):');
-for (const line of describeConfig(config)) say(`  ${line}`);
+function fail(err: unknown, config?: Config): never {
+  say(`cannot start: ${explainStartupError(err, config)}`);
+  // The stack helps with an error nobody foresaw, and only when asked for.
+  const known = err instanceof ConfigError || err instanceof StartupError;
+  if (!known && ['debug', 'trace'].includes(config?.logLevel ?? '')) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+  process.exit(1);
+}
 
-// The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
-const secrets = openKeyring(config);
-say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
-if (config.mongodbUri && !config.secretsKey) say('warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the same key; set SECRETS_KEY');
-
-const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
-say(`database: ${database.engine} at ${redactUri(database.uri)}`);
-
-let service;
+let config: Config;
 try {
+  config = loadConfig();
+} catch (err) {
+  fail(err);
+}
+const log = pino({ level: config.logLevel, base: { pid: process.pid } });
+
+say('configuration (environment variables and defaults):');
+for (const line of describeConfig()) say(`  ${line}`);
+
+let database: LaunchedDatabase | null = null;
+let service: RunningService;
+try {
+  // Everything that can be checked is checked before a database is started.
+  await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: true }), port: true });
+  // The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
+  const secrets = openKeyring(config);
+  say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
+  if (config.mongodbUri && !config.secretsKey) say('warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the same key; set SECRETS_KEY');
+  database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
+  say(`database: ${database.engine} at ${redactUri(database.uri)}`);
   service = await startService(config, database.uri, log);
 } catch (err) {
-  await database.stop();
-  throw err;
+  await database?.stop().catch(() => {});
+  fail(err, config);
 }
 say(`installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`);
 say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
@@ -48,7 +65,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     say(`${signal}: finishing in-flight requests, then stopping`);
     try {
       await service.close();
-      await database.stop();
+      await database?.stop();
     } catch (err) {
       log.error({ err }, 'error during shutdown');
       process.exitCode = 1;

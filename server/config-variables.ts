@@ -1,0 +1,236 @@
+// One declaration per environment variable: the JSON schema its value must match (server/config.ts
+// checks them all at once with Ajv), its default and its help. The start-up lines and README's
+// Configuration table are made from these (`npm run --silent readme:config` rewrites the table,
+// test/unit-config.test.ts fails while it differs), so a variable is described in one place.
+import path from 'node:path';
+
+/** One environment variable. `T` is the value the service uses. */
+export interface Variable<T = unknown> {
+  /** JSON schema of the value `read` makes of the text (an unset or empty variable is not checked). */
+  schema: Record<string, unknown>;
+  /** The text as the schema sees it: digits become a number, anything else stays text (and fails). */
+  read(text: string): unknown;
+  /** The checked value as the service uses it (a 0 that means the default, a resolved path). */
+  finish(value: never): T;
+  default: T;
+  /** README's Default column. */
+  defaultText: string;
+  /** README's Meaning column (Markdown, one line). */
+  help: string;
+  /** What a valid value is, after "must be" in the start-up error. */
+  expect: string;
+  /** Its value in the start-up lines; `all` holds every variable's. Secrets are never shown. */
+  show?(value: T, all: Record<string, unknown>): string;
+  /** After the origin in the start-up lines, e.g. "no cap" for a 0. */
+  note?(value: T): string | undefined;
+  /** Never echoed, neither in the start-up lines nor in an error. */
+  secret?: boolean;
+  /** What leaving it unset does, for the error's fix. */
+  unset?: string;
+}
+
+/** Largest delay a Node.js timer takes; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface IntegerOptions {
+  default: number;
+  help: string;
+  max?: number;
+  /** A 0 means the default (documented in the help) rather than a timer that spins. */
+  zeroIsDefault?: boolean;
+  note?(value: number): string | undefined;
+}
+
+function integer(o: IntegerOptions): Variable<number> {
+  const max = o.max ?? Number.MAX_SAFE_INTEGER;
+  return {
+    schema: { type: 'integer', minimum: 0, maximum: max },
+    read: (text) => (/^[0-9]+$/.test(text) ? Number(text) : text),
+    finish: (value: number) => (o.zeroIsDefault && value === 0 ? o.default : value),
+    default: o.default,
+    defaultText: String(o.default),
+    help: o.help,
+    expect: max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `a non-negative integer up to ${max}`,
+    note: o.note,
+  };
+}
+
+/** Milliseconds: bounded by what a timer takes. */
+const millis = (o: IntegerOptions) => integer({ max: MAX_TIMER_MS, ...o });
+
+interface TextOptions<T> {
+  default: T;
+  defaultText?: string;
+  help: string;
+  /** A format registered in server/config.ts, and what it means for the error. */
+  format?: string;
+  expect?: string;
+  /** What an unset variable means, shown at start: "(unset: …)". */
+  unset?: string;
+  show?: Variable<T>['show'];
+  secret?: boolean;
+  finish?(value: string): T;
+}
+
+function text<T extends string | undefined>(o: TextOptions<T>): Variable<T> {
+  return {
+    schema: { type: 'string', maxLength: 4096, ...(o.format ? { format: o.format } : {}) },
+    read: (value) => value,
+    finish: o.finish ?? ((value: string) => value as T),
+    default: o.default,
+    defaultText: o.defaultText ?? (o.default === undefined || o.default === '' ? 'unset' : String(o.default)),
+    help: o.help,
+    expect: o.expect ?? 'text of at most 4096 characters',
+    secret: o.secret,
+    unset: o.unset,
+    show: o.show ?? ((value) => (value === undefined || value === '' ? `(unset${o.unset ? `: ${o.unset}` : ''})` : o.secret ? '(set, not shown)' : String(value))),
+  };
+}
+
+/** Yes or no; anything but these four is a typo, not a no. */
+function flag(help: string): Variable<boolean> {
+  return {
+    schema: { type: 'string', enum: ['true', '1', 'false', '0'] },
+    read: (value) => value,
+    finish: (value: string) => value === 'true' || value === '1',
+    default: false,
+    defaultText: 'false',
+    help,
+    expect: 'true, 1, false or 0',
+  };
+}
+
+/** A file read at start (its contents are never printed). */
+const file = (help: string, unset: string) => text<string | undefined>({ default: undefined, help, unset, finish: (v) => path.resolve(v) });
+
+/** A URL of a push gateway's host or endpoint. */
+const httpUrl = (o: TextOptions<string>) => text({ format: 'http-url', expect: 'an http:// or https:// URL', ...o });
+
+/** The variables in README's order. Kinds are declared by the helpers above. */
+export const VARIABLES = {
+  PORT: integer({ default: 3000, max: 65_535, help: 'HTTP, hub and display on one port (`0` picks a free one)' }),
+  HOST: text({ default: '0.0.0.0', help: 'Listen address', format: 'host', expect: 'a host name or an IP address' }),
+  MONGODB_URI: text<string | undefined>({
+    default: undefined,
+    help: 'MongoDB 6+ (replica set). Unset: `mongod` on PATH, else embedded FerretDB, else a downloaded MongoDB (mongodb-memory-server, needs internet)',
+    format: 'mongodb-uri',
+    expect: 'a mongodb:// or mongodb+srv:// connection string (mongodb://host:27017/alarmhub?replicaSet=rs0)',
+    unset: 'embedded database',
+    show: (value) => (value ? redactUri(value) : '(unset: embedded database)'),
+  }),
+  DATA_DIR: text({
+    default: './data',
+    help: 'The embedded database\'s files and address file, and the secrets key file without `SECRETS_KEY`; the service must be able to write it (the container image\'s is the volume `/data`)',
+    finish: (value) => path.resolve(value),
+  }),
+  REDIS_URL: text<string | undefined>({
+    default: undefined,
+    help: 'Set it to run several hub processes as one (`redis://…`, or `redis-cluster://host:port,…`, see [Past one Redis](#past-one-redis)); unset: single-process hub',
+    format: 'redis-url',
+    expect: 'a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port',
+    unset: 'single-process hub',
+    show: (value) => (value ? redactUri(value) : '(unset: single-process hub)'),
+  }),
+  REDIS_PREFIX: text<string | undefined>({
+    default: undefined,
+    defaultText: '`alarm-hub:<installation id>`',
+    help: 'Namespace of every Redis channel and key (see "Installations sharing one Redis")',
+    unset: 'alarm-hub:<installation id>',
+  }),
+  HUB_MAX_SOCKETS_PER_TOKEN: integer({
+    default: 100,
+    help: 'Hub connections one credential may hold per process (`connect_error` "too_many_connections" beyond); `0` is no cap',
+    note: (value) => (value === 0 ? 'no cap' : undefined),
+  }),
+  HUB_HEARTBEAT_MS: millis({ default: 10_000, zeroIsDefault: true, help: 'How often each process records itself in the database and compares hub settings with the others (`0` is the default)' }),
+  HUB_RESYNC_MS: millis({ default: 10_000, zeroIsDefault: true, help: 'How often each process compares its screens\' monitors with the stored versions and sends a snapshot where patches were lost; a monitor only stored ahead gets half this time for its patches to arrive first (`0` is the default)' }),
+  MONGODB_POOL_SIZE: integer({ default: 20, zeroIsDefault: true, help: 'Database connections per process (`0` is the default)' }),
+  MONGODB_WAIT_QUEUE_TIMEOUT_MS: millis({ default: 10_000, help: 'How long a request waits for a free connection before it is answered 503 `unavailable`' }),
+  LOG_LEVEL: {
+    ...text({ default: 'info', help: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' }),
+    schema: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    expect: 'one of fatal, error, warn, info, debug, trace, silent',
+  },
+  TILE_URL: text({ default: '', defaultText: 'empty', help: 'Map tiles for the display (`https://tiles.example/{z}/{x}/{y}.png`); empty: maps without tiles', unset: 'display maps without tiles' }),
+  SHUTDOWN_TIMEOUT_MS: millis({ default: 10_000, help: 'How long SIGTERM waits for in-flight requests' }),
+  SCREEN_OFFLINE_AFTER_MS: millis({ default: 120_000, zeroIsDefault: true, help: 'A paired screen silent this long counts as offline (`screen:offline`; `0` is the default)' }),
+  TOKEN_RECHECK_MS: millis({ default: 5_000, zeroIsDefault: true, help: 'How often the credentials of connected hub sockets are checked: a revoked token\'s sockets, and a user\'s after he left an organization, are disconnected (`0` is the default)' }),
+  CREDENTIAL_CACHE_MS: millis({ default: 1_000, help: 'How long each process reuses a credential it resolved (the token, and a user\'s memberships) for REST and hub handshakes without reading it again; `0` reads it on every request. Unknown and revoked credentials are never kept. So a token revoked or a membership changed by the admin command (its own process) is seen within this time; a screen removed with F5 is refused at once on every process (they are told through Redis before F5 answers; while Redis is away, within this time), and its sockets are disconnected at once on all' }),
+  RATE_LIMIT_PER_SECOND: integer({
+    default: 50,
+    help: 'Requests per second per credential and client address (burst: twice that), shared by all processes through Redis when `REDIS_URL` is set; alarm data writes that pass authorization are exempt; `0` turns all rate limits off',
+    note: (value) => (value === 0 ? 'off' : undefined),
+  }),
+  TRUST_PROXY: flag('`true` (or `1`) behind a reverse proxy: take client addresses from the rightmost `X-Forwarded-For` entry'),
+  METRICS_TOKEN: text<string | undefined>({
+    default: undefined,
+    help: 'When set, `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset: `/metrics` is open',
+    secret: true,
+    show: (value) => (value ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'),
+  }),
+  APNS_KEY_FILE: file('APNs token-based auth: the `.p8` key file. With `APNS_KEY_ID`, `APNS_TEAM_ID` and `APNS_TOPIC`: all four or none; none: iOS test pushes answer 503 `push_unavailable`', 'iOS test pushes answer 503 push_unavailable'),
+  APNS_KEY_ID: text<string | undefined>({ default: undefined, help: 'The APNs key\'s ID (with `APNS_KEY_FILE`)' }),
+  APNS_TEAM_ID: text<string | undefined>({ default: undefined, help: 'The Apple team ID (with `APNS_KEY_FILE`)' }),
+  APNS_TOPIC: text<string | undefined>({ default: undefined, help: 'The app\'s bundle ID, the APNs topic (with `APNS_KEY_FILE`)' }),
+  APNS_HOST: httpUrl({ default: 'https://api.push.apple.com', defaultText: '`https://api.push.apple.com`', help: 'APNs host' }),
+  APNS_SANDBOX_HOST: httpUrl({ default: 'https://api.sandbox.push.apple.com', defaultText: '`https://api.sandbox.push.apple.com`', help: 'APNs host for devices with `pushTokenDevelopment: true`' }),
+  FCM_SERVICE_ACCOUNT_FILE: file('The Firebase service account key (JSON). Unset: Android test pushes answer 503 `push_unavailable`', 'Android test pushes answer 503 push_unavailable'),
+  FCM_HOST: httpUrl({ default: 'https://fcm.googleapis.com', defaultText: '`https://fcm.googleapis.com`', help: 'FCM HTTP v1 host' }),
+  FCM_TOKEN_URL: text<string | undefined>({
+    default: undefined,
+    defaultText: 'the service account\'s `token_uri`',
+    help: 'OAuth2 token endpoint for the service account\'s signed assertion',
+    format: 'http-url',
+    expect: 'an http:// or https:// URL',
+    unset: 'the service account\'s token_uri',
+  }),
+  PUSH_EXTRA_CA_FILE: file('A PEM file of CAs trusted for push connections in addition to the system\'s (the tests\' fake gateways)', 'system CAs only'),
+  PUSH_CONFIRM_TTL_SECONDS: integer({ default: 86_400, help: 'How long a push\'s confirmation token can be answered' }),
+  SECRETS_KEY: text<string | undefined>({
+    default: undefined,
+    help: 'Key of the integration\'s secrets: 32 bytes, base64 or hex (`openssl rand -base64 32`). Unset: `DATA_DIR/secrets.key`, created with mode 0600 ([secrets key](#the-secrets-key))',
+    format: 'secrets-key',
+    expect: '32 bytes in base64 or hex (openssl rand -base64 32), one key (earlier ones go into SECRETS_PREVIOUS_KEYS)',
+    secret: true,
+    unset: 'key file DATA_DIR/secrets.key',
+    finish: (value) => value.trim(),
+    show: (value, all) => (value ? '(set, not shown)' : `(unset: key file ${path.join(String(all.DATA_DIR), 'secrets.key')})`),
+  }),
+  SECRETS_PREVIOUS_KEYS: {
+    schema: { type: 'string', maxLength: 4096, format: 'secrets-keys' },
+    read: (value) => value,
+    finish: (value: string) => value.split(',').map((k) => k.trim()).filter(Boolean),
+    default: [],
+    defaultText: 'empty',
+    help: 'Comma-separated earlier keys, still read (never written) after a rotation',
+    expect: '32 bytes each in base64 or hex, comma-separated',
+    secret: true,
+    show: (value) => `${value.length} key(s), not shown`,
+  } satisfies Variable<string[]>,
+  THINGS_RECORD_LIMIT: integer({ default: 10_000, help: 'Things records an organization may hold unless `org limit` gave it its own limit', note: () => 'records per organization without its own limit' }),
+} satisfies Record<string, Variable<any>>;
+
+export type VariableName = keyof typeof VARIABLES;
+
+/** The value of every variable, as the service uses it. */
+export type Settings = { [K in VariableName]: (typeof VARIABLES)[K]['default'] };
+
+/** Variables that go together: all of them or none. */
+export const GROUPS: VariableName[][] = [['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']];
+
+/** Hides the password of a connection URI so it can be printed. */
+export function redactUri(uri: string): string {
+  try {
+    const url = new URL(uri);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return uri.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+/** README's Configuration table, one row per variable. */
+export function configTable(): string {
+  const rows = Object.entries(VARIABLES).map(([name, v]: [string, Variable<unknown>]) => `| \`${name}\` | ${v.defaultText} | ${v.help.replaceAll('|', '\\|')} |`);
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
