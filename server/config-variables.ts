@@ -27,6 +27,8 @@ export interface Variable<T = unknown> {
   secret?: boolean;
   /** What leaving it unset does, for the error's fix. */
   unset?: string;
+  /** The text as an error may echo it: a connection string without its credentials. */
+  redact?(text: string): string;
 }
 
 /** Largest delay a Node.js timer takes; a longer one fires at once. */
@@ -58,6 +60,9 @@ function integer(o: IntegerOptions): Variable<number> {
 /** Milliseconds: bounded by what a timer takes. */
 const millis = (o: IntegerOptions) => integer({ max: MAX_TIMER_MS, ...o });
 
+// A typo can make a URI unparsable, so everything up to its last "@" after the scheme is hidden.
+const withoutCredentials = (text: string) => text.replace(/^([A-Za-z0-9+.-]*:\/\/)?.*@/, '$1***@');
+
 interface TextOptions<T> {
   default: T;
   defaultText?: string;
@@ -69,6 +74,7 @@ interface TextOptions<T> {
   unset?: string;
   show?: Variable<T>['show'];
   secret?: boolean;
+  redact?(text: string): string;
   finish?(value: string): T;
 }
 
@@ -83,6 +89,7 @@ function text<T extends string | undefined>(o: TextOptions<T>): Variable<T> {
     expect: o.expect ?? 'text of at most 4096 characters',
     secret: o.secret,
     unset: o.unset,
+    redact: o.redact,
     show: o.show ?? ((value) => (value === undefined || value === '' ? `(unset${o.unset ? `: ${o.unset}` : ''})` : o.secret ? '(set, not shown)' : String(value))),
   };
 }
@@ -116,6 +123,7 @@ export const VARIABLES = {
     format: 'mongodb-uri',
     expect: 'a mongodb:// or mongodb+srv:// connection string (mongodb://host:27017/alarmhub?replicaSet=rs0)',
     unset: 'embedded database',
+    redact: withoutCredentials,
     show: (value) => (value ? redactUri(value) : '(unset: embedded database)'),
   }),
   DATA_DIR: text({
@@ -129,6 +137,7 @@ export const VARIABLES = {
     format: 'redis-url',
     expect: 'a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port',
     unset: 'single-process hub',
+    redact: withoutCredentials,
     show: (value) => (value ? redactUri(value) : '(unset: single-process hub)'),
   }),
   REDIS_PREFIX: text<string | undefined>({

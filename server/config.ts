@@ -129,7 +129,7 @@ export function readSettings(env: Env = process.env): Settings {
     const bad = new Set((check.errors ?? []).map((e) => e.instancePath.slice(1)));
     for (const name of bad) {
       const v = variables[name];
-      const got = v.secret ? '' : `, not ${JSON.stringify(raw[name])}`;
+      const got = v.secret ? '' : `, not ${JSON.stringify(v.redact ? v.redact(raw[name]!) : raw[name])}`;
       const unset = v.defaultText !== 'unset' ? `unset it for the default (${v.defaultText.replaceAll('`', '')})` : v.unset ? `unset it (${v.unset})` : 'unset it';
       problems.push(`${name} must be ${v.expect}${got}: correct it or ${unset}`);
     }

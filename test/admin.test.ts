@@ -115,6 +115,21 @@ admin('org limit → {organizationId, recordLimit}', async () => {
   assert.equal(res, { organizationId: state.orgId, recordLimit: 500 });
 });
 
+admin('org list shows the limit that applies: the organization\'s own, else THINGS_RECORD_LIMIT (10000 unless set)', async () => {
+  const plain = ok(await run('org', 'create', '--name', 'No Own Limit'));
+  const find = (res: CliResult, id: number) => ok(res).organizations.find((o: { id: number }) => o.id === id);
+  const [byDefault, bySetting] = await Promise.all([run('org', 'list'), runAdmin(['org', 'list'], { ...env(), THINGS_RECORD_LIMIT: '1234' })]);
+  assert.equal({ ...find(byDefault, plain.id), createdAt: 0 }, { id: plain.id, name: 'No Own Limit', recordLimit: 10_000, recordLimitFrom: 'THINGS_RECORD_LIMIT', createdAt: 0 });
+  assert.is(find(bySetting, plain.id).recordLimit, 1234);
+  assert.equal([find(byDefault, state.orgId!).recordLimit, find(bySetting, state.orgId!).recordLimit], [500, 500], 'an own limit wins over the setting');
+});
+
+admin('every command names the database it talks to on stderr, while stdout stays one JSON object', async () => {
+  const res = await run('org', 'list');
+  ok(res);
+  assert.is(res.stderr, `alarm-hub admin: database: MongoDB at ${new URL(testDbUri()).toString()} (MONGODB_URI)\n`);
+});
+
 admin('the created API key and admin token work against the API: M3 201, M1 200', async (ctx) => {
   const byKey = client(ctx.svc.url, { apiKey: state.apiKey!.token });
   const created = await byKey.post('/api/v1/monitor', { name: 'Made by CLI key', organizationID: state.orgId });
@@ -165,9 +180,10 @@ admin('usage errors answer at once without a database; unknown commands list the
 admin('org list, user list, member list --org and token list --org|--user print ids, names, kinds and dates, never a secret', async (ctx) => {
   const orgs = ok(await run('org', 'list')).organizations;
   const org = orgs.find((o: { id: number }) => o.id === state.orgId);
-  assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit']);
+  assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit', 'recordLimitFrom']);
   assert.is(org.name, 'Fire Dept North');
   assert.is(org.recordLimit, 500);
+  assert.is(org.recordLimitFrom, 'org limit');
   // Alex and Sam were created at once: their IDs may come in either order, and lists are by ID.
   const byId = <T extends { id?: number; userId?: number }>(list: T[]) => [...list].sort((x, y) => (x.id ?? x.userId!) - (y.id ?? y.userId!));
   const users = ok(await run('user', 'list', '--org', String(state.orgId))).users;

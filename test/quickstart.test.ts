@@ -82,6 +82,7 @@ quickstart('the admin command on the same DATA_DIR reuses the running database a
   assert.is(org.code, 0, org.stdout + org.stderr);
   assert.equal(org.json, { id: 1, name: 'Quick Start FD' });
   assert.match(org.stderr, 'reused');
+  assert.match(org.stderr, `in DATA_DIR ${ctx.dataDir}\n`, 'it names the data directory whose database it used');
   const key = await runAdmin(['apikey', 'create', '--org', '1', '--name', 'station'], env);
   assert.is(key.code, 0, key.stdout + key.stderr);
   const list = await request(ctx.url, 'GET', '/api/v1/monitor?organization=1', { auth: { apiKey: key.json.token } });

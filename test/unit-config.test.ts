@@ -115,6 +115,13 @@ config('several bad values are named at once, and a secret is never echoed', () 
   assert.match(message, /^PORT must be .*; LOG_LEVEL must be .*; SECRETS_KEY must be 32 bytes in base64 or hex/);
   assert.not.match(message, secret);
   assert.not.match(problem({ SECRETS_PREVIOUS_KEYS: secret }), secret);
+  // A URI that does not parse still has its password hidden.
+  for (const typo of ['mongodb//admin:pa/ss@db:27017/x', 'admin:pa/ss@db:27017', 'mongodb://admin:pa/ss@db:27o17/x']) {
+    const said = problem({ MONGODB_URI: typo });
+    assert.not.match(said, 'pa/ss', said);
+    assert.match(said, '***@db:27', said);
+  }
+  assert.not.match(problem({ REDIS_URL: 'redis://:hunter2@cache:port' }), 'hunter2');
 });
 
 config('an empty variable is an unset one', () => {

@@ -1,19 +1,21 @@
 // The admin command line (CONTRACT.md §4): each command prints one JSON object on stdout.
-// Progress goes to stderr so scripts can parse stdout. Arguments are checked before the database is
+// Progress goes to stderr so scripts can parse stdout: which database it talks to, and why it could
+// not start (one sentence, as the service says it). Arguments are checked before the database is
 // started, so a typo answers at once.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, redactUri, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { launchDatabase } from '../db/launcher.js';
+import { launchDatabase, type LaunchedDatabase } from '../db/launcher.js';
 import { AppError } from '../http/errors.js';
 import { IdentityCommands } from '../identity/commands.js';
+import { dataDirUses, explainStartupError, preflight } from '../startup.js';
 import { backup, restore } from './backup.js';
 
 class UsageError extends Error {}
 
 type Flags = Record<string, string | boolean | undefined> & { replace?: boolean };
-type Run = (identity: IdentityCommands, db: Database) => Promise<object>;
+type Run = (identity: IdentityCommands, db: Database, config: Config) => Promise<object>;
 
 interface Command {
   usage: string;
@@ -42,7 +44,7 @@ function role(value: string | boolean | undefined): 'admin' | 'member' {
 const COMMANDS: Record<string, Command> = {
   'org create': { usage: 'org create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createOrganization(name); } },
   'org limit': { usage: 'org limit --org ID --records N', prepare: (f) => { const [org, records] = [id(f.org, 'org'), id(f.records, 'records')]; return (i) => i.setRecordLimit(org, records); } },
-  'org list': { usage: 'org list', prepare: () => async (i) => ({ organizations: await i.listOrganizations() }) },
+  'org list': { usage: 'org list', prepare: () => async (i, _db, config) => ({ organizations: await i.listOrganizations(config.thingsRecordLimit) }) },
   'user create': { usage: 'user create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createUser(name); } },
   'user list': { usage: 'user list [--org ID]', prepare: (f) => { const org = f.org === undefined ? undefined : id(f.org, 'org'); return async (i) => ({ users: await i.listUsers(org) }); } },
   'member add': { usage: 'member add --org ID --user ID --role admin|member', prepare: (f) => { const [org, user, r] = [id(f.org, 'org'), id(f.user, 'user'), role(f.role)]; return (i) => i.addMember(org, user, r); } },
@@ -109,14 +111,26 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE + '\n');
     return 2;
   }
-  const config = loadConfig();
   const say = (line: string) => process.stderr.write(`alarm-hub admin: ${line}\n`);
-  const database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
-  // Says which database was used, so an operator sees that a running service's one was reused.
-  say(`database: ${database.engine}`);
-  const db = await openDatabase(database.uri);
+  let config: Config | undefined;
+  let database: LaunchedDatabase | null = null;
+  let db: Database;
   try {
-    print(await run(new IdentityCommands(db), db));
+    config = loadConfig();
+    await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: false }), port: false });
+    database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
+    // Names the database (never its password), so an operator sees which one the command changed.
+    say(`database: ${config.mongodbUri ? `MongoDB at ${redactUri(config.mongodbUri)} (MONGODB_URI)` : `${database.engine} in DATA_DIR ${config.dataDir}`}`);
+    db = await openDatabase(database.uri);
+  } catch (err) {
+    const message = explainStartupError(err, config);
+    say(`cannot start: ${message}`);
+    print({ error: 'cannot_start', message });
+    await database?.stop().catch(() => {});
+    return 1;
+  }
+  try {
+    print(await run(new IdentityCommands(db), db, config));
     return 0;
   } catch (err) {
     const known = err instanceof AppError;

@@ -76,10 +76,18 @@ export class IdentityCommands {
     return { revoked: true };
   }
 
-  /** Every organization, by ID. */
-  async listOrganizations() {
+  /** Every organization, by ID, with the record limit that applies to it: its own, else `defaultRecordLimit`. */
+  async listOrganizations(defaultRecordLimit: number) {
     const docs = await this.db.models.Organization.find({}).lean();
-    return docs.map((o) => ({ id: Number(o._id), name: o.name, recordLimit: o.recordLimit, createdAt: o.createdAt.toISOString() })).sort((a, b) => a.id - b.id);
+    return docs
+      .map((o) => ({
+        id: Number(o._id),
+        name: o.name,
+        recordLimit: o.recordLimit ?? defaultRecordLimit,
+        recordLimitFrom: o.recordLimit == null ? 'THINGS_RECORD_LIMIT' : 'org limit',
+        createdAt: o.createdAt.toISOString(),
+      }))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** Every user (or the members of one organization), by ID, with their memberships. */
