@@ -140,12 +140,13 @@ hub('a token revoked while connected disconnects its screens, and reconnecting i
   assert.is(err?.message, 'unauthorized');
 });
 
-hub('/readyz reports the screens connected to this process', async (ctx) => {
+hub('/readyz reports the sockets connected to this process: an API key\'s socket is no screen', async (ctx) => {
   const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
   ctx.screens.push(screen);
   const res = await client(ctx.service.url, null).get('/readyz');
   assert.is(res.status, 200);
-  assert.ok(res.body.checks.hub.detail.screens >= 1);
+  assert.ok(res.body.checks.hub.detail.otherSockets >= 1);
+  assert.is(res.body.checks.hub.detail.screens, 0);
   assert.is(res.body.checks.hub.detail.redis, 'not configured');
 });
 

@@ -83,8 +83,8 @@ export interface HubDeps {
 }
 
 export interface Hub extends HubEvents {
-  /** Readiness detail: screens on this process and the Redis state. */
-  status(): { screens: number; redis: 'up' | 'down' | 'not configured' };
+  /** Readiness detail: screens' sockets on this process, the other sockets (staff clients, kiosk agents) apart, and the Redis state. */
+  status(): { screens: number; otherSockets: number; redis: 'up' | 'down' | 'not configured' };
   close(): Promise<void>;
 }
 
@@ -259,15 +259,21 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     }
   });
 
+  // Screens (screen tokens, not their kiosk agents) and every other socket, counted apart.
+  const connected = { screens: 0, otherSockets: 0 };
   io.on('connection', (socket: HubSocket) => {
     const { actor, address } = socket.data;
     // A screen reads its one monitor: it joins no organization room (journal, rules, fleet events).
     if (actor.kind === 'screen') attachScreen(io, socket, actor, socket.data.agent, { health, validator: deps.validator, log });
     else socket.join((actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()]).map(rooms.organization));
-    log.info({ socket: socket.id, actor: actor.kind, tokenId: actor.tokenId, screens: io.engine.clientsCount }, 'screen connected');
+    const kind = actor.kind !== 'screen' ? 'client' : socket.data.agent ? 'kiosk agent' : 'screen';
+    const count = kind === 'screen' ? 'screens' : 'otherSockets';
+    connected[count]++;
+    log.info({ socket: socket.id, actor: actor.kind, tokenId: actor.tokenId, ...connected }, `${kind} connected`);
     socket.on('disconnect', (reason) => {
       admission.release(actor.tokenId, socket.id);
-      log.info({ socket: socket.id, reason, screens: io.engine.clientsCount }, 'screen disconnected');
+      connected[count]--;
+      log.info({ socket: socket.id, reason, ...connected }, `${kind} disconnected`);
     });
 
     socket.on('monitor:subscribe', async (request: SubscribeRequest, ack: (a: Ack<SubscribeResult>) => void) => {
@@ -358,7 +364,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       sequencer.forget(monitorId);
     },
     status() {
-      return { screens: io.engine.clientsCount, redis: redis ? (redis.up() ? 'up' : 'down') : 'not configured' };
+      return { ...connected, redis: redis ? (redis.up() ? 'up' : 'down') : 'not configured' };
     },
     async close() {
       clearInterval(resyncTimer);
@@ -368,6 +374,8 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       sequencer.close();
       // Closing the transports (not disconnecting the sockets) lets screens reconnect to another process.
       io.engine.close();
+      // Their disconnects (lastSeen) are written before the service closes the database.
+      await health.settled();
     },
   };
 }

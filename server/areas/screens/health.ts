@@ -21,12 +21,27 @@ export class ScreenHealth {
   // One health write per screen at a time here: FerretDB applies an update by reading and writing the
   // whole document, so two at once (a connect's user agent, a heartbeat's lastSeen) could lose a field.
   private readonly writes = new KeyedLock<number>(1_000);
+  // Writes not yet settled: a stopping process waits for them (its screens' disconnects) before the
+  // database closes, so none fails with "client was closed".
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly models: ScreenModels, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {}
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
   connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
-    return this.writes.run(screenId, () => this.record(screenId, userAgent, still));
+    return this.track(this.writes.run(screenId, () => this.record(screenId, userAgent, still)));
+  }
+
+  /** Resolves once every write started so far has settled. */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private track<T>(write: Promise<T>): Promise<T> {
+    this.pending.add(write);
+    const done = () => void this.pending.delete(write);
+    write.then(done, done);
+    return write;
   }
 
   private async record(screenId: number, userAgent: string | null, still: boolean): Promise<void> {
@@ -43,19 +58,23 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))));
+    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    await this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } }));
+    await this.track(this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } })));
   }
 
   /**
    * Marks screens offline that were silent too long. Those connected here are seen now, and brought
    * back online should another process have marked them offline while they were moving here.
    */
-  async sweep(here: Set<number>, now = Date.now()): Promise<void> {
+  sweep(here: Set<number>, now = Date.now()): Promise<void> {
+    return this.track(this.sweepOnce(here, now));
+  }
+
+  private async sweepOnce(here: Set<number>, now: number): Promise<void> {
     await Promise.all([...here].map((id) => this.connected(id, null, true)));
     // A scan of the small screen documents, once per sweep interval on each process.
     const stale = await this.models.Screen.find({ online: true, lastSeen: { $lt: new Date(now - this.offlineAfterMs) } }).lean();
