@@ -13,11 +13,16 @@ COPY display-client display-client
 RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./
-COPY --from=build --chown=node:node /app/node_modules node_modules
-COPY --from=build --chown=node:node /app/dist dist
+# The application stays root's, read-only to the service; the volume /data is the one place it writes
+# (the secrets key file without SECRETS_KEY, the embedded database without MONGODB_URI).
+# test/container-start.test.ts starts the compiled service the same way.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+RUN mkdir -m 0700 /data && chown node:node /data
+VOLUME ["/data"]
 USER node
 EXPOSE 3000
 # Ready means the database answers (Redis down only degrades the hub; see README).

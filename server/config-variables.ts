@@ -127,7 +127,9 @@ export const VARIABLES = {
     show: (value) => (value ? redactUri(value) : '(unset: embedded database)'),
   }),
   DATA_DIR: text({
-    default: './data',
+    // Resolved once, against the directory the process starts in, like a DATA_DIR that is set.
+    default: path.resolve('./data'),
+    defaultText: './data',
     help: 'The embedded database\'s files and address file, and the secrets key file without `SECRETS_KEY`; the service must be able to write it (the container image\'s is the volume `/data`)',
     finish: (value) => path.resolve(value),
   }),
