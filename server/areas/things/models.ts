@@ -42,6 +42,8 @@ export interface RecordDoc {
   slot: number;
   /** JSON text of Record<fieldID, StoredValue>: one string parses far faster on FerretDB than subdocuments. */
   values: string;
+  /** Revision of values and slot, which change only under a revision claim (server/db/revisions.ts). */
+  rev?: number;
   createdAt: Date;
   /** Position among the records one request created: a bulk's records list in the order they were sent. */
   seq: number;
@@ -134,6 +136,7 @@ export function thingsModels(conn: Connection): ThingsModels {
     entityID: { type: String, required: true },
     slot: { type: Number, required: true },
     values: { type: String, required: true },
+    rev: { type: Number },
     createdAt: { type: Date, required: true },
     seq: { type: Number, default: 0 },
     updatedAt: { type: Date, required: true },

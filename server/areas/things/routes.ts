@@ -22,7 +22,7 @@ const WRITE_ERRORS = [400, 403, 404, 413, 415];
 
 /** The things area's operation declarations. */
 export function thingsOperations(deps: AreaDeps): Operation[] {
-  const slots = new RecordSlots(deps.db.models, deps.config.thingsRecordLimit);
+  const slots = new RecordSlots(deps.db, deps.config.thingsRecordLimit);
   const runner = new RuleRunner(deps.db.models, deps.events, deps.log);
   const entities = new EntityCommands(deps.db);
   const records = new RecordCommands(deps.db, slots, runner);
