@@ -13,8 +13,9 @@
 // seen the same claim for STALE_MS with the document unchanged: they claim n+2 on the same base. A holder
 // never writes later than HOLD_MS after it started claiming, so a holder that was merely slow gives up
 // instead of overwriting the writer that skipped it — as long as a write lands within STALE_MS − HOLD_MS
-// of being sent (the connection's socket timeout is shorter). Claims are removed after the write; a
-// crashed writer's claim stays as a small orphan that nothing reads.
+// of being sent (the connection's socket timeout is shorter). Claims are removed after the write, and a
+// skipped claim by the writer that skipped it; one whose holder crashed after writing stays as a small
+// orphan that nothing reads.
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { unavailable } from '../http/errors.js';
