@@ -10,7 +10,7 @@ export const RULE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains',
 export const RULE_ACTIONS = ['alarm'] as const;
 
 /** Limits of the area (also in the README). */
-export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000 } as const;
+export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000, rulesPerEntity: 50 } as const;
 
 export const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;
 /** A client-chosen reference that is checked in code (an unknown one is a per-item failure, not a 400). */

@@ -12,6 +12,7 @@ import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
 import { IdAllocator } from './ids.js';
+import { Revisions } from './revisions.js';
 import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
@@ -20,6 +21,8 @@ export interface Database {
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
+  /** Read-modify-writes of single documents that keep every concurrent writer's change. */
+  revisions: Revisions;
   /** True while the driver can reach the server (a ping proves it). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -67,6 +70,7 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     models,
     chains,
     ids,
+    revisions: new Revisions(models.RevisionClaim),
     async ping() {
       try {
         await conn.db!.admin().command({ ping: 1 });

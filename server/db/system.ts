@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey } from './errors.js';
+import { revisionClaimModel, type RevisionClaimDoc } from './revisions.js';
 
 export interface InstallationDoc {
   _id: string;
@@ -23,6 +24,8 @@ export interface HubProcessDoc {
 export interface SystemModels {
   Installation: Model<InstallationDoc>;
   HubProcess: Model<HubProcessDoc>;
+  /** Claims of document revisions (server/db/revisions.ts). */
+  RevisionClaim: Model<RevisionClaimDoc>;
 }
 
 /** Registers the system models on a connection. */
@@ -41,6 +44,7 @@ export function systemModels(conn: Connection): SystemModels {
       startedAt: { type: Date, required: true },
       seenAt: { type: Date, required: true },
     }, { versionKey: false }), 'hub_processes'),
+    RevisionClaim: revisionClaimModel(conn),
   };
 }
 

@@ -29,7 +29,7 @@ export const OPERATION_IDS: Record<string, string> = {
   J7: 'lockJournal', J8: 'unlockJournal', J9: 'createJournalEntry', J10: 'deleteJournalEntry',
   'J-close': 'closeJournal', 'J-force-unlock': 'forceUnlockJournal',
   T1: 'listEntities', T2: 'createEntity', T3: 'getEntity', T4: 'updateEntity', T5: 'listRecords', T6: 'createRecord',
-  T7: 'bulkRecords', T8: 'getRecord', T9: 'updateRecord', T10: 'listRules', T11: 'createRule', T12: 'updateRule', T13: 'getRecordUsage',
+  T7: 'bulkRecords', T8: 'getRecord', T9: 'updateRecord', T10: 'listRules', T11: 'createRule', T12: 'updateRule', 'T12-delete': 'deleteRule', T13: 'getRecordUsage',
   F1: 'startScreenPairing', F2: 'pollScreenPairing', F3: 'pairScreen', F4: 'listScreens', F5: 'deleteScreen',
   F6: 'commandScreen', F7: 'commandMonitorScreens', F8: 'startTestAlarm',
 };

@@ -78,8 +78,8 @@ export class Devices {
     return presentDevice(await uniquely(taken(input.name), () => this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD)));
   }
 
-  /** Marks a device inactive after its push gateway declared the token dead. */
+  /** Marks a device inactive after its push gateway declared the token dead (never undoing an A4 that ran meanwhile). */
   async deactivate(device: DeviceDoc): Promise<void> {
-    await this.db.models.Device.updateOne({ _id: device._id }, { $set: { active: false, updatedAt: new Date() } });
+    await this.db.revisions.change(this.db.models.Device, device._id, () => ({ active: false, updatedAt: new Date() }));
   }
 }

@@ -1,6 +1,6 @@
 // Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { date, flag, int, intOrNull, opts, text } from '../channels/schema-types.js';
+import { date, flag, int, intOrNull, opts, rev, text } from '../channels/schema-types.js';
 
 export type Platform = 'android' | 'ios';
 
@@ -16,6 +16,8 @@ export interface DeviceDoc {
   pushToken: string;
   pushTokenDevelopment: boolean;
   active: boolean;
+  /** Revision (server/db/revisions.ts): a replacement (A4) and a deactivation never overwrite each other. */
+  rev?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -65,7 +67,7 @@ export function appModels(conn: Connection): AppModels {
   const device = new Schema<DeviceDoc>({
     _id: String, ownerID: int, name: text, nameKey: text, os: text,
     platform: { type: String, required: true, enum: ['android', 'ios'] },
-    pushToken: text, pushTokenDevelopment: flag, active: flag, createdAt: date, updatedAt: date,
+    pushToken: text, pushTokenDevelopment: flag, active: flag, rev, createdAt: date, updatedAt: date,
   }, opts);
   // Both engines enforce it atomically: of two racing creates (or renames) with one name, one fails.
   device.index({ ownerID: 1, nameKey: 1 }, { unique: true });

@@ -49,7 +49,10 @@ export class AlarmingConfigs {
     return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: String(id), ...fields, createdAt: new Date() })).toObject()));
   }
 
-  /** S2/C2: the given fields replace the stored ones; the organization cannot change. */
+  /**
+   * S2/C2: the given fields replace the stored ones; the organization cannot change. A revision claim
+   * keeps concurrent partial updates (pin here, gsm there) from overwriting each other's fields.
+   */
   async update(actor: Actor, input: AlarmingUpdateInput): Promise<AlarmingView> {
     const current = await this.writable(actor, input.id);
     if (input.organizationID !== undefined && input.organizationID !== current.organizationID) {
@@ -57,7 +60,7 @@ export class AlarmingConfigs {
     }
     checkGsm(input.gsm, PAYLOAD);
     const { id: _id, organizationID: _org, ...set } = input;
-    const doc = await uniquely(TAKEN, () => this.model.findOneAndUpdate({ _id: current._id }, { $set: set }, { returnDocument: 'after' }).lean());
+    const doc = await uniquely(TAKEN, () => this.db.revisions.change(this.model, current._id, () => set, current));
     if (!doc) throw notFound('Configuration not found');
     return present(doc);
   }

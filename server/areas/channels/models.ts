@@ -2,7 +2,7 @@
 // by ID is the one query FerretDB answers from an index; listings by organization or owner filter on
 // a field (indexed on MongoDB) over small documents.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { date, flag, int, opts, text } from './schema-types.js';
+import { date, flag, int, opts, rev, text } from './schema-types.js';
 
 /** The ways of alarming that share these shapes. */
 export type Channel = 'app' | 'sms' | 'call';
@@ -22,6 +22,8 @@ export interface AlarmingDoc {
   pin: string;
   /** Call only. */
   alarmTemplateID?: number;
+  /** Revision (server/db/revisions.ts); absent until the first update. */
+  rev?: number;
   createdAt: Date;
 }
 
@@ -32,6 +34,8 @@ export interface NumberDoc {
   name: string;
   gsm: string;
   active: boolean;
+  /** Revision (server/db/revisions.ts); absent until the first update. */
+  rev?: number;
   createdAt: Date;
 }
 
@@ -52,7 +56,7 @@ export interface ChannelModels {
 
 function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
   const schema = new Schema<AlarmingDoc>({
-    _id: String, organizationID: int, gsm: text, pin: text, ...(withTemplate ? { alarmTemplateID: int } : {}), createdAt: date,
+    _id: String, organizationID: int, gsm: text, pin: text, ...(withTemplate ? { alarmTemplateID: int } : {}), rev, createdAt: date,
   }, opts);
   // One number per organization and channel: two configurations for one caller would be ambiguous.
   // The unique index holds on both engines, also when two creates or updates race.
@@ -62,7 +66,7 @@ function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
 
 function numberSchema(): Schema<NumberDoc> {
   const schema = new Schema<NumberDoc>({
-    _id: String, ownerID: int, name: { type: String, default: '' }, gsm: text, active: flag, createdAt: date,
+    _id: String, ownerID: int, name: { type: String, default: '' }, gsm: text, active: flag, rev, createdAt: date,
   }, opts);
   schema.index({ ownerID: 1 });
   return schema;

@@ -18,6 +18,7 @@ export interface OwnedDoc {
   _id: string;
   ownerID: number;
   active: boolean;
+  rev?: number;
 }
 
 /** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach). */
@@ -72,13 +73,16 @@ export class OwnedResources<D extends OwnedDoc> {
     }
   }
 
-  /** Replaces the given fields of a reachable resource; the owner cannot change (400 with `message`). */
+  /**
+   * Replaces the given fields of a reachable resource; the owner cannot change (400 with `message`).
+   * A revision claim keeps concurrent partial updates from overwriting each other's fields.
+   */
   async update(actor: Actor, id: number, organizationId: number | undefined, set: Partial<D>, message: string): Promise<D> {
     const current = await this.reachable(actor, id, organizationId);
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
     }
-    const doc = (await this.model.findOneAndUpdate({ _id: current._id } as never, { $set: set }, { returnDocument: 'after' }).lean()) as D | null;
+    const doc = await this.db.revisions.change(this.model, current._id, () => set, current);
     if (!doc) throw notFound(`${this.title} not found`);
     return doc;
   }

@@ -8,7 +8,7 @@ import type { Actor } from '../../identity/actor.js';
 import { loadEntity } from './access.js';
 import type { EntityDoc, RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
-import { saveValues } from './records.js';
+import { writeValues } from './records.js';
 import type { RecordChange, RuleRunner } from './rule-engine.js';
 import { draftOf, type RecordDraft, type RecordSlots } from './slots.js';
 import { applyValues, checkValues } from './values.js';
@@ -99,8 +99,8 @@ export class BulkCommands {
     if (!record) return deleted.includes(item.id) ? 'deleted by this request' : NOT_FOUND;
     const checked = checkValues(entity, item.values);
     if ('problem' in checked) return checked.problem.message;
-    const values = applyValues(entity, valuesOf(record), checked.changes);
-    if (!(await saveValues(this.db, item.id, values))) return NOT_FOUND;
+    const values = await writeValues(this.db, entity, item.id, checked.changes, record);
+    if (!values) return NOT_FOUND;
     return { trigger: 'record_updated', recordId: item.id, values };
   }
 

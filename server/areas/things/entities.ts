@@ -13,6 +13,7 @@ import { valueProblem } from './fields.js';
 import type { EntityDoc, FieldDoc } from './models.js';
 import { presentEntity, valuesOf, type EntityView } from './presenter.js';
 import { ruleProblem } from './rule-check.js';
+import type { RuleSets } from './rule-sets.js';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -22,7 +23,7 @@ function invalid(message: string, path: string) {
 
 /** The entity commands (T1–T4). */
 export class EntityCommands {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly rules: RuleSets) {}
 
   /** T1: the entities of an organization the actor can read, by name, one page, with their total. */
   async list(actor: Actor, query: T1QueryInput): Promise<{ entities: EntityView[]; total: number }> {
@@ -112,10 +113,10 @@ export class EntityCommands {
 
   /** Every saved rule must still fit the entity's new fields. */
   private async checkRules(next: EntityDoc): Promise<void> {
-    const rules = await this.db.models.ThingRule.find({ entityID: next._id }).lean();
+    const rules = await this.rules.list(next._id);
     for (const rule of rules) {
       const problem = ruleProblem(rule, next);
-      if (problem) throw invalid(`Rule "${rule.name}" (${rule._id}) would no longer fit the entity: ${problem.message}`, 'fields');
+      if (problem) throw invalid(`Rule "${rule.name}" (${rule.ruleID}) would no longer fit the entity: ${problem.message}`, 'fields');
     }
   }
 

@@ -1,6 +1,7 @@
 // Entities, records, rules and rule executions. Every document has a UUID string _id, so a lookup by ID
 // is the one query FerretDB answers from an index. Listing by organization or entity filters on a field
-// (a scan on FerretDB, an index below on MongoDB); those documents stay small.
+// (a scan on FerretDB, an index below on MongoDB); those documents stay small. An entity's rules live
+// are listed in one document under the entity's _id, so every record write finds them by exact lookups.
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { FieldType, RuleOperator, RuleTrigger } from '../../../schemas/things.js';
 
@@ -42,6 +43,8 @@ export interface RecordDoc {
   slot: number;
   /** JSON text of Record<fieldID, StoredValue>: one string parses far faster on FerretDB than subdocuments. */
   values: string;
+  /** Revision of values and slot, which change only under a revision claim (server/db/revisions.ts). */
+  rev?: number;
   createdAt: Date;
   /** Position among the records one request created: a bulk's records list in the order they were sent. */
   seq: number;
@@ -62,8 +65,11 @@ export interface AlarmTemplateDoc {
   positionFieldID: string;
 }
 
+/** One saved version of a rule; its entity's rule set names the current one. Never changed: a save writes a new one. */
 export interface RuleDoc {
+  /** "<ruleID>:<v>", v random per save. */
   _id: string;
+  ruleID: string;
   organizationID: number;
   entityID: string;
   name: string;
@@ -74,6 +80,22 @@ export interface RuleDoc {
   triggers: RuleTrigger[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A rule as its set lists it: its ID and its current version (the document "<id>:<v>"). */
+export interface RuleRef {
+  id: string;
+  v: string;
+}
+
+/** Which rules an entity has (at most THINGS_LIMITS.rulesPerEntity): _id is the entity's. */
+export interface RuleSetDoc {
+  _id: string;
+  organizationID: number;
+  /** The rules in creation order. */
+  rules: RuleRef[];
+  /** Revision: the set changes only under a revision claim (server/db/revisions.ts). */
+  rev?: number;
 }
 
 /** What a triggered rule produced; the same payload went to the organization's hub room. */
@@ -100,6 +122,7 @@ export interface ThingsModels {
   ThingSlotCeiling: Model<SlotCeilingDoc>;
   ThingEntity: Model<EntityDoc>;
   ThingRecord: Model<RecordDoc>;
+  ThingRuleSet: Model<RuleSetDoc>;
   ThingRule: Model<RuleDoc>;
   ThingRuleExecution: Model<RuleExecutionDoc>;
 }
@@ -134,6 +157,7 @@ export function thingsModels(conn: Connection): ThingsModels {
     entityID: { type: String, required: true },
     slot: { type: Number, required: true },
     values: { type: String, required: true },
+    rev: { type: Number },
     createdAt: { type: Date, required: true },
     seq: { type: Number, default: 0 },
     updatedAt: { type: Date, required: true },
@@ -143,6 +167,13 @@ export function thingsModels(conn: Connection): ThingsModels {
   // T5's pages in creation order, the entity's count and its scan for search and ordering.
   record.index({ entityID: 1, createdAt: 1, seq: 1, _id: 1 });
 
+  // Both are only ever read by _id: no index beside it.
+  const ruleSet = new Schema<RuleSetDoc>({
+    _id: String,
+    organizationID: { type: Number, required: true },
+    rules: { type: [new Schema<RuleRef>({ id: String, v: String }, { _id: false })], default: [] },
+    rev: { type: Number },
+  }, opts);
   const condition = new Schema<ConditionDoc>({ fieldID: String, operator: String, comparison: String }, { _id: false });
   const template = new Schema<AlarmTemplateDoc>({
     alarmMessage: String,
@@ -153,6 +184,7 @@ export function thingsModels(conn: Connection): ThingsModels {
   }, { _id: false });
   const rule = new Schema<RuleDoc>({
     _id: String,
+    ruleID: { type: String, required: true },
     organizationID: { type: Number, required: true },
     entityID: { type: String, required: true },
     name: { type: String, required: true },
@@ -164,7 +196,6 @@ export function thingsModels(conn: Connection): ThingsModels {
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   }, opts);
-  rule.index({ entityID: 1, createdAt: 1 });
 
   const execution = new Schema<RuleExecutionDoc>({
     _id: String,
@@ -184,7 +215,8 @@ export function thingsModels(conn: Connection): ThingsModels {
     ThingSlotCeiling: conn.model<SlotCeilingDoc>('ThingSlotCeiling', ceiling, 'things_slot_ceilings'),
     ThingEntity: conn.model<EntityDoc>('ThingEntity', entity, 'things_entities'),
     ThingRecord: conn.model<RecordDoc>('ThingRecord', record, 'things_records'),
-    ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_rules'),
+    ThingRuleSet: conn.model<RuleSetDoc>('ThingRuleSet', ruleSet, 'things_rule_sets'),
+    ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_entity_rules'),
     ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),
   };
 }

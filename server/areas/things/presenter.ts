@@ -41,7 +41,7 @@ export function presentRecord(entity: EntityDoc, record: { _id: string; values: 
 export function presentRule(doc: RuleDoc) {
   const t = doc.actionAlarmTemplate;
   return {
-    id: doc._id,
+    id: doc.ruleID,
     entityID: doc.entityID,
     name: doc.name,
     description: doc.description,

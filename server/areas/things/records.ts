@@ -11,12 +11,19 @@ import type { EntityDoc, RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
 import type { RuleRunner } from './rule-engine.js';
 import { draftOf, type RecordSlots } from './slots.js';
-import { applyValues, requireValues } from './values.js';
+import { applyValues, requireValues, type ValueChanges } from './values.js';
 
-/** Stores a record's new values; false when the record is gone. */
-export async function saveValues(db: Database, recordId: string, values: ValueMap): Promise<boolean> {
-  const { matchedCount } = await db.models.ThingRecord.updateOne({ _id: recordId }, { $set: { values: JSON.stringify(values), updatedAt: new Date() } });
-  return matchedCount > 0;
+/**
+ * Applies checked changes to the record's values as stored at the moment of the write (a revision
+ * claim keeps concurrent writers, on any process, from overwriting each other); null when the record
+ * is gone. `known` is the record as just read.
+ */
+export async function writeValues(db: Database, entity: EntityDoc, recordId: string, changes: ValueChanges, known?: RecordDoc): Promise<ValueMap | null> {
+  const written = await db.revisions.change(db.models.ThingRecord, recordId, (doc) => ({
+    values: JSON.stringify(applyValues(entity, valuesOf(doc), changes)),
+    updatedAt: new Date(),
+  }), known);
+  return written && valuesOf(written);
 }
 
 /** The record commands (T5, T6, T8, T9) and usage (T13). */
@@ -72,8 +79,8 @@ export class RecordCommands {
   /** T9: sets the given fields' values ('' clears one); the other values stay. */
   async update(actor: Actor, recordId: string, input: ValueInput[]): Promise<RecordView> {
     const { entity, record } = await this.load(actor, recordId, 'write');
-    const values = applyValues(entity, valuesOf(record), requireValues(entity, input));
-    if (!(await saveValues(this.db, recordId, values))) throw notFound('Record not found');
+    const values = await writeValues(this.db, entity, recordId, requireValues(entity, input), record);
+    if (!values) throw notFound('Record not found');
     await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values }]);
     return presentRecord(entity, { _id: recordId, values });
   }

@@ -1,5 +1,6 @@
-// The things area's operations T1–T13 (CONTRACT.md §2). The interface gives no failure wording for this
-// area; the messages below name the parameter or body that was wrong.
+// The things area's operations T1–T13 (CONTRACT.md §2) and T12-delete, which the interface lacks: without
+// it a rule could never go, and an entity holds at most THINGS_LIMITS.rulesPerEntity. The interface
+// gives no failure wording for this area; the messages below name the parameter or body that was wrong.
 import type { RuleInput, RuleParamsInput, T10QueryInput } from '../../../schemas/things-rules.js';
 import type { OrganizationQueryInput, RecordBodyInput, T1QueryInput, T2Input, T4Input, T5QueryInput, T7Input, UuidInput } from '../../../schemas/things.js';
 import { THINGS_LIMITS } from '../../../schemas/things.js';
@@ -10,6 +11,7 @@ import { EntityCommands } from './entities.js';
 import { RecordCommands } from './records.js';
 import { RuleRunner } from './rule-engine.js';
 import { RuleCommands } from './rules.js';
+import { RuleSets } from './rule-sets.js';
 import { RecordSlots } from './slots.js';
 
 const BASE = '/api/v1/things';
@@ -19,15 +21,17 @@ const ENTITY_BODY = 'Entity in wrong format or required field missing';
 const RECORD_BODY = 'Record in wrong format: values missing or invalid';
 const RULE_BODY = 'Rule in wrong format or required field missing';
 const WRITE_ERRORS = [400, 403, 404, 413, 415];
+const RULE_LIMIT = THINGS_LIMITS.rulesPerEntity;
 
 /** The things area's operation declarations. */
 export function thingsOperations(deps: AreaDeps): Operation[] {
-  const slots = new RecordSlots(deps.db.models, deps.config.thingsRecordLimit);
-  const runner = new RuleRunner(deps.db.models, deps.events, deps.log);
-  const entities = new EntityCommands(deps.db);
+  const slots = new RecordSlots(deps.db, deps.config.thingsRecordLimit);
+  const sets = new RuleSets(deps.db, deps.log);
+  const runner = new RuleRunner(deps.db.models, sets, deps.events, deps.log);
+  const entities = new EntityCommands(deps.db, sets);
   const records = new RecordCommands(deps.db, slots, runner);
   const bulk = new BulkCommands(deps.db, slots, runner);
-  const rules = new RuleCommands(deps.db);
+  const rules = new RuleCommands(deps.db, sets);
   const entity = { status: 200, schema: 'ThingsEntity', description: 'The entity with the caller\'s rights and its record count' } as const;
   const record = { status: 200, schema: 'ThingsRecord', description: 'The record; values in the entity\'s field order' } as const;
   const rule = { status: 200, schema: 'ThingsRule', description: 'The rule' } as const;
@@ -155,12 +159,12 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
       label: 'T11',
       method: 'post',
       path: `${BASE}/entities/:uuid/rules`,
-      summary: 'Create rule: unknown field IDs, operators that do not fit a field\'s type, comparisons that are no value of it and unknown {{placeholders}} are a 400',
-      description: 'Organization admins and the API key. Every condition must hold for the rule to fire on its triggers; field IDs, operators that fit each field\'s type, comparisons in the field\'s format and {{fieldID}} placeholders are checked (400). Answers 201.',
+      summary: `Create rule: unknown field IDs, operators that do not fit a field's type, comparisons that are no value of it and unknown {{placeholders}} are a 400; at most ${RULE_LIMIT} rules per entity (409 conflict beyond)`,
+      description: `Organization admins and the API key. Every condition must hold for the rule to fire on its triggers; field IDs, operators that fit each field's type, comparisons in the field's format and {{fieldID}} placeholders are checked (400). An entity has at most ${RULE_LIMIT} rules: one more is 409 conflict until one is deleted (T12-delete); the limit holds for concurrent creates too. Answers 201.`,
       params: UUID,
       body: { schema: 'ThingsRuleBody', message: RULE_BODY },
       response: { ...rule, status: 201, description: 'The created rule' },
-      errors: WRITE_ERRORS,
+      errors: [...WRITE_ERRORS, 409],
       handler: ({ actor, params, body }) => rules.create(actor, params.uuid, body),
     }),
     defineOperation<unknown, RuleParamsInput, RuleInput>({
@@ -174,6 +178,17 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
       response: { ...rule, description: 'The updated rule' },
       errors: WRITE_ERRORS,
       handler: ({ actor, params, body }) => rules.update(actor, params.uuid, params.ruleUUID, body),
+    }),
+    defineOperation<unknown, RuleParamsInput>({
+      label: 'T12-delete',
+      method: 'delete',
+      path: `${BASE}/entities/:uuid/rules/:ruleUUID`,
+      summary: 'Delete rule (not in the interface; organization admins and the API key, as T12): it fires no more and frees its place under the limit',
+      description: `Organization admins and the API key. The rule is removed at once: record writes after the answer no longer run it, and the entity may have another of its ${RULE_LIMIT} rules. An unknown rule, one of another entity, or an entity of another organization is 404.`,
+      params: RULE_PARAMS,
+      response: { status: 200, schema: 'DeleteResult', description: 'Deleted' },
+      errors: [400, 403, 404],
+      handler: ({ actor, params }) => rules.remove(actor, params.uuid, params.ruleUUID),
     }),
     defineOperation<OrganizationQueryInput>({
       label: 'T13',

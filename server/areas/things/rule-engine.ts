@@ -8,6 +8,7 @@ import type { OrganizationEvents } from '../../hub/events.js';
 import type { RuleTriggeredEvent, ThingsAlarm } from '../../hub/protocol.js';
 import { compareKeys, keyOf } from './fields.js';
 import type { ConditionDoc, EntityDoc, FieldDoc, RuleDoc, ThingsModels } from './models.js';
+import type { RuleSets } from './rule-sets.js';
 import type { ValueMap } from './presenter.js';
 import { render } from './rule-check.js';
 
@@ -69,7 +70,7 @@ export function renderAlarm(rule: RuleDoc, entity: EntityDoc, values: ValueMap):
 
 /** Runs an entity's rules for record changes; used by every record command after its write. */
 export class RuleRunner {
-  constructor(private readonly models: ThingsModels, private readonly events: OrganizationEvents, private readonly log: Logger) {}
+  constructor(private readonly models: ThingsModels, private readonly sets: RuleSets, private readonly events: OrganizationEvents, private readonly log: Logger) {}
 
   /**
    * Records and emits an execution per rule that fires. The records are already written: a failure
@@ -78,14 +79,14 @@ export class RuleRunner {
   async run(entity: EntityDoc, changes: RecordChange[]): Promise<void> {
     if (changes.length === 0) return;
     try {
-      const rules = await this.models.ThingRule.find({ entityID: entity._id }).sort({ createdAt: 1, _id: 1 }).lean();
+      const rules = await this.sets.list(entity._id);
       const at = new Date();
       const fired: RuleTriggeredEvent[] = changes.flatMap((change) =>
         rules
           .filter((rule) => rule.triggers.includes(change.trigger) && ruleMatches(rule, entity, change.values))
           .map((rule) => ({
             executionID: randomUUID(),
-            ruleID: rule._id,
+            ruleID: rule.ruleID,
             ruleName: rule.name,
             entityID: entity._id,
             recordID: change.recordId,

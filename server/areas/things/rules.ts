@@ -1,14 +1,19 @@
-// T10–T12: an entity's rules. Readers of the entity list them; admins and API keys save them, and every
-// save is checked against the entity's fields (rule-check.ts).
+// T10–T12 and T12-delete: an entity's rules. Readers of the entity list them; admins and API keys save
+// and delete them, and every save is checked against the entity's fields (rule-check.ts). The rules
+// are kept in the entity's rule set (rule-sets.ts), at most THINGS_LIMITS.rulesPerEntity of them.
 import { randomUUID } from 'node:crypto';
 import type { RuleInput, T10QueryInput } from '../../../schemas/things-rules.js';
+import { THINGS_LIMITS } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { loadEntity } from './access.js';
-import type { EntityDoc, RuleDoc } from './models.js';
+import type { EntityDoc, RuleDoc, RuleRef } from './models.js';
 import { presentRule, type RuleView } from './presenter.js';
 import { ruleProblem } from './rule-check.js';
+import { newVersion, versionKey, type RuleSets } from './rule-sets.js';
+
+const LIMIT = THINGS_LIMITS.rulesPerEntity;
 
 function invalid(message: string, path: string) {
   return badRequest('invalid_body', message, [{ in: 'body', path, problem: message }]);
@@ -36,38 +41,77 @@ function ruleFields(entity: EntityDoc, input: RuleInput) {
   };
 }
 
-/** The rule commands (T10–T12). */
+/** The rule commands (T10–T12, T12-delete). */
 export class RuleCommands {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly sets: RuleSets) {}
 
-  /** T10: one page of an entity's rules in creation order. */
+  /** T10: one page of an entity's rules in creation order (only the page's rules are read). */
   async list(actor: Actor, entityId: string, query: T10QueryInput): Promise<{ rules: RuleView[]; total: number }> {
     await loadEntity(this.db.models, actor, entityId, 'read');
     const offset = query.offset ?? 0;
-    const rules = await this.db.models.ThingRule.find({ entityID: entityId }).sort({ createdAt: 1, _id: 1 }).lean();
-    return { rules: rules.slice(offset, offset + (query.limit ?? 10)).map(presentRule), total: rules.length };
+    const refs = await this.sets.refs(entityId);
+    const page = await this.sets.rules(refs.slice(offset, offset + (query.limit ?? 10)));
+    return { rules: page.map(presentRule), total: refs.length };
   }
 
-  /** T11: saves a new rule of the entity. */
+  /** T11: saves a new rule of the entity; 409 conflict when the entity has as many as it may. */
   async create(actor: Actor, entityId: string, input: RuleInput): Promise<RuleView> {
     const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
     const now = new Date();
-    const doc: RuleDoc = { _id: randomUUID(), organizationID: entity.organizationID, entityID: entityId, ...ruleFields(entity, input), createdAt: now, updatedAt: now };
-    await this.db.models.ThingRule.create(doc);
+    const { ref, key } = newVersion(randomUUID());
+    const doc: RuleDoc = { _id: key, ruleID: ref.id, organizationID: entity.organizationID, entityID: entityId, ...ruleFields(entity, input), createdAt: now, updatedAt: now };
+    await this.saved(doc, () => this.sets.change(entity, (refs) => {
+      if (refs.length >= LIMIT) throw conflict('conflict', `The entity has reached its limit of ${LIMIT} rules; delete one (DELETE …/rules/{ruleUUID}) before creating another`);
+      return [...refs, ref];
+    }));
     return presentRule(doc);
   }
 
-  /** T12: replaces a rule of the entity. */
+  /** T12: replaces a rule of the entity with a new version (of two at once, the one listed later wins). */
   async update(actor: Actor, entityId: string, ruleId: string, input: RuleInput): Promise<RuleView> {
     const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
-    const { ThingRule } = this.db.models;
-    const current = await ThingRule.findById(ruleId).lean();
-    if (!current || current.entityID !== entityId) throw notFound('Rule not found');
+    const listed = (await this.sets.refs(entityId)).find((r) => r.id === ruleId);
+    const [current] = listed ? await this.sets.rules([listed]) : [];
+    if (!current) throw notFound('Rule not found');
     if (input.id !== undefined && input.id !== ruleId) throw invalid('id does not match the rule in the path', 'id');
-    const doc: RuleDoc = { ...current, ...ruleFields(entity, input), updatedAt: new Date() };
-    const { _id, ...set } = doc;
-    const { matchedCount } = await ThingRule.updateOne({ _id }, { $set: set });
-    if (matchedCount === 0) throw notFound('Rule not found');
+    const { ref, key } = newVersion(ruleId);
+    const doc: RuleDoc = { ...current, ...ruleFields(entity, input), _id: key, updatedAt: new Date() };
+    let replaced: RuleRef | undefined;
+    await this.saved(doc, () => this.sets.change(entity, (refs) => {
+      replaced = refs.find((r) => r.id === ruleId);
+      if (!replaced) throw notFound('Rule not found');
+      return refs.map((r) => (r === replaced ? ref : r));
+    }));
+    await this.forget(replaced!);
     return presentRule(doc);
+  }
+
+  /** T12-delete: removes a rule of the entity; record writes after the answer no longer run it. */
+  async remove(actor: Actor, entityId: string, ruleId: string): Promise<{ status: 'deleted' }> {
+    const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
+    let removed: RuleRef | undefined;
+    await this.sets.change(entity, (refs) => {
+      removed = refs.find((r) => r.id === ruleId);
+      if (!removed) throw notFound('Rule not found');
+      return refs.filter((r) => r !== removed);
+    });
+    await this.forget(removed!);
+    return { status: 'deleted' };
+  }
+
+  // Writes a version, then lists it; a version the set refused to list goes again.
+  private async saved(doc: RuleDoc, list: () => Promise<void>): Promise<void> {
+    await this.db.models.ThingRule.create(doc);
+    try {
+      await list();
+    } catch (err) {
+      await this.db.models.ThingRule.deleteOne({ _id: doc._id }).catch(() => {});
+      throw err;
+    }
+  }
+
+  // A version the set no longer names.
+  private async forget(ref: RuleRef): Promise<void> {
+    await this.db.models.ThingRule.deleteOne({ _id: versionKey(ref) });
   }
 }

@@ -58,7 +58,11 @@ export function pickFree(used: Set<number>, limit: number, n: number): number[] 
 
 /** Creates records within their organization's limit and reports usage. */
 export class RecordSlots {
-  constructor(private readonly models: Database['models'], private readonly defaultLimit: number) {}
+  private readonly models: Database['models'];
+
+  constructor(private readonly db: Database, private readonly defaultLimit: number) {
+    this.models = db.models;
+  }
 
   /** The organization's record limit: its own (`org limit`) or the configured default. */
   async limitOf(organizationId: number): Promise<number> {
@@ -151,13 +155,16 @@ export class RecordSlots {
     }
   }
 
-  /** Moves the records in slots above the limit into free slots below it (a lost race is harmless). */
+  /**
+   * Moves the records in slots above the limit into free slots below it (a lost race is harmless); as a
+   * revision, so a concurrent write of the record's values is neither lost nor overwrites the move.
+   */
   private async moveDown(organizationId: number, above: number[], free: number[]): Promise<void> {
     const { ThingRecord } = this.models;
     const high = await ThingRecord.find({ organizationID: organizationId, slot: { $in: above.slice(0, free.length) } }, { _id: 1, slot: 1 }).lean();
     for (const [k, record] of high.entries()) {
       try {
-        await ThingRecord.updateOne({ _id: record._id }, { $set: { slot: free[k] } });
+        await this.db.revisions.change(ThingRecord, record._id, () => ({ slot: free[k] }));
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
