@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, kioskAgent, openPaired, powerEvents, RECORD_POWER } from './helpers/fleet.js';
+import { WAIT_MS } from './helpers/browser.js';
 import { client } from './helpers/http.js';
 import { alarm, closeScreens, newMonitor, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
 
@@ -33,14 +34,14 @@ remote('identify: acknowledged, the screen\'s name and its monitor\'s large over
   const id = await newMonitor(ctx, { name: 'Wache Nord' });
   const { screen, screenId } = await openPaired(ctx, id, 'Fahrzeughalle links');
   assert.equal(await command(ctx, screenId, 'identify'), { acknowledged: [screenId], missing: [] });
-  await screen.page.getByTestId('identify').waitFor({ timeout: 2_000 });
+  await screen.page.getByTestId('identify').waitFor({ timeout: WAIT_MS });
   assert.is(await screen.text('identify-name'), 'Fahrzeughalle links');
   assert.is(await screen.text('identify-monitor'), 'shows monitor “Wache Nord”');
   const box = await screen.page.getByTestId('identify').boundingBox();
   assert.equal(box, { x: 0, y: 0, width: 1920, height: 1080 });
   const size = await screen.page.getByTestId('identify-name').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
   assert.ok(size >= 60, `name at ${size}px`);
-  await screen.page.getByTestId('identify').waitFor({ state: 'detached', timeout: 15_000 });
+  await screen.page.getByTestId('identify').waitFor({ state: 'detached', timeout: 10_000 + WAIT_MS });
   assert.is(await screen.count('standby'), 1);
   assert.equal(screen.errors, []);
 });
@@ -51,7 +52,7 @@ remote('sleep blanks the page (DOM event, kiosk agent told) while the live state
   const agent = await kioskAgent(ctx.service.url, (await screen.storedToken())!);
   try {
     assert.equal(await command(ctx, screenId, 'sleep'), { acknowledged: [screenId], missing: [] });
-    await screen.page.getByTestId('sleep').waitFor({ timeout: 2_000 });
+    await screen.page.getByTestId('sleep').waitFor({ timeout: WAIT_MS });
     assert.equal(await screen.page.getByTestId('sleep').boundingBox(), { x: 0, y: 0, width: 1920, height: 1080 });
     assert.equal(await powerEvents(screen), ['sleep']);
     await eventually(async () => agent.states, (s) => s.length === 1, 'the agent hearing sleep');
@@ -64,13 +65,13 @@ remote('sleep blanks the page (DOM event, kiosk agent told) while the live state
     // A station must never miss an alarm.
     await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(31, 'B3 Scheunenbrand', 1, 3));
     await screen.waitForText('alarm-event', 'B3 Scheunenbrand');
-    await screen.page.getByTestId('sleep').waitFor({ state: 'detached', timeout: 2_000 });
+    await screen.page.getByTestId('sleep').waitFor({ state: 'detached', timeout: WAIT_MS });
     await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
-    await screen.page.getByTestId('sleep').waitFor({ timeout: 5_000 });
+    await screen.page.getByTestId('sleep').waitFor({ timeout: WAIT_MS });
     assert.is(await screen.count('standby'), 1);
 
     assert.equal(await command(ctx, screenId, 'wake'), { acknowledged: [screenId], missing: [] });
-    await screen.page.getByTestId('sleep').waitFor({ state: 'detached', timeout: 2_000 });
+    await screen.page.getByTestId('sleep').waitFor({ state: 'detached', timeout: WAIT_MS });
     assert.equal(await powerEvents(screen), ['sleep', 'wake', 'sleep', 'wake']);
     await eventually(async () => agent.states, (s) => s.length === 4, 'the agent hearing all four');
     assert.equal(agent.states, ['sleep', 'wake', 'sleep', 'wake']);
@@ -87,12 +88,12 @@ remote('reload is acknowledged before the page reloads, which comes back paired;
   await a.screen.page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
   assert.equal(await command(ctx, a.screenId, 'reload'), { acknowledged: [a.screenId], missing: [] });
   await eventually(() => a.screen.page.evaluate(() => (window as unknown as { marker?: number }).marker ?? null).catch(() => 1), (m) => m === null, 'the reload');
-  await a.screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await a.screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
 
   const all = await api(ctx).post(`/api/v1/monitor/${id}/screens/commands`, { command: 'identify' });
   assert.is(all.status, 200);
   assert.equal(all.body, { acknowledged: [a.screenId, b.screenId], missing: [] });
-  await b.screen.page.getByTestId('identify').waitFor({ timeout: 2_000 });
+  await b.screen.page.getByTestId('identify').waitFor({ timeout: WAIT_MS });
   assert.is(await b.screen.text('identify-name'), 'Rechts');
 
   await b.screen.close();
@@ -105,7 +106,8 @@ remote('a test alarm is marked TEST (banner, stripes, frame) with its gong, leav
   const id = await newMonitor(ctx, { configuration: { language: 'de' } });
   const { screen } = await openPaired(ctx, id, 'Halle', '', undefined, COUNT_OSCILLATORS);
   const before = await dataVersion(ctx, id);
-  const res = await api(ctx).post(`/api/v1/monitor/${id}/test-alarm`, { message: 'Probe der Alarmierung – nicht ausrücken', durationSeconds: 5 });
+  // 12 s: time enough to look at it all before it ends, even on a busy machine.
+  const res = await api(ctx).post(`/api/v1/monitor/${id}/test-alarm`, { message: 'Probe der Alarmierung – nicht ausrücken', durationSeconds: 12 });
   assert.is(res.status, 200, JSON.stringify(res.body));
   await screen.waitForText('test-banner', 'PROBEALARM — kein echter Einsatz');
   assert.is(await screen.text('alarm-event'), 'Probealarm');
@@ -116,10 +118,10 @@ remote('a test alarm is marked TEST (banner, stripes, frame) with its gong, leav
   const look = await panel.evaluate((el) => ({ border: getComputedStyle(el).borderTopColor, head: getComputedStyle(el.querySelector('.panel__head')!).backgroundImage }));
   assert.is(look.border, 'rgb(250, 204, 21)');
   assert.match(look.head, /repeating-linear-gradient/);
-  await screen.page.waitForFunction(() => (window as unknown as { oscillators: number }).oscillators === 12, null, { timeout: 3_000 });
+  await screen.page.waitForFunction(() => (window as unknown as { oscillators: number }).oscillators === 12, null, { timeout: WAIT_MS });
   assert.is(await dataVersion(ctx, id), before, 'M6 unchanged');
 
-  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   assert.is(await screen.count('test-banner'), 0);
   assert.is(await dataVersion(ctx, id), before);
   assert.equal(screen.errors, []);
@@ -135,7 +137,7 @@ remote('a real alarm replaces a running test alarm at once, and the test does no
   await screen.waitForText('alarm-event', 'TH Person im Wasser');
   assert.is(await screen.count('test-banner'), 0);
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
-  await screen.page.getByTestId('standby').waitFor({ timeout: 5_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   await screen.page.waitForTimeout(500);
   assert.is(await screen.count('test-banner'), 0);
   assert.equal(screen.errors, []);

@@ -19,6 +19,12 @@ export const CHROMIUM_ARGS = [
 /** Where the display keeps its token (display-client/src/credentials.ts). */
 export const TOKEN_STORAGE_KEY = 'alarm-hub.display.token';
 
+/**
+ * How long the helpers wait for a page to show something by default: long, as it costs nothing when
+ * the page is quick and a busy machine (or Chromium's first start) may take many seconds.
+ */
+export const WAIT_MS = 20_000;
+
 export const LANDSCAPE = { width: 1920, height: 1080 };
 export const PORTRAIT = { width: 1080, height: 1920 };
 
@@ -59,8 +65,8 @@ export interface ScreenPage {
   texts(testId: string): Promise<string[]>;
   /** How many elements carry this data-testid now. */
   count(testId: string): Promise<number>;
-  /** Polls until the first element with this data-testid contains (or matches) `expected`. */
-  waitForText(testId: string, expected: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Polls until the first element with this data-testid contains (or matches) `expected`; resolves with the text that did. */
+  waitForText(testId: string, expected: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits for the sign-in form (following the pairing screen's token link), types the token and submits it. */
   signIn(token: string): Promise<void>;
   /** The token the page keeps in localStorage. */
@@ -125,31 +131,35 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
     subscribes,
     received,
     websocket,
-    text: async (testId) => (await page.locator(selector(testId)).first().textContent({ timeout: 1_000 }).catch(() => null)) ?? '',
+    // Read at once, never with a timeout: on a busy machine a timed read came back '' while the element
+    // was there ('' only when there is none, or the page is navigating).
+    text: (testId) => page.evaluate((sel) => document.querySelector(sel)?.textContent ?? '', selector(testId)).catch(() => ''),
     texts: (testId) => page.locator(selector(testId)).allTextContents(),
     count: (testId) => page.locator(selector(testId)).count(),
-    async waitForText(testId, expected, timeoutMs = 5_000) {
+    async waitForText(testId, expected, timeoutMs = WAIT_MS) {
       const pattern = typeof expected === 'string' ? null : { source: expected.source, flags: expected.flags };
       try {
-        await page.waitForFunction(
+        const handle = await page.waitForFunction(
           ({ sel, text, re }) => {
             const value = document.querySelector(sel)?.textContent ?? null;
             if (value === null) return false;
-            return re ? new RegExp(re.source, re.flags).test(value) : value.includes(text);
+            // The text that matched, read in the same moment (it may change before a second read).
+            return (re ? new RegExp(re.source, re.flags).test(value) : value.includes(text)) ? { value } : false;
           },
           { sel: selector(testId), text: typeof expected === 'string' ? expected : '', re: pattern },
           { timeout: timeoutMs, polling: 50 },
         );
+        return ((await handle.jsonValue()) as { value: string }).value;
       } catch {
         const now = (await page.locator(selector(testId)).count()) > 0 ? JSON.stringify(await screen.text(testId)) : 'no such element';
         throw new Error(`timed out after ${timeoutMs} ms waiting for [data-testid=${testId}] to show ${String(expected)}; it shows ${now}`);
       }
     },
     async signIn(token) {
-      await page.locator(`${selector('signin')}, ${selector('pairing')}`).first().waitFor({ timeout: 5_000 });
+      await page.locator(`${selector('signin')}, ${selector('pairing')}`).first().waitFor({ timeout: WAIT_MS });
       // A screen without a credential shows its pairing code; the token form is one link away.
       if ((await page.locator(selector('pairing-use-token')).count()) > 0) await page.locator(selector('pairing-use-token')).click();
-      await page.locator(selector('signin')).waitFor({ timeout: 5_000 });
+      await page.locator(selector('signin')).waitFor({ timeout: WAIT_MS });
       await page.locator(selector('signin-token')).fill(token);
       await page.locator(selector('signin-submit')).click();
     },

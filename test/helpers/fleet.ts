@@ -3,7 +3,7 @@
 // kiosk agent's socket beside it.
 import * as assert from 'uvu/assert';
 import { io, type Socket } from 'socket.io-client';
-import { openScreen, LANDSCAPE, type ScreenPage } from './browser.js';
+import { openScreen, LANDSCAPE, WAIT_MS, type ScreenPage } from './browser.js';
 import { client } from './http.js';
 import type { WallCtx } from './wall.js';
 
@@ -19,9 +19,9 @@ export interface PairedPage {
 }
 
 /** Waits for the pairing code the page shows (grouped, e.g. ACDE-FHJK) and returns it. */
-export async function shownCode(screen: ScreenPage, timeoutMs = 8_000): Promise<string> {
-  await screen.waitForText('pairing-code', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/, timeoutMs);
-  return screen.text('pairing-code');
+export async function shownCode(screen: ScreenPage, timeoutMs = WAIT_MS): Promise<string> {
+  // The code as matched, not read again afterwards: a second read could come before or after a change.
+  return screen.waitForText('pairing-code', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/, timeoutMs);
 }
 
 /** F3 as an admin's tool sends it, with the code typed as the screen shows it; asserts 201 and returns the screen's id. */
@@ -37,7 +37,7 @@ export async function openPaired(ctx: WallCtx, monitorId: number, name: string, 
   ctx.screens.push(screen);
   const code = await shownCode(screen);
   const screenId = await pairCode(ctx, monitorId, code, name);
-  await screen.page.locator('[data-testid=standby], [data-testid=alarm-panel]').first().waitFor({ timeout: 8_000 });
+  await screen.page.locator('[data-testid=standby], [data-testid=alarm-panel]').first().waitFor({ timeout: WAIT_MS });
   return { screen, screenId, code };
 }
 
@@ -67,7 +67,7 @@ export async function kioskAgent(url: string, token: string): Promise<{ socket: 
 }
 
 /** Polls `read` until `done` holds for its value; the last value goes into the failure message. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 8_000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = WAIT_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
