@@ -1,6 +1,7 @@
 // Real service processes (as `npm start` runs them) and a private redis-server, for tests about scale
 // and faults.
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -53,37 +54,52 @@ export interface RedisServer {
   kill(): Promise<void>;
 }
 
-/** A redis-server of the test's own on a free port, keeping nothing on disk. */
+// Every private redis-server still running is killed when the test process exits, whatever a test did.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A redis-server of the test's own on a free port, keeping nothing on disk; started, and `start` again after `kill`. */
 export async function privateRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | null = null;
+  const alive = (c: ChildProcess | null): c is ChildProcess => c !== null && c.exitCode === null && c.signalCode === null;
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const { default: net } = await import('node:net');
-        const ok = await new Promise<boolean>((r) => {
-          const s = net.connect(port, '127.0.0.1');
-          s.once('connect', () => (s.destroy(), r(true)));
-          s.once('error', () => r(false));
-        });
-        if (ok) return;
+      // A second start while it runs would spawn a server that cannot bind, and lose the running one.
+      if (alive(child)) return;
+      const spawned = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawned;
+      running.add(spawned);
+      spawned.once('exit', () => running.delete(spawned));
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && alive(spawned)) {
+        if (await reachable(port)) return;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error('redis-server did not start');
+      throw new Error(`redis-server on port ${port} did not start`);
     },
     async kill() {
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const target = child;
+      if (!alive(target)) return;
       await new Promise((r) => {
-        running.once('exit', r);
-        running.kill('SIGKILL');
+        target.once('exit', r);
+        target.kill('SIGKILL');
       });
     },
   };
   await server.start();
   return server;
+}
+
+/** True when something accepts connections on 127.0.0.1:`port`. */
+export function reachable(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 }

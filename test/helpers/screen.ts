@@ -2,6 +2,9 @@
 import { io, type Socket } from 'socket.io-client';
 import type { Ack, PatchEvent, SnapshotEvent, SubscribeResult } from '../../server/hub/protocol.js';
 
+/** How long a screen waits for an answer or a condition by default: long, as a busy machine may take seconds. */
+export const WAIT_MS = 20_000;
+
 export interface Screen {
   socket: Socket;
   events: Array<{ name: string; payload: any }>;
@@ -21,8 +24,8 @@ export function connectScreen(url: string, token: string, scheme = token.startsW
     events: [],
     shown: [],
     version: -1,
-    subscribe: (monitorId, version, epoch) => socket.timeout(5_000).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version, ...(epoch ? { epoch } : {}) }),
-    async waitFor(predicate, timeoutMs = 5_000, what = 'condition') {
+    subscribe: (monitorId, version, epoch) => socket.timeout(WAIT_MS).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version, ...(epoch ? { epoch } : {}) }),
+    async waitFor(predicate, timeoutMs = WAIT_MS, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
