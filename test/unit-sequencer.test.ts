@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,15 +27,28 @@ test('late and duplicate patches are dropped', () => {
   seq.close();
 });
 
+/** Resolves once `done` holds, polling; fails after a generous deadline. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
 test('a gap that is never filled is released after the hold time, still in order', async () => {
   const out: number[] = [];
-  const seq = new PatchSequencer((e) => out.push(e.version), 30);
+  const at: number[] = [];
+  const seq = new PatchSequencer((e) => (out.push(e.version), at.push(performance.now())), 30);
   seq.advance(1, 1, 'e1');
+  const held = performance.now();
   seq.accept(patch(4));
   seq.accept(patch(3));
   assert.equal(out, []);
-  await sleep(80);
+  await until(() => out.length === 2, 'the release');
   assert.equal(out, [3, 4]);
+  // Not before the hold time (timers may fire up to a millisecond early); late is fine on a busy machine.
+  assert.ok(at[0] - held >= 29, `released after ${at[0] - held} ms`);
   seq.accept(patch(2));
   seq.accept(patch(5));
   assert.equal(out, [3, 4, 5]);
@@ -51,14 +65,17 @@ test('a hold that expires while the missing patch already waits in a socket lets
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
   const client = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-  const socket = await accepted;
-  socket.on('data', () => seq.accept(patch(2)));
+  // Connected on both ends: a write now goes to the kernel at once, not into the client's own queue.
+  const [socket] = await Promise.all([accepted, once(client, 'connect')]);
+  const read = new Promise<void>((resolve) => socket.on('data', () => (seq.accept(patch(2)), resolve())));
   seq.accept(patch(3));
   client.write('2');
   // A busy process: the hold expires before the event loop comes back to read the socket.
-  const until = Date.now() + 40;
-  while (Date.now() < until);
-  await sleep(60);
+  const busyUntil = Date.now() + 40;
+  while (Date.now() < busyUntil);
+  // Once the socket was read and the release that was due has run (a check phase later), whatever the machine's speed.
+  await read;
+  await new Promise((resolve) => setImmediate(resolve));
   assert.equal(out, [2, 3]);
   assert.is(doubts, 0);
   client.destroy();
