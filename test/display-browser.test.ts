@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { launchChromium, LANDSCAPE, openScreen, PORTRAIT, type ScreenPage } from './helpers/browser.js';
+import { launchChromium, LANDSCAPE, openScreen, PORTRAIT, recordSeen, seenIn, WAIT_MS, type ScreenPage } from './helpers/browser.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
@@ -91,8 +91,8 @@ async function versionOf(ctx: Ctx, id: number): Promise<number> {
   return Number(JSON.parse(res.headers.get('etag')!));
 }
 
-async function open(ctx: Ctx, base: string, monitorId: number, viewport = LANDSCAPE): Promise<ScreenPage> {
-  const screen = await openScreen(ctx.browser, `${base}/display?monitor=${monitorId}`, viewport);
+async function open(ctx: Ctx, base: string, monitorId: number, viewport = LANDSCAPE, init = ''): Promise<ScreenPage> {
+  const screen = await openScreen(ctx.browser, `${base}/display?monitor=${monitorId}`, viewport, init);
   ctx.screens.push(screen);
   return screen;
 }
@@ -274,21 +274,21 @@ display('after the alarm is cleared the ended alarm stays, and standby appears o
   });
   const { eventId: _none, ...withoutEventId } = fireAlarm();
   await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, withoutEventId);
-  const screen = await open(ctx, ctx.service.url, id);
+  // What the page showed and when is noted in the page: a busy test process may look late.
+  const screen = await open(ctx, ctx.service.url, id, LANDSCAPE, recordSeen(['alarm-ended', 'standby'], ['alarm-event']));
   await screen.signIn(ctx.org.apiKey);
-  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', 8_000);
+  await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', WAIT_MS);
   assert.is(await screen.count('standby'), 0);
 
   const cleared = Date.now();
   await write(ctx.service.url, ctx.org.apiKey, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
-  await screen.page.getByTestId('alarm-ended').waitFor({ timeout: 5_000 });
-  assert.ok(Date.now() - cleared < 1_500, 'the cleared alarm arrived too late to check the delay');
-  assert.is(await screen.count('standby'), 0, 'standby must wait for standbyDelay');
-  assert.is(await screen.text('alarm-event'), 'B3 Wohnungsbrand', 'the ended alarm stays on the wall during the delay');
-
-  await screen.page.getByTestId('standby').waitFor({ timeout: 6_000 });
-  const after = Date.now() - cleared;
-  assert.ok(after >= 1_900, `standby after ${after} ms, expected ≥ 2 s`);
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
+  const { 'alarm-ended': ended, standby: reached } = await seenIn(screen);
+  assert.ok(ended && reached && ended.at >= cleared && ended.at < reached.at, `ENDED after the clear, then standby: ${JSON.stringify({ cleared, ended, reached })}`);
+  assert.is(ended.texts['alarm-event'], 'B3 Wohnungsbrand', 'the ended alarm stays on the wall during the delay');
+  // The page counts the delay on its estimate of the server's clock, which may be off by half a round trip.
+  const after = reached.at - cleared;
+  assert.ok(after >= 1_800, `standby after ${after} ms, expected ≥ 2 s`);
   assert.is(await screen.count('alarm-panel'), 0);
   const standby = await screen.text('standby');
   assert.ok(standby.includes('Freiwillige Feuerwehr Aachen-Nord') && standby.includes('Übungsdienst Dienstag 19:00'), standby);

@@ -2,7 +2,7 @@
 // running alarm not ended, the standby delay and the standby clock. Chromium against the real service.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { kioskClockOff, LANDSCAPE, WAIT_MS, type ScreenPage } from './helpers/browser.js';
+import { kioskClockOff, LANDSCAPE, recordSeen, seenIn, WAIT_MS, type ScreenPage } from './helpers/browser.js';
 import { eventually } from './helpers/fleet.js';
 import { connectScreen } from './helpers/screen.js';
 import { alarm, closeScreens, newMonitor, openWall, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
@@ -49,16 +49,6 @@ async function elapsedShown(screen: ScreenPage, startMs: number, what: string): 
   return seconds(shown);
 }
 
-/** A page script noting when (real time, ms) an element with each of `testIds` first appeared, in `window.seen`. */
-const recordSeen = (testIds: string[]) => `{
-  const seen = (window.seen = {});
-  new MutationObserver(() => {
-    for (const id of ${JSON.stringify(testIds)}) {
-      if (!(id in seen) && document.querySelector('[data-testid="' + id + '"]')) seen[id] = performance.timeOrigin + performance.now();
-    }
-  }).observe(document, { childList: true, subtree: true });
-}`;
-
 for (const [direction, off] of [['ahead', TEN_MINUTES], ['behind', -TEN_MINUTES]] as const) {
   clock(`a kiosk clock 10 minutes ${direction} shows the right elapsed time and keeps a running alarm (ending in 5 minutes) on the wall`, async (ctx) => {
     const id = await newMonitor(ctx);
@@ -94,8 +84,8 @@ clock('on a kiosk 10 minutes behind, a cleared alarm shows ENDED for standbyDela
   // On the kiosk's clock the 2 s would end ten minutes late.
   await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   // ENDED came first, however briefly a busy test process could have looked.
-  const seen = await screen.page.evaluate(() => (window as unknown as { seen: Record<string, number> }).seen);
-  assert.ok(seen['alarm-ended'] !== undefined && seen['alarm-ended'] <= seen.standby, `ENDED before standby: ${JSON.stringify(seen)}`);
+  const seen = await seenIn(screen);
+  assert.ok(seen['alarm-ended'] && seen.standby && seen['alarm-ended'].at <= seen.standby.at, `ENDED before standby: ${JSON.stringify(seen)}`);
   // The standby clock is the server's (this machine's) time, not the kiosk's ten minutes earlier.
   const before = Date.now();
   const shown = await screen.text('standby-clock');

@@ -189,3 +189,32 @@ export function kioskClockOff(ms: number): string {
     globalThis.Date = KioskDate;
   }`;
 }
+
+/** When an element first appeared (real time, ms, on this machine's clock) and what `texts` showed then. */
+export interface Seen {
+  at: number;
+  texts: Record<string, string | null>;
+}
+
+/**
+ * A page script noting, in the page itself, when an element with each of `testIds` first appeared and
+ * the texts of `texts` at that moment: a view that lasts a second is caught however late a busy test
+ * process looks (read them with `seenIn`). Plain JavaScript for the page.
+ */
+export function recordSeen(testIds: string[], texts: string[] = []): string {
+  return `{
+    const seen = (window.__seen = {});
+    const text = (id) => document.querySelector('[data-testid="' + id + '"]')?.textContent ?? null;
+    new MutationObserver(() => {
+      for (const id of ${JSON.stringify(testIds)}) {
+        if (id in seen || !document.querySelector('[data-testid="' + id + '"]')) continue;
+        seen[id] = { at: performance.timeOrigin + performance.now(), texts: Object.fromEntries(${JSON.stringify(texts)}.map((t) => [t, text(t)])) };
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  }`;
+}
+
+/** What `recordSeen` noted so far. */
+export function seenIn(screen: ScreenPage): Promise<Record<string, Seen | undefined>> {
+  return screen.page.evaluate(() => (window as unknown as { __seen: Record<string, Seen> }).__seen);
+}
