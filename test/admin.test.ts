@@ -195,8 +195,13 @@ admin('org list, user list, member list --org and token list --org|--user print 
   assert.equal(members, { organizationId: state.orgId, members: byId([{ userId: state.adminId!, name: 'Alex', role: 'admin' }, { userId: state.memberId!, name: 'Sam', role: 'member' }]) });
   // A request with the member's token is recorded as its last use.
   await client(ctx.svc.url, { pat: state.memberPat!.token }).get(`/api/v1/monitor?organization=${state.orgId}`);
-  await new Promise((r) => setTimeout(r, 200));
-  const userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+  // Recorded in the background (the request does not wait for it): look until it is there.
+  const deadline = Date.now() + 20_000;
+  let userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+  while (!userTokens[0]?.lastUsedAt && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+  }
   assert.is(userTokens.length, 1);
   assert.equal(Object.keys(userTokens[0]).sort(), ['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'revokedAt']);
   assert.is(userTokens[0].kind, 'pat');

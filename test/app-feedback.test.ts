@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { ABOVE_MAX_ID, expectBadRequest, expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { admin, channelSuite, key, member, newUser, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 
 const PATH = '/api/v1/app/feedback';
 const NOT_SET = 'organizationID or alarmID not set';
@@ -65,7 +65,7 @@ s('A10 200 records feedback per organization, alarm and device (a later answer r
     const stored = await ctx.svc.db.models.AlarmFeedback.find({ organizationID: ctx.a.orgId, alarmID: 77 }).lean();
     assert.is(stored.length, 1);
     assert.equal({ response: stored[0].response, distance: stored[0].distance, duration: stored[0].duration, ownerID: stored[0].ownerID }, { response: true, distance: 2, duration: null, ownerID: ctx.a.member.userId });
-    await staff.waitFor(() => staff.events.filter((e) => e.name === 'app:feedback').length === 2, 5_000, 'two feedback events');
+    await staff.waitFor(() => staff.events.filter((e) => e.name === 'app:feedback').length === 2, WAIT_MS, 'two feedback events');
     const [event] = staff.events.filter((e) => e.name === 'app:feedback').map((e) => e.payload);
     assert.equal({ ...event, updatedAt: undefined }, { organizationID: ctx.a.orgId, alarmID: 77, deviceID: d, ownerID: ctx.a.member.userId, response: false, answerData: { distance: 4, duration: 9 }, updatedAt: undefined });
     assert.ok(!Number.isNaN(Date.parse(event.updatedAt)));

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runAdmin } from './helpers/cli.js';
 import { client } from './helpers/http.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, otherDatabase, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -89,7 +89,7 @@ backups('restore --replace under a running service: its screens take the restore
     assert.is(reset.data.alarmData.event, 'Vor der Sicherung');
     const next = await api.post(`/api/v1/monitor/${ctx.monitorId}/data/alarming`, { event: 'Nach der Wiederherstellung' });
     assert.is(next.status, 200);
-    await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:patch' && e.payload.payload.event === 'Nach der Wiederherstellung'), 5_000, 'live patches again');
+    await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:patch' && e.payload.payload.event === 'Nach der Wiederherstellung'), WAIT_MS, 'live patches again');
   } finally {
     screen.close();
   }

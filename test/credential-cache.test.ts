@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 const cache = suite<{ svc: TestService; org: OrgFixture }>('credential cache', {} as { svc: TestService; org: OrgFixture });
@@ -77,7 +77,7 @@ two('a screen removed (F5) on process A: its token is refused at once on process
   assert.equal(removed.body, { status: 'deleted' });
   expectError(await m6(ctx.b.url), 401, 'unauthorized');
   expectError(await m6(ctx.a.url), 401, 'unauthorized');
-  await wall.waitFor(() => dropped, 3_000, 'the socket on B dropped');
+  await wall.waitFor(() => dropped, WAIT_MS, 'the socket on B dropped');
   wall.close();
   const refused = await connectScreen(ctx.b.url, token, 'screen-token').then((s) => (s.close(), null), (e: Error) => e);
   assert.is(refused?.message, 'unauthorized');

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { MONITOR_DATA_MAX_BYTES } from '../server/areas/monitor/store.js';
 import { expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -160,7 +160,7 @@ data('M2 on two processes at once: every change is kept and every revision is di
       assert.is(now.name, `Wache ${round}`, `round ${round} lost the name`);
       assert.is(now.standbyDelay, round, `round ${round} lost the standby delay`);
     }
-    await screen.waitFor(() => screen.events.filter((e) => e.name === 'monitor:updated').length >= 40, 5_000, 'the 40 updates of both processes');
+    await screen.waitFor(() => screen.events.filter((e) => e.name === 'monitor:updated').length >= 40, WAIT_MS, 'the 40 updates of both processes');
     const revisions = screen.events.filter((e) => e.name === 'monitor:updated').map((e) => e.payload.revision);
     assert.is(new Set(revisions).size, revisions.length, `revisions repeat: ${revisions}`);
     screen.close();

@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../server/db/database.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { client } from './helpers/http.js';
 import { privateRedis, spawnService, type RedisServer, type ServiceProcess } from './helpers/processes.js';
-import { connectScreen, type Screen } from './helpers/screen.js';
+import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { testDbUri } from './helpers/service.js';
 
 interface Ctx {
@@ -71,13 +71,13 @@ scale('writes on both processes reach the screens on both, in version order, und
   assert.equal(versions, Array.from({ length: 20 }, (_, i) => i + 1));
 
   for (const screen of [onB, onA]) {
-    await screen.waitFor(() => screen.version === 20, 10_000, 'version 20');
+    await screen.waitFor(() => screen.version === 20, WAIT_MS, 'version 20');
     assert.ok(increasing(patchVersions(screen)), `patches out of order: ${patchVersions(screen)}`);
     assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
   }
   // A single write on A reaches the screen on B.
   await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B2', negativeResponses: 2 });
-  await onB.waitFor(() => onB.version === 21, 5_000, 'version 21 on B');
+  await onB.waitFor(() => onB.version === 21, WAIT_MS, 'version 21 on B');
   assert.is(onB.events.filter((e) => e.name === 'monitor:patch').at(-1)!.payload.payload.negativeResponses, 2);
 });
 
@@ -112,7 +112,7 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
   }
   const patchesOnB = onB.events.filter((e) => e.name === 'monitor:patch').length;
   for (let i = 31; i <= 33; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: i } })).status, 200);
-  await onB.waitFor(() => onB.version === 33, 10_000, 'version 33 on B');
+  await onB.waitFor(() => onB.version === 33, WAIT_MS, 'version 33 on B');
   assert.ok(onB.events.filter((e) => e.name === 'monitor:patch').length >= patchesOnB + 3, 'B got the new writes as patches');
 });
 
@@ -124,13 +124,13 @@ scale('writes taking turns on two processes build on each other without collidin
   };
   const before = [await collisions(a.url), await collisions(b.url)];
   assert.is((await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { eventId: 12, event: 'TH1 VU eingeklemmt' })).status, 200);
-  await onB.waitFor(() => onB.version === 1, 5_000, 'version 1 on B');
+  await onB.waitFor(() => onB.version === 1, WAIT_MS, 'version 1 on B');
   for (let i = 1; i <= 10; i++) {
     const res = await apis[i % 2].patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: i });
     assert.is(res.status, 200);
     assert.match(res.body.message, `version ${i + 1})`);
     // The next write goes to the other process once this one's patch has reached it.
-    for (const screen of [onA, onB]) await screen.waitFor(() => screen.version === i + 1, 5_000, `version ${i + 1}`);
+    for (const screen of [onA, onB]) await screen.waitFor(() => screen.version === i + 1, WAIT_MS, `version ${i + 1}`);
   }
   assert.equal([await collisions(a.url), await collisions(b.url)], before, 'no write had to be built again');
   // What each process derived is what is stored: a write after the turns sees every earlier one.

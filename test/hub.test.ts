@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { client } from './helpers/http.js';
-import { connectScreen, type Screen } from './helpers/screen.js';
+import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 const hub = suite<{ service: TestService; a: OrgFixture; b: OrgFixture; screens: Screen[] }>('hub: one process');
@@ -50,7 +50,7 @@ hub('subscribe answers a snapshot at version 0, then M7, M8, M9, M10 arrive as p
   assert.is((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 4 })).status, 200);
   assert.is((await api.post(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 9, inactivePager: 2 } })).status, 200);
   assert.is((await api.patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 8 } })).status, 200);
-  await screen.waitFor(() => screen.events.filter((e) => e.name === 'monitor:patch').length === 4, 5_000, 'four patches');
+  await screen.waitFor(() => screen.events.filter((e) => e.name === 'monitor:patch').length === 4, WAIT_MS, 'four patches');
   const patches = screen.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload);
   assert.equal(patches.map((p) => p.version), [1, 2, 3, 4]);
   assert.equal(patches.map((p) => `${p.section}/${p.op}`), ['alarming/set', 'alarming/patch', 'meta/set', 'meta/patch']);
@@ -88,7 +88,7 @@ hub('a screen of another organization cannot subscribe and receives none of its 
   const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
   await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'secret' });
   await api.put('/api/v1/monitor', { id, name: 'renamed' });
-  await own.waitFor(() => own.events.some((e) => e.name === 'monitor:updated'), 5_000, 'update on own screen');
+  await own.waitFor(() => own.events.some((e) => e.name === 'monitor:updated'), WAIT_MS, 'update on own screen');
   assert.equal(foreign.events, []);
 });
 
@@ -118,12 +118,12 @@ hub('M2 sends monitor:updated and M5 monitor:deleted to the monitor\'s screens',
   await screen.subscribe(id);
   const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
   await api.put('/api/v1/monitor', { id, name: 'Wache Süd', standbyDelay: 45 });
-  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:updated'), 5_000, 'monitor:updated');
+  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:updated'), WAIT_MS, 'monitor:updated');
   const updated = screen.events.find((e) => e.name === 'monitor:updated')!.payload;
   assert.is(updated.monitor.name, 'Wache Süd');
   assert.is(updated.monitor.standbyDelay, 45);
   await api.delete(`/api/v1/monitor/${id}`);
-  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:deleted'), 5_000, 'monitor:deleted');
+  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:deleted'), WAIT_MS, 'monitor:deleted');
   assert.equal(screen.events.find((e) => e.name === 'monitor:deleted')!.payload, { monitorId: id });
 });
 
@@ -134,7 +134,7 @@ hub('a token revoked while connected disconnects its screens, and reconnecting i
   let reason = '';
   screen.socket.on('disconnect', (r) => (reason = r));
   await ctx.service.identity.revokeToken(org.apiKeyId);
-  await screen.waitFor(() => reason !== '', 5_000, 'disconnect');
+  await screen.waitFor(() => reason !== '', WAIT_MS, 'disconnect');
   assert.is(reason, 'io server disconnect');
   const err = await connectScreen(ctx.service.url, org.apiKey).then(() => null, (e: Error) => e);
   assert.is(err?.message, 'unauthorized');
@@ -171,7 +171,7 @@ hub('a user removed from the organization is disconnected, and after reconnectin
   let reason = '';
   screen.socket.on('disconnect', (r) => (reason = r));
   await ctx.service.identity.removeMember(org.orgId, org.member.userId);
-  await screen.waitFor(() => reason !== '', 5_000, 'disconnect');
+  await screen.waitFor(() => reason !== '', WAIT_MS, 'disconnect');
   assert.is(reason, 'io server disconnect');
   const again = await connectScreen(ctx.service.url, org.member.token);
   ctx.screens.push(again);
@@ -192,7 +192,7 @@ noRedis('REST and the hub work on one process, /readyz reports Redis down, and c
     await screen.subscribe(id);
     const res = await client(service.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Ölspur' });
     assert.is(res.status, 200);
-    await screen.waitFor(() => screen.version === 1, 5_000, 'the patch on the same process');
+    await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch on the same process');
     screen.close();
     const ready = await client(service.url, null).get('/readyz');
     assert.is(ready.status, 200);

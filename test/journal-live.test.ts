@@ -3,7 +3,7 @@
 import * as assert from 'uvu/assert';
 import { client } from './helpers/http.js';
 import { BASE, as, journalSuite, newCategory, newEventQuery, openJournal } from './helpers/journal.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 
 const live = journalSuite('journal:changed');
 
@@ -24,7 +24,7 @@ live('every change (lock, entry created and deleted, unlock, lock broken, closed
     await admin.post(`${BASE}/${journalId}/close`);
 
     const changes = () => staff.events.filter((e) => e.name === 'journal:changed').map((e) => e.payload);
-    await staff.waitFor(() => changes().length >= 7, 5_000, 'seven journal:changed events');
+    await staff.waitFor(() => changes().length >= 7, WAIT_MS, 'seven journal:changed events');
     const events = changes();
     assert.equal(events.map((e) => e.kind), ['locked', 'entry-created', 'entry-deleted', 'unlocked', 'locked', 'lock-broken', 'closed']);
     assert.ok(events.every((e) => e.journalId === journalId && e.journal.id === journalId && e.journal.organizationId === ctx.a.orgId));
@@ -39,7 +39,7 @@ live('every change (lock, entry created and deleted, unlock, lock broken, closed
     assert.equal(events[6].journal, { id: journalId, organizationId: ctx.a.orgId, eventId: events[6].journal.eventId, closed: true, locked: null, totalEntries: 2 });
     // The other organization's screen saw none of it (its own room only).
     await client(ctx.svc.url, as.key(ctx.b)).post(`${BASE}/${await openJournal(ctx, ctx.b)}/lock`);
-    await stranger.waitFor(() => stranger.events.some((e) => e.name === 'journal:changed'), 5_000, 'its own journal\'s event');
+    await stranger.waitFor(() => stranger.events.some((e) => e.name === 'journal:changed'), WAIT_MS, 'its own journal\'s event');
     assert.equal(stranger.events.filter((e) => e.name === 'journal:changed').map((e) => e.payload.journal.organizationId), [ctx.b.orgId]);
   } finally {
     staff.close();
@@ -58,7 +58,7 @@ live('a refused change publishes nothing', async (ctx) => {
     // Events of one room arrive in the order they were sent: had a refused change published, it would
     // sit between these two.
     const kinds = () => staff.events.filter((e) => e.name === 'journal:changed').map((e) => e.payload.kind);
-    await staff.waitFor(() => kinds().length >= 2, 5_000, 'the lock\'s and the unlock\'s events');
+    await staff.waitFor(() => kinds().length >= 2, WAIT_MS, 'the lock\'s and the unlock\'s events');
     assert.equal(kinds(), ['locked', 'unlocked']);
   } finally {
     staff.close();

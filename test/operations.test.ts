@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { OPERATION_IDS } from '../server/http/operation-ids.js';
 import { launchChromium } from './helpers/browser.js';
 import { client, request } from './helpers/http.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -73,7 +73,7 @@ ops('/metrics is Prometheus text whose request counters, latencies and hub gauge
   const screen = await connectScreen(ctx.svc.url, ctx.org.apiKey);
   await screen.subscribe(ctx.monitorId);
   await api.post(`/api/v1/monitor/${ctx.monitorId}/data/alarming`, { event: 'Brand' });
-  await screen.waitFor(() => screen.version === 1, 5_000, 'the patch');
+  await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch');
   const after = await scrape(ctx);
   screen.close();
   const count = (s: Sample[], labels: Record<string, string>) => value(s, 'alarmhub_http_requests_total', labels);

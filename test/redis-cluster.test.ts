@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../server/db/launcher.js';
 import { client } from './helpers/http.js';
-import { connectScreen, type Screen } from './helpers/screen.js';
+import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -71,7 +71,7 @@ cluster('a write on process B reaches a screen on process A through sharded pub/
   ctx.screens.push(screen);
   await screen.subscribe(id);
   assert.is((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Über den Cluster' })).status, 200);
-  await screen.waitFor(() => screen.version === 1, 10_000, 'the patch from B');
+  await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch from B');
   const patch = screen.events.find((e) => e.name === 'monitor:patch')!.payload;
   assert.is(patch.payload.event, 'Über den Cluster');
 });

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { CODE_ALPHABET, CODE_LENGTH } from '../server/areas/screens/pairing.js';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
-import { connectScreen } from './helpers/screen.js';
+import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -163,7 +163,7 @@ pairing('F5 removes a screen: 403 member, 404 other organization; its token stop
   expectError(await client(ctx.svc.url, { apiKey: ctx.b.apiKey }).delete(`/api/v1/screens/${screenId}`), 404, 'not_found');
   const removed = await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).delete(`/api/v1/screens/${screenId}`);
   assert.equal(removed.body, { status: 'deleted' });
-  await wall.waitFor(() => dropped, 3_000, 'the socket dropped');
+  await wall.waitFor(() => dropped, WAIT_MS, 'the socket dropped');
   wall.close();
   expectError(await request(ctx.svc.url, 'GET', `/api/v1/monitor/${ctx.monitorId}`, { headers: { 'Screen-Token': token } }), 401, 'unauthorized');
   const refused = await connectScreen(ctx.svc.url, token, 'screen-token').then((s) => (s.close(), null), (e: Error) => e);

@@ -1,5 +1,6 @@
 // Service basics over the wire: health, readiness, request ids, body limits and media types, error
 // bodies, the OpenAPI document and graceful shutdown.
+import { once } from 'node:events';
 import http from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -240,7 +241,8 @@ shutdown('close() lets an in-flight request finish with 200 and refuses new conn
       req.write(body.slice(0, 1000));
       sendRest = () => req.end(body.slice(1000));
     });
-    await new Promise((r) => setTimeout(r, 150));
+    // Its headers were read: the request is in flight (however long a busy machine took to get there).
+    await once(svc.server, 'request');
     const closing = svc.close().then(() => (closed = true));
     await new Promise((r) => setTimeout(r, 50));
     assert.is(closed, false, 'close() waits for the in-flight request');

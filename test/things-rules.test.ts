@@ -4,7 +4,7 @@
 import * as assert from 'uvu/assert';
 import { expectBadRequest, expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
-import { connectScreen, type Screen } from './helpers/screen.js';
+import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { BASE, admin, area, createRecord, key, member, pat, rejectsWithoutCredential, type Ctx } from './helpers/things.js';
 
 const RULE_BODY = 'Rule in wrong format or required field missing';
@@ -158,7 +158,7 @@ work('a rule whose conditions hold emits things:rule-triggered with the rendered
   const hit = await createRecord(ctx, {
     Name: 'H7, H7a', Pressure: '1.5', Working: 'false', Kind: 'pillar', Position: '50.77664, 6.08342', Address: 'Goethestraße 5',
   });
-  await staff.waitFor(() => triggered(staff).length >= 1, 5_000, 'things:rule-triggered');
+  await staff.waitFor(() => triggered(staff).length >= 1, WAIT_MS, 'things:rule-triggered');
   const events = triggered(staff);
   assert.is(events.length, 1, 'only the record whose conditions hold fired');
   const [event] = events;
@@ -192,7 +192,7 @@ work('updates and bulk changes trigger rules by their triggers; a delete carries
   await c.put(`${BASE}/records/${car.id}`, { values: [{ fieldID: status.id, value: 'broken' }] }); // fires Broken
   const bulk = (await c.post(`${records}/bulk`, { records: [{ id: car.id, ...v('broken') }, v('broken')], deleteIDs: [] })).body; // update fires Broken
   await c.post(`${records}/bulk`, { deleteIDs: [car.id, bulk.createdIDs[0]] }); // two deletes fire Removed
-  await staff.waitFor(() => triggered(staff).length >= 4, 5_000, 'four rule events');
+  await staff.waitFor(() => triggered(staff).length >= 4, WAIT_MS, 'four rule events');
   const events = triggered(staff);
   assert.equal(events.map((e: any) => [e.ruleID, e.trigger, e.recordID]), [
     [broken.id, 'record_updated', car.id],
