@@ -3,7 +3,7 @@
 // and returns to a pairing code when the screen is removed (F5).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openScreen, TOKEN_STORAGE_KEY } from './helpers/browser.js';
+import { openScreen, TOKEN_STORAGE_KEY, WAIT_MS } from './helpers/browser.js';
 import { eventually, openPaired, pairCode, shownCode, storedPairing } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { alarm, closeScreens, newMonitor, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
@@ -31,7 +31,7 @@ pairing('a new screen shows its code; F3 with it pairs the page, which keeps the
   assert.ok(size >= 108, `code font ${size}px`);
 
   const screenId = await pairCode(ctx, id, code, 'Fahrzeughalle');
-  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   assert.match((await screen.storedToken()) ?? '', /^ahs_/);
   assert.equal(await storedPairing(screen), { screenId, monitorId: id, name: 'Fahrzeughalle' });
   assert.ok(screen.page.url().endsWith(`/display?monitor=${id}`), screen.page.url());
@@ -68,7 +68,7 @@ pairing('a paired page that reloads comes back on its screen token, for its moni
   const other = await newMonitor(ctx, { name: 'Nicht meiner' });
   const { screen } = await openPaired(ctx, id, 'Flur');
   await screen.page.goto(`${ctx.service.url}/display?monitor=${other}`);
-  await screen.waitForText('standby-title', 'Gerätehaus', 8_000);
+  await screen.waitForText('standby-title', 'Gerätehaus', WAIT_MS);
   assert.ok(screen.page.url().endsWith(`/display?monitor=${id}`), screen.page.url());
   assert.equal(screen.errors, []);
 });
@@ -86,7 +86,7 @@ pairing('a revoked screen token (the hub refuses it) forgets the pairing and sho
   ctx.screens.push(keyed);
   const org = ctx.org;
   await keyed.signIn(org.apiKey);
-  await keyed.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await keyed.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   assert.is(await keyed.page.evaluate((key) => localStorage.getItem(key), TOKEN_STORAGE_KEY), org.apiKey);
   assert.equal([...screen.errors, ...keyed.errors], []);
 });
@@ -97,7 +97,7 @@ pairing('the token form is one link away, and its own link leads back to a pairi
   await shownCode(screen);
   assert.is(await screen.text('pairing-use-token'), 'Stattdessen mit einem Token anmelden');
   await screen.page.getByTestId('pairing-use-token').click();
-  await screen.page.getByTestId('signin').waitFor({ timeout: 5_000 });
+  await screen.page.getByTestId('signin').waitFor({ timeout: WAIT_MS });
   await screen.page.getByTestId('signin-token').fill('ahs_abc');
   await screen.page.getByTestId('signin-monitor').fill('1');
   await screen.page.getByTestId('signin-submit').click();
@@ -132,7 +132,7 @@ pairing('an expired pairing (404) starts a new one by itself; 429 and network er
   });
   await screen.page.goto(`${ctx.service.url}/display`);
   await screen.waitForText('pairing-status', /^Too many requests — trying again in \d+ s$/);
-  await screen.waitForText('pairing-status', /^Service not reachable — trying again in \d+ s$/, 6_000);
+  await screen.waitForText('pairing-status', /^Service not reachable — trying again in \d+ s$/, WAIT_MS);
   const first = await shownCode(screen, 10_000);
   assert.is(await screen.page.getByTestId('pairing-status').isHidden(), true, 'the status goes once the code is there');
   // The first pairing "expires": a new code comes without anyone touching the screen.
@@ -142,7 +142,7 @@ pairing('an expired pairing (404) starts a new one by itself; 429 and network er
   // The new code pairs.
   const id = await newMonitor(ctx);
   await pairCode(ctx, id, second, 'Nach Ablauf');
-  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   assert.equal(screen.errors, []);
 });
 

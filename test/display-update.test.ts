@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launchChromium, TOKEN_STORAGE_KEY } from './helpers/browser.js';
+import { launchChromium, TOKEN_STORAGE_KEY, WAIT_MS } from './helpers/browser.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
@@ -48,17 +48,17 @@ update('the screen reloads when the page changed on the server, and not while an
   let loads = 0;
   page.on('load', () => loads++);
   await page.goto(`${first.url}/display?monitor=${id}`);
-  await page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   const tileMeta = () => page.locator('meta[name="tile-url"]').getAttribute('content');
   assert.is(await tileMeta(), tiles('a'));
 
   await restart(ctx, first.port, 'b');
-  await page.waitForFunction((want) => document.querySelector('meta[name="tile-url"]')?.getAttribute('content') === want, tiles('b'), { timeout: 10_000 });
+  await page.waitForFunction((want) => document.querySelector('meta[name="tile-url"]')?.getAttribute('content') === want, tiles('b'), { timeout: WAIT_MS });
   assert.ok(loads >= 2, `loads: ${loads}`);
-  await page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
 
   assert.is((await api().post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3 Wohnungsbrand' })).status, 200);
-  await page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+  await page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
   const before = loads;
   await restart(ctx, first.port, 'c');
   // The screen reconnects and keeps the alarm; it must not reload into a blank page meanwhile.

@@ -3,7 +3,7 @@
 // stated minimum sizes at 1920×1080 and 1080×1920, and every label chip has AA contrast.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LANDSCAPE, PORTRAIT, type ScreenPage } from './helpers/browser.js';
+import { LANDSCAPE, PORTRAIT, type ScreenPage, WAIT_MS } from './helpers/browser.js';
 import { alarm, closeScreens, newMonitor, openWall, settled, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
 import { AA_CONTRAST, contrast, parseColor } from '../display-client/src/contrast.js';
 
@@ -91,7 +91,7 @@ wall('3 units × 6 members: every coming member is listed (no unit lost), declin
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, dense);
   for (const [name, viewport] of VIEWS) {
     const screen = await openWall(ctx, id, viewport);
-    await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+    await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
     await settled(screen);
     const [panel] = await comingOnScreen(screen);
     assert.is(panel.listed, 12, `${name}: all 12 coming members listed: ${JSON.stringify(panel)}`);
@@ -111,7 +111,7 @@ wall('a four-way split lays out 2 × 2 (landscape) or stacked (portrait) and sho
   for (const a of alarms) await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, a);
   for (const [name, viewport] of VIEWS) {
     const screen = await openWall(ctx, id, viewport);
-    await screen.page.getByTestId('split').waitFor({ timeout: 8_000 });
+    await screen.page.getByTestId('split').waitFor({ timeout: WAIT_MS });
     await settled(screen);
     const rows = await screen.page.locator('[data-testid=split-row]').evaluateAll((els) => els.map((row) => row.querySelectorAll('[data-testid=split-panel]').length));
     assert.equal(rows, name === 'landscape' ? [2, 2] : [1, 1, 1, 1], `${name}: balanced rows, no empty cell`);
@@ -138,7 +138,7 @@ wall('no text below the minimum sizes, measured from the page: dense alarm and f
   for (const [name, viewport] of VIEWS) {
     for (const [view, id] of [['alarm', single], ['split', split]] as const) {
       const screen = await openWall(ctx, id, viewport);
-      await screen.page.getByTestId(view === 'split' ? 'split' : 'alarm-panel').waitFor({ timeout: 8_000 });
+      await screen.page.getByTestId(view === 'split' ? 'split' : 'alarm-panel').waitFor({ timeout: WAIT_MS });
       await settled(screen);
       await assertMinimumSizes(screen, `${view} ${name}`);
       // The keyword is never cut: it fits its box at or above its minimum.
@@ -152,7 +152,7 @@ wall('every label chip on the page has text at AA contrast (≥ 4.5:1), whatever
   const id = await newMonitor(ctx);
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(41, 'B3 Wohnungsbrand', 3, 6));
   const screen = await openWall(ctx, id);
-  await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
   await settled(screen);
   const checked = await assertChipContrast(screen, 'alarm');
   assert.ok(checked >= 18, `${checked} chips checked`);

@@ -2,6 +2,7 @@
 // with German dates; a configuration change switches the wall live. Chromium against the real service.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { WAIT_MS } from './helpers/browser.js';
 import { client } from './helpers/http.js';
 import { alarm, closeScreens, newMonitor, openWall, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
 
@@ -14,7 +15,7 @@ language('language "de": German standby (Bereit, Letzte Einsätze, Melder, the d
   const id = await newMonitor(ctx, { configuration: { language: 'de' }, standbyDelay: 30 });
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/meta`, { latestAlarms: ['22.11. 03:12  B2 Müllcontainer'], pagers: { activePager: 23, inactivePager: 4 } });
   const screen = await openWall(ctx, id);
-  await screen.page.getByTestId('standby').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
   assert.is(await screen.page.evaluate(() => navigator.language), 'en-US', 'the browser itself speaks English');
   assert.is(await screen.page.evaluate(() => document.documentElement.lang), 'de');
   assert.is(await screen.text('standby-state'), 'Bereit');
@@ -23,7 +24,7 @@ language('language "de": German standby (Bereit, Letzte Einsätze, Melder, the d
   assert.match(await screen.text('standby-date'), /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}$/);
 
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(71, 'B3 Wohnungsbrand', 1, 6, { geo: { address: 'Lindenstraße 14', latitude: 50.7766, longitude: 6.0912 } }));
-  await screen.page.getByTestId('alarm-event').waitFor({ timeout: 5_000 });
+  await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
   const counters = await screen.page.locator('.counter__label').allTextContents();
   assert.equal(counters, ['kommen', 'abgesagt', 'ausstehend']);
   assert.is(await screen.text('map-alarm'), 'Einsatz');
@@ -37,7 +38,7 @@ language('language "de": German standby (Bereit, Letzte Einsätze, Melder, the d
 language('without a configured language the browser\'s decides (de-DE), and a configuration change to "en" switches the wall live', async (ctx) => {
   const id = await newMonitor(ctx);
   const screen = await openWall(ctx, id, undefined, "Object.defineProperty(navigator, 'language', { get: () => 'de-DE' });");
-  await screen.waitForText('standby-state', 'Bereit', 8_000);
+  await screen.waitForText('standby-state', 'Bereit', WAIT_MS);
   const api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
   const monitor = (await api.get(`/api/v1/monitor/${id}`)).body;
   const res = await api.put('/api/v1/monitor', { id, configuration: { ...monitor.configuration, language: 'en' } });

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { WAIT_MS } from './helpers/browser.js';
 import { alarm, closeScreens, newMonitor, openWall, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
 
 interface TileCtx extends WallCtx {
@@ -48,14 +49,14 @@ tiles('a tile server that fails once and then answers fills the map; the subdoma
   const id = await newMonitor(ctx, { configuration: { tileUrl: template, tileAttribution: '© Test tiles' } });
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(61, 'B3 Wohnungsbrand', 1, 3));
   const screen = await openWall(ctx, id);
-  await screen.page.getByTestId('alarm-event').waitFor({ timeout: 8_000 });
+  await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
   // First every tile fails (the note says so) ...
-  await screen.page.waitForFunction(() => document.querySelector('[data-testid=map]')?.classList.contains('map--tiles-failed'), null, { timeout: 5_000 });
+  await screen.page.waitForFunction(() => document.querySelector('[data-testid=map]')?.classList.contains('map--tiles-failed'), null, { timeout: WAIT_MS });
   // ... then the retries fill the map: every tile loaded and shown, no failure note.
   await screen.page.waitForFunction(() => {
     const all = Array.from(document.querySelectorAll<HTMLImageElement>('.map-tile'));
     return all.length > 0 && all.every((t) => t.dataset.state === 'loaded' && t.naturalWidth === 256 && getComputedStyle(t).visibility === 'visible');
-  }, null, { timeout: 10_000 });
+  }, null, { timeout: WAIT_MS });
   const map = await screen.page.getByTestId('map').getAttribute('class');
   assert.not.ok(map!.includes('map--tiles-failed'), map!);
   const shown = await screen.page.locator('.map-tile').evaluateAll((els) => els.map((el) => (el as HTMLImageElement).src));
