@@ -16,7 +16,8 @@ import { missingPrerequisites } from './preflight.js';
 type Result = [errors: string | true, passed: number, skipped: number, total: number];
 type Queue = Array<Array<string | null | (() => Promise<Result>)>>;
 
-const root = path.dirname(fileURLToPath(import.meta.url));
+// TEST_ROOT: another folder of test files (the runner's own test uses one).
+const root = process.env.TEST_ROOT ? path.resolve(process.env.TEST_ROOT) : path.dirname(fileURLToPath(import.meta.url));
 const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_S || 900) * 1000;
 const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 
