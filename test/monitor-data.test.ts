@@ -129,6 +129,18 @@ dataWrites('M7 200 sets alarmData; a set with a new eventId adds to alarmDataLis
   assert.equal(data.alarmDataList, { 4711: replaced, 4712: second });
 });
 
+dataWrites('M7 {} clears the whole wall: after events 4720 and 4730, alarmData and alarmDataList are empty', async (ctx) => {
+  const id = await createMonitor(ctx, ctx.a, { name: 'Two events' });
+  const c = client(ctx.svc.url, key(ctx.a));
+  assert.is((await c.post(`${BASE}/${id}/data/alarming`, { eventId: 4720, event: 'B3 Wohnungsbrand' })).status, 200);
+  assert.is((await c.post(`${BASE}/${id}/data/alarming`, { eventId: 4730, event: 'TH Ölspur' })).status, 200);
+  assert.is((await c.post(`${BASE}/${id}/data/alarming`, {})).status, 200);
+  const { data } = await dataOf(ctx, id);
+  assert.equal(data.alarmData, {});
+  assert.equal(data.alarmDataList, {}, 'no event is left to keep the wall red');
+  expectError(await c.patch(`${BASE}/${id}/data/alarming`, { eventId: 4720, positiveResponses: 2 }), 409, 'no_active_alarm');
+});
+
 dataWrites('M8 200 merges the given fields into alarmData and its alarmDataList entry', async (ctx) => {
   const id = await createMonitor(ctx, ctx.a, { name: 'Patch target' });
   const c = client(ctx.svc.url, key(ctx.a));

@@ -35,6 +35,7 @@ export async function missingPrerequisites(files: string[], redisUrl: string, da
   if (uses(/helpers\/(browser|wall)\.js/) && !fs.existsSync('/usr/bin/chromium')) missing.push('Chromium for the browser tests: apt-get install chromium');
   if (uses(/\/usr\/sbin\/nginx/) && !fs.existsSync('/usr/sbin/nginx')) missing.push('nginx for the load balancer test: apt-get install nginx-light');
   if (uses(/redis-cli/) && !onPath('redis-cli')) missing.push('redis-cli and redis-server for the Redis Cluster test: apt-get install redis-server');
+  if (uses(/spawn\('bash'/) && !onPath('curl')) missing.push("curl for the quick start's commands: apt-get install curl");
   if (uses(/push-fakes/) && !onPath('openssl')) missing.push('openssl for the push gateway fakes: apt-get install openssl');
   if (uses(/'setpriv'/) && process.getuid?.() === 0 && !onPath('setpriv')) missing.push('setpriv to start the container test\'s service as nobody: apt-get install util-linux');
   return missing;

@@ -15,6 +15,7 @@ interface Ctx {
   child: ChildProcess | null;
   stderr: string;
   url: string;
+  token: string;
 }
 
 const quickstart = suite<Ctx>('quick start: npm start and the admin command on one data directory', {} as Ctx);
@@ -95,6 +96,29 @@ quickstart('the admin command on the same DATA_DIR reuses the running database a
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.is(created.body.id, 1);
+  ctx.token = key.json.token;
+});
+
+quickstart("the README's alarm, run by bash as printed there, starts now (not on a fixed day)", async (ctx) => {
+  assert.ok(ctx.token, 'the quick start created a key');
+  const readme = await fs.readFile(path.join(repoRoot, 'README.md'), 'utf8');
+  const block = /# then raise an alarm:\n([\s\S]*?)\ncurl -s -X PATCH/.exec(readme);
+  assert.ok(block, "the quick start's alarm command is in the README");
+  const command = block[1].replaceAll('ahk_…', ctx.token).replaceAll('localhost:3000', ctx.url.replace('http://', ''));
+  const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+  assert.is(run.code, 0, run.out);
+  assert.match(run.out, 'saved (version');
+  const data = await request(ctx.url, 'GET', '/api/v1/monitor/1/data', { auth: { apiKey: ctx.token } });
+  assert.is(data.status, 200, JSON.stringify(data.body));
+  const started = Date.parse(data.body.alarmData.eventStartDate);
+  // Seconds precision, sent moments ago: within a minute of the clock as read now.
+  assert.ok(Math.abs(Date.now() - started) < 60_000, `eventStartDate ${data.body.alarmData.eventStartDate} is the time the command ran`);
 });
 
 quickstart('SIGTERM stops the service with exit code 0 within 15 s and stops its embedded database', async (ctx) => {

@@ -40,7 +40,7 @@ test('a patch has a target only while an alarm is on the wall: never after a cle
   const cleared = applyWrite(data, set({}, 3));
   assert.is(patchTarget(cleared, { positiveResponses: 3 }, now), null);
   assert.is(patchTarget(cleared, { eventId: 2, positiveResponses: 3 }, now), null, 'the cleared event does not come back');
-  assert.is(patchTarget(cleared, { eventId: 1 }, now), 'listed', 'the other event is still shown');
+  assert.is(patchTarget(cleared, { eventId: 1 }, now), null, 'no other event survives the clear either');
   const ended = applyWrite(emptyData(), set({ eventId: 5, event: 'Fire', eventEndDate: at(1) }));
   assert.is(patchTarget(ended, { positiveResponses: 3 }, now), null);
   const counters = applyWrite(emptyData(), set({ positiveResponses: 1 }));
@@ -51,12 +51,12 @@ test('utf8Length counts bytes as UTF-8 encodes them', () => {
   for (const text of ['', 'abc', 'Straße', '€', '🚒 Löschzug', 'a\ud800b']) assert.is(utf8Length(text), Buffer.byteLength(text), text);
 });
 
-test('setting {} clears the alarm and its event leaves alarmDataList; other events stay', () => {
-  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Fire' }, at: at(0) });
-  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 2, event: 'Flood' }, at: at(1) });
+test('setting {} clears the whole wall: alarmData and every event of alarmDataList', () => {
+  let data = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 4720, event: 'Fire' }, at: at(0) });
+  data = applyWrite(data, { section: 'alarming', op: 'set', payload: { eventId: 4730, event: 'Flood' }, at: at(1) });
   data = applyWrite(data, { section: 'alarming', op: 'set', payload: {}, at: at(2) });
   assert.equal(data.alarmData, {});
-  assert.equal(Object.keys(data.alarmDataList), ['1']);
+  assert.equal(data.alarmDataList, {});
   assert.is(Object.values(data.incidentLog).at(-1), 'Alarm cleared');
 });
 

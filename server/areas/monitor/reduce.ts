@@ -183,11 +183,11 @@ type AlarmingResult = Pick<MonitorData, 'alarmData' | 'alarmDataList'> & { chang
 function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
   const list = { ...data.alarmDataList };
   if (write.op === 'set') {
+    // Setting {} clears the wall: alarmData and every event of alarmDataList (README, "Clearing the
+    // alarm"), or a second running event would keep the screen red.
+    if (Object.keys(write.payload).length === 0) return { alarmData: {}, alarmDataList: {}, changed: {}, key: null };
     const key = eventKey(write.payload);
     if (key) list[key] = write.payload;
-    // Setting {} clears the alarm: the event it showed leaves the list too, or it would stay on the wall.
-    const cleared = Object.keys(write.payload).length === 0 ? eventKey(data.alarmData) : null;
-    if (cleared) delete list[cleared];
     return { alarmData: write.payload, alarmDataList: list, changed: write.payload, key };
   }
   // A patch naming a listed event changes that event (a split screen's counters); otherwise alarmData.

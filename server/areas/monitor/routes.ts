@@ -19,7 +19,7 @@ const LIMITS = `The merged data (all four maps) may hold at most ${MONITOR_DATA_
 
 /** What a client must know about each data write, stated where the operation is. */
 const DATA_RULES: Record<string, string> = {
-  M7: `${WRITERS} Replaces the alarming data. An eventId also puts the event into alarmDataList (a known one is replaced). Setting {} clears the alarm: alarmData becomes empty and its event leaves alarmDataList. ${LIMITS}`,
+  M7: `${WRITERS} Replaces the alarming data. An eventId also puts the event into alarmDataList (a known one is replaced). Setting {} clears the whole wall: alarmData becomes empty and every event leaves alarmDataList (end a single event of a split screen by sending it with an eventEndDate instead). ${LIMITS}`,
   M8: `${WRITERS} Merges into the active alarm: objects merge key by key, arrays and values (null too) replace. Without eventId (or with the current alarm's) it patches alarmData; with the eventId of another active event of alarmDataList it patches that event. A patch never raises an alarm again: when the alarm was cleared or has ended, or eventId names no active event, it is refused with 409 no_active_alarm and changes nothing (alarm systems send response counts late). An alarm is data naming an event or a message. ${LIMITS}`,
   M9: `${WRITERS} Replaces the meta data. Setting {} clears it. ${LIMITS}`,
   M10: `${WRITERS} Merges into the meta data: objects (tables among them) merge key by key, arrays and values replace. ${LIMITS}`,
