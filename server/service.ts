@@ -15,6 +15,7 @@ import { Limits } from './http/limits.js';
 import { Metrics } from './metrics.js';
 import { CredentialCache } from './identity/credential-cache.js';
 import { installationId as loadInstallationId } from './db/system.js';
+import { watchRestores } from './db/restores.js';
 
 export interface RunningService {
   server: http.Server;
@@ -85,6 +86,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     trustProxy: config.trustProxy,
   });
   relay.target = hub;
+  const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
   // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
   const sockets = new Map<Socket, { busy: boolean }>();
   server.on('connection', (socket) => {
@@ -124,6 +126,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
         log.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
         for (const socket of sockets.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
+      restores.close();
       await hub!.close();
       await closed;
       clearTimeout(timer);

@@ -8,10 +8,16 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import mongoose from 'mongoose';
 import type { Database } from '../db/database.js';
+import { ID_COLLECTIONS, mergeRestored } from '../db/ids.js';
+import { markRestored } from '../db/restores.js';
 
 const { EJSON } = mongoose.mongo.BSON;
 const MANIFEST = 'manifest.json';
 const BATCH = 200;
+// State of the running processes, not data: the processes of this database (each keeps its own entry)
+// and revisions being written right now (a restored claim would make the next writer wait for its lease).
+const RUNTIME = new Set(['hub_processes', 'revision_claims']);
+const isIdCollection = (name: string): name is (typeof ID_COLLECTIONS)[number] => (ID_COLLECTIONS as readonly string[]).includes(name);
 
 interface Manifest {
   format: 'alarm-hub-backup/1';
@@ -25,7 +31,7 @@ export async function backup(db: Database, dir: string): Promise<{ dir: string; 
   await fs.mkdir(dir, { recursive: true });
   if ((await fs.readdir(dir)).length > 0) throw new Error(`${dir} is not empty`);
   const native = db.conn.db!;
-  const names = (await native.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+  const names = (await native.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => !RUNTIME.has(name)).sort();
   const manifest: Manifest = { format: 'alarm-hub-backup/1', createdAt: new Date().toISOString(), installationId: null, collections: {} };
   for (const name of names) {
     const file = await fs.open(path.join(dir, `${name}.ejson`), 'w');
@@ -45,7 +51,9 @@ export async function backup(db: Database, dir: string): Promise<{ dir: string; 
 
 /**
  * Loads a backup into the database. Without `replace` the database must hold no data yet (a new
- * installation); with it, every collection of the backup replaces the one in the database.
+ * installation); with it, every collection of the backup replaces the one in the database — except
+ * the ID sequences, which are merged so that no ID is ever issued twice, and the running processes'
+ * state, which stays. The restore mark written last tells running processes to drop what they cached.
  */
 export async function restore(db: Database, dir: string, replace: boolean): Promise<{ collections: number; documents: number }> {
   const manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
@@ -57,23 +65,27 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
     }
   }
   let documents = 0;
-  for (const name of Object.keys(manifest.collections)) {
-    await native.collection(name).deleteMany({});
+  const names = Object.keys(manifest.collections).filter((name) => !RUNTIME.has(name));
+  for (const name of names) {
+    const merge = isIdCollection(name);
+    if (!merge) await native.collection(name).deleteMany({});
+    const load = (docs: object[]) => (merge ? mergeRestored(native, name, docs as never[]) : native.collection(name).insertMany(docs as never[]));
     let batch: object[] = [];
     const lines = createInterface({ input: createReadStream(path.join(dir, `${name}.ejson`)) });
     for await (const line of lines) {
       if (!line) continue;
       batch.push(EJSON.parse(line, { relaxed: false }) as object);
       if (batch.length === BATCH) {
-        await native.collection(name).insertMany(batch as never[]);
+        await load(batch);
         documents += batch.length;
         batch = [];
       }
     }
-    if (batch.length) await native.collection(name).insertMany(batch as never[]);
+    if (batch.length) await load(batch);
     documents += batch.length;
   }
   // Indexes of the service's models (a replaced collection keeps its own; new ones get them here).
   for (const model of [...Object.values(db.models), ...Object.values(db.chains)]) await model.createIndexes();
-  return { collections: Object.keys(manifest.collections).length, documents };
+  await markRestored(native);
+  return { collections: names.length, documents };
 }

@@ -1,20 +1,25 @@
 // A least-recently-used cache bounded by bytes, not entries: one monitor's 4 MiB data must not be able
-// to push a process's memory up by the entry count times its size.
+// to push a process's memory up by the entry count times its size. A restored database empties it
+// (server/db/generation.ts).
+import { cacheGeneration } from './generation.js';
 
 /** Values with their size in bytes; the least recently used leave first once `maxBytes` is exceeded. */
 export class ByteCache<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private total = 0;
+  private generation = cacheGeneration();
 
   constructor(private readonly maxBytes: number) {}
 
   /** The bytes held now. */
   get bytes(): number {
+    this.check();
     return this.total;
   }
 
   /** The value under `key`, marking it recently used. */
   get(key: string): V | undefined {
+    this.check();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -24,6 +29,7 @@ export class ByteCache<V> {
 
   /** Stores a value of `bytes` bytes; a value larger than the whole cache is not kept. */
   set(key: string, value: V, bytes: number): void {
+    this.check();
     this.delete(key);
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { value, bytes });
@@ -41,5 +47,12 @@ export class ByteCache<V> {
     if (!entry) return;
     this.entries.delete(key);
     this.total -= entry.bytes;
+  }
+
+  private check(): void {
+    if (this.generation === cacheGeneration()) return;
+    this.entries.clear();
+    this.total = 0;
+    this.generation = cacheGeneration();
   }
 }

@@ -85,6 +85,8 @@ export interface HubDeps {
 export interface Hub extends HubEvents {
   /** Readiness detail: screens' sockets on this process, the other sockets (staff clients, kiosk agents) apart, and the Redis state. */
   status(): { screens: number; otherSockets: number; redis: 'up' | 'down' | 'not configured' };
+  /** The database was restored: every socket here goes (it reconnects, authenticates and subscribes anew). */
+  restored(): void;
   close(): Promise<void>;
 }
 
@@ -365,6 +367,12 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     },
     status() {
       return { ...connected, redis: redis ? (redis.up() ? 'up' : 'down') : 'not configured' };
+    },
+    restored() {
+      // Rooms were joined on facts of the old history: no socket keeps one (README, "Backups").
+      for (const room of [...io.of('/').adapter.rooms.keys()]) if (room.startsWith('monitor:')) sequencer.forget(Number(room.slice(8)));
+      // Closing the transports (as at shutdown) makes every client reconnect by itself.
+      for (const socket of io.of('/').sockets.values()) socket.conn.close();
     },
     async close() {
       clearInterval(resyncTimer);

@@ -4,6 +4,7 @@
 // the process that made the change); a removed screen's token is forgotten at once on every process
 // (the hub tells them). Unknown credentials are never cached (their answers stay rate limited). The
 // hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
+import { cacheGeneration } from '../db/generation.js';
 import { resolveActor, type Caller } from './actor.js';
 import type { IdentityModels, TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
@@ -15,12 +16,18 @@ export class CredentialCache {
   private readonly entries = new Map<string, { caller: Caller; kind: TokenKind; at: number }>();
   /** Counts forget() calls: a read that saw one happen may have read the credential before its revocation. */
   private forgets = 0;
+  /** A restored database empties the cache (server/db/generation.ts). */
+  private generation = cacheGeneration();
 
   constructor(private readonly models: IdentityModels, private readonly ttlMs: number) {}
 
   /** The caller for a token under a scheme, from the cache while it is fresh. */
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
     if (this.ttlMs <= 0) return resolveActor(this.models, kind, token);
+    if (this.generation !== cacheGeneration()) {
+      this.entries.clear();
+      this.generation = cacheGeneration();
+    }
     const key = hashToken(token);
     const hit = this.entries.get(key);
     if (hit && hit.kind === kind && Date.now() - hit.at < this.ttlMs) return hit.caller;

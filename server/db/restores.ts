@@ -1,0 +1,57 @@
+// A restore under running processes (`admin backup restore --replace`) replaces the database's history
+// while the processes still hold what they learned from the old one: monitors' organizations, heads of
+// histories, sockets in monitors' rooms. The restore leaves a mark (a random generation, one document
+// read by its exact _id); each process looks at it every RESTORE_CHECK_MS and, when it changed, drops
+// its cached facts and lets its hub connections go, so every screen authenticates and subscribes again
+// against the restored data. (README, "Backups".)
+import { randomBytes } from 'node:crypto';
+import type { mongo } from 'mongoose';
+import type { Logger } from 'pino';
+import { forgetCachedFacts } from './generation.js';
+
+/** Where the mark lives: beside the installation's identity. */
+const COLLECTION = 'installation';
+const MARK = 'restored';
+
+/** How often a running process looks for a restore. */
+export const RESTORE_CHECK_MS = 2_000;
+
+interface MarkDoc {
+  _id: string;
+  generation: string;
+  at: Date;
+}
+
+/** Written by a restore after it loaded everything. */
+export async function markRestored(db: mongo.Db): Promise<void> {
+  await db.collection<MarkDoc>(COLLECTION).updateOne({ _id: MARK }, { $set: { generation: randomBytes(8).toString('hex'), at: new Date() } }, { upsert: true });
+}
+
+async function readMark(db: mongo.Db): Promise<string | null> {
+  return (await db.collection<MarkDoc>(COLLECTION).findOne({ _id: MARK }, { projection: { generation: 1 } }))?.generation ?? null;
+}
+
+/** Watches for restores: `restored` runs after this process's cached facts were dropped. */
+export async function watchRestores(db: mongo.Db, log: Logger, restored: () => void, intervalMs = RESTORE_CHECK_MS): Promise<{ close(): void }> {
+  let seen = await readMark(db);
+  let checking = false;
+  const timer = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      const mark = await readMark(db);
+      if (mark !== seen) {
+        seen = mark;
+        forgetCachedFacts();
+        log.warn('the database was restored from a backup: cached facts dropped, hub connections closed so screens subscribe again');
+        restored();
+      }
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'restore check failed');
+    } finally {
+      checking = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return { close: () => clearInterval(timer) };
+}
