@@ -121,6 +121,22 @@ fleet('F6 / F7: commands reach screens on both processes and answer with who ack
   expectError(await client(ctx.a.url, { apiKey: ctx.other.apiKey }).post(`/api/v1/screens/${one.screenId}/commands`, { command: 'reload' }), 404, 'not_found');
 });
 
+fleet('F7: a screen that answers in another screen\'s name acknowledges only for itself', async (ctx) => {
+  const honest = await pairOn(ctx, 'Answers for itself');
+  const absent = await pairOn(ctx, 'Never connected');
+  const liar = await connectScreen(ctx.b.url, honest.token, 'screen-token');
+  ctx.open.push(liar);
+  liar.socket.on('screen:command', (_event: unknown, ack: (a: { screenId: number }) => void) => ack({ screenId: absent.screenId }));
+  await liar.subscribe(ctx.monitorId);
+  const all = await api(ctx).post(`/api/v1/monitor/${ctx.monitorId}/screens/commands`, { command: 'identify' });
+  assert.is(all.status, 200);
+  assert.ok(all.body.acknowledged.includes(honest.screenId), JSON.stringify(all.body));
+  assert.not.ok(all.body.acknowledged.includes(absent.screenId), `a screen that never connected is reported acknowledged: ${JSON.stringify(all.body)}`);
+  assert.ok(all.body.missing.includes(absent.screenId), JSON.stringify(all.body));
+  const single = await api(ctx).post(`/api/v1/screens/${absent.screenId}/commands`, { command: 'identify' });
+  assert.equal(single.body, { acknowledged: [], missing: [absent.screenId] });
+});
+
 fleet('a kiosk agent beside the screen hears its sleep and wake, and is no screen itself', async (ctx) => {
   const { token, screenId } = await pairOn(ctx, 'With agent');
   const { io } = await import('socket.io-client');

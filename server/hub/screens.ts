@@ -6,7 +6,7 @@ import type { Server, Socket } from 'socket.io';
 import type { ScreenHealth } from '../areas/screens/health.js';
 import type { Validator } from '../http/validation.js';
 import type { ScreenActor } from '../identity/actor.js';
-import { rooms, type ScreenCommandAck, type ScreenCommandName, type ScreenPowerEvent, type ScreenReportEvent } from './protocol.js';
+import { rooms, type ScreenCommandName, type ScreenPowerEvent, type ScreenReportEvent } from './protocol.js';
 
 // Reports are written at most this often per screen; the latest one wins.
 const REPORT_EVERY_MS = 2_000;
@@ -56,15 +56,18 @@ export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenAct
   });
 }
 
-/** Sends a command to screens on every process; the screens that acknowledged within `timeoutMs`. */
-export function commandScreens(io: AnyServer, screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]> {
-  return new Promise((resolve) => {
-    io.to(screenIds.map(rooms.screen)).timeout(timeoutMs).emit('screen:command', { command }, (_err: Error | null, responses: ScreenCommandAck[]) => {
-      // On a timeout the answers that came are still there; the others are the missing screens.
-      const wanted = new Set(screenIds);
-      resolve([...new Set((responses ?? []).map((r) => Number(r?.screenId)).filter((id) => wanted.has(id)))]);
-    });
-  });
+/**
+ * Sends a command to screens on every process; the screens that acknowledged within `timeoutMs`. Each
+ * screen's room gets its own broadcast, so an answer counts for the screen whose room it came from
+ * (only that screen's sockets join it), whatever the answer says: no screen acknowledges for another.
+ */
+export async function commandScreens(io: AnyServer, screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]> {
+  const wanted = [...new Set(screenIds)];
+  const answered = await Promise.all(wanted.map((screenId) => new Promise<boolean>((resolve) => {
+    // On a timeout the answers that came are still there.
+    io.to(rooms.screen(screenId)).timeout(timeoutMs).emit('screen:command', { command }, (_err: Error | null, responses: unknown[]) => resolve((responses ?? []).length > 0));
+  })));
+  return wanted.filter((_, i) => answered[i]);
 }
 
 /** The screens whose sockets are on this process. */
