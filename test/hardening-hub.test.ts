@@ -116,6 +116,41 @@ hub('a credential holds at most HUB_MAX_SOCKETS_PER_TOKEN sockets; a closed one 
   }
 });
 
+hub('handshakes whose client left before they finished do not use up the credential\'s places', async (ctx) => {
+  const svc = await start(ctx, { HUB_MAX_SOCKETS_PER_TOKEN: '3' });
+  const org = await createOrg(svc);
+  const { io } = await import('socket.io-client');
+  // CONNECT sent, then the connection closed at once: the server finishes the handshake (its token
+  // lookup is awaited) for a client that is already gone.
+  const aborted = () => new Promise<void>((resolve) => {
+    const socket = io(svc.url, { path: '/socket.io', auth: { token: org.apiKey, scheme: 'api-token' }, transports: ['websocket'], reconnection: false });
+    socket.io.once('open', () => setImmediate(() => socket.io.engine.close()));
+    socket.io.engine?.once('close', () => resolve());
+    socket.io.once('close', () => resolve());
+    socket.once('connect', () => {
+      socket.io.engine.close();
+      resolve();
+    });
+  });
+  for (let i = 0; i < 12; i++) await aborted();
+  // Every place is free again once the server heard the closes: a screen of the credential gets in.
+  const deadline = Date.now() + WAIT_MS;
+  const held: Screen[] = [];
+  while (held.length < 3) {
+    const screen = await connectScreen(svc.url, org.apiKey).catch((err: Error) => err);
+    if (screen instanceof Error) {
+      assert.is(screen.message, 'too_many_connections');
+      assert.ok(Date.now() < deadline, `aborted handshakes keep the places of ${3 - held.length} sockets`);
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    ctx.screens.push(screen);
+    held.push(screen);
+  }
+  const refused = await connectScreen(svc.url, org.apiKey).then((s) => (s.close(), null), (err: Error) => err);
+  assert.is(refused?.message, 'too_many_connections', 'the cap still holds');
+});
+
 hub('repeated snapshots of one version read the monitor\'s data from the database at most once', async (ctx) => {
   const svc = await start(ctx);
   const org = await createOrg(svc);

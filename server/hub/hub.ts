@@ -251,7 +251,12 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     try {
       const actor = await deps.credentials.resolve(kind, auth.token);
       if (!actor) return refuse();
+      // A client that left during the (awaited) lookup is not counted in: nothing would count it out.
+      if (socket.conn.readyState !== 'open') return next(new Error('unavailable'));
       if (!admission.admit(actor.tokenId, socket.id)) return next(new Error('too_many_connections'));
+      // Counted out when its connection closes, whether or not the socket ever connected: Socket.IO
+      // drops a socket whose client left during the handshake without a 'disconnect'.
+      socket.conn.once('close', () => admission.release(actor.tokenId, socket.id));
       socket.data.actor = actor;
       socket.data.agent = actor.kind === 'screen' && auth.role === 'agent';
       socket.data.address = address;
