@@ -28,13 +28,15 @@ interface Manifest {
 
 /** Writes every collection of the database to `dir` (created; must be empty or new). */
 export async function backup(db: Database, dir: string): Promise<{ dir: string; collections: number; documents: number }> {
-  await fs.mkdir(dir, { recursive: true });
+  // Private like the database it copies: the folder 0700, its files 0600.
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   if ((await fs.readdir(dir)).length > 0) throw new Error(`${dir} is not empty`);
+  await fs.chmod(dir, 0o700);
   const native = db.conn.db!;
   const names = (await native.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => !RUNTIME.has(name)).sort();
   const manifest: Manifest = { format: 'alarm-hub-backup/1', createdAt: new Date().toISOString(), installationId: null, collections: {} };
   for (const name of names) {
-    const file = await fs.open(path.join(dir, `${name}.ejson`), 'w');
+    const file = await fs.open(path.join(dir, `${name}.ejson`), 'w', 0o600);
     let count = 0;
     for await (const doc of native.collection(name).find({})) {
       await file.write(`${EJSON.stringify(doc, { relaxed: false })}\n`);
@@ -45,7 +47,7 @@ export async function backup(db: Database, dir: string): Promise<{ dir: string; 
   }
   const installation = await db.models.Installation.findById('installation').lean();
   manifest.installationId = installation?.installationId ?? null;
-  await fs.writeFile(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  await fs.writeFile(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2), { mode: 0o600 });
   return { dir, collections: names.length, documents: Object.values(manifest.collections).reduce((a, b) => a + b, 0) };
 }
 

@@ -40,7 +40,7 @@ interface State {
 /** Resolves the database as MONGODB.md orders it. */
 export async function launchDatabase(opts: { uri?: string; dataDir: string; say: Say }): Promise<LaunchedDatabase> {
   if (opts.uri) return { uri: opts.uri, engine: 'MongoDB at MONGODB_URI', stop: async () => {} };
-  await fs.mkdir(opts.dataDir, { recursive: true });
+  await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const stateFile = path.join(opts.dataDir, 'embedded-db.json');
   const lockFile = path.join(opts.dataDir, 'embedded-db.lock');
   for (let waited = 0; ; waited += 250) {
@@ -54,7 +54,7 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
   try {
     const started = await start(opts.dataDir, opts.say);
     const state = { pid: process.pid, childPid: started.pid, uri: started.uri, engine: started.engine };
-    await fs.writeFile(stateFile, JSON.stringify(state satisfies State));
+    await fs.writeFile(stateFile, JSON.stringify(state satisfies State), { mode: 0o600 });
     return supervise(opts.dataDir, opts.say, state, started);
   } finally {
     await fs.rm(lockFile, { force: true });
@@ -120,7 +120,7 @@ function supervise(dataDir: string, say: Say, initial: State, startedHere: Start
         if (again && alive(again.childPid ?? again.pid) && (await reachable(again.uri))) return;
         const previous = owned;
         owned = await start(dataDir, say, port);
-        await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, childPid: owned.pid, uri: owned.uri, engine: owned.engine } satisfies State));
+        await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, childPid: owned.pid, uri: owned.uri, engine: owned.engine } satisfies State), { mode: 0o600 });
         watch(owned);
         downSince = null;
         say(previous ? `restarted the embedded database at ${owned.uri}` : `took over the embedded database at ${owned.uri} (pid ${again?.pid ?? initial.pid} could not keep it running)`);
@@ -151,7 +151,7 @@ function supervise(dataDir: string, say: Say, initial: State, startedHere: Start
 
 async function takeLock(lockFile: string): Promise<boolean> {
   try {
-    await fs.writeFile(lockFile, String(process.pid), { flag: 'wx' });
+    await fs.writeFile(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
     return true;
   } catch {
     const holder = Number(await fs.readFile(lockFile, 'utf8').catch(() => '0'));
@@ -189,13 +189,36 @@ async function start(dataDir: string, say: Say, port = 0): Promise<Started> {
 async function startMongod(dataDir: string, wanted: number): Promise<Started> {
   const port = wanted || (await freePort());
   const dbPath = path.join(dataDir, 'mongod');
-  await fs.mkdir(dbPath, { recursive: true });
-  const child = spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
+  await privateDir(dbPath);
+  const child = privately(() => spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  }));
   const uri = `mongodb://127.0.0.1:${port}/`;
   await waitReachable(uri, child, 30_000);
   return { uri, engine: 'mongod from PATH', pid: child.pid, exited: exitOf(child), stop: () => stopChild(child) };
+}
+
+// The database's files hold phone numbers, push tokens, SMS PINs and token hashes: nobody but the
+// service's user reads them. Its directory is 0700 and what it holds 0600 (files an earlier version
+// created readable are fixed at start), and the database process runs with umask 077, so the files it
+// creates later are private too.
+async function privateDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chmod(dir, 0o700);
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    await fs.chmod(full, entry.isDirectory() ? 0o700 : 0o600).catch(() => {});
+  }
+}
+
+/** Runs `start` (a spawn) with umask 077: the child inherits it. */
+function privately<T>(start: () => T): T {
+  const previous = process.umask(0o077);
+  try {
+    return start();
+  } finally {
+    process.umask(previous);
+  }
 }
 
 async function ensureFerretBinary(say: Say): Promise<void> {
@@ -208,10 +231,12 @@ async function ensureFerretBinary(say: Say): Promise<void> {
 async function startFerret(dataDir: string, say: Say, port: number): Promise<Started> {
   await ensureFerretBinary(say);
   const dir = path.join(dataDir, 'ferretdb');
-  await fs.mkdir(dir, { recursive: true });
-  const log = createWriteStream(path.join(dataDir, 'ferretdb.log'), { flags: 'a' });
+  await privateDir(dir);
+  const logFile = path.join(dataDir, 'ferretdb.log');
+  const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  await fs.chmod(logFile, 0o600).catch(() => {});
   // stdin stays open as a lifeline: when this process dies, FerretDB sees EOF and stops too.
-  const child = spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = privately(() => spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] }));
   child.stderr!.pipe(log);
   const uri = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
