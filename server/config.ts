@@ -23,6 +23,8 @@ export interface Config {
   hubResyncMs: number;
   /** A screen silent this long counts as offline. */
   screenOfflineAfterMs: number;
+  /** How often expired screen pairings are removed; 0: never. */
+  pairingSweepMs: number;
   /** Sockets one credential may hold on one hub process; 0 is no cap. */
   maxSocketsPerToken: number;
   logLevel: string;
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: s.REDIS_PREFIX,
     maxSocketsPerToken: s.HUB_MAX_SOCKETS_PER_TOKEN,
     screenOfflineAfterMs: s.SCREEN_OFFLINE_AFTER_MS,
+    pairingSweepMs: s.PAIRING_SWEEP_MS,
     hubHeartbeatMs: s.HUB_HEARTBEAT_MS,
     hubResyncMs: s.HUB_RESYNC_MS,
     logLevel: s.LOG_LEVEL,

@@ -87,6 +87,13 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   });
   relay.target = hub;
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
+  const pairingSweep = config.pairingSweepMs > 0 ? setInterval(() => {
+    app.screens.pairings.sweep().then(
+      (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
+      (err: unknown) => log.warn({ err: (err as Error).message }, 'pairing sweep failed'),
+    );
+  }, config.pairingSweepMs) : null;
+  pairingSweep?.unref();
   // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
   const sockets = new Map<Socket, { busy: boolean }>();
   server.on('connection', (socket) => {
@@ -127,6 +134,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
         for (const socket of sockets.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
       restores.close();
+      if (pairingSweep) clearInterval(pairingSweep);
       await hub!.close();
       await closed;
       clearTimeout(timer);

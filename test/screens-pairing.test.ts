@@ -2,7 +2,7 @@
 // listing and removing screens (F4, F5) — over the real wire.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CODE_ALPHABET, CODE_LENGTH } from '../server/areas/screens/pairing.js';
+import { CODE_ALPHABET, CODE_LENGTH, Pairings } from '../server/areas/screens/pairing.js';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
@@ -203,3 +203,42 @@ limits('F1 is limited to 60 pairings a minute per address; F3 to 10 wrong codes 
 });
 
 limits.run();
+
+const sweep = suite<{ svc: TestService }>('screens: expired pairings are swept', {} as { svc: TestService });
+
+sweep.before(async (ctx) => {
+  ctx.svc = await startTestService({ PAIRING_SWEEP_MS: '200' });
+});
+sweep.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+sweep('both documents of an expired pairing are removed by the periodic sweep; a waiting one stays', async (ctx) => {
+  const { Pairing } = ctx.svc.db.models;
+  const started = await Promise.all(Array.from({ length: 5 }, () => request(ctx.svc.url, 'POST', '/api/v1/screens/pairing').then((r) => r.body as { pairingId: string; code: string })));
+  const [waiting, ...expiring] = started;
+  const keys = (p: { pairingId: string; code: string }) => [`p:${p.pairingId}`, `c:${p.code}`];
+  // Their ten minutes are over (the documents say so; nothing else in the service looks at the clock for them).
+  for (const p of expiring) for (const _id of keys(p)) await Pairing.updateOne({ _id }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+  const deadline = Date.now() + WAIT_MS;
+  const left = async () => (await Promise.all(expiring.flatMap(keys).map((_id) => Pairing.exists({ _id })))).filter(Boolean).length;
+  while ((await left()) > 0) {
+    assert.ok(Date.now() < deadline, `${await left()} expired pairing documents still stored`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const _id of keys(waiting)) assert.ok(await Pairing.exists({ _id }), `${_id} of a waiting pairing was removed`);
+});
+
+sweep('the sweep removes in bounded batches, and passes enough to remove them all', async (ctx) => {
+  const { Pairing } = ctx.svc.db.models;
+  const past = new Date(Date.now() - 1_000);
+  await Pairing.insertMany(Array.from({ length: 1_200 }, (_, i) => ({ _id: `p:batch-${i}`, pairingId: `batch-${i}`, code: 'X', secretHash: '', expiresAt: past, screenId: null })));
+  // A pass stops after its batches; the next one takes the rest. (The periodic sweep may take some first.)
+  const pairings = new Pairings(ctx.svc.db);
+  const first = await pairings.sweep(Date.now(), 1);
+  assert.ok(first <= 500, `one batch removed ${first}`);
+  for (let pass = 0; pass < 10 && (await Pairing.exists({ _id: { $regex: '^p:batch-' } })); pass++) assert.ok((await pairings.sweep(Date.now(), 1)) <= 500);
+  assert.not.ok(await Pairing.exists({ _id: { $regex: '^p:batch-' } }), 'every expired pairing is gone after enough passes');
+});
+
+sweep.run();

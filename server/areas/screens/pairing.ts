@@ -12,6 +12,8 @@ import type { ScreenModels } from './models.js';
 export const CODE_ALPHABET = 'ACDEFHJKMNPRTUVWXY3479';
 export const CODE_LENGTH = 8;
 export const PAIRING_TTL_MS = 10 * 60_000;
+/** Expired pairing documents one sweep batch removes. */
+const SWEEP_BATCH = 500;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const pairingKey = (id: string) => `p:${id}`;
@@ -104,6 +106,22 @@ export class Pairings {
     const id = await screenId();
     await this.models.Pairing.updateOne({ _id: pairingKey(entry.pairingId) }, { $set: { screenId: id } });
     return id;
+  }
+
+  /**
+   * Removes expired pairings (both documents of each), at most `batches` × SWEEP_BATCH of them; the
+   * number removed. Unfinished pairings are only ever read by exact _id; this background pass is the one
+   * read by their expiry (a scan on the embedded engine, of a collection that holds only the pairings
+   * of the last minutes). Several processes may sweep at once: a document removed twice is simply gone.
+   */
+  async sweep(now = Date.now(), batches = 10): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < batches; i++) {
+      const expired = await this.models.Pairing.find({ expiresAt: { $lte: new Date(now) } }, { _id: 1 }).limit(SWEEP_BATCH).lean();
+      for (const { _id } of expired) removed += (await this.models.Pairing.deleteOne({ _id })).deletedCount;
+      if (expired.length < SWEEP_BATCH) break;
+    }
+    return removed;
   }
 
   private async dropIfExpired(key: string, now: number): Promise<void> {
