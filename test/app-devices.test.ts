@@ -1,6 +1,6 @@
 // A1–A4 and A6 over the real wire: owner-scoped devices with a unique name per owner.
 import * as assert from 'uvu/assert';
-import { ABOVE_MAX_ID, expectBadRequest, expectError } from './helpers/expect.js';
+import { ABOVE_MAX_ID, expectBadRequest, expectError, expectSameAnswer } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { admin, channelSuite, key, member, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
 
@@ -147,7 +147,7 @@ byId('A3, A4, A6 400 when deviceID is not a positive int64', async (ctx) => {
   }
 });
 
-byId('A3, A4, A6 404 for an unknown device and for another user\'s device out of reach; 403 naming an organization the caller does not administer', async (ctx) => {
+byId('A3, A4, A6 404 for an unknown device, for another user\'s device out of reach, and when naming an organization the caller does not administer', async (ctx) => {
   const device = await createDevice(ctx, ctx.a.member.userId);
   const path = `${BASE}/${device.id}`;
   for (const c of [client(ctx.svc.url, pat(ctx.loner)), client(ctx.svc.url, admin(ctx.a)), client(ctx.svc.url, key(ctx.b))]) {
@@ -157,8 +157,34 @@ byId('A3, A4, A6 404 for an unknown device and for another user\'s device out of
   }
   expectError(await client(ctx.svc.url, member(ctx.a)).get(`${BASE}/999999`), 404, 'not_found');
   const plain = client(ctx.svc.url, member(ctx.b));
-  expectError(await plain.get(`${path}?organization_id=${ctx.b.orgId}`), 403, 'forbidden');
+  expectError(await plain.get(`${path}?organization_id=${ctx.b.orgId}`), 404, 'not_found');
   expectError(await client(ctx.svc.url, admin(ctx.b)).get(`${path}?organization_id=${ctx.b.orgId}`), 404, 'not_found');
+});
+
+byId('A3–A6: an existing device out of reach is answered exactly as one that does not exist, whatever organization_id names', async (ctx) => {
+  const device = await createDevice(ctx, ctx.a.member.userId);
+  const absent = device.id + 1_000_000;
+  const ops = (id: number, org: string) => [
+    ['A3', (c: ReturnType<typeof client>) => c.get(`${BASE}/${id}${org}`)],
+    ['A4', (c: ReturnType<typeof client>) => c.put(`${BASE}/${id}${org}`, android(ctx.a.member.userId))],
+    ['A5', (c: ReturnType<typeof client>) => c.post(`${BASE}/${id}/test-push${org}`)],
+    ['A6', (c: ReturnType<typeof client>) => c.delete(`${BASE}/${id}${org}`)],
+  ] as const;
+  for (const auth of [admin(ctx.b), member(ctx.b), key(ctx.b), pat(ctx.loner)]) {
+    const c = client(ctx.svc.url, auth);
+    for (const org of ['', `?organization_id=${ctx.a.orgId}`, `?organization_id=${ctx.b.orgId}`, '?organization_id=1', '?organization_id=999999']) {
+      const existing = ops(device.id, org);
+      const missing = ops(absent, org);
+      for (let i = 0; i < existing.length; i++) {
+        const [label, call] = existing[i];
+        const there = await call(c);
+        const notThere = await missing[i][1](c);
+        assert.is(there.status, 404, `${label}${org}: ${JSON.stringify(there.body)}`);
+        expectSameAnswer(there, notThere, `${label}${org}`);
+      }
+    }
+  }
+  assert.is((await client(ctx.svc.url, member(ctx.a)).get(`${BASE}/${device.id}`)).status, 200, 'nothing was changed or deleted');
 });
 
 byId('A3 200 for the owner, the API key and an admin naming the organization', async (ctx) => {

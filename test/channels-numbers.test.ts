@@ -1,7 +1,7 @@
 // Mobile numbers S9–S13 (sms) and phone numbers C7–C11 (call): one owner-scoped shape, with the 2019
 // documents' placeholder paths.
 import * as assert from 'uvu/assert';
-import { ABOVE_MAX_ID, expectBadRequest, expectError } from './helpers/expect.js';
+import { ABOVE_MAX_ID, expectBadRequest, expectError, expectSameAnswer } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { admin, channelSuite, key, member, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
 
@@ -66,7 +66,7 @@ for (const { channel, resource, idName, labels: [list, update, create, remove, g
     }
   });
 
-  s(`${list}–${get} 403/404 across owners and organizations`, async (ctx) => {
+  s(`${list}–${get} 403 for lists and creates out of reach, 404 for one number out of reach`, async (ctx) => {
     const mine = await createNumber(ctx);
     const target = ctx.a.member.userId;
     for (const auth of [pat(ctx.loner), key(ctx.b), admin(ctx.a)]) {
@@ -78,10 +78,34 @@ for (const { channel, resource, idName, labels: [list, update, create, remove, g
       expectError(await c.delete(`${base}/${mine.id}`), 404, 'not_found');
     }
     // Naming an organization the caller does not administer, or one the owner is not in.
-    expectError(await client(ctx.svc.url, member(ctx.b)).get(`${getPath(mine.id)}?organization_id=${ctx.b.orgId}`), 403, 'forbidden');
-    expectError(await client(ctx.svc.url, key(ctx.b)).get(`${getPath(mine.id)}?organization_id=${ctx.a.orgId}`), 403, 'forbidden');
+    expectError(await client(ctx.svc.url, member(ctx.b)).get(`${getPath(mine.id)}?organization_id=${ctx.b.orgId}`), 404, 'not_found');
+    expectError(await client(ctx.svc.url, key(ctx.b)).get(`${getPath(mine.id)}?organization_id=${ctx.a.orgId}`), 404, 'not_found');
     expectError(await client(ctx.svc.url, admin(ctx.b)).get(`${getPath(mine.id)}?organization_id=${ctx.b.orgId}`), 404, 'not_found');
     expectError(await client(ctx.svc.url, member(ctx.a)).get(getPath(99_999_999)), 404, 'not_found');
+  });
+
+  s(`${get}, ${update}, ${remove}: an existing number out of reach is answered exactly as one that does not exist, whatever organization_id names`, async (ctx) => {
+    const mine = await createNumber(ctx);
+    const absent = mine.id + 1_000_000;
+    const ops = (id: number, org: string) => [
+      [get, (c: ReturnType<typeof client>) => c.get(`${getPath(id)}${org}`)],
+      [update, (c: ReturnType<typeof client>) => c.put(`${putPath(id)}${org}`, putBody(id, { name: 'taken over' }))],
+      [remove, (c: ReturnType<typeof client>) => c.delete(`${base}/${id}${org}`)],
+    ] as const;
+    for (const auth of [admin(ctx.b), member(ctx.b), key(ctx.b), pat(ctx.loner)]) {
+      const c = client(ctx.svc.url, auth);
+      for (const org of ['', `?organization_id=${ctx.a.orgId}`, `?organization_id=${ctx.b.orgId}`, '?organization_id=1', '?organization_id=999999']) {
+        const existing = ops(mine.id, org);
+        const missing = ops(absent, org);
+        for (let i = 0; i < existing.length; i++) {
+          const [label, call] = existing[i];
+          const there = await call(c);
+          assert.is(there.status, 404, `${label}${org}: ${JSON.stringify(there.body)}`);
+          expectSameAnswer(there, await missing[i][1](c), `${label}${org}`);
+        }
+      }
+    }
+    assert.is(one((await client(ctx.svc.url, member(ctx.a)).get(getPath(mine.id))).body).name, mine.name, 'nothing was changed or deleted');
   });
 
   s(`${create}, ${list}, ${get}, ${update}, ${remove} 200 for the owner, the API key and an admin naming the organization`, async (ctx) => {

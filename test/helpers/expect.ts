@@ -27,3 +27,9 @@ export function expectBadRequest(res: Reply, code: string, message: string, wher
   assert.type(detail.problem, 'string');
   if (path !== undefined) assert.is(detail.path, path);
 }
+
+/** Asserts two answers are the same to the caller: status, headers' content type and body (its requestId aside). */
+export function expectSameAnswer(res: Reply, other: Reply, what: string): void {
+  const strip = (r: Reply) => ({ status: r.status, type: r.headers.get('content-type'), body: { ...r.body, requestId: undefined } });
+  assert.equal(strip(res), strip(other), what);
+}

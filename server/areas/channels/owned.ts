@@ -21,7 +21,7 @@ export interface OwnedDoc {
   rev?: number;
 }
 
-/** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach). */
+/** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach, as when absent). */
 type Denial = 'refuse' | 'hide';
 
 /** Reads and writes of one owner-scoped collection, with the access rule applied. */
@@ -38,7 +38,9 @@ export class OwnedResources<D extends OwnedDoc> {
     const reach = reachOwner(actor, organizationId, ownerId);
     if (reach.via === 'self') return;
     if (reach.via === 'organization' && (await roleOf(this.db.models, reach.organizationId, ownerId))) return;
-    if (denial === 'hide' && (reach.via === 'organization' || reach.status === 404)) throw notFound(`${this.title} not found`);
+    // One resource by ID out of reach is answered exactly as one that does not exist, whatever
+    // organization_id says: a 403 would tell the caller that the ID exists (README, "Errors").
+    if (denial === 'hide') throw notFound(`${this.title} not found`);
     throw forbidden(reach.via === 'organization'
       ? `User ${ownerId} is not a member of organization ${reach.organizationId}`
       : 'Not allowed to reach this user\'s resources: name an organization you administer');
