@@ -86,6 +86,9 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     trustProxy: config.trustProxy,
   });
   relay.target = hub;
+  metrics.gauge('alarmhub_data_writes_in_flight', 'Alarm data writes past their organization\'s gate on this process', () => app.monitors.dataWrites.active);
+  metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => app.monitors.dataWrites.waiting);
+  metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => app.monitors.dataWrites.refused);
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
   const pairingSweep = config.pairingSweepMs > 0 ? setInterval(() => {
     app.screens.pairings.sweep().then(

@@ -39,6 +39,27 @@ a2('A2 400 when the body is missing, incomplete, has unknown fields or wrong typ
   expectBadRequest(await c.post(BASE, `{"ownerID":${ABOVE_MAX_ID}}`), 'invalid_body', PAYLOAD, 'body');
 });
 
+a2('A2 400 names every problem at once: three missing fields and a wrong type in one answer', async (ctx) => {
+  const c = client(ctx.svc.url, member(ctx.a));
+  const { active: _a, pushTokenDevelopment: _p, name: _n, ...rest } = android(ctx.a.member.userId);
+  const res = await c.post(BASE, { ...rest, os: 7 });
+  expectBadRequest(res, 'invalid_body', PAYLOAD, 'body');
+  const named = res.body.details.map((d: { path: string; problem: string }) => `${d.path} ${d.problem}`).sort();
+  for (const wanted of ['active is required', 'pushTokenDevelopment is required', 'name is required']) assert.ok(named.includes(wanted), `${wanted} missing from ${JSON.stringify(named)}`);
+  assert.ok(named.some((d: string) => d.startsWith('os ')), `the wrong type of os missing from ${JSON.stringify(named)}`);
+});
+
+a2('A2 400 lists at most 20 problems, and a body over 16 KiB only its first', async (ctx) => {
+  const c = client(ctx.svc.url, member(ctx.a));
+  const extra = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field${i}`, i]));
+  const many = await c.post(BASE, { ...android(ctx.a.member.userId), ...extra });
+  expectBadRequest(many, 'invalid_body', PAYLOAD, 'body');
+  assert.is(many.body.details.length, 20);
+  const large = await c.post(BASE, { ...extra, padding: 'x'.repeat(17 * 1024) });
+  expectBadRequest(large, 'invalid_body', PAYLOAD, 'body');
+  assert.is(large.body.details.length, 1);
+});
+
 a2('A2 400 when os names neither or both platforms, naming both keywords; 400 for a non-hex iOS token', async (ctx) => {
   const c = client(ctx.svc.url, member(ctx.a));
   for (const os of ['Windows Phone 8', 'HarmonyOS 4', 'Android or iOS']) {

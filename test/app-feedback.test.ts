@@ -40,14 +40,15 @@ s('A10 400 for a missing or wrong payload', async (ctx) => {
   expectBadRequest(await c.post(path, feedback(d, { mood: 'ok' })), 'invalid_body', PAYLOAD, 'body', 'mood');
 });
 
-s('A10 403 outside the organization; 404 for a device the caller does not reach', async (ctx) => {
+s('A10 403 outside the organization; 404 for a device the caller does not reach, another member\'s too', async (ctx) => {
   const d = await device(ctx);
   expectError(await client(ctx.svc.url, pat(ctx.loner)).post(`${PATH}?organization_id=${ctx.a.orgId}`, feedback(d)), 403, 'forbidden');
   expectError(await client(ctx.svc.url, key(ctx.b)).post(`${PATH}?organization_id=${ctx.a.orgId}`, feedback(d)), 403, 'forbidden');
   expectError(await client(ctx.svc.url, key(ctx.b)).post(PATH, feedback(d)), 404, 'not_found');
-  // Another member's device: a plain member does not configure the organization.
+  // Another member's device: a plain member does not configure the organization, and is told no more
+  // than that there is no such device.
   const other = await newUser(ctx.svc, ctx.a);
-  expectError(await client(ctx.svc.url, pat(other)).post(`${PATH}?organization_id=${ctx.a.orgId}`, feedback(d)), 403, 'forbidden');
+  expectError(await client(ctx.svc.url, pat(other)).post(`${PATH}?organization_id=${ctx.a.orgId}`, feedback(d)), 404, 'not_found');
   expectError(await client(ctx.svc.url, member(ctx.a)).post(`${PATH}?organization_id=${ctx.a.orgId}`, feedback(999_999)), 404, 'not_found');
 });
 

@@ -81,32 +81,44 @@ export function accessLog(log: Logger) {
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Reads a JSON body of at most `limit` bytes into ctx.state.body (undefined when empty). */
+/**
+ * Prepares reading a JSON body of at most `limit` bytes: `ctx.state.readBody()` reads and parses it
+ * once (undefined when empty). The operation reads it when it needs it — after authentication, and for
+ * alarm data writes after authorization and their organization's turn — so a refused or waiting
+ * request costs no body read. A declared Content-Length over the limit is refused at once.
+ */
 export function jsonBody(limit: number) {
   return async (ctx: Context, next: Next) => {
     if (!WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw payloadTooLarge(limit);
-    const raw = await readLimited(ctx, limit);
-    if (raw.length > 0) {
-      if (!ctx.is('application/json', '+json')) {
-        throw new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json');
-      }
-      const text = raw.toString('utf8');
-      try {
-        ctx.state.body = JSON.parse(text);
-      } catch {
-        const { line, column, expected } = locateJsonError(text);
-        throw badRequest('invalid_json', `The body is not valid JSON: at line ${line}, column ${column} expected ${expected}`, [
-          { in: 'body', path: '(body)', problem: `line ${line}, column ${column}: expected ${expected}` },
-        ]);
-      }
-      if (depth(ctx.state.body) > MAX_DEPTH) {
-        throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [{ in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` }]);
-      }
-    }
+    let read: Promise<unknown> | null = null;
+    ctx.state.readBody = () => (read ??= parseBody(ctx, limit));
     await next();
   };
+}
+
+async function parseBody(ctx: Context, limit: number): Promise<unknown> {
+  const raw = await readLimited(ctx, limit);
+  ctx.state.bodyBytes = raw.length;
+  if (raw.length === 0) return undefined;
+  if (!ctx.is('application/json', '+json')) {
+    throw new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json');
+  }
+  const text = raw.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    const { line, column, expected } = locateJsonError(text);
+    throw badRequest('invalid_json', `The body is not valid JSON: at line ${line}, column ${column} expected ${expected}`, [
+      { in: 'body', path: '(body)', problem: `line ${line}, column ${column}: expected ${expected}` },
+    ]);
+  }
+  if (depth(body) > MAX_DEPTH) {
+    throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [{ in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` }]);
+  }
+  return body;
 }
 
 // Storing or sending a value serialises it recursively; a 100 000-deep body would overflow the stack.

@@ -54,6 +54,11 @@ export interface Operation<Q = any, P = any, B = any> {
   perMinute?: number;
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
   authorize?(input: Omit<OperationInput<Q, P, B>, 'body'>): Promise<unknown>;
+  /**
+   * Waits for the request's turn after `authorize` and before its body is read (the alarm data writes'
+   * bound per organization); resolves with the release, called once the request is answered.
+   */
+  admit?(authorized: unknown): Promise<() => void>;
   handler(input: OperationInput<Q, P, B>): Promise<unknown>;
 }
 
@@ -91,26 +96,35 @@ export function mountOperations(router: Router, validator: Validator, operations
         const caller = ctx.state.caller as Caller | undefined;
         if (caller?.kind === 'screen' && !op.screens) throw forbidden('A screen token reads its own monitor only (M4, M6)');
         const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
+        const readBody = ctx.state.readBody as (() => Promise<unknown>) | undefined;
         if (op.rateLimited !== false) {
           const wait = await (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
+          // Its format errors (400, 413, 415) come before the parameters' as they always did.
+          await readBody?.();
         }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
         const input = { query, params, actor: caller as Actor, caller: caller as Caller, ctx };
         const authorized = op.authorize ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
-        let body: unknown;
-        if (op.body) {
-          if (ctx.state.body === undefined) throw validator.missingBody(op.body.message);
-          body = validator.check(op.body.schema, ctx.state.body, 'body', op.body.message);
+        const release = op.admit ? await op.admit(authorized) : null;
+        try {
+          const raw = await readBody?.();
+          let body: unknown;
+          if (op.body) {
+            if (raw === undefined) throw validator.missingBody(op.body.message);
+            body = validator.check(op.body.schema, raw, 'body', op.body.message, ctx.state.bodyBytes as number);
+          }
+          const result = await op.handler({ ...input, body, authorized });
+          if (ctx.state.notModified) {
+            ctx.status = 304;
+            return;
+          }
+          ctx.status = op.response.status;
+          ctx.body = result;
+        } finally {
+          release?.();
         }
-        const result = await op.handler({ ...input, body, authorized });
-        if (ctx.state.notModified) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.status = op.response.status;
-        ctx.body = result;
       });
     }
   }

@@ -9,17 +9,33 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 export type Location = 'query' | 'path' | 'body';
 
+/** Bodies up to this size are checked for every problem at once; larger ones stop at the first. */
+export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
+/** Problems one answer lists at most. */
+export const MAX_DETAILS = 20;
+
 /** Compiled schemas by $id, plus the raw schemas for the OpenAPI document. */
 export class Validator {
-  private readonly ajv: Ajv;
+  private readonly first: Ajv;
+  private readonly every: Ajv;
   private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly compiledEvery = new Map<string, ValidateFunction>();
 
   constructor(readonly schemas = allSchemas) {
-    // allErrors stays off: one error per request is enough and avoids a denial-of-service lever.
-    this.ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false, allowUnionTypes: true });
-    addFormats(this.ajv);
-    for (const schema of schemas) this.ajv.addSchema(schema);
-    for (const schema of schemas) this.compiled.set(schema.$id, this.ajv.getSchema(schema.$id)!);
+    // Two compilations of every schema: one that names every problem (parameters, and bodies up to
+    // ALL_ERRORS_MAX_BYTES, so a client fixes a request in one go), and one that stops at the first
+    // (larger bodies: the cost of collecting errors grows with the body, a denial-of-service lever).
+    const options = { strict: true, strictTypes: false, allowUnionTypes: true } as const;
+    this.first = addFormats(new Ajv({ ...options, allErrors: false }));
+    this.every = addFormats(new Ajv({ ...options, allErrors: true }));
+    for (const schema of schemas) {
+      this.first.addSchema(schema);
+      this.every.addSchema(schema);
+    }
+    for (const schema of schemas) {
+      this.compiled.set(schema.$id, this.first.getSchema(schema.$id)!);
+      this.compiledEvery.set(schema.$id, this.every.getSchema(schema.$id)!);
+    }
   }
 
   /** The raw schema registered under `id`. */
@@ -29,13 +45,29 @@ export class Validator {
     return found;
   }
 
-  /** Returns `value` typed as T when it matches schema `id`; otherwise throws a 400 with `message`. */
-  check<T>(id: string, value: unknown, where: Location, message: string): T {
+  /**
+   * Returns `value` typed as T when it matches schema `id`; otherwise throws a 400 with `message` whose
+   * details name every problem (at most MAX_DETAILS), or only the first for a body over
+   * ALL_ERRORS_MAX_BYTES (`bytes`: its size as received; unknown, as for hub messages, counts as large).
+   */
+  check<T>(id: string, value: unknown, where: Location, message: string, bytes = Infinity): T {
     const validate = this.compiled.get(id);
     if (!validate) throw new Error(`unknown schema ${id}`);
     if (validate(value)) return value as T;
+    const every = bytes <= ALL_ERRORS_MAX_BYTES ? this.compiledEvery.get(id)! : null;
+    const errors = every && !every(value) ? every.errors ?? [] : validate.errors ?? [];
+    const details: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    for (const error of errors) {
+      const found = detail(error, where);
+      const key = `${found.path}\u0000${found.problem}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      details.push(found);
+      if (details.length === MAX_DETAILS) break;
+    }
     const code = where === 'body' ? 'invalid_body' : 'invalid_parameter';
-    throw badRequest(code, message, (validate.errors ?? []).map((e) => detail(e, where)));
+    throw badRequest(code, message, details);
   }
 
   /** The 400 for a request that needs a body and sent none. */
@@ -51,7 +83,8 @@ export class Validator {
       // A repeated query parameter arrives as an array; its schema wants one value.
       out[key] = coerce(value, props[key]?.type);
     }
-    return this.check<T>(id, out, where, message);
+    // Query strings and paths are bounded by Node's header limit (16 KiB): every problem is named.
+    return this.check<T>(id, out, where, message, 0);
   }
 }
 

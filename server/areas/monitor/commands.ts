@@ -1,4 +1,5 @@
 // Monitor commands: load, authorize, write, then publish. Storage lives in store.ts.
+import { OrganizationGate, type OrganizationGateOptions } from '../../http/organization-gate.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { MonitorView, PatchEvent, SnapshotEvent } from '../../hub/protocol.js';
@@ -36,9 +37,12 @@ const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'con
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
   readonly store: MonitorStore;
+  /** Alarm data writes in flight and waiting, per organization (README, "Alarm data writes"). */
+  readonly dataWrites: OrganizationGate;
 
-  constructor(db: Database, private readonly events: MonitorEvents) {
+  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, queue: 0, waitMs: 0 }) {
     this.store = new MonitorStore(db);
+    this.dataWrites = new OrganizationGate(dataWrites);
   }
 
   /** M1: monitors of an organization the actor may read (403 otherwise). */

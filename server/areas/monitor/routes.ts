@@ -51,6 +51,8 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     // write queue bounds them. Refused ones (another organization's key) count and get 429.
     rateLimited: false,
     authorize: ({ actor, params }) => monitors.dataWritable(actor, params.monitor_id),
+    // One organization's flood waits in its own queue, its bodies unread: another's alarm goes on.
+    admit: (owner) => monitors.dataWrites.enter((owner as MonitorOwner).organizationID),
     async handler({ actor, params, body, authorized }) {
       const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorOwner);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
