@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
+import { answerClientError } from './http/client-errors.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
@@ -68,6 +69,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
   const server = http.createServer(app.koa.callback());
+  server.on('clientError', answerClientError);
   hub = createHub(server, {
     db,
     monitors: app.monitors,

@@ -2,6 +2,7 @@
 // bodies, the OpenAPI document and graceful shutdown.
 import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
@@ -141,6 +142,40 @@ basics('413 payload_too_large for a chunked body that grows over 1 MiB', async (
   });
   assert.is(res.status, 413);
   assertErrorBody(res.body, 'payload_too_large');
+});
+
+/** Sends raw bytes on a TCP connection and resolves with everything the server sent until it closed. */
+function rawBytes(port: number, bytes: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => (got += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(got));
+  });
+}
+
+basics('400 invalid_parameter with the JSON error body for raw UTF-8 in the query: percent-encode it', async (ctx) => {
+  const line = Buffer.concat([Buffer.from('GET /api/v1/things/records?search='), Buffer.from('straße', 'utf8'), Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nAPI-TOKEN: ${ctx.a.apiKey}\r\n\r\n`)]);
+  const raw = await rawBytes(ctx.svc.port, line);
+  const [head, body] = raw.split('\r\n\r\n');
+  assert.match(head, /^HTTP\/1\.1 400 /);
+  assert.match(head, /content-type: application\/json/i);
+  const parsed = JSON.parse(body);
+  assert.is(parsed.error, 'invalid_parameter');
+  assert.match(parsed.message, 'percent-encode non-ASCII characters');
+  assertErrorBody(parsed, 'invalid_parameter');
+  assert.match(head, new RegExp(`x-request-id: ${parsed.requestId}`, 'i'));
+  // Percent-encoded, the same query is an ordinary request.
+  assert.is.not((await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).get('/api/v1/monitor?organization=stra%C3%9Fe')).status, 500);
+});
+
+basics('400 with the JSON error body for a request that is not HTTP at all', async (ctx) => {
+  const raw = await rawBytes(ctx.svc.port, Buffer.from('HELLO\r\n\r\n'));
+  const [head, body] = raw.split('\r\n\r\n');
+  assert.match(head, /^HTTP\/1\.1 400 /);
+  assertErrorBody(JSON.parse(body), 'invalid_parameter');
 });
 
 basics('200 for a body just under 1 MiB (the limit is not too tight)', async (ctx) => {
