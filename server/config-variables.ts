@@ -170,6 +170,7 @@ export const VARIABLES = {
     help: 'Alarm data writes (M7–M10) of one organization in flight per process; more wait their turn (see "Alarm data writes"), so one organization\'s flood does not delay another\'s alarm; `0` is no bound',
     note: (value) => (value === 0 ? 'no bound' : undefined),
   }),
+  DATA_WRITE_BYTES_PER_ORGANIZATION: integer({ default: 256 * 1024, help: 'Declared body bytes the alarm data writes of one organization may hold in flight per process (a single write is always let in): small updates go in parallel, large ones one after another' }),
   DATA_WRITE_QUEUE_PER_ORGANIZATION: integer({ default: 100, help: 'Alarm data writes of one organization that may wait for their turn per process; beyond, 503 `unavailable` with Retry-After' }),
   DATA_WRITE_WAIT_MS: millis({ default: 10_000, help: 'How long an alarm data write waits for its organization\'s turn before it is answered 503 `unavailable` with Retry-After' }),
   PAIRING_SWEEP_MS: millis({ default: 60_000, help: 'How often each process removes expired screen pairings (F1 stores two documents per pairing; expired ones are refused, and removed by this sweep in batches of 500, at most 5,000 a pass); `0` turns the sweep off' }),

@@ -25,8 +25,8 @@ export interface Config {
   screenOfflineAfterMs: number;
   /** How often expired screen pairings are removed; 0: never. */
   pairingSweepMs: number;
-  /** Alarm data writes per organization and process: in flight (0: no bound), waiting, and how long they wait. */
-  dataWrites: { concurrency: number; queue: number; waitMs: number };
+  /** Alarm data writes per organization and process: in flight (0: no bound) and their declared bytes, waiting, and how long they wait. */
+  dataWrites: { concurrency: number; bytes: number; queue: number; waitMs: number };
   /** Sockets one credential may hold on one hub process; 0 is no cap. */
   maxSocketsPerToken: number;
   logLevel: string;
@@ -163,7 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxSocketsPerToken: s.HUB_MAX_SOCKETS_PER_TOKEN,
     screenOfflineAfterMs: s.SCREEN_OFFLINE_AFTER_MS,
     pairingSweepMs: s.PAIRING_SWEEP_MS,
-    dataWrites: { concurrency: s.DATA_WRITES_PER_ORGANIZATION, queue: s.DATA_WRITE_QUEUE_PER_ORGANIZATION, waitMs: s.DATA_WRITE_WAIT_MS },
+    dataWrites: { concurrency: s.DATA_WRITES_PER_ORGANIZATION, bytes: s.DATA_WRITE_BYTES_PER_ORGANIZATION, queue: s.DATA_WRITE_QUEUE_PER_ORGANIZATION, waitMs: s.DATA_WRITE_WAIT_MS },
     hubHeartbeatMs: s.HUB_HEARTBEAT_MS,
     hubResyncMs: s.HUB_RESYNC_MS,
     logLevel: s.LOG_LEVEL,

@@ -1,5 +1,5 @@
 // Requests built by swagger-client from GroupAlarm's 2019 app, sms and call documents
-// (../shared/reference beside the repository), sent to the service and answered as the documents say.
+// (docs/reference/groupalarm-2019), sent to the service and answered as the documents say.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,13 +9,13 @@ import { channelSuite, type Ctx } from './helpers/channels.js';
 import { startPushFakes } from './helpers/push-fakes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const referenceDir = path.resolve(repoRoot, '..', 'shared', 'reference', 'groupalarm-2019');
+const referenceDir = path.join(repoRoot, 'docs', 'reference', 'groupalarm-2019');
 type Area = 'app' | 'sms' | 'call';
 
 function loadDocument(area: Area, baseUrl: string): Record<string, any> | null {
   const file = path.join(referenceDir, `${area}.openapi.json`);
   if (!fs.existsSync(file)) {
-    // CI has the documents beside the clone: there their absence is a failure.
+    // The documents are part of the repository: their absence is a failure in CI.
     if (process.env.CI) throw new Error(`${file} is missing: CI must test against the 2019 document itself`);
     process.stderr.write(`[channels-compat] ${file} not found; the ${area} compatibility tests are skipped\n`);
     return null;
@@ -34,14 +34,13 @@ interface Call {
 
 /**
  * Builds the request with swagger-client, picking the operation by method and path (the documents
- * repeat operationIds), and sends it with fetch plus the credential. swagger-client leaves out the
- * Content-Type of a body the document does not describe; a JSON body is labelled as such.
+ * repeat operationIds), and sends it as swagger-client does, plus the credential: a body the document
+ * does not describe goes without a JSON content type (fetch labels it text/plain), and is still read.
  */
 async function send(spec: Record<string, any>, method: string, route: string, call: Call) {
   assert.ok(spec.paths[route]?.[method], `${method.toUpperCase()} ${route} is in the document`);
   const req = SwaggerClient.buildRequest({ spec, operationId: `${method}-${route}`, parameters: call.parameters ?? {}, requestBody: call.requestBody });
   const headers: Record<string, string> = { ...req.headers, ...call.auth };
-  if (req.body !== undefined) headers['Content-Type'] ??= 'application/json';
   const res = await fetch(req.url, { method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
   const text = await res.text();
   return { status: res.status, url: req.url as string, body: text ? JSON.parse(text) : undefined };

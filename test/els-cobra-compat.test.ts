@@ -1,4 +1,4 @@
-// Every operation of GroupAlarm's 2019 els-cobra document (../shared/reference beside the repository)
+// Every operation of GroupAlarm's 2019 els-cobra document (docs/reference/groupalarm-2019)
 // as swagger-client builds it from that document, sent to the service: the generated requests carry
 // organizationID in the path, or for PUT and DELETE of credentials in the query behind the literal
 // path placeholder. Without the document (and outside CI) an embedded copy of its parameter placements
@@ -13,7 +13,7 @@ import type { JournalCtx } from './helpers/journal.js';
 type Spec = { servers: Array<{ url: string }>; paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; in: string }> }>> };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const referenceFile = path.resolve(repoRoot, '..', 'shared', 'reference', 'groupalarm-2019', 'els-cobra.openapi.json');
+const referenceFile = path.join(repoRoot, 'docs', 'reference', 'groupalarm-2019', 'els-cobra.openapi.json');
 
 // The document's operations and where each puts its parameters (a copy, for machines without it).
 function embedded(): Spec {

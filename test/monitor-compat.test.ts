@@ -1,4 +1,4 @@
-// M1–M10 requests built from GroupAlarm's 2019 monitor document (../shared/reference beside the
+// M1–M10 requests built from GroupAlarm's 2019 monitor document (docs/reference/groupalarm-2019 in the
 // repository), or from embedded copies of its examples when the document is not there.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,9 +8,9 @@ import { request } from './helpers/http.js';
 import { BASE, area, createMonitor, type Ctx } from './helpers/monitor.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const referenceFile = path.resolve(repoRoot, '..', 'shared', 'reference', 'groupalarm-2019', 'monitor.openapi.json');
+const referenceFile = path.join(repoRoot, 'docs', 'reference', 'groupalarm-2019', 'monitor.openapi.json');
 
-// Copies of the document's request examples, used when ../shared is not beside the repository.
+// Copies of the document's request examples, used when the document is not there.
 const EMBEDDED_EXAMPLES = {
   'post /{monitor_id}/data/alarming': {
     awaitingResponses: 20, event: 'Brand in der Goethestraße',

@@ -58,7 +58,7 @@ export interface Operation<Q = any, P = any, B = any> {
    * Waits for the request's turn after `authorize` and before its body is read (the alarm data writes'
    * bound per organization); resolves with the release, called once the request is answered.
    */
-  admit?(authorized: unknown): Promise<() => void>;
+  admit?(authorized: unknown, ctx: Context): Promise<() => void>;
   handler(input: OperationInput<Q, P, B>): Promise<unknown>;
 }
 
@@ -107,7 +107,7 @@ export function mountOperations(router: Router, validator: Validator, operations
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
         const input = { query, params, actor: caller as Actor, caller: caller as Caller, ctx };
         const authorized = op.authorize ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
-        const release = op.admit ? await op.admit(authorized) : null;
+        const release = op.admit ? await op.admit(authorized, ctx) : null;
         try {
           const raw = await readBody?.();
           let body: unknown;

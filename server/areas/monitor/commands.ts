@@ -40,7 +40,7 @@ export class MonitorCommands {
   /** Alarm data writes in flight and waiting, per organization (README, "Alarm data writes"). */
   readonly dataWrites: OrganizationGate;
 
-  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, queue: 0, waitMs: 0 }) {
+  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }) {
     this.store = new MonitorStore(db);
     this.dataWrites = new OrganizationGate(dataWrites);
   }

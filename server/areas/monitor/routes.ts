@@ -52,7 +52,8 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     rateLimited: false,
     authorize: ({ actor, params }) => monitors.dataWritable(actor, params.monitor_id),
     // One organization's flood waits in its own queue, its bodies unread: another's alarm goes on.
-    admit: (owner) => monitors.dataWrites.enter((owner as MonitorOwner).organizationID),
+    // A body without a declared length (chunked) counts as the largest one allowed.
+    admit: (owner, ctx) => monitors.dataWrites.enter((owner as MonitorOwner).organizationID, Number(ctx.get('Content-Length')) || 1024 * 1024),
     async handler({ actor, params, body, authorized }) {
       const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorOwner);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
