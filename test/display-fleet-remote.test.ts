@@ -109,7 +109,7 @@ remote('a test alarm is marked TEST (banner, stripes, frame) with its gong, leav
   // 12 s: time enough to look at it all before it ends, even on a busy machine.
   const res = await api(ctx).post(`/api/v1/monitor/${id}/test-alarm`, { message: 'Probe der Alarmierung – nicht ausrücken', durationSeconds: 12 });
   assert.is(res.status, 200, JSON.stringify(res.body));
-  await screen.waitForText('test-banner', 'PROBEALARM — kein echter Einsatz');
+  await screen.waitForText('test-banner', 'PROBEALARM – kein echter Einsatz');
   assert.is(await screen.text('alarm-event'), 'Probealarm');
   assert.is(await screen.text('alarm-message'), 'Probe der Alarmierung – nicht ausrücken');
   assert.is(await screen.text('alarm-address'), 'Feuerwache 1, Hauptstraße 1, 52062 Aachen');
@@ -132,7 +132,7 @@ remote('a real alarm replaces a running test alarm at once, and the test does no
   const { screen } = await openPaired(ctx, id, 'Halle');
   assert.is((await api(ctx).post(`/api/v1/monitor/${id}/test-alarm`, { durationSeconds: 120 })).status, 200);
   await screen.waitForText('test-banner', 'TEST — not a real alarm');
-  assert.is(await screen.text('alarm-message'), 'Test alarm');
+  assert.is(await screen.text('alarm-message'), 'A test of this screen — do not turn out', 'sent without a message: the screen says it');
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(88, 'TH Person im Wasser', 1, 2));
   await screen.waitForText('alarm-event', 'TH Person im Wasser');
   assert.is(await screen.count('test-banner'), 0);

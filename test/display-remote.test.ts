@@ -74,7 +74,7 @@ test('stopped, a pending report is dropped', () => {
 
 test('a test alarm is drawn at the station (address and coordinates from the configuration), with no crew and no counts', () => {
   const test = readTestAlarm({ monitorId: 4, message: 'Probe', endsAt: '2026-11-22T13:03:37.000Z' }, 1_000)!;
-  const alarm = testAlarmAsAlarm(test, { address: 'Feuerwache Nord', latitude: 50.78, longitude: 6.09 }, 'Probealarm');
+  const alarm = testAlarmAsAlarm(test, { address: 'Feuerwache Nord', latitude: 50.78, longitude: 6.09 }, 'Probealarm', 'Test der Alarmanzeige');
   assert.equal(alarm, {
     key: 'test:2026-11-22T13:03:37.000Z:Probe',
     eventId: null,
@@ -90,7 +90,10 @@ test('a test alarm is drawn at the station (address and coordinates from the con
     awaiting: 0,
     units: [],
   });
-  assert.is(testAlarmAsAlarm(test, { latitude: 'north' }, 'Test alarm').latitude, null);
+  assert.is(testAlarmAsAlarm(test, { latitude: 'north' }, 'Test alarm', 'A test').latitude, null);
+  // Sent without a message: the screen's own words, in its language.
+  const silent = readTestAlarm({ monitorId: 4, message: '', endsAt: '2026-11-22T13:03:37.000Z' }, 1_000)!;
+  assert.is(testAlarmAsAlarm(silent, {}, 'Probealarm', 'Test der Alarmanzeige – nicht ausrücken').message, 'Test der Alarmanzeige – nicht ausrücken');
 });
 
 test('ahs_ tokens are screen tokens on the hub', () => {

@@ -32,6 +32,23 @@ language('language "de": German standby (Bereit, Letzte Einsätze, Melder, the d
   assert.equal(await screen.page.locator('[data-testid=unit-declined]').getAttribute('title'), '1 abgesagt');
   await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, {});
   await screen.waitForText('alarm-ended', 'BEENDET');
+  // The time it ran, frozen: a clock that ticked would show another second after 2.5 s.
+  const ran = await screen.text('alarm-ran');
+  assert.match(ran, /^\d+:\d\d$/);
+  await screen.page.waitForTimeout(2_500);
+  assert.is(await screen.text('alarm-ran'), ran, 'BEENDET stops the elapsed time');
+  assert.is(await screen.page.locator('.elapsed [data-since]').count(), 0);
+  assert.equal(screen.errors, []);
+});
+
+language('a test alarm sent without a message reads German on a German wall: Probealarm, and the screen\'s own words', async (ctx) => {
+  const id = await newMonitor(ctx, { configuration: { language: 'de' } });
+  const screen = await openWall(ctx, id);
+  await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
+  await write(ctx, 'POST', `/api/v1/monitor/${id}/test-alarm`, { durationSeconds: 30 });
+  await screen.waitForText('test-banner', 'PROBEALARM – kein echter Einsatz');
+  assert.is(await screen.text('alarm-event'), 'Probealarm');
+  assert.is(await screen.text('alarm-message'), 'Test der Alarmanzeige – nicht ausrücken');
   assert.equal(screen.errors, []);
 });
 

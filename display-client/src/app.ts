@@ -110,7 +110,7 @@ export function startApp(o: AppOptions): App {
     if (next === memory) return; // the same test, sent again on a resubscribe
     memory = next;
     if (activeAlarms(store.state.data, now).length === 0) {
-      announcer.announceTest(testAlarmAsAlarm(test, configuration(), strings().testKeyword), configuration(), voice());
+      announcer.announceTest(testAlarmAsAlarm(test, configuration(), strings().testKeyword, strings().testMessage), configuration(), voice());
     }
     render(true);
   }

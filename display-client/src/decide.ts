@@ -28,7 +28,8 @@ export type ViewDecision =
   | { mode: 'split'; alarms: Alarm[] }
   | { mode: 'alarm'; alarm: Alarm }
   | { mode: 'test'; test: TestAlarm }
-  | { mode: 'ended'; alarm: Alarm }
+  /** `endedAt`: when it ended (its end date, else when the wall saw it end): its elapsed time stops there. */
+  | { mode: 'ended'; alarm: Alarm; endedAt: number }
   | { mode: 'standby' };
 
 /** The memory of a screen that has seen nothing yet. */
@@ -60,8 +61,10 @@ export function decideView(data: MonitorData, memory: ViewMemory, nowMs: number,
   const kept = memory.test ? { ...memory, test: null } : memory;
   const delayMs = Math.max(0, standbyDelaySec) * 1000;
   const shown = endedAlarm(kept.lastShown, data);
-  if (shown && nowMs - lastAlarmChange(data, kept.lastChangeMs, nowMs) < delayMs) {
-    return { view: { mode: 'ended', alarm: shown }, memory: kept };
+  const changed = lastAlarmChange(data, kept.lastChangeMs, nowMs);
+  if (shown && nowMs - changed < delayMs) {
+    const endedAt = shown.end !== null && shown.end <= nowMs ? shown.end : Math.min(nowMs, changed);
+    return { view: { mode: 'ended', alarm: shown, endedAt }, memory: kept };
   }
   // Once standby is reached the old alarm is done with: a later change must not bring it back.
   return { view: { mode: 'standby' }, memory: { ...kept, lastShown: null } };

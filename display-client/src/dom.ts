@@ -50,6 +50,7 @@ function fitMin(el: HTMLElement): number {
  */
 export function fitText(el: HTMLElement): void {
   el.style.fontSize = '';
+  makeRoomForInk(el);
   el.classList.remove('fit--three-lines');
   el.classList.add('fit--one-line');
   const max = parseFloat(getComputedStyle(el).fontSize) || 16;
@@ -71,4 +72,44 @@ function shrink(el: HTMLElement, max: number, min: number): boolean {
     el.style.fontSize = `${size}px`;
   }
   return !overflows();
+}
+
+let measure: CanvasRenderingContext2D | null = null;
+
+/**
+ * How far the glyphs of `text` in `font` reach above and below a line box of `lineHeight` px, in px
+ * (0 when inside): capitals with diacritics (Ö, Ü, Ä, É) rise above the font's ascent, and a tight line
+ * height (a keyword's 1.02) leaves them no room, so an element that clips its overflow cut their dots.
+ */
+export function inkOverhang(text: string, font: string, lineHeight: number): { top: number; bottom: number } {
+  measure ??= document.createElement('canvas').getContext('2d');
+  if (!measure || !text) return { top: 0, bottom: 0 };
+  measure.font = font;
+  const m = measure.measureText(text);
+  const halfLeading = (lineHeight - (m.fontBoundingBoxAscent + m.fontBoundingBoxDescent)) / 2;
+  return {
+    top: Math.max(0, m.actualBoundingBoxAscent - m.fontBoundingBoxAscent - halfLeading),
+    bottom: Math.max(0, m.actualBoundingBoxDescent - m.fontBoundingBoxDescent - halfLeading),
+  };
+}
+
+/** The text as drawn: CSS text-transform applied (German rules, so ß stays as the font shows it). */
+export function shownText(el: HTMLElement): string {
+  const text = el.textContent ?? '';
+  const transform = getComputedStyle(el).textTransform;
+  if (transform === 'uppercase') return text.toLocaleUpperCase('de');
+  if (transform === 'lowercase') return text.toLocaleLowerCase('de');
+  return text;
+}
+
+// Padding above and below, in em so that it scales with the fitted size, as far as the glyphs' ink
+// reaches out of the line box: the element's clipping edge is its padding box, so the dots stay whole.
+function makeRoomForInk(el: HTMLElement): void {
+  el.style.paddingBlock = '';
+  const style = getComputedStyle(el);
+  const size = parseFloat(style.fontSize) || 16;
+  const lineHeight = parseFloat(style.lineHeight) || size * 1.2;
+  const font = `${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`;
+  const { top, bottom } = inkOverhang(shownText(el), font, lineHeight);
+  if (top > 0 || bottom > 0) el.style.paddingBlock = `${(Math.ceil(top) + 1) / size}em ${(Math.ceil(bottom) + 1) / size}em`;
 }

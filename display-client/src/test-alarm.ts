@@ -26,12 +26,12 @@ export function readTestAlarm(event: TestAlarmEvent, receivedMs: number): TestAl
  * The alarm panel's content for a test alarm: the keyword in the station's language, the message sent
  * with it, and the station itself as the place, so the map (and its tiles) is tested too.
  */
-export function testAlarmAsAlarm(test: TestAlarm, configuration: JsonObject, keyword: string): Alarm {
+export function testAlarmAsAlarm(test: TestAlarm, configuration: JsonObject, keyword: string, message: string): Alarm {
   return {
     key: test.key,
     eventId: null,
     event: keyword,
-    message: test.message,
+    message: test.message || message,
     address: text(configuration, 'address'),
     latitude: coordinate(configuration, 'latitude'),
     longitude: coordinate(configuration, 'longitude'),

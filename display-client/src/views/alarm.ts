@@ -28,6 +28,8 @@ export interface PanelContext {
   showMap: boolean;
   showUnits: boolean;
   ended: boolean;
+  /** When an ended alarm ended: its elapsed time shows the time it ran and no longer ticks. */
+  endedAt?: number;
   /** A test alarm (F8): striped and bannered so nobody takes it for a real one. */
   test?: boolean;
   t: Strings;
@@ -38,6 +40,13 @@ function counter(kind: Response, value: number, label: string): HTMLElement {
     responseIcon(kind),
     h('span', { class: 'counter__value', 'data-testid': `counter-${kind}-value` }, value),
     h('span', { class: 'counter__label' }, label));
+}
+
+// Ticks with the clock (data-since) while the alarm runs; an ENDED panel shows the time it ran, frozen.
+function elapsed(start: number | null, ctx: PanelContext): HTMLElement {
+  if (start === null) return h('span', { class: 'elapsed__value' }, '–:––');
+  if (ctx.ended && ctx.endedAt !== undefined) return h('span', { class: 'elapsed__value', 'data-testid': 'alarm-ran' }, elapsedText(start, Math.max(start, ctx.endedAt)));
+  return h('span', { class: 'elapsed__value', 'data-since': start }, elapsedText(start, ctx.nowMs));
 }
 
 function pin(): SVGElement {
@@ -80,7 +89,7 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
     h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': '' }, alarm.event || t.alarm),
     h('div', { class: 'elapsed', 'data-testid': 'alarm-elapsed' },
       ctx.ended ? h('span', { class: 'elapsed__ended', 'data-testid': 'alarm-ended' }, t.ended) : null,
-      h('span', { class: 'elapsed__value', 'data-since': alarm.start ?? '' }, alarm.start !== null ? elapsedText(alarm.start, ctx.nowMs) : '–:––')),
+      elapsed(alarm.start, ctx)),
     alarm.message ? h('p', { class: 'message', 'data-testid': 'alarm-message' }, alarm.message) : null,
     alarm.address ? h('p', { class: 'address', 'data-testid': 'alarm-address' }, pin(), h('span', {}, alarm.address)) : null),
   h('div', { class: 'panel__body' },

@@ -1,6 +1,9 @@
 // The units of an alarm panel, drawn from crew.ts's plan and fitted to their box without shrinking any
 // text below its minimum. Modes, tried in this order until the box holds it:
-//   full   every member on two lines (name; qualification and position)
+//   wide   every member on two lines, the units in one column of full-width cards, then in two: as long
+//          as the box has the room, no name is cut
+//   wrap   every member listed, names and positions wrapping onto a second line instead of being cut
+//   full   every member on two lines (name; qualification and position), cut with "…" where too long
 //   dense  members side by side on one line each (position left out), then fewer of them listed
 //   bare   no members listed, no qualifications: each unit's name and its counts
 // then fewer units. Never is a coming member dropped silently: each unit counts what it does not list
@@ -62,10 +65,18 @@ interface Fit {
   limit: number;
   count: number;
   mode: Mode;
+  /** Columns of units: 1 or 2 wide cards, or as many as fit (0). */
+  columns?: number;
+  /** Names and positions wrap onto a second line instead of being cut. */
+  wrap?: boolean;
+  /** With one column of units: each card's members side by side in two columns. */
+  pairs?: boolean;
+  /** The text's size as a share of its usual size (1), never below --min-name. */
+  scale?: number;
 }
 type Draw = (fit: Fit) => void;
 /** How to redraw a crew box on screen, what it shows (as a key) and its sizes, for fitCrew(). */
-const drawers = new WeakMap<HTMLElement, { draw: Draw; key: string; total: number; units: number }>();
+const drawers = new WeakMap<HTMLElement, Drawer>();
 // The fit found for a crew in a box of a size: a patch to the counters rebuilds the panel, and the
 // crew it draws again fits as before, in one layout instead of a search (bounded, oldest out first).
 const fitted = new Map<string, Fit>();
@@ -74,10 +85,14 @@ const fitted = new Map<string, Fit>();
 export function crewView(units: Unit[], t: Strings): HTMLElement {
   const crew: CrewUnit[] = crewUnits(units);
   const root = h('div', { class: 'units', 'data-testid': 'units' });
-  const draw: Draw = ({ limit, count, mode }) => {
+  const draw: Draw = ({ limit, count, mode, columns = 0, wrap = false, pairs = false, scale = 1 }) => {
     const hidden = crew.slice(count);
     const coming = hidden.reduce((n, u) => n + u.coming.length, 0);
-    root.className = `units units--${mode}`;
+    root.className = `units units--${mode}${wrap ? ' units--wrap' : ''}${pairs ? ' units--pairs' : ''}`;
+    // As many 11 em columns as fit, but never more than there are units to fill them.
+    root.style.columns = columns ? String(columns) : `11em ${Math.max(1, count + (count < crew.length ? 1 : 0))}`;
+    root.style.fontSize = '';
+    if (scale !== 1) root.style.fontSize = `max(var(--min-name), ${parseFloat(getComputedStyle(root).fontSize) * scale}px)`;
     root.replaceChildren(...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t)),
       hidden.length ? h('p', { class: 'units__more', 'data-testid': 'units-more', 'data-units': hidden.length, 'data-coming': coming }, t.moreUnits(hidden.length, coming)) : '');
   };
@@ -97,10 +112,30 @@ function largest(lo: number, hi: number, fits: (n: number) => boolean): number {
   return a;
 }
 
-/** Fits a crew box to its space (see the file comment); a box that is not laid out is left as it is. */
+/**
+ * Fits a crew box to its space (see the file comment); a box that is not laid out is left as it is.
+ * When the crew would be cut, shortened or set smaller, the panel gives it the larger share of its body
+ * (the map gets less: `panel--crew-first`) and keeps that if the crew shows more there.
+ */
 export function fitCrew(root: HTMLElement): void {
   const drawer = drawers.get(root);
   if (!drawer || root.clientHeight === 0) return;
+  const panel = root.closest<HTMLElement>('.panel');
+  panel?.classList.remove('panel--crew-first');
+  const usual = fitIn(root, drawer);
+  if (!panel || !better(best(drawer), rank(usual, drawer))) return;
+  panel.classList.add('panel--crew-first');
+  const roomier = fitIn(root, drawer);
+  if (better(rank(roomier, drawer), rank(usual, drawer))) return;
+  panel.classList.remove('panel--crew-first');
+  drawer.draw(usual.fit);
+}
+
+type Drawer = { draw: Draw; key: string; total: number; units: number };
+interface Fitted { fit: Fit; cuts: number }
+
+function fitIn(root: HTMLElement, drawer: Drawer): Fitted {
+  root.style.fontSize = '';
   const key = `${root.clientWidth}x${root.clientHeight}|${getComputedStyle(root).fontSize}|${drawer.key}`;
   const known = fitted.get(key);
   const fit = known && fits(root, drawer.draw, known) ? known : search(root, drawer);
@@ -108,6 +143,20 @@ export function fitCrew(root: HTMLElement): void {
   fitted.delete(key);
   fitted.set(key, fit);
   if (fitted.size > 32) fitted.delete(fitted.keys().next().value as string);
+  return { fit, cuts: cuts(root) };
+}
+
+const MODES: Mode[] = ['bare', 'dense', 'full'];
+/** What a fit shows, larger is better: units shown, mode, members listed, fewer texts cut, larger text. */
+function rank({ fit, cuts: cut }: Fitted, drawer: Drawer): number[] {
+  return [fit.count, MODES.indexOf(fit.mode), fit.mode === 'full' ? drawer.total : fit.limit, -cut, fit.scale ?? 1];
+}
+function best(drawer: Drawer): number[] {
+  return [drawer.units, 2, drawer.total, 0, 1];
+}
+function better(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return false;
 }
 
 function fits(root: HTMLElement, draw: Draw, fit: Fit): boolean {
@@ -117,9 +166,34 @@ function fits(root: HTMLElement, draw: Draw, fit: Fit): boolean {
   return whole && root.scrollHeight <= root.clientHeight + 1 && root.scrollWidth <= root.clientWidth + 1;
 }
 
-function search(root: HTMLElement, { draw, total, units }: { draw: Draw; total: number; units: number }): Fit {
-  const full: Fit = { limit: total, count: units, mode: 'full' };
-  if (fits(root, draw, full)) return full;
+/** How many names, units' names and positions are cut short in the box as drawn. */
+function cuts(root: HTMLElement): number {
+  return Array.prototype.filter.call(root.querySelectorAll('.member__name, .unit__name, .member__position'), (el: HTMLElement) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).length;
+}
+
+// Sizes tried for the crew's text, as shares of its usual size (never below --min-name): smaller whole
+// names before larger ones cut.
+const SCALES = [1, 0.9, 0.8];
+// Column layouts tried at each size: as many 11 em columns as fit, two, one full-width card each with its
+// members in two columns, then in one; then the same with names and positions wrapping onto a second line.
+const LAYOUTS = [false, true].flatMap((wrap) => [{ columns: 0 }, { columns: 2 }, { columns: 1, pairs: true }, { columns: 1 }].map((l) => ({ ...l, wrap })));
+
+function search(root: HTMLElement, { draw, total, units }: Drawer): Fit {
+  // Everyone listed with nothing cut, in the room there is: other columns, names on two lines, then a
+  // smaller size; failing that, everyone listed with the fewest texts cut.
+  let fewest: { fit: Fit; cuts: number } | null = null;
+  for (const scale of SCALES) {
+    for (const layout of LAYOUTS) {
+      if (layout.columns > units) continue;
+      const fit: Fit = { limit: total, count: units, mode: 'full', ...layout, scale };
+      if (!fits(root, draw, fit)) continue;
+      const cut = cuts(root);
+      if (cut === 0) return fit;
+      // Cut anyway: the largest size where everyone fits, in the layout that cuts the fewest.
+      if (!fewest || (fewest.fit.scale === scale && cut < fewest.cuts)) fewest = { fit, cuts: cut };
+    }
+  }
+  if (fewest) return fewest.fit;
   const limit = largest(1, total, (n) => fits(root, draw, { limit: n, count: units, mode: 'dense' }));
   if (limit >= 1) return { limit, count: units, mode: 'dense' };
   const count = largest(1, units, (n) => fits(root, draw, { limit: 0, count: n, mode: 'bare' }));

@@ -84,7 +84,7 @@ export function screenModels(conn: Connection): ScreenModels {
     ScreenClaim: conn.model<ClaimDoc>('ScreenClaim', new Schema<ClaimDoc>({ _id: String, at: { type: Date, required: true } }, opts), 'screen_claims'),
     TestAlarm: conn.model<TestAlarmDoc>('TestAlarm', new Schema<TestAlarmDoc>({
       _id: String,
-      message: { type: String, required: true },
+      message: { type: String, default: '' },
       endsAt: { type: Date, required: true },
     }, opts), 'test_alarms'),
   };

@@ -115,7 +115,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
       body: { schema: 'TestAlarmBody', message: 'message or durationSeconds in wrong format' },
       response: { status: 200, schema: 'TestAlarmResult', description: 'When the test alarm ends' },
       errors: [400, 403, 404, 413, 415],
-      handler: ({ actor, params, body }) => screens.testAlarm(actor, params.monitor_id, body.message ?? 'Test alarm', body.durationSeconds ?? 60),
+      handler: ({ actor, params, body }) => screens.testAlarm(actor, params.monitor_id, body.message ?? '', body.durationSeconds ?? 60),
     }),
   ];
 }
