@@ -63,7 +63,7 @@ function sameSecret(given: string, wanted: string): boolean {
 /** Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler. */
 export function createApp(deps: AppDeps): App {
   const validator = new Validator();
-  const monitors = new MonitorCommands(deps.db, deps.events, deps.config.dataWrites);
+  const monitors = new MonitorCommands(deps.db, deps.events, deps.config.dataWrites, deps.log);
   const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits);
   const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
   const openapi = buildOpenApi(operations, validator);

@@ -95,7 +95,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const pairingSweep = config.pairingSweepMs > 0 ? setInterval(() => {
     app.screens.pairings.sweep().then(
       (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
-      (err: unknown) => log.warn({ err: (err as Error).message }, 'pairing sweep failed'),
+      (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
     );
   }, config.pairingSweepMs) : null;
   pairingSweep?.unref();

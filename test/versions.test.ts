@@ -159,4 +159,22 @@ chain('the head document follows every tenth version and never moves back; a pro
   assert.equal((await b.latest(key))!.body.writes.length, 25);
 });
 
+chain('a failed housekeeping write (head hint) is logged with its error and never fails the version it follows', async (ctx) => {
+  const key = newKey();
+  const heads = ctx.db.chains.heads;
+  const failing = new Proxy(heads, {
+    get: (target, name) => (name === 'updateOne' ? () => Promise.reject(new Error('disk full')) : (Reflect.get(target, name) as unknown)),
+  });
+  const warned: Array<{ obj: { err?: unknown; key?: string }; msg: string }> = [];
+  const log = { warn: (obj: { err?: unknown; key?: string }, msg: string) => void warned.push({ obj, msg }) };
+  const c = new Chain<Body>({ ...ctx.db.chains, heads: failing }, { log: log as never });
+  await c.start(key, { writes: [] });
+  for (let n = 1; n <= 10; n++) assert.is((await c.append(key, add(n), absent)).n, n);
+  await until(async () => warned.length > 0, 'the head hint failure logged');
+  assert.is(warned[0].msg, 'version chain head hint failed');
+  assert.is(warned[0].obj.key, key);
+  assert.instance(warned[0].obj.err, Error, 'the error itself (its stack is logged), not only its message');
+  assert.is((await c.latest(key))!.body.writes.length, 10);
+});
+
 chain.run();

@@ -17,6 +17,7 @@
 // over; nothing in this depends on clocks.
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
 import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
 import { Recent } from './recent.js';
@@ -69,6 +70,8 @@ export interface ChainOptions {
   tooLarge?: (bytes: number) => Error;
   /** Bytes of bodies this process keeps in memory. */
   cacheBytes?: number;
+  /** Where a failed housekeeping write (head hint, pruning) is logged; it never fails the write itself. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 const LINKS_KEPT = 20;
@@ -103,6 +106,12 @@ export class Chain<T> {
 
   constructor(private readonly models: ChainModels, private readonly options: ChainOptions) {
     this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
+  }
+
+  // A lost head hint costs a later cold read a few more lookups, a lost pruning leaves old links for the
+  // next one: logged, never thrown.
+  private housekeepingFailed(key: string, what: string): (err: unknown) => void {
+    return (err) => this.options.log?.warn({ err, key }, `version chain ${what} failed`);
   }
 
   /** Starts a history with version 0 (the genesis). Starting twice keeps the first. */
@@ -219,8 +228,8 @@ export class Chain<T> {
         this.layouts.set(linkId(key, next.n), { epoch: next.epoch, apart: inline.apart === true });
         // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
         // cold probe a few more exact lookups (it gallops).
-        if (next.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: next.n } }, { upsert: true }).catch(() => {});
-        void this.prune(key, next.n).catch(() => {});
+        if (next.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: next.n } }, { upsert: true }).catch(this.housekeepingFailed(key, 'head hint'));
+        void this.prune(key, next.n).catch(this.housekeepingFailed(key, 'pruning'));
         return { ...next, base: head.epoch, body };
       }
       if (!head || this.removed.has(key)) throw absent();

@@ -47,7 +47,7 @@ export async function watchRestores(db: mongo.Db, log: Logger, restored: () => v
         restored();
       }
     } catch (err) {
-      log.warn({ err: (err as Error).message }, 'restore check failed');
+      log.warn({ err }, 'restore check failed');
     } finally {
       checking = false;
     }

@@ -124,7 +124,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       deps.metrics.patchEmitted(event.at);
     },
     150,
-    (monitorId) => void resync(monitorId).catch((err) => log.warn({ err: (err as Error).message, monitorId }, 'resync to check a doubtful patch failed')),
+    (monitorId) => void resync(monitorId).catch((err) => log.warn({ err, monitorId }, 'resync to check a doubtful patch failed')),
   );
   const localScreens = (monitorId: number) => io.of('/').adapter.rooms.get(rooms.monitor(monitorId))?.size ?? 0;
   // Patches of monitors nobody here watches are not tracked: the first subscription starts the track.
@@ -154,7 +154,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     deps.metrics.snapshotSent('resync');
   }
 
-  const resyncFailed = (monitorId: number) => (err: unknown) => log.warn({ err: (err as Error).message, monitorId }, 'resync failed');
+  const resyncFailed = (monitorId: number) => (err: unknown) => log.warn({ err, monitorId }, 'resync failed');
 
   // The periodic pass, the safety net for a lost patch. A monitor stored ahead of what its screens here
   // were sent may only have its patches in flight (a busy process reads them from Redis late): it is
@@ -185,7 +185,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   // Patches written here while Redis was away never reached the other processes; once it is back they
   // are told which monitors to resync (their own recovery may have come before these writes).
   const unpublished = new Set<number>();
-  io.on('hub:resync', (monitorId) => void resync(monitorId).catch(() => {}));
+  io.on('hub:resync', (monitorId) => void resync(monitorId).catch(resyncFailed(monitorId)));
   redis?.onRecovered(() => {
     void resyncAll();
     for (const monitorId of unpublished) io.serverSideEmit('hub:resync', monitorId);
@@ -235,7 +235,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
     else io.to(rooms.organization(organizationId)).emit('screen:online', event);
   });
   const sweepTimer = setInterval(() => {
-    health.sweep(screensHere(io)).catch((err) => log.warn({ err: (err as Error).message }, 'screen health sweep failed'));
+    health.sweep(screensHere(io)).catch((err) => log.warn({ err }, 'screen health sweep failed'));
   }, Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)));
   sweepTimer.unref();
 
@@ -335,7 +335,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       const counts = await recheckSockets(deps.db, io.of('/').sockets.values());
       if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
     } catch (err) {
-      log.warn({ err: (err as Error).message }, 'credential recheck failed');
+      log.warn({ err }, 'credential recheck failed');
     }
   }, deps.tokenRecheckMs);
   recheckTimer.unref();

@@ -45,7 +45,7 @@ export async function watchHubPeers(models: SystemModels, hub: string, log: Logg
   const timer = setInterval(() => {
     models.HubProcess.updateOne({ _id: id }, { $set: { seenAt: new Date() } })
       .then(check)
-      .catch((err) => log.warn({ err: (err as Error).message }, 'hub heartbeat failed'));
+      .catch((err) => log.warn({ err }, 'hub heartbeat failed'));
   }, heartbeatMs);
   timer.unref();
   return {

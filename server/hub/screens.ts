@@ -17,7 +17,7 @@ type AnySocket = Socket<any, any, any, any>;
 /** Handles one screen's socket (or its kiosk agent's). */
 export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenActor, agent: boolean, deps: { health: ScreenHealth; validator: Validator; log: Logger }): void {
   const { health, validator, log } = deps;
-  const fail = (what: string) => (err: unknown) => log.warn({ err: (err as Error).message, screenId: screen.screenId }, what);
+  const fail = (what: string) => (err: unknown) => log.warn({ err, screenId: screen.screenId }, what);
   if (agent) {
     void socket.join(rooms.agents(screen.screenId));
     return;

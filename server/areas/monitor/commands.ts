@@ -1,4 +1,5 @@
 // Monitor commands: load, authorize, write, then publish. Storage lives in store.ts.
+import type { Logger } from 'pino';
 import { OrganizationGate, type OrganizationGateOptions } from '../../http/organization-gate.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
@@ -40,8 +41,8 @@ export class MonitorCommands {
   /** Alarm data writes in flight and waiting, per organization (README, "Alarm data writes"). */
   readonly dataWrites: OrganizationGate;
 
-  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }) {
-    this.store = new MonitorStore(db);
+  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }, log?: Pick<Logger, 'warn'>) {
+    this.store = new MonitorStore(db, log);
     this.dataWrites = new OrganizationGate(dataWrites);
   }
 

@@ -2,6 +2,7 @@
 // ("config:<id>", one revision per change) and its data ("data:<id>", one version per write). Every
 // read on a hot path is an exact string-_id lookup; concurrent changes on several processes each get
 // their own revision or version, so none is lost and no two share a number.
+import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
@@ -60,9 +61,9 @@ export class MonitorStore {
   // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
   private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
 
-  constructor(private readonly db: Database) {
-    this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024 });
-    this.data = new Chain<MonitorData>(db.chains, { maxBodyBytes: MONITOR_DATA_MAX_BYTES, tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES) });
+  constructor(private readonly db: Database, log?: Pick<Logger, 'warn'>) {
+    this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024, log });
+    this.data = new Chain<MonitorData>(db.chains, { maxBodyBytes: MONITOR_DATA_MAX_BYTES, tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES), log });
   }
 
   /** Creates a monitor with its first configuration revision and empty data (version 0). */
