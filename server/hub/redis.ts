@@ -50,28 +50,23 @@ export function connectRedis(url: string, log: Logger): RedisPair {
     : new Redis(url, o));
   const pub = make(options);
   const sub = make(queued);
-  for (const name of ['publish', 'spublish'] as const) {
-    const original = (pub as unknown as Record<string, (...a: unknown[]) => Promise<number>>)[name].bind(pub);
-    (pub as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      original(...args).catch((err: Error) => {
-        log.debug({ err: err.message }, `redis ${name} dropped`);
-        return 0;
-      });
-  }
-  // The adapter subscribes without handling a failure: one still queued when the process stops before
-  // Redis ever answered would be an unhandled rejection. ioredis subscribes again on every reconnect.
-  for (const name of ['subscribe', 'psubscribe', 'ssubscribe'] as const) {
-    const original = (sub as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name].bind(sub);
-    (sub as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      original(...args).catch((err: Error) => log.debug({ err: err.message }, `redis ${name} dropped`));
-  }
+  // A publish while Redis is away fails at once and counts 0 receivers; a subscription that fails (one
+  // still queued when the process stops before Redis ever answered, which the adapter does not handle)
+  // is logged: ioredis subscribes again on every reconnect. The clients themselves stay as ioredis made
+  // them; the adapter and the limits get these views of them.
+  const dropped = (name: string) => (err: unknown) => {
+    log.debug({ err }, `redis ${name} dropped`);
+    return 0;
+  };
+  const safePub = guarded(pub, ['publish', 'spublish'], dropped);
+  const safeSub = guarded(sub, ['subscribe', 'psubscribe', 'ssubscribe'], dropped);
 
   const listeners: Array<() => void> = [];
   let wasDown = false;
   const up = () => pub.status === 'ready' && sub.status === 'ready';
   for (const [name, client] of [['pub', pub], ['sub', sub]] as const) {
     client.on('error', (err: Error) => {
-      if (!wasDown) log.warn({ client: name, err: err.message }, 'redis unavailable');
+      if (!wasDown) log.warn({ client: name, err }, 'redis unavailable');
       wasDown = true;
     });
     client.on('ready', () => {
@@ -82,8 +77,8 @@ export function connectRedis(url: string, log: Logger): RedisPair {
     });
   }
   return {
-    pub,
-    sub,
+    pub: safePub,
+    sub: safeSub,
     cluster: nodes !== null,
     up,
     onRecovered: (listener) => void listeners.push(listener),
@@ -91,6 +86,25 @@ export function connectRedis(url: string, log: Logger): RedisPair {
       await Promise.all([pub, sub].map((client) => closeClient(client)));
     },
   };
+}
+
+/**
+ * A view of `client` whose `methods` settle instead of rejecting (with what `onError(name)` returns);
+ * everything else is the client's own. The client object is not changed.
+ */
+function guarded(client: RedisClient, methods: readonly string[], onError: (name: string) => (err: unknown) => unknown): RedisClient {
+  const wrapped = new Map(methods.map((name) => {
+    const method = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name];
+    return [name, (...args: unknown[]) => method.apply(client, args).catch(onError(name))] as const;
+  }));
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && wrapped.has(property)) return wrapped.get(property);
+      const value: unknown = Reflect.get(target, property, receiver);
+      // Methods run on the client itself; its constructor is told as it is (the adapter reads its name).
+      return typeof value === 'function' && property !== 'constructor' ? value.bind(target) : value;
+    },
+  });
 }
 
 // QUIT waits for Redis to answer, and a client with an offline queue waits forever while Redis is
