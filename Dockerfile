@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --omit=optional
 COPY tsconfig.json tsconfig.build.json ./
 COPY schemas schemas
+COPY common common
 COPY server server
 COPY display-client display-client
 RUN npm run build && npm prune --omit=dev --omit=optional

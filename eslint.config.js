@@ -20,4 +20,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // The screen's code runs in a browser: what it shares with the server lives in common/.
+    files: ['display-client/**/*.ts', 'common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The display client and common/ do not import the server; share through common/.' }] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'uvu', message: "Take suite and test from test/helpers/suite.ts: it reports a failing before()/after() hook's error." }] }],
+    },
+  },
 );

@@ -1,4 +1,4 @@
-// Run-time checks of what screens send to the hub (types: server/hub/protocol.ts).
+// Run-time checks of what screens send to the hub (types: common/hub-protocol.ts).
 import { int64Id, nonNegativeInt } from './common.js';
 
 export const HubSubscribe = {

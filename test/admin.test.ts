@@ -1,6 +1,6 @@
 // The admin command line (CONTRACT.md §4) as a user runs it: every command prints one JSON object on
 // stdout, and what it creates works against the API.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { runAdmin, type CliResult } from './helpers/cli.js';
 import { expectError } from './helpers/expect.js';

@@ -1,7 +1,7 @@
 // Resolved credentials are reused for CREDENTIAL_CACHE_MS (issue 11: a busy client's requests no longer
 // each read the credential): a token revoked elsewhere stops working within that time, and one revoked
 // by any process (a removed screen) at once on every process.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';

@@ -3,7 +3,7 @@
 // first one's excess is answered 503 with Retry-After. Held requests are ones whose body is still
 // coming: a place is taken before the body is read.
 import http from 'node:http';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';

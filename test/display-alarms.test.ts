@@ -1,8 +1,8 @@
 // The display's alarm decisions that the reviewer found wrong, run in Node: what counts as a change,
 // which ended alarm stays on the wall, and which alarm rings the gong.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../common/monitor-data.js';
 import { alarmMemory, alarmSignature, endedAlarm, readAlarm } from '../display-client/src/alarms.js';
 
 const now = Date.parse('2026-01-05T10:00:00Z');

@@ -1,6 +1,6 @@
 // The station display in headless Chromium against the real service: real REST writes, the real hub,
 // the page as a kiosk loads it from /display. Every assertion reads the DOM (data-testid elements).
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { launchChromium, LANDSCAPE, openScreen, PORTRAIT, recordSeen, seenIn, WAIT_MS, type ScreenPage } from './helpers/browser.js';

@@ -1,5 +1,5 @@
 // The screen's estimate of the server's clock (clock.ts), with injected clocks: run in Node.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { ServerClock } from '../display-client/src/clock.js';
 

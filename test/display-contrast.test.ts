@@ -1,6 +1,6 @@
 // Chip text colour by luminance (contrast.ts): every label colour gets black or white text at WCAG AA
 // (4.5:1) or better. Run in Node.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AA_CONTRAST, BLACK, contrast, luminance, over, parseColor, textOn, WHITE, type Rgba } from '../display-client/src/contrast.js';
 

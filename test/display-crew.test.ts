@@ -1,6 +1,6 @@
 // What a crew needs first (crew.ts): coming members by qualification, declined as a count, and what
 // gives way when space runs out, each unit counting what it does not list. Run in Node.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import type { Member, Unit } from '../display-client/src/alarms.js';
 import { crewUnits, listable, planCrew } from '../display-client/src/crew.js';

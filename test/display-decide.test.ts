@@ -1,7 +1,7 @@
 // Which view the wall shows (decide.ts), as a pure function of data, memory and server time: run in Node.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../common/monitor-data.js';
 import { decideView, initialMemory, isBusy, observe, receiveTest, type ViewMemory } from '../display-client/src/decide.js';
 import { readTestAlarm, type TestAlarm } from '../display-client/src/test-alarm.js';
 

@@ -1,7 +1,7 @@
 // Pairing from the page's point of view (issue 13), in Chromium against the real service: the page
 // shows its code, an admin pairs it (F3), the page runs on its screen token, reports what it shows,
 // and returns to a pairing code when the screen is removed (F5).
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { openScreen, TOKEN_STORAGE_KEY, WAIT_MS } from './helpers/browser.js';
 import { eventually, openPaired, pairCode, shownCode, storedPairing } from './helpers/fleet.js';

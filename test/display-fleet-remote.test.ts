@@ -1,6 +1,6 @@
 // Remote control of a paired page (F6/F7: identify, sleep, wake, reload) and test alarms (F8), in
 // Chromium against the real service: what the page shows, the DOM event and what a kiosk agent hears.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { eventually, kioskAgent, openPaired, powerEvents, RECORD_POWER } from './helpers/fleet.js';
 import { WAIT_MS } from './helpers/browser.js';

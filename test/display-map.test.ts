@@ -1,5 +1,5 @@
 // The display client's map placement and split-screen row maths, run in Node: no browser, no server.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { rowHeights } from '../display-client/src/layout.js';
 import {

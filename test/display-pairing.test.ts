@@ -1,6 +1,6 @@
 // The page's side of pairing (display-client/src/pairing.ts), run in Node with a scripted service and
 // hand-driven timers: polling, a new code after expiry, back-off on 429 and network faults.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { backoffMs, groupCode, POLL_MS, runPairing, type Paired, type PairingHooks } from '../display-client/src/pairing.js';
 

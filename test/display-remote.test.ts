@@ -1,6 +1,6 @@
 // The pure parts of a paired screen, run in Node: when the page is blank (power.ts), the throttled
 // health report (report.ts), the test alarm's panel content (test-alarm.ts) and the screen token's scheme.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { schemeFor } from '../display-client/src/credentials.js';
 import { powerState } from '../display-client/src/power.js';

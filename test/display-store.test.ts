@@ -1,8 +1,8 @@
 // The display client's store and view decisions, run in Node: no browser, no server.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../server/areas/monitor/reduce.js';
-import type { MonitorView, PatchEvent, SnapshotEvent, SubscribeRequest } from '../server/hub/protocol.js';
+import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../common/monitor-data.js';
+import type { MonitorView, PatchEvent, SnapshotEvent, SubscribeRequest } from '../common/hub-protocol.js';
 import { activeAlarms, alarmMemory, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
 import { DisplayStore, type ChangeCause } from '../display-client/src/store.js';
 import { schemeFor, parseMonitorId } from '../display-client/src/credentials.js';

@@ -1,6 +1,6 @@
 // The display's languages (strings.ts), the split screen's rows (layout.ts) and tile subdomains
 // (tiles.ts): run in Node.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { splitRows, balancedRows } from '../display-client/src/layout.js';
 import { clockText, dateText, elapsedText, languageOf, localeFor, stringsFor } from '../display-client/src/strings.js';

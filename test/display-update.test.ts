@@ -1,7 +1,7 @@
 // A wall screen picks up a new service version or new display settings by itself, but never while an
 // alarm is on it.
 import type { Browser } from 'playwright-core';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { launchChromium, TOKEN_STORAGE_KEY, WAIT_MS } from './helpers/browser.js';
 import { client } from './helpers/http.js';

@@ -1,6 +1,6 @@
 // A kiosk whose clock is off by ten minutes still shows the server's time: the right elapsed time, a
 // running alarm not ended, the standby delay and the standby clock. Chromium against the real service.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { kioskClockOff, LANDSCAPE, recordSeen, seenIn, WAIT_MS, type ScreenPage } from './helpers/browser.js';
 import { eventually } from './helpers/fleet.js';

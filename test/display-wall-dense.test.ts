@@ -1,7 +1,7 @@
 // The wall read from five metres, in Chromium against the real service: a dense alarm (3 units × 6
 // members) and a four-way split show every coming member or say "+N", no text is smaller than the
 // stated minimum sizes at 1920×1080 and 1080×1920, and every label chip has AA contrast.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { LANDSCAPE, PORTRAIT, type ScreenPage, WAIT_MS } from './helpers/browser.js';
 import { alarm, closeScreens, newMonitor, openWall, settled, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';

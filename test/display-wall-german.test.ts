@@ -3,7 +3,7 @@
 // page's own fonts), and long names are not cut while the units box has room to spare; they are cut
 // only once the space is truly used. WALL_SHOTS_DIR=<dir> saves a screenshot of each view there.
 import path from 'node:path';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { LANDSCAPE, PORTRAIT, type ScreenPage, WAIT_MS } from './helpers/browser.js';
 import { ago, closeScreens, newMonitor, openWall, settled, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';

@@ -1,6 +1,6 @@
 // The station's language: German labels from the monitor's configuration (else the browser's language),
 // with German dates; a configuration change switches the wall live. Chromium against the real service.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { WAIT_MS } from './helpers/browser.js';
 import { client } from './helpers/http.js';

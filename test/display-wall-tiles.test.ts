@@ -3,7 +3,7 @@
 // subdomains its URL template names. Chromium against the real service.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { WAIT_MS } from './helpers/browser.js';
 import { alarm, closeScreens, newMonitor, openWall, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';

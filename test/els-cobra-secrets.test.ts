@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { keyIdOf, openKeyring } from '../server/areas/els-cobra/secrets.js';
 import { loadConfig } from '../server/config.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../server/config.js';
 import { IdentityCommands } from '../server/identity/commands.js';

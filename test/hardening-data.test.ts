@@ -1,6 +1,6 @@
 // Hardening monitor data (issue 7): late patches after a clear, bounded data, hot paths on exact
 // string-_id lookups, and concurrent configuration changes on two processes — over the real wire.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { MONITOR_DATA_MAX_BYTES } from '../server/areas/monitor/store.js';
 import { expectError } from './helpers/expect.js';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { MonitorCommands } from '../server/areas/monitor/commands.js';
 import { client } from './helpers/http.js';

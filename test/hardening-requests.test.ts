@@ -1,6 +1,6 @@
 // Hardening requests (issue 7): the rate-limit exemption only after authorization, a full connection
 // pool answered 503, and the error messages a newcomer meets — over the real wire.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';

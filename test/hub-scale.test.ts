@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { IdentityCommands } from '../server/identity/commands.js';

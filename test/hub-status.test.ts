@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { io, type Socket } from 'socket.io-client';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { repoRoot } from './helpers/processes.js';
 import { client, request } from './helpers/http.js';

@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { client } from './helpers/http.js';
 import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';

@@ -1,6 +1,6 @@
 // Sequential IDs stay unique and within 2^53-1 under concurrent creates; concurrent data writes each
 // get their own version (CONTRACT.md §1, §5).
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { MAX_SAFE_ID } from './helpers/expect.js';
 import { client } from './helpers/http.js';

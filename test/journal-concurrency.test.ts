@@ -1,7 +1,7 @@
 // The journal's guarantees under concurrency, on the database the run uses (FerretDB here, whose
 // updates are not atomic): requests are spread over two service instances on one database, so the
 // guarantees are those of the storage, not of one process's queue. Rate limits are off (test service).
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { INITIAL_STATE, transition, type JournalStateData } from '../server/areas/journal/state.js';
 import { client, type Credential } from './helpers/http.js';

@@ -2,7 +2,7 @@
 // refuses once the budget is spent on the first; without Redis each process counts alone; a Redis
 // outage never refuses requests it cannot count.
 import { randomBytes } from 'node:crypto';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { client, type Reply } from './helpers/http.js';
 import { privateRedis, type RedisServer } from './helpers/processes.js';

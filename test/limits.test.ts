@@ -1,7 +1,7 @@
 // Hard-to-break: inputs and loads that must end in a clear 4xx or 503, never a 500, and never lose data.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { MAX_EVENTS } from '../server/areas/monitor/reduce.js';
+import { MAX_EVENTS } from '../common/monitor-data.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 

@@ -1,7 +1,7 @@
 // /openapi.json is good to generate clients from: every operation described, every body and response
 // schema with an example, every example valid against its schema (the service's own Validator), and
 // every media type showing one.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AppError } from '../server/http/errors.js';
 import { Validator } from '../server/http/validation.js';

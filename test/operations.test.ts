@@ -1,7 +1,7 @@
 // What an operator relies on (issue 12): /metrics in Prometheus text that moves with requests and
 // screens, optionally behind a bearer token; the /docs page rendering offline in Chromium; descriptive
 // operationIds — over the real wire.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
 import { OPERATION_IDS } from '../server/http/operation-ids.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { repoRoot, runAdmin } from './helpers/cli.js';
 import { request } from './helpers/http.js';

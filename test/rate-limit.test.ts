@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { RateLimiter } from '../server/http/rate-limit.js';
 import { client } from './helpers/http.js';

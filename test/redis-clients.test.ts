@@ -2,7 +2,7 @@
 // hold. (A process that started quickly lost them: its ready check's INFO was refused in subscriber
 // mode, the connection dropped, and the reconnect did not subscribe again — no patch crossed processes.)
 import { pino } from 'pino';
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { connectRedis } from '../server/hub/redis.js';
 

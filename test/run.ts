@@ -4,17 +4,17 @@
 // Database: TEST_MONGODB_URI when set, else the launcher's order (mongod on PATH, embedded FerretDB)
 // in a fresh temporary data directory. Redis: REDIS_URL, else 127.0.0.1:6379.
 //
-// A file that has not finished after TEST_FILE_TIMEOUT_S seconds (default 900) counts as one failure
-// and the run goes on with the next file, so a hanging test still ends in the "N passed, N failed" line.
+// Each file runs in its own process, as uvu runs a file on its own; the runner adds up the counts of
+// uvu's summaries. A file that has not finished after TEST_FILE_TIMEOUT_S seconds (default 900) is
+// stopped and counts as one failure, and the run goes on with the next file, so a hanging test still
+// ends in the "N passed, N failed" line.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { launchDatabase } from '../server/db/launcher.js';
 import { missingPrerequisites } from './preflight.js';
-
-type Result = [errors: string | true, passed: number, skipped: number, total: number];
-type Queue = Array<Array<string | null | (() => Promise<Result>)>>;
 
 // TEST_ROOT: another folder of test files (the runner's own test uses one).
 const root = process.env.TEST_ROOT ? path.resolve(process.env.TEST_ROOT) : path.dirname(fileURLToPath(import.meta.url));
@@ -52,39 +52,78 @@ process.env.TEST_MONGODB_URI = database.uri;
 process.env.TEST_DATA_DIR = dataDir;
 process.stdout.write(`[test] database: ${database.engine} at ${database.uri}\n`);
 
-(globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
-const g = globalThis as unknown as { UVU_QUEUE: Queue; UVU_INDEX: number };
-await import('uvu');
-for (const [index, file] of files.entries()) {
-  g.UVU_INDEX = index;
-  g.UVU_QUEUE.push([path.relative(path.dirname(root), file)]);
-  await import(pathToFileURL(file).href);
-}
-
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const started = Date.now();
-for (const group of g.UVU_QUEUE) {
-  const name = group.shift();
-  if (typeof name === 'string') process.stdout.write(`\n${name}\n`);
-  const deadline = Date.now() + fileTimeoutMs;
-  for (const runSuite of group as Array<() => Promise<Result>>) {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))));
-    const result = await Promise.race([runSuite(), late]);
-    clearTimeout(timer);
-    if (!result) {
-      // The hanging test keeps whatever it holds; the run only stops waiting for it.
-      process.stdout.write(`\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); counted as 1 failed, its remaining suites skipped\n`);
-      failed += 1;
-      break;
-    }
-    const [errors, ran, skip, total] = result;
+let running: ChildProcess | undefined;
+// The files run in their own process group (below), which a Ctrl-C at the terminal does not reach.
+process.once('SIGINT', () => {
+  if (running) killGroup(running);
+  process.exit(130);
+});
+for (const file of files) {
+  const name = path.relative(path.dirname(root), file);
+  process.stdout.write(`\n${name}\n`);
+  const outcome = await runFile(file);
+  if (outcome.kind === 'late') {
+    process.stdout.write(`\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); stopped and counted as 1 failed\n`);
+    failed += 1;
+  } else if (!outcome.summary) {
+    process.stdout.write(`\n✘ ${name}: ended (${outcome.exit}) without uvu's summary; counted as 1 failed\n`);
+    failed += 1;
+  } else {
+    const { total, passed: ran, skipped: skip } = outcome.summary;
     passed += ran;
     failed += total - ran;
     skipped += skip;
-    if (errors !== true) process.stdout.write(`\n${errors}\n`);
+    if (outcome.exit !== 'exit code 0' && total === ran) {
+      process.stdout.write(`\n✘ ${name}: its tests passed, but it ended with ${outcome.exit}; counted as 1 failed\n`);
+      failed += 1;
+    }
+  }
+}
+
+type Outcome = { kind: 'late' } | { kind: 'ended'; exit: string; summary: { total: number; passed: number; skipped: number } | null };
+
+/**
+ * Runs one test file as uvu runs it on its own (node --import tsx FILE: the file's test.run() starts
+ * uvu), in a process group of its own so that a file that does not finish is stopped with everything
+ * it started, and reads the counts from uvu's summary ("Total: / Passed: / Skipped:").
+ */
+async function runFile(file: string): Promise<Outcome> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: path.dirname(root),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  running = child;
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    output += chunk.toString();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), fileTimeoutMs)));
+  const ended = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`)));
+  const exit = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  // Whatever the file started and left behind (a service, a browser) goes with it.
+  killGroup(child);
+  running = undefined;
+  if (exit === 'late') return { kind: 'late' };
+  // eslint-disable-next-line no-control-regex -- uvu colours its summary on a terminal
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const count = (label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)\\s*$`, 'm').exec(plain)?.[1] ?? NaN);
+  const summary = { total: count('Total'), passed: count('Passed'), skipped: count('Skipped') };
+  return { kind: 'ended', exit, summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 } };
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // The group has ended already.
   }
 }
 

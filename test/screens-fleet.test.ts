@@ -1,6 +1,6 @@
 // The screen fleet, part two (issue 13, CONTRACT.md §8): health across two hub processes, remote
 // commands with acknowledgements (F6, F7) and test alarms (F8) — over the real wire.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';

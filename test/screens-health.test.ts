@@ -1,7 +1,7 @@
 // Screen health writes on one process (server/areas/screens/health.ts): a connect's user agent, a
 // report and heartbeats arriving together must all be kept — FerretDB applies each update by reading
 // and rewriting the whole document, so two at once could lose a field.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { ScreenHealth } from '../server/areas/screens/health.js';
 import { openDatabase, type Database } from '../server/db/database.js';

@@ -1,6 +1,6 @@
 // The screen fleet, part one (issue 13, CONTRACT.md §8): pairing (F1–F3), the screen token's scope,
 // listing and removing screens (F4, F5) — over the real wire.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { CODE_ALPHABET, CODE_LENGTH, Pairings } from '../server/areas/screens/pairing.js';
 import { expectError } from './helpers/expect.js';

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request, type Reply } from './helpers/http.js';

@@ -1,6 +1,6 @@
 // S7/S8 text formatter over the real wire, and every formatter's text from the monitor's alarming data.
 import * as assert from 'uvu/assert';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import { FORMATTER_NAMES } from '../schemas/sms.js';
 import { formatSms } from '../server/areas/sms/formatters.js';
 import { gsm7Units, segmentsOf, toGsm7 } from '../server/areas/sms/gsm7.js';

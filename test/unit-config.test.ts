@@ -3,7 +3,7 @@
 // means the default, and a bad value is refused in one sentence naming it and the fix.
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { ConfigError, describeConfig, loadConfig } from '../server/config.js';
 import { configTable, VARIABLES } from '../server/config-variables.js';

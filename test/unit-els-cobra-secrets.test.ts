@@ -1,6 +1,6 @@
 // The integration's keyring and input checks as pure functions (no database).
 import { randomBytes } from 'node:crypto';
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { isHttpUrl, pemBlocks } from '../server/areas/els-cobra/pem.js';
 import { Keyring, keyIdOf, parseKey } from '../server/areas/els-cobra/secrets.js';

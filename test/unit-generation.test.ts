@@ -1,5 +1,5 @@
 // Caches of facts empty themselves once the process saw a restore (server/db/generation.ts).
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { ByteCache } from '../server/db/byte-cache.js';
 import { forgetCachedFacts } from '../server/db/generation.js';

@@ -1,5 +1,5 @@
 // The journal's state table (interface, "States and transitions") row by row, as pure functions.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AppError } from '../server/http/errors.js';
 import { wording } from '../server/areas/journal/wording.js';

@@ -1,5 +1,5 @@
 // The alarm data writes' gate per organization (server/http/organization-gate.ts), without a server.
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AppError } from '../server/http/errors.js';
 import { OrganizationGate } from '../server/http/organization-gate.js';

@@ -1,6 +1,6 @@
 // The channel areas' pure rules, without a database: owner reach (spec rule 4), push answers, the
 // feedback organization, the push platform of an os text, gsm numbers and placeholder path IDs.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { platformOf } from '../server/areas/app/devices.js';
 import { describeConfig, loadConfig } from '../server/config.js';

@@ -1,5 +1,5 @@
 // The journal's and the integration's permission rules (server/identity/policy.ts), without a database.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import type { Actor } from '../server/identity/actor.js';
 import { canKeepJournal, canReadIntegrationSecrets, canSuperviseJournal } from '../server/identity/policy.js';

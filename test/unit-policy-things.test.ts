@@ -1,6 +1,6 @@
 // The things area's pure parts without a database: record policies, typed condition comparison, slot
 // picking, field merging and ordering.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { mergeFields } from '../server/areas/things/entity-fields.js';
 import { keyOf, valueProblem } from '../server/areas/things/fields.js';

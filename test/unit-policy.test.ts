@@ -1,4 +1,4 @@
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { allSchemas } from '../schemas/index.js';
 import { AppError } from '../server/http/errors.js';

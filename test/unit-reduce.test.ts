@@ -1,6 +1,6 @@
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { applyWrite, emptyData, INCIDENT_LOG_SIZE, MAX_EVENTS, MAX_EVENTS_BYTES, mergePatch, patchTarget, utf8Length } from '../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, INCIDENT_LOG_SIZE, MAX_EVENTS, MAX_EVENTS_BYTES, mergePatch, patchTarget, utf8Length } from '../common/monitor-data.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 4, 0, s)).toISOString();
 

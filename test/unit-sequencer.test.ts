@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
-import { test } from 'uvu';
+import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { PatchSequencer } from '../server/hub/sequencer.js';
-import type { PatchEvent } from '../server/hub/protocol.js';
+import type { PatchEvent } from '../common/hub-protocol.js';
 
 // Epochs of one history are e<version>; each patch names its predecessor's.
 const patch = (version: number, monitorId = 1, history = 'e'): PatchEvent => ({ monitorId, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'meta', op: 'patch', payload: { v: version }, at: new Date(0).toISOString() });

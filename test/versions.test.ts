@@ -1,6 +1,6 @@
 // Version chains (server/db/chain.ts) with two chain instances on one database, as two hub processes
 // have them: monitor data versions and configuration revisions rest on these guarantees.
-import { suite } from 'uvu';
+import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { Chain } from '../server/db/chain.js';
 import { openDatabase, type Database } from '../server/db/database.js';

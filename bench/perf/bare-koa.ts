@@ -7,7 +7,7 @@ import Router from '@koa/router';
 const dist = '../../dist/server';
 const { openDatabase } = (await import(`${dist}/db/database.js`)) as typeof import('../../server/db/database.js');
 const { MonitorStore } = (await import(`${dist}/areas/monitor/store.js`)) as typeof import('../../server/areas/monitor/store.js');
-const { applyWrite } = (await import(`${dist}/areas/monitor/reduce.js`)) as typeof import('../../server/areas/monitor/reduce.js');
+const { applyWrite } = (await import(`${dist}/../common/monitor-data.js`)) as typeof import('../../common/monitor-data.js');
 
 const db = await openDatabase(process.env.BENCH_MONGODB_URI!);
 const store = new MonitorStore(db);

@@ -1,5 +1,5 @@
 // What the screen should show, decided from data and the clock alone. DOM-free (unit tested in Node).
-import { activeEvents, isAlarm, namesAlarm, type Json, type JsonObject, type MonitorData } from '../../server/areas/monitor/reduce.js';
+import { activeEvents, isAlarm, namesAlarm, type Json, type JsonObject, type MonitorData } from '../../common/monitor-data.js';
 
 /** A readable view of one alarming-data object; every field is optional because writes may be partial. */
 export interface Alarm {

@@ -1,5 +1,5 @@
 // Announces new alarms: a gong and, if configured, the spoken event and address.
-import type { JsonObject } from '../../server/areas/monitor/reduce.js';
+import type { JsonObject } from '../../common/monitor-data.js';
 import { alarmMemory, type Alarm } from './alarms.js';
 import { bool } from './config.js';
 import { playGong, speak } from './sound.js';

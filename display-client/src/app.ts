@@ -1,7 +1,7 @@
 // The screen's controller: holds the store, the connection and the server clock, asks decide.ts what
 // the wall shows, and draws it. It exposes busy() for the self-reload guard. A paired screen also
 // reports what it shows and obeys remote commands.
-import type { AuthScheme, PatchEvent, SubscribeResult, TestAlarmEvent } from '../../server/hub/protocol.js';
+import type { AuthScheme, PatchEvent, SubscribeResult, TestAlarmEvent } from '../../common/hub-protocol.js';
 import { activeAlarms } from './alarms.js';
 import { createAnnouncer } from './announce.js';
 import type { ServerClock } from './clock.js';

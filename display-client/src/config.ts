@@ -1,7 +1,7 @@
 // Typed readers for the monitor's open property maps (configuration, configurationSplitScreen,
 // configurationStandby). The maps are free-form, so every key has a default and a wrong type falls back
 // to it instead of breaking the screen. The keys each view supports are listed at the top of that view.
-import type { JsonObject } from '../../server/areas/monitor/reduce.js';
+import type { JsonObject } from '../../common/monitor-data.js';
 
 /** A boolean key, or `fallback` when absent or not a boolean. */
 export function bool(map: JsonObject | undefined, key: string, fallback: boolean): boolean {

@@ -16,7 +16,7 @@ import type {
   SubscribeRequest,
   SubscribeResult,
   TestAlarmEvent,
-} from '../../server/hub/protocol.js';
+} from '../../common/hub-protocol.js';
 
 /** What the connection reports to the app. */
 export interface ConnectionHooks {

@@ -1,6 +1,6 @@
 // The screen signs in once: the token lives in localStorage, the monitor id in the page address. A
 // paired screen also keeps what its pairing told it (its screen id, name and monitor).
-import type { AuthScheme } from '../../server/hub/protocol.js';
+import type { AuthScheme } from '../../common/hub-protocol.js';
 
 const TOKEN_KEY = 'alarm-hub.display.token';
 const SCREEN_KEY = 'alarm-hub.display.screen';

@@ -7,7 +7,7 @@
 //            replaces it for good (it does not come back when the real one ends)
 //   ended    no active alarm, less than standbyDelay since the last change: the last alarm, marked ENDED
 //   standby  otherwise (and at once on a screen that starts without an alarm)
-import type { MonitorData } from '../../server/areas/monitor/reduce.js';
+import type { MonitorData } from '../../common/monitor-data.js';
 import { activeAlarms, alarmSignature, endedAlarm, lastAlarmChange, type Alarm } from './alarms.js';
 import type { TestAlarm } from './test-alarm.js';
 

@@ -1,6 +1,6 @@
 // Entry of the station display bundle: pair the screen (or sign in with a token) once, then run the
 // live screen.
-import type { AuthScheme } from '../../server/hub/protocol.js';
+import type { AuthScheme } from '../../common/hub-protocol.js';
 import { startApp, type App } from './app.js';
 import { ServerClock } from './clock.js';
 import { clearToken, loadPairing, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor, type PairedScreen } from './credentials.js';

@@ -2,7 +2,7 @@
 // acknowledged with the screen's id. Sleep blanks the page and says so, as the DOM event
 // `alarmhub:power` ({detail: {state}}) and as `screen:power` to the hub for the kiosk agent; whether it
 // is blank follows power.ts, so an alarm wakes a sleeping screen.
-import type { ScreenCommandAck, ScreenCommandName } from '../../server/hub/protocol.js';
+import type { ScreenCommandAck, ScreenCommandName } from '../../common/hub-protocol.js';
 import type { PairedScreen } from './credentials.js';
 import { fitText } from './dom.js';
 import { powerState, type PowerState } from './power.js';

@@ -3,14 +3,14 @@
 // disagree on what a write means. The one rule that matters on a wall: never show a state older than
 // one shown — unless the server's history was reset (a restored database), which the epochs reveal
 // whatever the version numbers say.
-import { applyWrite, emptyData, type MonitorData } from '../../server/areas/monitor/reduce.js';
+import { applyWrite, emptyData, type MonitorData } from '../../common/monitor-data.js';
 import type {
   MonitorView,
   PatchEvent,
   SnapshotEvent,
   SubscribeRequest,
   SubscribeResult,
-} from '../../server/hub/protocol.js';
+} from '../../common/hub-protocol.js';
 
 /** What the screen currently holds; version -1 means no snapshot has arrived yet. */
 export interface DisplayState {

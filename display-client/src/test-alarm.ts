@@ -1,7 +1,7 @@
 // A test alarm (F8, `monitor:test-alarm`): shown like an alarm but marked TEST, never part of the
 // monitor's data. DOM-free (unit tested in Node); decide.ts says when it shows.
-import type { JsonObject } from '../../server/areas/monitor/reduce.js';
-import type { TestAlarmEvent } from '../../server/hub/protocol.js';
+import type { JsonObject } from '../../common/monitor-data.js';
+import type { TestAlarmEvent } from '../../common/hub-protocol.js';
 import type { Alarm } from './alarms.js';
 import { coordinate, text } from './config.js';
 

@@ -1,7 +1,7 @@
 // The single place where changes leave the areas for the hub: commands call these after their
 // writes succeed; the hub implements them (on every process, through Redis). Routes never publish.
 import type { MonitorEvents } from '../areas/monitor/events.js';
-import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent } from './protocol.js';
+import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent } from '../../common/hub-protocol.js';
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
 export interface OrganizationEvents {

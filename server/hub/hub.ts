@@ -33,7 +33,7 @@ import {
   type SubscribeRequest,
   type SubscribeResult,
   type UnsubscribeRequest,
-} from './protocol.js';
+} from '../../common/hub-protocol.js';
 
 interface SocketData {
   actor: Caller;

@@ -6,7 +6,7 @@ import type { Server, Socket } from 'socket.io';
 import type { ScreenHealth } from '../areas/screens/health.js';
 import type { Validator } from '../http/validation.js';
 import type { ScreenActor } from '../identity/actor.js';
-import { rooms, type ScreenCommandName, type ScreenPowerEvent, type ScreenReportEvent } from './protocol.js';
+import { rooms, type ScreenCommandName, type ScreenPowerEvent, type ScreenReportEvent } from '../../common/hub-protocol.js';
 
 // Reports are written at most this often per screen; the latest one wins.
 const REPORT_EVERY_MS = 2_000;

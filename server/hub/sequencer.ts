@@ -6,7 +6,7 @@
 // sent, or a successor built on another epoch — may mean the history was reset (a restored database);
 // so may a late patch whose epoch is no longer remembered. `onDoubt` then has the hub compare with the
 // stored state (two exact lookups) and send it to the screens if it differs.
-import type { PatchEvent } from './protocol.js';
+import type { PatchEvent } from '../../common/hub-protocol.js';
 
 interface Track {
   /** Highest version emitted to screens (or known to them through a snapshot), with its epoch. */

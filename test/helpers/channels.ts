@@ -1,6 +1,6 @@
 // Shared set-up for the app, sms and call tests: a fresh service per suite, organizations A and B,
 // a user without any membership, and the 401 cases every operation shares.
-import { suite } from 'uvu';
+import { suite } from './suite.js';
 import { expectError } from './expect.js';
 import { request, type Credential } from './http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './service.js';

@@ -1,7 +1,7 @@
 // Shared set-up for the journal tests: a fresh service per suite with organizations A and B, the 401
 // cases every operation shares, and small steps (category, journal, lock, entry) as the API key or a
 // user would take them.
-import { suite, type Test } from 'uvu';
+import { suite, type Test } from './suite.js';
 import * as assert from 'uvu/assert';
 import { Validator } from '../../server/http/validation.js';
 import { wording } from '../../server/areas/journal/wording.js';

@@ -1,6 +1,6 @@
 // Shared set-up for the monitor tests (M1–M10): a fresh service per suite, organizations A and B, the
 // three 401 cases every operation shares, and the wording of the monitor errors.
-import { suite } from 'uvu';
+import { suite } from './suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './expect.js';
 import { client, request, type Credential } from './http.js';

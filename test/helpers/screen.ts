@@ -1,6 +1,6 @@
 // A station screen for tests: a real socket.io-client that records everything the hub sends.
 import { io, type Socket } from 'socket.io-client';
-import type { Ack, PatchEvent, SnapshotEvent, SubscribeResult } from '../../server/hub/protocol.js';
+import type { Ack, PatchEvent, SnapshotEvent, SubscribeResult } from '../../common/hub-protocol.js';
 
 /** How long a screen waits for an answer or a condition by default: long, as a busy machine may take seconds. */
 export const WAIT_MS = 20_000;

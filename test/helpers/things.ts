@@ -1,7 +1,7 @@
 // Shared set-up for the things tests (T1–T13): a fresh service per suite, organizations A and B, members
 // of A that an entity grants read or read/write, an entity of A with one field of every type, and the
 // 401 cases every operation shares.
-import { suite } from 'uvu';
+import { suite } from './suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './expect.js';
 import { client, request, type Credential } from './http.js';

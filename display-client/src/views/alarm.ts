@@ -11,7 +11,7 @@
 //   speech           boolean, default false: speak event and address on a new alarm
 //   speechLang       BCP 47 language of the voice (default: the display's language)
 //   language         "de" or "en" (or a tag such as "de-AT"): the display's language, default the browser's
-import type { JsonObject } from '../../../server/areas/monitor/reduce.js';
+import type { JsonObject } from '../../../common/monitor-data.js';
 import type { Alarm } from '../alarms.js';
 import { bool, coordinate, int, text } from '../config.js';
 import { h, svg } from '../dom.js';

@@ -1,7 +1,7 @@
 // Draws a view decision (decide.ts) as the wall's content, with a key that changes whenever the
 // drawing would: the controller rebuilds only then.
-import type { MonitorData } from '../../../server/areas/monitor/reduce.js';
-import type { MonitorView } from '../../../server/hub/protocol.js';
+import type { MonitorData } from '../../../common/monitor-data.js';
+import type { MonitorView } from '../../../common/hub-protocol.js';
 import type { Alarm } from '../alarms.js';
 import type { ViewDecision } from '../decide.js';
 import { localeFor, type Language, type Strings } from '../strings.js';

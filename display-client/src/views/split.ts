@@ -8,7 +8,7 @@
 //                    tells the rest
 //   showMap          boolean, default true: a map in each panel
 //   showUnits        boolean, default true: the units with member feedback in each panel
-import type { JsonObject } from '../../../server/areas/monitor/reduce.js';
+import type { JsonObject } from '../../../common/monitor-data.js';
 import type { Alarm } from '../alarms.js';
 import { bool, int } from '../config.js';
 import { h } from '../dom.js';

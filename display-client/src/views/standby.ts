@@ -8,7 +8,7 @@
 //   latestAlarmsCount 1..20, default 6
 //   showPagers        boolean, default true: data.metaData.pagers.activePager / inactivePager
 //   locale            BCP 47 locale for the date, default: the display's language (de-DE or en-GB)
-import type { JsonObject } from '../../../server/areas/monitor/reduce.js';
+import type { JsonObject } from '../../../common/monitor-data.js';
 import { bool, int, text } from '../config.js';
 import { h } from '../dom.js';
 import { clockText, dateText, type Strings } from '../strings.js';

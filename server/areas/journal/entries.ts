@@ -10,7 +10,8 @@ import type { CategoryCommands } from './categories.js';
 import type { JournalCommands } from './journals.js';
 import { entryKey, type EntryContent, type JournalLog } from './log.js';
 import type { JournalDoc } from './models.js';
-import { presentEntry, presentJournalState, type JournalEntryView, type JournalStateView } from './presenter.js';
+import type { JournalEntryView, JournalStateView } from '../../../common/hub-protocol.js';
+import { presentEntry, presentJournalState } from './presenter.js';
 import { holderOf, type Holder, type JournalStateData } from './state.js';
 import { wording } from './wording.js';
 

@@ -1,39 +1,9 @@
-// Never send a model: REST and the hub present journals, entries and categories through these.
+// Never send a model: REST and the hub present journals, entries and categories through these (their
+// shapes are the hub protocol's, common/hub-protocol.ts).
 import type { CategoryView } from '../../../schemas/journal.js';
+import type { JournalEntryView, JournalStateView, StampView } from '../../../common/hub-protocol.js';
 import type { CategoryDoc, EntryDoc, JournalDoc, Stamp } from './models.js';
 import type { JournalStateData } from './state.js';
-
-/** Who did something and when, as the interface shows it: userId, or null and the API key's ID. */
-export interface StampView {
-  time: string;
-  userId: number | null;
-  apiKeyId?: number;
-}
-
-export interface JournalEntryView {
-  id: number;
-  journalId: number;
-  serialNumber: number;
-  text: string;
-  location: string;
-  attachment: string;
-  category: CategoryView | null;
-  created: StampView & { timeCustom: string | null };
-  deleted: StampView | null;
-}
-
-/** A journal without its entries (J7, J8, close, force-unlock, and the hub's events). */
-export interface JournalStateView {
-  id: number;
-  organizationId: number;
-  eventId: number | null;
-  closed: boolean;
-  locked: StampView | null;
-}
-
-export interface JournalView extends JournalStateView {
-  entryList: { entries: JournalEntryView[]; totalEntries: number };
-}
 
 /** The public shape of a stored category. */
 export function presentCategory(doc: CategoryDoc): CategoryView {

@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import { OrganizationGate, type OrganizationGateOptions } from '../../http/organization-gate.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import type { MonitorView, PatchEvent, SnapshotEvent } from '../../hub/protocol.js';
+import type { MonitorView, PatchEvent, SnapshotEvent } from '../../../common/hub-protocol.js';
 import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
 import { presentMonitor } from './presenter.js';
-import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from './reduce.js';
+import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
 import { MonitorStore, type MonitorConfig, type MonitorOwner, type MonitorRecord } from './store.js';
 
 /** Fields of a monitor a client may set. */

@@ -1,5 +1,5 @@
 // Never send a model: REST and the hub present monitors through this one function.
-import type { MonitorView } from '../../hub/protocol.js';
+import type { MonitorView } from '../../../common/hub-protocol.js';
 import type { MonitorRecord } from './store.js';
 
 /** The public shape of a stored monitor. */

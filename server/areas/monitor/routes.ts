@@ -3,7 +3,7 @@ import { defineOperation, type Operation } from '../../http/operation.js';
 import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../schemas/monitor.js';
 import type { MonitorCommands, MonitorInput } from './commands.js';
 import { presentMonitor } from './presenter.js';
-import type { DataOp, DataSection, JsonObject } from './reduce.js';
+import type { DataOp, DataSection, JsonObject } from '../../../common/monitor-data.js';
 import { MONITOR_DATA_MAX_BYTES, type MonitorOwner } from './store.js';
 
 const MONITOR_FORMAT = 'Monitor in wrong format or required field missing';

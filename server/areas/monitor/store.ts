@@ -9,7 +9,7 @@ import { Chain, type Version, type VersionRef } from '../../db/chain.js';
 import { Recent } from '../../db/recent.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { MonitorDoc } from './models.js';
-import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from './reduce.js';
+import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
 
 /** The fields of a monitor that change over its life. */
 export interface MonitorConfig {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { forbidden, notFound, rateLimited } from '../../http/errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
 import type { CredentialEvents, ScreenEvents } from '../../hub/events.js';
-import type { ScreenCommandName } from '../../hub/protocol.js';
+import type { ScreenCommandName } from '../../../common/hub-protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';

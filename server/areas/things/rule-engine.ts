@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RuleTrigger } from '../../../schemas/things.js';
 import type { OrganizationEvents } from '../../hub/events.js';
-import type { RuleTriggeredEvent, ThingsAlarm } from '../../hub/protocol.js';
+import type { RuleTriggeredEvent, ThingsAlarm } from '../../../common/hub-protocol.js';
 import { compareKeys, keyOf } from './fields.js';
 import type { ConditionDoc, EntityDoc, FieldDoc, RuleDoc, ThingsModels } from './models.js';
 import type { RuleSets } from './rule-sets.js';

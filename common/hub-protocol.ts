@@ -1,8 +1,8 @@
 // The hub's wire protocol (CONTRACT.md §5): one module imported by the server and the display client.
 // Types only plus constants; what clients send is still validated at run time on the server
 // (schemas/hub.ts).
-import type { DataOp, DataSection, JsonObject, MonitorData } from '../areas/monitor/reduce.js';
-import type { JournalEntryView, JournalStateView } from '../areas/journal/presenter.js';
+import type { CategoryView } from '../schemas/journal.js';
+import type { DataOp, DataSection, JsonObject, MonitorData } from './monitor-data.js';
 
 /** A monitor as REST and the hub present it. */
 export interface MonitorView {
@@ -216,4 +216,38 @@ export interface RuleTriggeredEvent {
   /** RFC 3339 time of the execution. */
   at: string;
   alarm: ThingsAlarm;
+}
+
+// The journal as REST and the hub present it (server/areas/journal/presenter.ts builds these).
+
+/** Who did something and when, as the interface shows it: userId, or null and the API key's ID. */
+export interface StampView {
+  time: string;
+  userId: number | null;
+  apiKeyId?: number;
+}
+
+export interface JournalEntryView {
+  id: number;
+  journalId: number;
+  serialNumber: number;
+  text: string;
+  location: string;
+  attachment: string;
+  category: CategoryView | null;
+  created: StampView & { timeCustom: string | null };
+  deleted: StampView | null;
+}
+
+/** A journal without its entries (J7, J8, close, force-unlock, and the hub's events). */
+export interface JournalStateView {
+  id: number;
+  organizationId: number;
+  eventId: number | null;
+  closed: boolean;
+  locked: StampView | null;
+}
+
+export interface JournalView extends JournalStateView {
+  entryList: { entries: JournalEntryView[]; totalEntries: number };
 }
