@@ -26,7 +26,7 @@ RUN mkdir -m 0700 /data && chown node:node /data
 VOLUME ["/data"]
 USER node
 EXPOSE 3000
-# Ready means the database answers (Redis down only degrades the hub; see README).
+# Ready means the database answers (Redis down only degrades the hub; see docs/operating.md).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/server/main.js"]

@@ -1,4 +1,4 @@
-// One organization's alarm beside another's flood of alarm data writes (README, "Alarm data writes"):
+// One organization's alarm beside another's flood of alarm data writes (docs/operating.md, "Alarm data writes"):
 // A's M8 latency alone, then while B runs `threads` concurrent loops of ~170 KB M7 writes on 10
 // monitors. Alarm data writes are never refused for rate; DATA_WRITES_PER_ORGANIZATION bounds what B
 // takes of the process. Run it with DATA_WRITES_PER_ORGANIZATION=0 to see the figures without the bound.

@@ -1,4 +1,4 @@
-// The hub's wire protocol (CONTRACT.md §5): one module imported by the server and the display client.
+// The hub's wire protocol (docs/hub.md "Protocol"): one module imported by the server and the display client.
 // Types only plus constants; what clients send is still validated at run time on the server
 // (schemas/hub.ts).
 import type { CategoryView } from '../schemas/journal.js';
@@ -86,7 +86,7 @@ export interface AckError {
 
 export type Ack<T> = { data: T } | { error: AckError };
 
-/** What an admin can ask a screen to do (CONTRACT.md §8). */
+/** What an admin can ask a screen to do (docs/hub.md "The screen fleet"). */
 export type ScreenCommandName = 'reload' | 'identify' | 'sleep' | 'wake';
 
 export interface ScreenCommandEvent {

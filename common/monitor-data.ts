@@ -1,4 +1,4 @@
-// Pure rules for a monitor's data (CONTRACT.md §6). The server applies them to store a write, and
+// Pure rules for a monitor's data (docs/api.md "Monitor data"). The server applies them to store a write, and
 // the display client applies the very same function to the patches it receives, so both always agree.
 // No Node or browser APIs here: this module is bundled into the display client.
 
@@ -183,8 +183,8 @@ type AlarmingResult = Pick<MonitorData, 'alarmData' | 'alarmDataList'> & { chang
 function applyAlarming(data: MonitorData, write: DataWrite): AlarmingResult {
   const list = { ...data.alarmDataList };
   if (write.op === 'set') {
-    // Setting {} clears the wall: alarmData and every event of alarmDataList (README, "Clearing the
-    // alarm"), or a second running event would keep the screen red.
+    // Setting {} clears the wall: alarmData and every event of alarmDataList (docs/api.md, "Monitor
+    // data"), or a second running event would keep the screen red.
     if (Object.keys(write.payload).length === 0) return { alarmData: {}, alarmDataList: {}, changed: {}, key: null };
     const key = eventKey(write.payload);
     if (key) list[key] = write.payload;

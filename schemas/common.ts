@@ -1,6 +1,6 @@
 // Fragments shared by the operation schemas. Every value that comes from outside carries a bound.
 
-/** Largest integer JavaScript reads exactly; IDs never exceed it (CONTRACT.md §1). */
+/** Largest integer JavaScript reads exactly; IDs never exceed it (docs/api.md "Base, formats, IDs"). */
 export const MAX_SAFE_ID = 9007199254740991;
 
 export const int64Id = { type: 'integer', minimum: 1, maximum: MAX_SAFE_ID } as const;
@@ -12,10 +12,10 @@ export const dateTime = { type: 'string', format: 'date-time', maxLength: 64 } a
 export const latitude = { type: 'number', minimum: -90, maximum: 90 } as const;
 export const longitude = { type: 'number', minimum: -180, maximum: 180 } as const;
 
-/** An open property map (CONTRACT.md §1 names them): any keys, bounded in number. */
+/** An open property map (docs/api.md "Base, formats, IDs" names them): any keys, bounded in number. */
 export const openMap = { type: 'object', additionalProperties: true, maxProperties: 500 } as const;
 
-/** The error body of every failure (CONTRACT.md §3). */
+/** The error body of every failure (docs/api.md "Errors"). */
 export const ErrorBody = {
   $id: 'ErrorBody',
   type: 'object',

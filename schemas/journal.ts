@@ -222,7 +222,7 @@ export const JournalState = {
   examples: [journalState],
 } as const;
 
-/** The answer of a delete, `{"status":"deleted"}` (CONTRACT.md §2), under an area's own $id. */
+/** The answer of a delete, `{"status":"deleted"}` (docs/api.md "REST API"), under an area's own $id. */
 export const deletedStatus = <Id extends string>($id: Id) => ({
   $id,
   type: 'object',

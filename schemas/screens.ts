@@ -1,4 +1,4 @@
-// JSON Schemas of the screen fleet (CONTRACT.md §8, F1–F8) and of what screens send to the hub.
+// JSON Schemas of the screen fleet (docs/hub.md "The screen fleet", F1–F8) and of what screens send to the hub.
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id, nonNegativeInt } from './common.js';
 

@@ -9,7 +9,7 @@ export const RULE_TRIGGERS = ['record_created', 'record_updated', 'record_delete
 export const RULE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'empty', 'not_empty'] as const;
 export const RULE_ACTIONS = ['alarm'] as const;
 
-/** Limits of the area (also in the README). */
+/** Limits of the area (also in docs/api.md). */
 export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000, rulesPerEntity: 50 } as const;
 
 export const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;

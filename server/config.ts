@@ -8,7 +8,7 @@ import { GROUPS, redactUri, VARIABLES, type Settings, type Variable } from './co
 export interface Config {
   port: number;
   host: string;
-  /** Set when the operator names a database; otherwise the launcher picks one (MONGODB.md). */
+  /** Set when the operator names a database; otherwise the launcher picks one (docs/storage.md). */
   mongodbUri: string | undefined;
   dataDir: string;
   /** Connections to MongoDB per process, and how long a request waits for one before a 503. */

@@ -1,4 +1,4 @@
-// The admin command line (CONTRACT.md §4) as a user runs it: every command prints one JSON object on
+// The admin command line (docs/api.md "Authentication and permissions") as a user runs it: every command prints one JSON object on
 // stdout, and what it creates works against the API.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';

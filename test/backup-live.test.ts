@@ -1,4 +1,4 @@
-// A backup restored under two running processes (README, "Backups"): no ID is issued twice, what the
+// A backup restored under two running processes (docs/operating.md, "Backups"): no ID is issued twice, what the
 // processes learned before the restore does not survive it, and no socket keeps a room of the old
 // history. The sequence is the one that once handed one organization's monitor to another.
 import { randomBytes } from 'node:crypto';

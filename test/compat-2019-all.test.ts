@@ -61,7 +61,7 @@ const STEPS: Step[] = [
   { area: 'app', op: 'PUT /disabled', as: 'key', parameters: (_s, ctx) => ({ organization_id: ctx.a.orgId }), body: () => ({ isDisabled: false }) },
   { area: 'app', op: 'GET /disabled', as: 'key', parameters: (_s, ctx) => ({ organization_id: ctx.a.orgId }) },
   { area: 'app', op: 'POST /push/delivered/{token}', as: 'owner', parameters: (s) => ({ token: s.confirmToken }) },
-  // The document gives answered no body; the service wants the distance and duration (README, "The app, sms and call areas").
+  // The document gives answered no body; the service wants the distance and duration (docs/api.md, "The app, sms and call areas").
   { area: 'app', op: 'POST /push/answered/{token}/{answer}', as: 'owner', parameters: (s) => ({ token: s.confirmToken, answer: 'yes' }), body: () => ({ distance: 3, duration: 6 }) },
   { area: 'app', op: 'DELETE /device/{deviceID}', as: 'owner', parameters: (s) => ({ deviceID: s.device.id }) },
   // sms (S1–S14 of the document)

@@ -1,4 +1,4 @@
-// Alarm data writes are bounded per organization (README, "Alarm data writes"): while one organization
+// Alarm data writes are bounded per organization (docs/operating.md, "Alarm data writes"): while one organization
 // holds all its places and fills its queue, another organization's alarm is written at once, and the
 // first one's excess is answered 503 with Retry-After. Held requests are ones whose body is still
 // coming: a place is taken before the body is read.

@@ -54,7 +54,7 @@ test('without a station the alarm is the centre at the highest zoom', () => {
 });
 
 test('the view is centred on both markers with their labels, which stay inside the map (the cut-off "Station" of the split screen)', () => {
-  // The third panel of the README's split screen: the station lies east of the alarm, its label beyond it.
+  // The third panel of the split screen in docs/display.md: the station lies east of the alarm, its label beyond it.
   const alarm = { lat: 50.7828, lon: 6.0889 };
   const [width, height] = [620, 360];
   const p = placeMarkers(input(alarm, STATION_AT, width, height));

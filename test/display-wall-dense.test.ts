@@ -14,7 +14,7 @@ wall.after(tearDownWall);
 
 const VIEWS = [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const;
 
-/** Minimum font sizes in px at 1080 px of screen (README "Readable from five metres"). */
+/** Minimum font sizes in px at 1080 px of screen (docs/display.md, "Readable from five metres"). */
 const MIN_PX: Array<[RegExp, number]> = [
   [/\bkeyword\b/, 60],
   [/\b(elapsed__value|counter__value)\b/, 48],

@@ -1,5 +1,5 @@
 // Sequential IDs stay unique and within 2^53-1 under concurrent creates; concurrent data writes each
-// get their own version (CONTRACT.md §1, §5).
+// get their own version (docs/api.md "Base, formats, IDs", docs/hub.md "Protocol").
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { MAX_SAFE_ID } from './helpers/expect.js';

@@ -1,4 +1,4 @@
-// Several service processes on one embedded database (CONTRACT.md §7): the second reuses the database
+// Several service processes on one embedded database (README, "Quick start"): the second reuses the database
 // the first started, and keeps working when the first stops.
 import fs from 'node:fs/promises';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// The screen fleet, part two (issue 13, CONTRACT.md §8): health across two hub processes, remote
+// The screen fleet, part two (issue 13, docs/hub.md "The screen fleet"): health across two hub processes, remote
 // commands with acknowledgements (F6, F7) and test alarms (F8) — over the real wire.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';

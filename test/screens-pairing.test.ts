@@ -1,4 +1,4 @@
-// The screen fleet, part one (issue 13, CONTRACT.md §8): pairing (F1–F3), the screen token's scope,
+// The screen fleet, part one (issue 13, docs/hub.md "The screen fleet"): pairing (F1–F3), the screen token's scope,
 // listing and removing screens (F4, F5) — over the real wire.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';

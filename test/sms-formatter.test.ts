@@ -57,7 +57,7 @@ s.run();
 // ---------------------------------------------------------------- the formatters themselves
 const f = suite('sms formatters');
 
-// The README's example (the monitor area's alarming data, as M7 takes it).
+// The example of docs/api.md (the monitor area's alarming data, as M7 takes it).
 const ALARM = {
   eventId: 4711, event: 'B3 Wohnungsbrand', message: 'Rauch aus Fenster 2. OG – Person vermisst',
   eventStartDate: '2026-11-22T14:00:00Z',

@@ -1,4 +1,4 @@
-// Takes the README's screenshots of the station display: the pairing screen, the German standby, the
+// Takes the screenshots of the station display in docs/display.md: the pairing screen, the German standby, the
 // identify overlay, a test alarm, the dense alarm (3 units × 6 members) and the four-way split, landscape
 // (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png. The
 // monitor's language is German; both screens are paired the way a station does it (code, then F3).

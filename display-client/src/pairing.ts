@@ -1,4 +1,4 @@
-// Pairing from the screen's side (CONTRACT.md §8): ask for a code (F1), show it, and poll (F2) every
+// Pairing from the screen's side (docs/hub.md "The screen fleet"): ask for a code (F1), show it, and poll (F2) every
 // two seconds until an admin bound it (F3). An expired pairing starts a new one by itself; a refusal
 // for too many requests and a network fault back off and try again, so a station screen that boots
 // before the service or the network recovers without anyone touching it. DOM-free: the network and

@@ -1,7 +1,7 @@
 // Backing up and restoring an installation through the database connection itself: every collection
 // as Extended JSON lines (types such as dates survive), plus a manifest. It works the same on MongoDB
 // and on the embedded FerretDB, needs no tools besides the service, and runs while the service does.
-// (On MongoDB, mongodump/mongorestore do the same job; see the README.)
+// (On MongoDB, mongodump/mongorestore do the same job; see docs/operating.md, "Backups".)
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createReadStream } from 'node:fs';

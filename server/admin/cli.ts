@@ -1,4 +1,4 @@
-// The admin command line (CONTRACT.md §4): each command prints one JSON object on stdout.
+// The admin command line (docs/api.md "Authentication and permissions"): each command prints one JSON object on stdout.
 // Progress goes to stderr so scripts can parse stdout: which database it talks to, and why it could
 // not start (one sentence, as the service says it). Arguments are checked before the database is
 // started, so a typo answers at once.

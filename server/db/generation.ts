@@ -2,7 +2,7 @@
 // body) hold only as long as the database's history does. `admin backup restore --replace` replaces
 // that history under running processes: each process notices the restore mark the command leaves
 // (server/db/restores.ts) and moves the generation on, and every Recent and ByteCache of the process
-// empties itself at its next use. (README, "Backups".)
+// empties itself at its next use. (docs/operating.md, "Backups".)
 
 let current = 0;
 

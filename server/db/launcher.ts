@@ -1,4 +1,4 @@
-// Finds or starts the MongoDB the service uses (MONGODB.md): MONGODB_URI; a `mongod` on PATH; FerretDB
+// Finds or starts the MongoDB the service uses (docs/storage.md): MONGODB_URI; a `mongod` on PATH; FerretDB
 // embedded in a small Go program built on first use; a downloaded MongoDB where there is internet.
 // Processes on one data directory share the embedded database: the first starts it and writes its
 // address to DATA_DIR/embedded-db.json, later ones (a second hub process, the admin command) reuse it,
@@ -37,7 +37,7 @@ interface State {
   engine: string;
 }
 
-/** Resolves the database as MONGODB.md orders it. */
+/** Resolves the database as docs/storage.md "Which database" orders it. */
 export async function launchDatabase(opts: { uri?: string; dataDir: string; say: Say }): Promise<LaunchedDatabase> {
   if (opts.uri) return { uri: opts.uri, engine: 'MongoDB at MONGODB_URI', stop: async () => {} };
   await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });

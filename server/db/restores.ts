@@ -3,7 +3,7 @@
 // histories, sockets in monitors' rooms. The restore leaves a mark (a random generation, one document
 // read by its exact _id); each process looks at it every RESTORE_CHECK_MS and, when it changed, drops
 // its cached facts and lets its hub connections go, so every screen authenticates and subscribes again
-// against the restored data. (README, "Backups".)
+// against the restored data. (docs/operating.md, "Backups".)
 import { randomBytes } from 'node:crypto';
 import type { mongo } from 'mongoose';
 import type { Logger } from 'pino';

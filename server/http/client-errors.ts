@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before any middleware sees them still get the error body of
-// README "REST API" (CONTRACT.md §3), not Node's empty 400 and a closed connection. The usual case is a
+// docs/api.md "Errors", not Node's empty 400 and a closed connection. The usual case is a
 // client that sends raw UTF-8 in the query (`curl '…/records?search=straße'`): it is told to
 // percent-encode.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Every expected failure is an AppError with a status and a stable code (CONTRACT.md §3);
+// Every expected failure is an AppError with a status and a stable code (docs/api.md "Errors");
 // one middleware (middleware.ts) renders them.
 
 export interface ErrorDetail {
@@ -7,7 +7,7 @@ export interface ErrorDetail {
   problem: string;
 }
 
-/** An expected failure: rendered as CONTRACT.md's error body with this status. */
+/** An expected failure: rendered as the error body of docs/api.md "Errors" with this status. */
 export class AppError extends Error {
   constructor(
     readonly status: number,

@@ -8,7 +8,7 @@ import { locateJsonError } from './json-error.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Outermost: renders every failure as CONTRACT.md §3's body; 5xx bodies never carry internals. */
+/** Outermost: renders every failure as docs/api.md "Errors"'s body; 5xx bodies never carry internals. */
 export function errorHandler(log: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
@@ -104,7 +104,7 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
   if (raw.length === 0) return undefined;
   // JSON is also taken as text/plain or without a content type: the 2019 documents declare no body for
   // some operations that take one, so their generated clients send it that way. Credentials travel in
-  // headers a cross-site form cannot set, so this opens no cross-site path (README, "REST API").
+  // headers a cross-site form cannot set, so this opens no cross-site path (docs/api.md, "REST API").
   if (ctx.get('Content-Type') && !ctx.is('application/json', '+json', 'text/plain')) {
     throw new AppError(415, 'unsupported_media_type', 'Request bodies must be JSON: application/json (text/plain or no content type are read as JSON too)');
   }

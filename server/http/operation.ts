@@ -46,7 +46,7 @@ export interface Operation<Q = any, P = any, B = any> {
    * past the budget, so another organization's key cannot use the exemption.
    */
   rateLimited?: boolean;
-  /** Reachable by a screen token (CONTRACT.md §8): the handler then finds the screen in `caller`. */
+  /** Reachable by a screen token (docs/hub.md "The screen fleet"): the handler then finds the screen in `caller`. */
   screens?: boolean;
   /** Needs no credential; rate limited per client address. Mounted before authentication. */
   public?: boolean;

@@ -1,4 +1,4 @@
-// What one organization's requests of a kind may take of a process at once (README, "Alarm data
+// What one organization's requests of a kind may take of a process at once (docs/operating.md, "Alarm data
 // writes"): alarm data writes are never refused for rate, so without a bound one organization's flood
 // of large writes would take the process's time, and another organization's alarm would wait behind
 // it. Each organization gets at most `concurrency` writes in flight, holding at most `bytes` of

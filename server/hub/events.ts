@@ -9,7 +9,7 @@ export interface OrganizationEvents {
   toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
 }
 
-/** What the screen fleet asks of the hub (CONTRACT.md §8). */
+/** What the screen fleet asks of the hub (docs/hub.md "The screen fleet"). */
 export interface ScreenEvents {
   /** Sends a command to screens on every process; resolves with the screens that acknowledged in time. */
   commandScreens(screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]>;

@@ -1,4 +1,4 @@
-// The real-time hub (CONTRACT.md §5): Socket.IO on the service's HTTP server, rooms per organization
+// The real-time hub (docs/hub.md "Protocol"): Socket.IO on the service's HTTP server, rooms per organization
 // and per monitor, the Redis adapter when REDIS_URL is set. It implements HubEvents, so the areas'
 // commands are its only source of events.
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
@@ -374,7 +374,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
       return { ...connected, redis: redis ? (redis.up() ? 'up' : 'down') : 'not configured' };
     },
     restored() {
-      // Rooms were joined on facts of the old history: no socket keeps one (README, "Backups").
+      // Rooms were joined on facts of the old history: no socket keeps one (docs/operating.md, "Backups").
       for (const room of [...io.of('/').adapter.rooms.keys()]) if (room.startsWith('monitor:')) sequencer.forget(Number(room.slice(8)));
       // Closing the transports (as at shutdown) makes every client reconnect by itself.
       for (const socket of io.of('/').sockets.values()) socket.conn.close();

@@ -1,4 +1,4 @@
-// The screen fleet on the hub (CONTRACT.md §8): paired screens report what they show and answer
+// The screen fleet on the hub (docs/hub.md "The screen fleet"): paired screens report what they show and answer
 // commands; their kiosk agents learn when the page sleeps or wakes; every process keeps the health of
 // the screens connected to it and sweeps for those that went silent anywhere.
 import type { Logger } from 'pino';

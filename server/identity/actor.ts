@@ -23,7 +23,7 @@ export interface UserActor {
 export type Actor = ApiKeyActor | UserActor;
 
 /**
- * A paired station screen (CONTRACT.md §8): it reads one monitor (M4, M6, a hub subscription) and
+ * A paired station screen (docs/hub.md "The screen fleet"): it reads one monitor (M4, M6, a hub subscription) and
  * nothing else. It is not an Actor: the router admits it only to operations declared for screens, so
  * no other operation ever sees one.
  */

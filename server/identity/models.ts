@@ -1,4 +1,4 @@
-// Organizations, users (with their memberships) and tokens (CONTRACT.md §4). Every document is keyed by
+// Organizations, users (with their memberships) and tokens (docs/api.md "Authentication and permissions"). Every document is keyed by
 // a string _id, so resolving a credential on each request is two exact lookups on FerretDB too.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { lockModel, type LockDoc } from '../db/claim-lock.js';

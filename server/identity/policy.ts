@@ -1,4 +1,4 @@
-// Permission rules of CONTRACT.md §4 as pure functions (unit-tested without a database).
+// Permission rules of docs/api.md "Authentication and permissions" as pure functions (unit-tested without a database).
 import type { Actor, Caller } from './actor.js';
 import type { Role } from './models.js';
 

@@ -1,5 +1,5 @@
 // Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, for the display client's
-// browser tests and the README screenshots: one browser per file, a fresh context per test.
+// browser tests and the screenshots of docs/display.md: one browser per file, a fresh context per test.
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type WebSocket } from 'playwright-core';
 

@@ -1,8 +1,8 @@
-// Assertions on CONTRACT.md §3's error body, shared by the HTTP tests.
+// Assertions on docs/api.md "Errors"'s error body, shared by the HTTP tests.
 import * as assert from 'uvu/assert';
 import type { Reply } from './http.js';
 
-/** Largest integer JavaScript reads exactly; one above it must be refused (CONTRACT.md §1). */
+/** Largest integer JavaScript reads exactly; one above it must be refused (docs/api.md "Base, formats, IDs"). */
 export const MAX_SAFE_ID = 9007199254740991;
 /** 2^53 + 1 as text: a JSON or query value above MAX_SAFE_ID. */
 export const ABOVE_MAX_ID = '9007199254740993';

@@ -42,7 +42,7 @@ export function connectScreen(url: string, token: string, scheme = token.startsW
       screen.shown.push(snapshot.version);
     }
   };
-  // The client rule of CONTRACT.md §5: apply exactly version + 1, otherwise resubscribe for a snapshot.
+  // The client rule of docs/hub.md "Protocol": apply exactly version + 1, otherwise resubscribe for a snapshot.
   let monitorId = 0;
   const resubscribe = async () => {
     const ack = await screen.subscribe(monitorId, screen.version, epoch);

@@ -1,4 +1,4 @@
-// The app area's operations A1–A11 and push/delivered (CONTRACT.md §2), compatible with GroupAlarm's
+// The app area's operations A1–A11 and push/delivered (docs/api.md "REST API"), compatible with GroupAlarm's
 // 2019 app API. The flag and any-active shapes are the channels' shared ones.
 import type { AnswerDataInput, AnswerParamsInput, ConfirmTokenInput, DeviceCreateInput, DeviceIdInput, DeviceUpdateInput, FeedbackInput, FeedbackQueryInput } from '../../../schemas/app.js';
 import type { OptionalOrganizationInput, OwnerQueryInput } from '../../../schemas/channels.js';

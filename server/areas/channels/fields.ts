@@ -12,7 +12,7 @@ export function checkGsm(gsm: string | undefined, message: string): void {
 
 /**
  * The ID of a path segment that may carry the 2019 clients' literal placeholder ("{mobileID}"), in
- * which case the ID travels in the query (CONTRACT.md §2). A numeric path and a differing query is a 400.
+ * which case the ID travels in the query (docs/api.md "REST API"). A numeric path and a differing query is a 400.
  */
 export function pathOrQueryId(raw: string, fromQuery: number | undefined, name: string, message: string): number {
   if (raw === `{${name}}`) {

@@ -39,7 +39,7 @@ export class OwnedResources<D extends OwnedDoc> {
     if (reach.via === 'self') return;
     if (reach.via === 'organization' && (await roleOf(this.db.models, reach.organizationId, ownerId))) return;
     // One resource by ID out of reach is answered exactly as one that does not exist, whatever
-    // organization_id says: a 403 would tell the caller that the ID exists (README, "Errors").
+    // organization_id says: a 403 would tell the caller that the ID exists (docs/api.md, "Errors").
     if (denial === 'hide') throw notFound(`${this.title} not found`);
     throw forbidden(reach.via === 'organization'
       ? `User ${ownerId} is not a member of organization ${reach.organizationId}`

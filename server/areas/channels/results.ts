@@ -1,4 +1,4 @@
-// The fixed answers of commands that return nothing of their own (CONTRACT.md §2).
+// The fixed answers of commands that return nothing of their own (docs/api.md "REST API").
 
 /** Awaits a delete and answers {"status":"deleted"}. */
 export async function deleted(command: Promise<unknown>): Promise<{ status: 'deleted' }> {

@@ -1,5 +1,5 @@
 // The integration's operations E1–E7 plus the GET and DELETE of each resource, on the routes of
-// GroupAlarm's 2019 els-cobra document (CONTRACT.md §2). organizationID travels in the path; where the
+// GroupAlarm's 2019 els-cobra document (docs/api.md "REST API"). organizationID travels in the path; where the
 // document puts it in the query (PUT and DELETE of credentials), generated clients send the literal
 // {organizationID} in the path and the ID in the query: both are accepted everywhere.
 import type { CertificateInput, CredentialsInput, ElsCobraParamsInput, ElsCobraQueryInput, KeywordInput, LoginInput } from '../../../schemas/els-cobra.js';

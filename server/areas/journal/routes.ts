@@ -1,4 +1,4 @@
-// The journal area's operations J1–J10 (CONTRACT.md §2) plus close and force-unlock.
+// The journal area's operations J1–J10 (docs/api.md "REST API") plus close and force-unlock.
 import type { CategoryIdInput, CategoryInput, ForceUnlockInput, J1QueryInput, J6QueryInput, J9Input, JournalEntryInput, JournalIdInput } from '../../../schemas/journal.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AreaDeps } from '../index.js';

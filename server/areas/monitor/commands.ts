@@ -38,7 +38,7 @@ const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'con
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
   readonly store: MonitorStore;
-  /** Alarm data writes in flight and waiting, per organization (README, "Alarm data writes"). */
+  /** Alarm data writes in flight and waiting, per organization (docs/operating.md, "Alarm data writes"). */
   readonly dataWrites: OrganizationGate;
 
   constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }, log?: Pick<Logger, 'warn'>) {

@@ -1,4 +1,4 @@
-// The monitor area's operations M1–M10 (CONTRACT.md §2), compatible with GroupAlarm's 2019 monitor API.
+// The monitor area's operations M1–M10 (docs/api.md "REST API"), compatible with GroupAlarm's 2019 monitor API.
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../schemas/monitor.js';
 import type { MonitorCommands, MonitorInput } from './commands.js';

@@ -1,4 +1,4 @@
-// Screens (CONTRACT.md §8): paired display clients, their pairings, the claims that make health
+// Screens (docs/hub.md "The screen fleet"): paired display clients, their pairings, the claims that make health
 // events happen once across processes, and running test alarms. Every lookup on a hot path is by
 // string _id; a monitor's screens are listed by a field (small documents, declared index for MongoDB).
 import { Schema, type Connection, type Model } from 'mongoose';

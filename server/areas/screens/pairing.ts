@@ -1,4 +1,4 @@
-// Pairing a screen without putting an organization key on the wall (CONTRACT.md §8): the screen asks
+// Pairing a screen without putting an organization key on the wall (docs/hub.md "The screen fleet"): the screen asks
 // for a short code (F1) and polls with a secret only it knows (F2); an admin binds the code to a monitor
 // (F3); the next poll hands the screen its own token, exactly once.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';

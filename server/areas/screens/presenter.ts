@@ -1,4 +1,4 @@
-// Never send a model: the public shape of a screen (CONTRACT.md §8).
+// Never send a model: the public shape of a screen (docs/hub.md "The screen fleet").
 import type { ScreenDoc } from './models.js';
 
 /** A screen as REST presents it. */

@@ -1,4 +1,4 @@
-// The screen fleet's operations F1–F8 (CONTRACT.md §8).
+// The screen fleet's operations F1–F8 (docs/hub.md "The screen fleet").
 import { defineOperation, type Operation } from '../../http/operation.js';
 import { badRequest } from '../../http/errors.js';
 import type { ScreenCommandInput, ScreenPairInput, TestAlarmInput } from '../../../schemas/screens.js';

@@ -1,4 +1,4 @@
-// The things area's operations T1–T13 (CONTRACT.md §2) and T12-delete, which the interface lacks: without
+// The things area's operations T1–T13 (docs/api.md "REST API") and T12-delete, which the interface lacks: without
 // it a rule could never go, and an entity holds at most THINGS_LIMITS.rulesPerEntity. The interface
 // gives no failure wording for this area; the messages below name the parameter or body that was wrong.
 import type { RuleInput, RuleParamsInput, T10QueryInput } from '../../../schemas/things-rules.js';
