@@ -19,6 +19,8 @@ import { missingPrerequisites } from './preflight.js';
 // TEST_ROOT: another folder of test files (the runner's own test uses one).
 const root = process.env.TEST_ROOT ? path.resolve(process.env.TEST_ROOT) : path.dirname(fileURLToPath(import.meta.url));
 const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_S || 900) * 1000;
+// How long a file may keep running after uvu's summary (a handle left open) before it is stopped.
+const AFTER_SUMMARY_MS = 5_000;
 const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 
 async function findTests(dir: string): Promise<string[]> {
@@ -99,15 +101,27 @@ async function runFile(file: string): Promise<Outcome> {
   });
   running = child;
   let output = '';
+  let summed: NodeJS.Timeout | undefined;
+  let kept = false;
   child.stdout.on('data', (chunk: Buffer) => {
     process.stdout.write(chunk);
     output += chunk.toString();
+    // uvu has summed up (its last line is the duration) but the file still holds a handle open (a
+    // socket, a timer): its tests are over, so it is stopped after a grace rather than at the timeout.
+    if (!summed && /Total:[\s\S]*Duration:/.test(output)) {
+      summed = setTimeout(() => {
+        kept = true;
+        killGroup(child);
+      }, AFTER_SUMMARY_MS);
+    }
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), fileTimeoutMs)));
-  const ended = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`)));
+  const ended = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(kept ? 'exit code 0' : signal ? `signal ${signal}` : `exit code ${code}`)));
   const exit = await Promise.race([ended, late]);
   clearTimeout(timer);
+  clearTimeout(summed);
+  if (kept) process.stdout.write(`(still running ${AFTER_SUMMARY_MS / 1000} s after its summary: stopped)\n`);
   // Whatever the file started and left behind (a service, a browser) goes with it.
   killGroup(child);
   running = undefined;

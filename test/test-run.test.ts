@@ -58,6 +58,16 @@ test("a failing before() hook's error is shown with its suite, and the suite's t
   assert.match(stdout, /broken set-up: before\(\) failed[^\n]*\n[^\n]*the fixture database said no/);
 });
 
+test('a file whose tests are done but that keeps a handle open is stopped after its summary, its tests counted', async () => {
+  const { stdout, code } = await runOver({
+    'keeps-a-timer.test.ts': `import { test } from ${suiteModule};\nimport * as assert from 'uvu/assert';\n`
+      + `test('passes and leaves a timer', () => { setInterval(() => {}, 1_000); assert.ok(true); });\ntest.run();\n`,
+  }, { TEST_FILE_TIMEOUT_S: '600' });
+  assert.is(stdout.trim().split('\n').at(-1), '1 passed, 0 failed', stdout);
+  assert.is(code, 0);
+  assert.match(stdout, /still running 5 s after its summary: stopped/);
+});
+
 test('a file that crashes before uvu sums up counts as one failure', async () => {
   const { stdout, code } = await runOver({
     'crashes.test.ts': `import { test } from ${suiteModule};\ntest('exits', () => process.exit(3));\ntest.run();\n`,
