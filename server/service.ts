@@ -92,13 +92,20 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => app.monitors.dataWrites.waiting);
   metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => app.monitors.dataWrites.refused);
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
-  const pairingSweep = config.pairingSweepMs > 0 ? setInterval(() => {
-    app.screens.pairings.sweep().then(
-      (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
-      (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
-    );
-  }, config.pairingSweepMs) : null;
-  pairingSweep?.unref();
+  // The next sweep is timed from the end of the last one: on a busy process a sweep can take longer
+  // than the period, and sweeps that overlapped would each remove the same documents, piling up.
+  let pairingSweep: NodeJS.Timeout | null = null;
+  let sweeping = config.pairingSweepMs > 0;
+  const sweepPairingsLater = () => {
+    pairingSweep = setTimeout(() => {
+      app.screens.pairings.sweep().then(
+        (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
+        (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
+      ).finally(() => sweeping && sweepPairingsLater());
+    }, config.pairingSweepMs);
+    pairingSweep.unref();
+  };
+  if (sweeping) sweepPairingsLater();
   // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
   const sockets = new Map<Socket, { busy: boolean }>();
   server.on('connection', (socket) => {
@@ -139,7 +146,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
         for (const socket of sockets.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
       restores.close();
-      if (pairingSweep) clearInterval(pairingSweep);
+      sweeping = false;
+      if (pairingSweep) clearTimeout(pairingSweep);
       await hub!.close();
       await closed;
       clearTimeout(timer);

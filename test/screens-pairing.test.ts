@@ -241,4 +241,41 @@ sweep('the sweep removes in bounded batches, and passes enough to remove them al
   assert.not.ok(await Pairing.exists({ _id: { $regex: '^p:batch-' } }), 'every expired pairing is gone after enough passes');
 });
 
+sweep('a sweep that takes longer than the period is not overlapped by the next one', async (ctx) => {
+  // Each of the sweep's reads is held for four periods (PAIRING_SWEEP_MS is 200): sweeps on a timer
+  // that ignores the last one's end would run four at once.
+  const { Pairing } = ctx.svc.db.models;
+  const original = Pairing.find;
+  let running = 0;
+  let most = 0;
+  let seen = 0;
+  Pairing.find = function (this: unknown, ...args: unknown[]) {
+    const query = (original as (...a: unknown[]) => { exec: () => Promise<unknown> }).apply(this, args);
+    if (!(args[0] && typeof args[0] === 'object' && 'expiresAt' in args[0])) return query;
+    const exec = query.exec.bind(query);
+    query.exec = async () => {
+      running++;
+      seen++;
+      most = Math.max(most, running);
+      try {
+        await new Promise((r) => setTimeout(r, 800));
+        return await exec();
+      } finally {
+        running--;
+      }
+    };
+    return query;
+  } as typeof Pairing.find;
+  try {
+    const deadline = Date.now() + WAIT_MS;
+    while (seen < 3) {
+      assert.ok(Date.now() < deadline, `only ${seen} sweeps began`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.is(most, 1, 'sweeps ran at once');
+  } finally {
+    Pairing.find = original;
+  }
+});
+
 sweep.run();
