@@ -21,6 +21,17 @@ export default tseslint.config(
     },
   },
   {
+    // Identity's collections are identity's: another area asks through server/identity/lookup.ts.
+    files: ['server/**/*.ts'],
+    ignores: ['server/identity/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.property.name='models'][property.name=/^(Token|User|Organization)$/]",
+        message: "Identity's collections are identity's: ask through server/identity/lookup.ts (or add a function there).",
+      }],
+    },
+  },
+  {
     // The screen's code runs in a browser: what it shares with the server lives in common/.
     files: ['display-client/**/*.ts', 'common/**/*.ts'],
     rules: {

@@ -10,7 +10,7 @@ import type { Database } from './db/database.js';
 import type { HubEvents } from './hub/events.js';
 import { authenticate } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
-import { unauthorized } from './http/errors.js';
+import { unauthorized } from './errors.js';
 import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountOperations } from './http/operation.js';

@@ -135,7 +135,7 @@ export const VARIABLES = {
   }),
   REDIS_URL: text<string | undefined>({
     default: undefined,
-    help: 'Set it to run several hub processes as one (`redis://…`, or `redis-cluster://host:port,…`, see [Past one Redis](#past-one-redis)); unset: single-process hub',
+    help: 'Set it to run several hub processes as one (`redis://…`, or `redis-cluster://host:port,…`, see [Past one Redis](docs/operating.md#past-one-redis)); unset: single-process hub',
     format: 'redis-url',
     expect: 'a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port',
     unset: 'single-process hub',
@@ -208,7 +208,7 @@ export const VARIABLES = {
   PUSH_CONFIRM_TTL_SECONDS: integer({ default: 86_400, help: 'How long a push\'s confirmation token can be answered' }),
   SECRETS_KEY: text<string | undefined>({
     default: undefined,
-    help: 'Key of the integration\'s secrets: 32 bytes, base64 or hex (`openssl rand -base64 32`). Unset: `DATA_DIR/secrets.key`, created with mode 0600 ([secrets key](#the-secrets-key))',
+    help: 'Key of the integration\'s secrets: 32 bytes, base64 or hex (`openssl rand -base64 32`). Unset: `DATA_DIR/secrets.key`, created with mode 0600 ([secrets key](docs/api.md#the-secrets-key))',
     format: 'secrets-key',
     expect: '32 bytes in base64 or hex (openssl rand -base64 32), one key (earlier ones go into SECRETS_PREVIOUS_KEYS)',
     secret: true,

@@ -1,5 +1,6 @@
 // Every expected failure is an AppError with a status and a stable code (docs/api.md "Errors");
-// one middleware (middleware.ts) renders them.
+// one middleware (server/http/middleware.ts) renders them. Every layer throws them (db/ for an
+// unavailable database or a conflicting ID, the areas for their rules), so they belong to none.
 
 export interface ErrorDetail {
   in: 'query' | 'path' | 'body' | 'header';

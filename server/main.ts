@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { ConfigError, describeConfig, loadConfig, redactUri, type Config } from './config.js';
 import { openKeyring } from './areas/els-cobra/secrets.js';
 import { launchDatabase, type LaunchedDatabase } from './db/launcher.js';
+import { anyOrganization } from './identity/lookup.js';
 import { startService, type RunningService } from './service.js';
 import { dataDirUses, explainStartupError, preflight, StartupError } from './startup.js';
 
@@ -46,7 +47,7 @@ try {
 }
 say(`installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`);
 say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
-if (!(await service.db.models.Organization.exists({}))) {
+if (!(await anyOrganization(service.db.models))) {
   // The admin command must find this same database: repeat the settings that choose it.
   const env = [
     process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',

@@ -3,7 +3,7 @@
 // every media type showing one.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 import { Validator } from '../server/http/validation.js';
 import { request } from './helpers/http.js';
 import { startTestService, type TestService } from './helpers/service.js';

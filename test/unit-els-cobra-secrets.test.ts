@@ -4,7 +4,7 @@ import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { isHttpUrl, pemBlocks } from '../server/areas/els-cobra/pem.js';
 import { Keyring, keyIdOf, parseKey } from '../server/areas/els-cobra/secrets.js';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 
 const unit = suite('integration keyring and checks');
 const k1 = randomBytes(32);

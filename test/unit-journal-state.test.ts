@@ -1,7 +1,7 @@
 // The journal's state table (interface, "States and transitions") row by row, as pure functions.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 import { wording } from '../server/areas/journal/wording.js';
 import { INITIAL_STATE, holderOf, sameHolder, transition, type ChangeKind, type Holder, type JournalStateData } from '../server/areas/journal/state.js';
 

@@ -1,7 +1,7 @@
 // The alarm data writes' gate per organization (server/http/organization-gate.ts), without a server.
 import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 import { OrganizationGate } from '../server/http/organization-gate.js';
 
 /** Whether a promise has settled once everything already queued has run. */

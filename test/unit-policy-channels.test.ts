@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { platformOf } from '../server/areas/app/devices.js';
 import { describeConfig, loadConfig } from '../server/config.js';
 import { checkGsm, pathOrQueryId } from '../server/areas/channels/fields.js';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 import type { Actor } from '../server/identity/actor.js';
 import { canAnswerPush, feedbackOrganization, reachOwner } from '../server/identity/policy.js';
 

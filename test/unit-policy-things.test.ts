@@ -8,7 +8,7 @@ import { orderRecords, type Listed } from '../server/areas/things/listing.js';
 import type { EntityDoc, FieldDoc } from '../server/areas/things/models.js';
 import { conditionHolds } from '../server/areas/things/rule-engine.js';
 import { pickFree } from '../server/areas/things/slots.js';
-import { AppError } from '../server/http/errors.js';
+import { AppError } from '../server/errors.js';
 import type { Actor } from '../server/identity/actor.js';
 import { canReadRecords, canWriteRecords } from '../server/identity/policy.js';
 

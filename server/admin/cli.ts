@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, redactUri, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { launchDatabase, type LaunchedDatabase } from '../db/launcher.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { IdentityCommands } from '../identity/commands.js';
 import { dataDirUses, explainStartupError, preflight } from '../startup.js';
 import { backup, restore } from './backup.js';

@@ -22,7 +22,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
 import { Recent } from './recent.js';
 import { isDuplicateKey } from './errors.js';
-import { unavailable } from '../http/errors.js';
+import { unavailable } from '../errors.js';
 
 export interface LinkDoc {
   _id: string;

@@ -2,7 +2,7 @@
 // _id) holds it. For rare administrative read-modify-writes of one document (a user's memberships),
 // which FerretDB's non-atomic updates would otherwise let two processes overwrite each other.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { unavailable } from '../http/errors.js';
+import { unavailable } from '../errors.js';
 import { isDuplicateKey } from './errors.js';
 
 export interface LockDoc {

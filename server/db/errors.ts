@@ -1,5 +1,5 @@
 // Database errors in one place: what a client caused becomes a 4xx, an unreachable database a 503.
-import { AppError, badRequest, conflict, unavailable } from '../http/errors.js';
+import { AppError, badRequest, conflict, unavailable } from '../errors.js';
 
 // The database cannot be reached, or cannot take the request now (a full or cleared connection pool,
 // a timeout): the client is told to come back (503 with Retry-After), never that it caused an error.

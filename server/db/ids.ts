@@ -7,7 +7,7 @@
 // process never goes below the IDs it issued itself, so a restore under running processes reissues none.
 import { Schema, type Connection, type Model, mongo } from 'mongoose';
 import { MAX_SAFE_ID } from '../../schemas/common.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { isDuplicateKey } from './errors.js';
 
 interface Counter {

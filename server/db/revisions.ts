@@ -18,7 +18,7 @@
 // orphan that nothing reads.
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { unavailable } from '../http/errors.js';
+import { unavailable } from '../errors.js';
 import { isDuplicateKey } from './errors.js';
 import { KeyedLock } from './keyed-lock.js';
 import { Recent } from './recent.js';

@@ -4,7 +4,7 @@
 import type { Context, Next } from 'koa';
 import type { CredentialCache } from '../identity/credential-cache.js';
 import type { TokenKind } from '../identity/models.js';
-import { badRequest, rateLimited, unauthorized } from './errors.js';
+import { badRequest, rateLimited, unauthorized } from '../errors.js';
 import type { Limits } from './limits.js';
 
 const HEADER_HINT = 'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { translateDbError } from '../db/errors.js';
-import { AppError, badRequest, notFound } from './errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import { locateJsonError } from './json-error.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

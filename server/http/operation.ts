@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
-import { AppError, forbidden, rateLimited } from './errors.js';
+import { AppError, forbidden, rateLimited } from '../errors.js';
 import type { Limits } from './limits.js';
 import type { Validator } from './validation.js';
 

@@ -6,7 +6,7 @@
 // in parallel, large ones one after another. The others wait in the organization's own queue, in
 // arrival order, their bodies unread, for at most `waitMs`, up to `queue` of them; beyond that they
 // are answered 503 with Retry-After. Another organization's writes never wait in this queue.
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 export interface OrganizationGateOptions {
   /** Requests in flight per organization; 0: no bound at all. */

@@ -2,7 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { allSchemas } from '../../schemas/index.js';
-import { badRequest, type ErrorDetail } from './errors.js';
+import { badRequest, type ErrorDetail } from '../errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;

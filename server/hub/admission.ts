@@ -1,9 +1,9 @@
 // Who may open sockets and subscribe, and how often. Limits are kept per credential and client
 // address, not per socket: reconnecting does not reset them, and screens of one key at different
 // stations do not share a budget. A credential may hold at most `maxSocketsPerToken` sockets here.
-import { rateLimited } from '../http/errors.js';
+import { rateLimited } from '../errors.js';
 import type { Limiter, Limits } from '../http/limits.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 /** Monitors one socket may follow at once (a split wall shows a few; this bounds a misbehaving client). */
 export const MAX_SUBSCRIPTIONS = 50;

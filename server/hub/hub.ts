@@ -10,7 +10,7 @@ import { Server, type Socket } from 'socket.io';
 import type { MonitorCommands } from '../areas/monitor/commands.js';
 import type { Database } from '../db/database.js';
 import { translateDbError } from '../db/errors.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Validator } from '../http/validation.js';
 import type { Caller } from '../identity/actor.js';
 import type { CredentialCache } from '../identity/credential-cache.js';

@@ -3,6 +3,7 @@
 // display client reconnects after such a disconnect, and the handshake then decides afresh.
 import type { Database } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
+import { membershipsOf, validCredentials } from '../identity/lookup.js';
 
 interface Connected {
   data: { actor: Caller };
@@ -16,12 +17,7 @@ export async function recheckSockets(db: Database, sockets: Iterable<Connected>)
   // One exact lookup per distinct credential and user, however many screens share them.
   const credentials = [...new Set(list.map((s) => s.data.actor.credential))];
   const userIds = [...new Set(list.flatMap((s) => (s.data.actor.kind === 'user' ? [s.data.actor.userId] : [])))];
-  const [tokens, users] = await Promise.all([
-    Promise.all(credentials.map((c) => db.models.Token.findById(c, { revokedAt: 1 }).lean())),
-    Promise.all(userIds.map((id) => db.models.User.findById(String(id), { memberships: 1 }).lean())),
-  ]);
-  const valid = new Set(credentials.filter((_, i) => tokens[i] && !tokens[i]!.revokedAt));
-  const orgsOf = new Map(userIds.map((id, i) => [id, new Set((users[i]?.memberships ?? []).map((m) => m.organizationId))]));
+  const [valid, orgsOf] = await Promise.all([validCredentials(db.models, credentials), membershipsOf(db.models, userIds)]);
 
   const counts = { revoked: 0, membership: 0 };
   for (const socket of list) {

@@ -1,7 +1,7 @@
 // Identity commands behind the admin command line (and the tests' fixtures).
 import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { organizationExists, userExists } from './lookup.js';
 import type { Role, TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, forbidden } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canAnswerPush } from '../../identity/policy.js';
 import type { AnswerDataInput } from '../../../schemas/app.js';

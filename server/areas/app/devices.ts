@@ -2,7 +2,7 @@
 // platform that chooses the push path.
 import type { DeviceCreateInput, DeviceUpdateInput } from '../../../schemas/app.js';
 import type { Database } from '../../db/database.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { PAYLOAD } from '../channels/messages.js';
 import { OwnedResources } from '../channels/owned.js';

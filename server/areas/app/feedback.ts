@@ -2,7 +2,7 @@
 // Staff clients of the organization see it at once on the hub (app:feedback).
 import type { FeedbackInput } from '../../../schemas/app.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../errors.js';
 import type { HubEvents } from '../../hub/events.js';
 import type { Actor } from '../../identity/actor.js';
 import { canRead, feedbackOrganization } from '../../identity/policy.js';

@@ -3,7 +3,7 @@
 import type { Model } from 'mongoose';
 import type { AlarmingCreateInput, AlarmingUpdateInput } from '../../../schemas/channels.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import { checkGsm } from './fields.js';

@@ -1,7 +1,7 @@
 // Checks on fields the channel areas share that a JSON Schema cannot express.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { MAX_SAFE_ID } from '../../../schemas/common.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 /** A gsm number (E.164 with 00 for +) must name a real country code and have a length valid there. */
 export function checkGsm(gsm: string | undefined, message: string): void {

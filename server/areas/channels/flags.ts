@@ -1,7 +1,7 @@
 // The per-organization disable flag of a way of alarming (A8/A9, S5/S6, C5/C6) and the any-active
 // check built on it (A7, S14, C12): one implementation, parameterised by channel.
 import type { Database } from '../../db/database.js';
-import { forbidden } from '../../http/errors.js';
+import { forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';

@@ -1,7 +1,7 @@
 // Per-user number operations (S9–S13, C7–C11), declared once for mobile and phone numbers. Paths that
 // the 2019 documents describe with the ID in the query also accept their literal placeholder.
 import type { NumberCreateInput, NumberUpdateInput, OptionalOrganizationInput, OwnerQueryInput } from '../../../schemas/channels.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import { deleted } from './results.js';
 import { pathOrQueryId } from './fields.js';

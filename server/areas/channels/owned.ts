@@ -8,7 +8,7 @@
 import type { Model } from 'mongoose';
 import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';

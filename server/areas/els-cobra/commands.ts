@@ -3,7 +3,7 @@
 // decrypted only for the organization's API key and admins.
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadIntegrationSecrets } from '../../identity/policy.js';
 import type { IntegrationDoc } from './models.js';

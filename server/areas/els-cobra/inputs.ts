@@ -2,7 +2,7 @@
 // query behind the 2019 placeholder), the body agreeing with the address, PEM and URL contents.
 import { ORGANIZATION_PLACEHOLDER, type CertificateInput, type CredentialsInput, type ElsCobraParamsInput, type ElsCobraQueryInput, type KeywordInput, type LoginInput } from '../../../schemas/els-cobra.js';
 import { MAX_SAFE_ID } from '../../../schemas/common.js';
-import { badRequest, type ErrorDetail } from '../../http/errors.js';
+import { badRequest, type ErrorDetail } from '../../errors.js';
 import type { Fields } from './commands.js';
 import { certificateSetProblems, isHttpUrl } from './pem.js';
 

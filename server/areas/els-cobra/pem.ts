@@ -2,7 +2,7 @@
 // here, their contents are parsed by X509Certificate and createPrivateKey, and the key must be the
 // certificate's. Problems name the field, never its content (it may be key material).
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import type { ErrorDetail } from '../../http/errors.js';
+import type { ErrorDetail } from '../../errors.js';
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([A-Za-z0-9+/=\r\n]+?)-----END \1-----/g;
 const PRIVATE_KEY_LABELS = new Set(['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);

@@ -7,7 +7,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 
 /** One encrypted value as stored. */
 export interface EncryptedSecret {

@@ -5,7 +5,7 @@
 import type { CategoryInput, CategoryView } from '../../../schemas/journal.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { CategoryDoc, CategoryMarkDoc } from './models.js';

@@ -3,7 +3,7 @@
 import { Buffer } from 'node:buffer';
 import { MAX_ATTACHMENT_BYTES, type ForceUnlockInput, type J9Input } from '../../../schemas/journal.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canSuperviseJournal } from '../../identity/policy.js';
 import type { CategoryCommands } from './categories.js';

@@ -5,7 +5,7 @@
 import type { J6QueryInput } from '../../../schemas/journal.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { OrganizationEvents } from '../../hub/events.js';
 import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { Actor } from '../../identity/actor.js';

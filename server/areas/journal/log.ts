@@ -13,7 +13,7 @@
 // different processes ever collide on a position (the loser reads the new head and decides again).
 import { isDuplicateKey } from '../../db/errors.js';
 import type { IdAllocator } from '../../db/ids.js';
-import { notFound, unavailable } from '../../http/errors.js';
+import { notFound, unavailable } from '../../errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
 import { Recent } from '../../db/recent.js';
 import type { EntryDoc, JournalModels, LogRecordDoc, StoredEntry } from './models.js';

@@ -1,7 +1,7 @@
 // The journal's state machine (the interface's state table, row by row) as pure functions: every
 // change is decided against the state at the head of the journal's log, and its result is stored
 // with the change, so the decision and the write are one insert (see log.ts).
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { wording } from './wording.js';
 

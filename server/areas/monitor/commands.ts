@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { OrganizationGate, type OrganizationGateOptions } from '../../http/organization-gate.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { MonitorView, PatchEvent, SnapshotEvent } from '../../../common/hub-protocol.js';
 import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';

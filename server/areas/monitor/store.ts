@@ -7,7 +7,7 @@ import type { Database } from '../../db/database.js';
 import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
 import { Recent } from '../../db/recent.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { MonitorDoc } from './models.js';
 import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
 

@@ -1,11 +1,12 @@
 // The screen fleet's commands (F3–F8): pair, list, remove, command, test alarm. Load → authorize →
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
-import { forbidden, notFound, rateLimited } from '../../http/errors.js';
+import { forbidden, notFound, rateLimited } from '../../errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
 import type { CredentialEvents, ScreenEvents } from '../../hub/events.js';
 import type { ScreenCommandName } from '../../../common/hub-protocol.js';
 import type { Actor } from '../../identity/actor.js';
+import { revokeCredential } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import type { ScreenDoc } from './models.js';
@@ -63,7 +64,7 @@ export class ScreenCommands {
   async remove(actor: Actor, screenId: number): Promise<void> {
     const screen = await this.configurable(actor, screenId);
     if (screen.credential) {
-      await this.db.models.Token.updateOne({ _id: screen.credential }, { $set: { revokedAt: new Date() } });
+      await revokeCredential(this.db.models, screen.credential);
       // Every process, not only this one, refuses the token from the answer on (REST and handshakes).
       await this.events.credentialRevoked(screen.credential);
     }

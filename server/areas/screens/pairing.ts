@@ -4,7 +4,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors.js';
 import { IdentityCommands } from '../../identity/commands.js';
 import type { ScreenModels } from './models.js';
 

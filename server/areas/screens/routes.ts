@@ -1,6 +1,6 @@
 // The screen fleet's operations F1–F8 (docs/hub.md "The screen fleet").
 import { defineOperation, type Operation } from '../../http/operation.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { ScreenCommandInput, ScreenPairInput, TestAlarmInput } from '../../../schemas/screens.js';
 import type { MonitorIdInput } from '../../../schemas/monitor.js';
 import type { ScreenCommands } from './commands.js';

@@ -1,7 +1,7 @@
 // S7/S8: the text formatter an organization's alarm sms are written with.
 import { FORMATTER_NAMES, type FormatterName } from '../../../schemas/sms.js';
 import type { Database } from '../../db/database.js';
-import { forbidden } from '../../http/errors.js';
+import { forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import { setById } from '../channels/upsert.js';

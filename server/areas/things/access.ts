@@ -1,6 +1,6 @@
 // Loading an entity for an actor: another organization's entity is 404 (existence does not leak), an
 // entity of the actor's organization without the needed right is 403.
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canReadRecords, canWriteRecords, roleIn } from '../../identity/policy.js';
 import type { EntityDoc, ThingsModels } from './models.js';

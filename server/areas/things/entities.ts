@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldInput, T1QueryInput, T2Input, T4Input } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, forbidden } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { membersAmong } from '../../identity/lookup.js';
 import { canConfigure, canRead, canReadRecords } from '../../identity/policy.js';

@@ -3,7 +3,7 @@
 // back under a new field. Pure functions; the checks against stored records live in entities.ts.
 import { randomUUID } from 'node:crypto';
 import type { FieldInput } from '../../../schemas/things.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { FieldDoc } from './models.js';
 
 /** The result of applying a new field list to the current one. */

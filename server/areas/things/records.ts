@@ -2,7 +2,7 @@
 // values → write → run the entity's rules.
 import type { T5QueryInput, ValueInput } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canRead } from '../../identity/policy.js';
 import { authorize, loadEntity, type Right } from './access.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { RuleInput, T10QueryInput } from '../../../schemas/things-rules.js';
 import { THINGS_LIMITS } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { loadEntity } from './access.js';
 import type { EntityDoc, RuleDoc, RuleRef } from './models.js';

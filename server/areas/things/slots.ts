@@ -15,8 +15,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { unavailable } from '../../http/errors.js';
+import { unavailable } from '../../errors.js';
 import type { EntityDoc, RecordDoc } from './models.js';
+import { ownRecordLimit } from '../../identity/lookup.js';
 import type { ValueMap } from './presenter.js';
 
 /** A record about to be created: everything but its slot. */
@@ -66,8 +67,7 @@ export class RecordSlots {
 
   /** The organization's record limit: its own (`org limit`) or the configured default. */
   async limitOf(organizationId: number): Promise<number> {
-    const org = await this.models.Organization.findById(organizationId).lean();
-    return org?.recordLimit ?? this.defaultLimit;
+    return (await ownRecordLimit(this.models, organizationId)) ?? this.defaultLimit;
   }
 
   /** The organization's records right now. */

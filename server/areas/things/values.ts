@@ -2,7 +2,7 @@
 // stored. Used by T6, T9 and every item of T7, so a value is judged the same way everywhere.
 import { randomUUID } from 'node:crypto';
 import type { ValueInput } from '../../../schemas/things.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { valueProblem } from './fields.js';
 import type { EntityDoc } from './models.js';
 import type { ValueMap } from './presenter.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import type { PushConfig } from '../../../config.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors.js';
 import type { Platform } from '../models.js';
 import { ApnsGateway } from './apns.js';
 import { FcmGateway } from './fcm.js';

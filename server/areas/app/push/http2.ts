@@ -1,7 +1,7 @@
 // HTTP/2 requests to the push gateways and the OAuth2 token endpoint (node:http2): one session per
 // origin, reused while it lives, so a push costs no new TLS handshake.
 import http2, { type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors.js';
 
 export interface Http2Reply {
   status: number;

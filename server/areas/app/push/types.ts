@@ -1,5 +1,5 @@
 // What the push gateways (APNs, FCM) have in common.
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors.js';
 import type { DeviceDoc } from '../models.js';
 import { pushUnavailable } from './http2.js';
 
