@@ -18,6 +18,7 @@ s.before(async () => {
 });
 s.after(async () => {
   await other.close();
+  await fakes.close();
 });
 
 /** A client of the first instance for even `i`, of the second for odd. */
