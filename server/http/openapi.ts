@@ -1,5 +1,4 @@
 // OpenAPI 3.1 built from the operation declarations and the same schemas Ajv compiles.
-import { operationIdOf } from './operation-ids.js';
 import type { Operation } from './operation.js';
 import type { Validator } from './validation.js';
 
@@ -80,7 +79,8 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: media(validator, 'ErrorBody', example) };
   }
   return {
-    operationId: operationIdOf(op.label, method, method !== op.method),
+    // An extra method on the same path gets its own name: setMonitorAlarmingDataWithPut.
+    operationId: method === op.method ? op.operationId : `${op.operationId}With${method[0].toUpperCase()}${method.slice(1)}`,
     'x-label': op.label,
     // The label leads the summary, so the docs page and generated clients show it.
     summary: `${op.label}: ${op.summary}`,

@@ -21,9 +21,17 @@ export interface OperationInput<Q, P, B> {
   authorized?: unknown;
 }
 
+/** An operation's names: the interface's label and the operationId generated clients call it by. */
+export interface Named {
+  label: string;
+  operationId: string;
+}
+
 export interface Operation<Q = any, P = any, B = any> {
   /** The interface's label, e.g. M7. */
   label: string;
+  /** The name generated clients call it by (listMonitors, setMonitorAlarmingData…); an extra method adds "With<Method>". */
+  operationId: string;
   method: Method;
   /** Further methods accepted on the same path for compatibility (documented too). */
   alsoMethods?: Method[];

@@ -13,11 +13,11 @@ export function callOperations(deps: AreaDeps): Operation[] {
   const { db } = deps;
   const phones = new ChannelNumbers(db, db.models.Phone, 'phone');
   return [
-    ...alarmingOperations({ channel: 'call', labels: { list: 'C1', update: 'C2', create: 'C3', remove: 'C4' }, schema: 'CallAlarming' }, new AlarmingConfigs(db, db.models.CallAlarming, 'call-alarming')),
-    ...flagOperations('call', { get: 'C5', set: 'C6', anyActive: 'C12' }, new ChannelFlags(db), phones.owned),
+    ...alarmingOperations({ channel: 'call', labels: { list: { label: 'C1', operationId: 'listCallAlarmingConfigurations' }, update: { label: 'C2', operationId: 'updateCallAlarmingConfiguration' }, create: { label: 'C3', operationId: 'createCallAlarmingConfiguration' }, remove: { label: 'C4', operationId: 'deleteCallAlarmingConfiguration' } }, schema: 'CallAlarming' }, new AlarmingConfigs(db, db.models.CallAlarming, 'call-alarming')),
+    ...flagOperations('call', { get: { label: 'C5', operationId: 'getCallDisabled' }, set: { label: 'C6', operationId: 'setCallDisabled' }, anyActive: { label: 'C12', operationId: 'getCallAnyActive' } }, new ChannelFlags(db), phones.owned),
     ...numberOperations({
       channel: 'call', resource: 'phone', schema: 'Phone', updateBy: 'path', getAsList: false,
-      labels: { list: 'C7', create: 'C8', update: 'C9', remove: 'C10', get: 'C11' },
+      labels: { list: { label: 'C7', operationId: 'listPhones' }, create: { label: 'C8', operationId: 'createPhone' }, update: { label: 'C9', operationId: 'updatePhone' }, remove: { label: 'C10', operationId: 'deletePhone' }, get: { label: 'C11', operationId: 'getPhone' } },
     }, phones),
   ];
 }

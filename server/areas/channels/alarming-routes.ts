@@ -1,14 +1,14 @@
 // Alarming configuration operations (S1–S4, C1–C4), declared once per channel.
 import type { AlarmingCreateInput, AlarmingUpdateInput, ConfigurationIdInput, OrganizationIdInput } from '../../../schemas/channels.js';
-import { defineOperation, type Operation } from '../../http/operation.js';
+import { defineOperation, type Named, type Operation } from '../../http/operation.js';
 import { deleted } from './results.js';
 import type { AlarmingConfigs } from './alarming.js';
 import { CONFIGURATION_ID, ORGANIZATION_ID, PAYLOAD_INVALID } from './messages.js';
 
-/** Labels and schema names of one channel's configuration operations. */
+/** Names and schema names of one channel's configuration operations. */
 export interface AlarmingRoutes {
   channel: 'sms' | 'call';
-  labels: { list: string; update: string; create: string; remove: string };
+  labels: { list: Named; update: Named; create: Named; remove: Named };
   /** Schema $id prefix: "SmsAlarming" gives SmsAlarming, SmsAlarmingList, SmsAlarmingCreate, SmsAlarmingUpdate. */
   schema: string;
 }
@@ -20,7 +20,7 @@ export function alarmingOperations({ channel, labels, schema }: AlarmingRoutes, 
   const uniqueness = 'a gsm number has one configuration per organization (409 conflict)';
   return [
     defineOperation<OrganizationIdInput>({
-      label: labels.list, method: 'get', path,
+      ...labels.list, method: 'get', path,
       summary: `List the organization's ${what}s (members read them)`,
       description: `Members, admins and the API key of the organization read its ${what}s, in ID order; another organization is a 403.`,
       query: { schema: 'OrganizationIdQuery', message: ORGANIZATION_ID },
@@ -28,7 +28,7 @@ export function alarmingOperations({ channel, labels, schema }: AlarmingRoutes, 
       handler: ({ actor, query }) => configs.list(actor, query.organization_id),
     }),
     defineOperation<unknown, unknown, AlarmingUpdateInput>({
-      label: labels.update, method: 'put', path,
+      ...labels.update, method: 'put', path,
       summary: `Update a ${what} (id in body; given fields replace the stored ones; organizationID cannot change; ${uniqueness})`,
       description: `Organization admins and the API key. The ${what} is named by id in the body (404 when unknown or in another organization); given fields replace the stored ones, organizationID cannot change (400). A gsm number already configured in the organization is 409 conflict.`,
       body: { schema: `${schema}Update`, message: PAYLOAD_INVALID },
@@ -36,7 +36,7 @@ export function alarmingOperations({ channel, labels, schema }: AlarmingRoutes, 
       handler: ({ actor, body }) => configs.update(actor, body),
     }),
     defineOperation<unknown, unknown, AlarmingCreateInput>({
-      label: labels.create, method: 'post', path,
+      ...labels.create, method: 'post', path,
       summary: `Create a ${what} (admins and the API key; ${uniqueness})`,
       description: `Organization admins and the API key of organizationID; id is ignored and the answer carries the assigned one. The gsm number must be valid for its country code (400); one already configured in the organization is 409 conflict, so a retried create does not make a second.`,
       body: { schema: `${schema}Create`, message: PAYLOAD_INVALID },
@@ -44,7 +44,7 @@ export function alarmingOperations({ channel, labels, schema }: AlarmingRoutes, 
       handler: ({ actor, body }) => configs.create(actor, body),
     }),
     defineOperation<unknown, ConfigurationIdInput>({
-      label: labels.remove, method: 'delete', path: `${path}/:configurationID`,
+      ...labels.remove, method: 'delete', path: `${path}/:configurationID`,
       summary: `Delete a ${what}`,
       description: 'Organization admins and the API key. A configuration that is unknown, already deleted or of another organization is 404.',
       params: { schema: 'ConfigurationIdParams', message: CONFIGURATION_ID },

@@ -3,7 +3,7 @@
 // document puts it in the query (PUT and DELETE of credentials), generated clients send the literal
 // {organizationID} in the path and the ID in the query: both are accepted everywhere.
 import type { CertificateInput, CredentialsInput, ElsCobraParamsInput, ElsCobraQueryInput, KeywordInput, LoginInput } from '../../../schemas/els-cobra.js';
-import { defineOperation, type Operation } from '../../http/operation.js';
+import { defineOperation, type Named, type Operation } from '../../http/operation.js';
 import type { AreaDeps } from '../index.js';
 import { ElsCobraCommands, type Fields, type Kind } from './commands.js';
 import { certificateFields, credentialFields, elsWording, keywordFields, loginFields, organizationOf } from './inputs.js';
@@ -19,7 +19,7 @@ const deleted = { status: 200, schema: 'ElsCobraDeleted', description: 'Deleted'
 interface Singleton<B> {
   kind: Exclude<Kind, 'credentials'>;
   segment: string;
-  labels: [get: string, put: string, remove: string];
+  labels: [get: Named, put: Named, remove: Named];
   noun: string;
   readers: string;
   body: string;
@@ -42,15 +42,15 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
     const address = { params: params(elsWording.organization), query: { schema: 'ElsCobraQuery', message: elsWording.organization } };
     return [
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
-        label: r.labels[0], method: 'get', path, ...address,
+        ...r.labels[0], method: 'get', path, ...address,
         summary: `Get the ${r.noun} of an organization (${r.readers})`,
-        description: `${r.readers[0].toUpperCase()}${r.readers.slice(1)}; another organization is a 403. 404 until one was stored with ${r.labels[1]}. ${ADDRESS}`,
+        description: `${r.readers[0].toUpperCase()}${r.readers.slice(1)}; another organization is a 403. 404 until one was stored with ${r.labels[1].label}. ${ADDRESS}`,
         response: { status: 200, schema: r.response, description: `The ${r.noun}` },
         errors: [400, 403, 404],
         handler: ({ actor, ...input }) => commands.read(actor, at(input)),
       }),
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, B>({
-        label: r.labels[1], method: 'put', path, ...address,
+        ...r.labels[1], method: 'put', path, ...address,
         summary: `Store the ${r.noun} of an organization, replacing the stored one (organization admins and the API key)`,
         description: `Organization admins and the API key. The last write wins, so repeating it is harmless; organizationId in the body, when given (not 0), must be the addressed organization. ${ADDRESS}`,
         body: { schema: r.body, message: r.message },
@@ -62,7 +62,7 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
         },
       }),
       defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
-        label: r.labels[2], method: 'delete', path, ...address,
+        ...r.labels[2], method: 'delete', path, ...address,
         summary: `Delete the ${r.noun} of an organization (organization admins and the API key)`,
         description: `Organization admins and the API key. 404 when none is stored (also when deleting it again). ${ADDRESS}`,
         response: deleted,
@@ -78,12 +78,13 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
 
   return [
     ...singleton<CertificateInput>({
-      kind: 'certificate', segment: 'certificate', labels: ['E1', 'E2', 'E2-delete'], noun: 'certificate set',
+      kind: 'certificate', segment: 'certificate', labels: [{ label: 'E1', operationId: 'getCertificateSet' }, { label: 'E2', operationId: 'setCertificateSet' }, { label: 'E2-delete', operationId: 'deleteCertificateSet' }], noun: 'certificate set',
       readers: 'organization admins and the API key: it holds the private key', body: 'ElsCobraCertificateBody', response: 'ElsCobraCertificate',
       message: elsWording.certificate, fields: certificateFields,
     }),
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
-      label: 'E3', method: 'get', path: credentials,
+      label: 'E3',
+      operationId: 'getCredentials', method: 'get', path: credentials,
       summary: 'Get the credentials of one service (serviceName), or of every service as a list (organization admins and the API key: they hold passwords)',
       description: `Organization admins and the API key; members get 403, since the answer holds passwords. With serviceName one object (404 when none is stored), without it a list sorted by serviceName (empty when none). ${ADDRESS}`,
       params: params(elsWording.service),
@@ -95,7 +96,8 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
         : commands.read(actor, service(input))),
     }),
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput, CredentialsInput>({
-      label: 'E4', method: 'put', path: credentials, ...serviceAddress,
+      label: 'E4',
+      operationId: 'setCredentials', method: 'put', path: credentials, ...serviceAddress,
       summary: 'Store the credentials of a service, replacing the stored ones (organization admins and the API key)',
       description: `Organization admins and the API key; serviceName in the query names the service, and in the body, when given, must be the same. The password is stored encrypted and never logged; the last write wins. ${ADDRESS}`,
       body: { schema: 'ElsCobraCredentialsBody', message: elsWording.credentials },
@@ -107,7 +109,8 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
       },
     }),
     defineOperation<ElsCobraQueryInput, ElsCobraParamsInput>({
-      label: 'E4-delete', method: 'delete', path: credentials, ...serviceAddress,
+      label: 'E4-delete',
+      operationId: 'deleteCredentials', method: 'delete', path: credentials, ...serviceAddress,
       summary: 'Delete the credentials of a service (organization admins and the API key)',
       description: `Organization admins and the API key. 404 when the service has no credentials (also when deleting them again). ${ADDRESS}`,
       response: deleted,
@@ -115,11 +118,11 @@ export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Opera
       handler: ({ actor, ...input }) => commands.remove(actor, service(input)),
     }),
     ...singleton<KeywordInput>({
-      kind: 'keywords', segment: 'keyword', labels: ['E5', 'E6', 'E6-delete'], noun: 'keyword list', readers: 'members read it',
+      kind: 'keywords', segment: 'keyword', labels: [{ label: 'E5', operationId: 'getKeywordList' }, { label: 'E6', operationId: 'setKeywordList' }, { label: 'E6-delete', operationId: 'deleteKeywordList' }], noun: 'keyword list', readers: 'members read it',
       body: 'ElsCobraKeywordBody', response: 'ElsCobraKeywordList', message: elsWording.keywords, fields: keywordFields,
     }),
     ...singleton<LoginInput>({
-      kind: 'login', segment: 'login', labels: ['E7-get', 'E7', 'E7-delete'], noun: 'login', readers: 'members read it',
+      kind: 'login', segment: 'login', labels: [{ label: 'E7-get', operationId: 'getLogin' }, { label: 'E7', operationId: 'setLogin' }, { label: 'E7-delete', operationId: 'deleteLogin' }], noun: 'login', readers: 'members read it',
       body: 'ElsCobraLoginBody', response: 'ElsCobraLogin', message: elsWording.login, fields: loginFields,
     }),
   ];

@@ -1,6 +1,6 @@
 // The journal area's operations J1–J10 (docs/api.md "REST API") plus close and force-unlock.
 import type { CategoryIdInput, CategoryInput, ForceUnlockInput, J1QueryInput, J6QueryInput, J9Input, JournalEntryInput, JournalIdInput } from '../../../schemas/journal.js';
-import { defineOperation, type Operation } from '../../http/operation.js';
+import { defineOperation, type Named, type Operation } from '../../http/operation.js';
 import type { AreaDeps } from '../index.js';
 import { CategoryCommands } from './categories.js';
 import { EntryCommands } from './entries.js';
@@ -19,8 +19,8 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
   const categories = new CategoryCommands(deps.db);
   const journals = new JournalCommands(deps.db, log, deps.events);
   const entries = new EntryCommands(deps.db, log, journals, categories);
-  const stateChange = (label: string, kind: 'lock' | 'unlock' | 'close', summary: string, result: string, description: string) => defineOperation<unknown, JournalIdInput>({
-    label,
+  const stateChange = (names: Named, kind: 'lock' | 'unlock' | 'close', summary: string, result: string, description: string) => defineOperation<unknown, JournalIdInput>({
+    ...names,
     method: 'post',
     path: `/api/v1/journal/:journalID/${kind}`,
     summary,
@@ -34,6 +34,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
   return [
     defineOperation<J1QueryInput>({
       label: 'J1',
+      operationId: 'listCategories',
       method: 'get',
       path: '/api/v1/journal/categories',
       summary: 'List categories of an organization (members read), in ID order',
@@ -45,6 +46,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, unknown, CategoryInput>({
       label: 'J2',
+      operationId: 'createCategory',
       method: 'post',
       path: '/api/v1/journal/categories',
       summary: 'Create category (organization admins and the API key)',
@@ -56,6 +58,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, CategoryIdInput>({
       label: 'J3',
+      operationId: 'getCategory',
       method: 'get',
       path: '/api/v1/journal/categories/:categoryID',
       summary: 'Get category',
@@ -67,6 +70,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, CategoryIdInput, CategoryInput>({
       label: 'J4',
+      operationId: 'updateCategory',
       method: 'put',
       path: '/api/v1/journal/categories/:categoryID',
       summary: 'Update category: name and description; organizationId must stay (admins and the API key). Entries keep the category as it was when they were written',
@@ -79,6 +83,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, CategoryIdInput>({
       label: 'J5',
+      operationId: 'deleteCategory',
       method: 'delete',
       path: '/api/v1/journal/categories/:categoryID',
       summary: 'Delete category; one that any entry uses cannot be deleted (409 category_in_use)',
@@ -90,6 +95,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<J6QueryInput>({
       label: 'J6',
+      operationId: 'getJournal',
       method: 'get',
       path: '/api/v1/journal',
       summary: 'Get the journal of an organization (organization_id) or of an event (event_id, in organization_id), created on first access, with its entries newest first; deleted entries stay listed',
@@ -99,14 +105,15 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
       errors: [400, 403],
       handler: ({ actor, query }) => journals.open(actor, query),
     }),
-    stateChange('J7', 'lock', 'Lock journal: only when neither locked nor closed (members and the API key)', 'The journal, locked by the caller (entries omitted)',
+    stateChange({ label: 'J7', operationId: 'lockJournal' }, 'lock', 'Lock journal: only when neither locked nor closed (members and the API key)', 'The journal, locked by the caller (entries omitted)',
       'Members and the API key of the journal\'s organization lock; the holder is then the only one who writes entries (J9, J10). A journal already locked is 409 journal_locked, a closed one 409 journal_closed.'),
-    stateChange('J8', 'unlock', 'Unlock journal: only by the holder of an unclosed journal', 'The journal, not locked (entries omitted)',
+    stateChange({ label: 'J8', operationId: 'unlockJournal' }, 'unlock', 'Unlock journal: only by the holder of an unclosed journal', 'The journal, not locked (entries omitted)',
       'Only the lock\'s holder unlocks: someone else gets 409 journal_locked, an unlocked journal 409 journal_not_locked, a closed one 409 journal_closed. An admin breaks a stale lock with force-unlock.'),
-    stateChange('J-close', 'close', 'Close journal for good (organization admins and the API key); a lock ends with it and nothing changes afterwards', 'The closed journal (entries omitted)',
+    stateChange({ label: 'J-close', operationId: 'closeJournal' }, 'close', 'Close journal for good (organization admins and the API key); a lock ends with it and nothing changes afterwards', 'The closed journal (entries omitted)',
       'Organization admins and the API key. A closed journal accepts no lock, entry or deletion any more (409 journal_closed); closing it again is 409 journal_closed too.'),
     defineOperation<unknown, JournalIdInput, ForceUnlockInput>({
       label: 'J-force-unlock',
+      operationId: 'forceUnlockJournal',
       method: 'post',
       path: '/api/v1/journal/:journalID/force-unlock',
       summary: 'Break the lock of a journal (organization admins and the API key), e.g. of a user who left or went silent; recorded as an entry naming holder, breaker and reason',
@@ -119,6 +126,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, JournalIdInput, J9Input>({
       label: 'J9',
+      operationId: 'createJournalEntry',
       method: 'post',
       path: '/api/v1/journal/:journalID/entries',
       summary: 'Create entry: only by the lock\'s holder; serial numbers 1, 2, 3… per journal',
@@ -131,6 +139,7 @@ export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operat
     }),
     defineOperation<unknown, JournalEntryInput>({
       label: 'J10',
+      operationId: 'deleteJournalEntry',
       method: 'delete',
       path: '/api/v1/journal/:journalID/entries/:entryID',
       summary: 'Delete entry: only by the lock\'s holder; the entry stays listed with its deleted record (deleting it again changes nothing)',

@@ -1,5 +1,5 @@
 // The monitor area's operations M1–M10 (docs/api.md "REST API"), compatible with GroupAlarm's 2019 monitor API.
-import { defineOperation, type Operation } from '../../http/operation.js';
+import { defineOperation, type Named, type Operation } from '../../http/operation.js';
 import type { M1QueryInput, M2Input, M3Input, MonitorIdInput } from '../../../schemas/monitor.js';
 import type { MonitorCommands, MonitorInput } from './commands.js';
 import { presentMonitor } from './presenter.js';
@@ -36,8 +36,8 @@ function matchesEtag(header: string, etag: string): boolean {
 
 /** The monitor area's operation declarations. */
 export function monitorOperations(monitors: MonitorCommands): Operation[] {
-  const dataWrite = (label: string, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject>({
-    label,
+  const dataWrite = (names: Named, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject>({
+    ...names,
     method: op === 'set' ? 'post' : 'patch',
     alsoMethods: op === 'set' ? ['put'] : undefined,
     path: `/api/v1/monitor/:monitor_id/data/${section === 'alarming' ? 'alarming' : 'meta'}`,
@@ -46,7 +46,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     body: { schema, message: REQUIRED_PARAMETER },
     response: saved,
     errors: op === 'patch' && section === 'alarming' ? [400, 403, 404, 409, 413, 415] : [400, 403, 404, 413, 415],
-    description: DATA_RULES[label],
+    description: DATA_RULES[names.label],
     // Alarm and response updates that pass authorization are never refused for rate; the per-monitor
     // write queue bounds them. Refused ones (another organization's key) count and get 429.
     rateLimited: false,
@@ -63,6 +63,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
   return [
     defineOperation<M1QueryInput>({
       label: 'M1',
+      operationId: 'listMonitors',
       method: 'get',
       path: '/api/v1/monitor',
       summary: 'List monitors of an organization',
@@ -74,6 +75,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     }),
     defineOperation<unknown, unknown, M2Input>({
       label: 'M2',
+      operationId: 'updateMonitor',
       method: 'put',
       path: '/api/v1/monitor',
       summary: 'Update monitor (id in body; given fields replace the stored ones)',
@@ -85,6 +87,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     }),
     defineOperation<unknown, unknown, M3Input>({
       label: 'M3',
+      operationId: 'createMonitor',
       method: 'post',
       path: '/api/v1/monitor',
       summary: 'Create monitor',
@@ -96,6 +99,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput>({
       label: 'M4',
+      operationId: 'getMonitor',
       method: 'get',
       path: '/api/v1/monitor/:monitor_id',
       summary: 'Get monitor',
@@ -108,6 +112,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput>({
       label: 'M5',
+      operationId: 'deleteMonitor',
       method: 'delete',
       path: '/api/v1/monitor/:monitor_id',
       summary: 'Delete monitor and its data',
@@ -122,6 +127,7 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput>({
       label: 'M6',
+      operationId: 'getMonitorData',
       method: 'get',
       path: '/api/v1/monitor/:monitor_id/data',
       summary: 'Get all data of a monitor; ETag carries the data version',
@@ -138,9 +144,9 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
         return data;
       },
     }),
-    dataWrite('M7', 'alarming', 'set', 'M7Body', 'Create or overwrite the alarming data (PUT accepted too)'),
-    dataWrite('M8', 'alarming', 'patch', 'M8Body', 'Patch fields of the alarming data (objects merge, arrays and values replace)'),
-    dataWrite('M9', 'meta', 'set', 'M9Body', 'Create or overwrite the meta data (PUT accepted too)'),
-    dataWrite('M10', 'meta', 'patch', 'M10Body', 'Patch fields of the meta data (objects merge, arrays and values replace)'),
+    dataWrite({ label: 'M7', operationId: 'setMonitorAlarmingData' }, 'alarming', 'set', 'M7Body', 'Create or overwrite the alarming data (PUT accepted too)'),
+    dataWrite({ label: 'M8', operationId: 'patchMonitorAlarmingData' }, 'alarming', 'patch', 'M8Body', 'Patch fields of the alarming data (objects merge, arrays and values replace)'),
+    dataWrite({ label: 'M9', operationId: 'setMonitorMetaData' }, 'meta', 'set', 'M9Body', 'Create or overwrite the meta data (PUT accepted too)'),
+    dataWrite({ label: 'M10', operationId: 'patchMonitorMetaData' }, 'meta', 'patch', 'M10Body', 'Patch fields of the meta data (objects merge, arrays and values replace)'),
   ];
 }

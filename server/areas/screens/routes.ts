@@ -17,6 +17,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
   return [
     defineOperation({
       label: 'F1',
+      operationId: 'startScreenPairing',
       method: 'post',
       path: '/api/v1/screens/pairing',
       summary: 'Start pairing a screen (no credential): a code to show, and the secret to poll with',
@@ -29,6 +30,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, { pairingId: string }>({
       label: 'F2',
+      operationId: 'pollScreenPairing',
       method: 'get',
       path: '/api/v1/screens/pairing/:pairingId',
       summary: 'Poll a pairing (header Pairing-Secret): waiting, or once the screen token',
@@ -46,6 +48,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput, ScreenPairInput>({
       label: 'F3',
+      operationId: 'pairScreen',
       method: 'post',
       path: '/api/v1/monitor/:monitor_id/screens',
       summary: 'Pair the screen showing `code` with this monitor',
@@ -58,6 +61,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput>({
       label: 'F4',
+      operationId: 'listScreens',
       method: 'get',
       path: '/api/v1/monitor/:monitor_id/screens',
       summary: 'List the screens of a monitor with their health',
@@ -69,6 +73,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, { screen_id: number }>({
       label: 'F5',
+      operationId: 'deleteScreen',
       method: 'delete',
       path: '/api/v1/screens/:screen_id',
       summary: 'Remove a screen: its token is revoked and it returns to its pairing code',
@@ -83,6 +88,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, { screen_id: number }, ScreenCommandInput>({
       label: 'F6',
+      operationId: 'commandScreen',
       method: 'post',
       path: '/api/v1/screens/:screen_id/commands',
       summary: 'Send reload, identify, sleep or wake to one screen; answers when it acknowledged (at most 5 s)',
@@ -95,6 +101,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput, ScreenCommandInput>({
       label: 'F7',
+      operationId: 'commandMonitorScreens',
       method: 'post',
       path: '/api/v1/monitor/:monitor_id/screens/commands',
       summary: 'Send reload, identify, sleep or wake to every screen of a monitor; answers when they acknowledged (at most 5 s)',
@@ -107,6 +114,7 @@ export function screenOperations(screens: ScreenCommands): Operation[] {
     }),
     defineOperation<unknown, MonitorIdInput, TestAlarmInput>({
       label: 'F8',
+      operationId: 'startTestAlarm',
       method: 'post',
       path: '/api/v1/monitor/:monitor_id/test-alarm',
       summary: 'Show a test alarm on the monitor\'s screens (marked TEST; ends by itself)',

@@ -16,10 +16,11 @@ export function smsOperations(deps: AreaDeps): Operation[] {
   const mobiles = new ChannelNumbers(db, db.models.Mobile, 'mobile');
   const formatters = new SmsFormatters(db);
   return [
-    ...alarmingOperations({ channel: 'sms', labels: { list: 'S1', update: 'S2', create: 'S3', remove: 'S4' }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, db.models.SmsAlarming, 'sms-alarming')),
-    ...flagOperations('sms', { get: 'S5', set: 'S6', anyActive: 'S14' }, new ChannelFlags(db), mobiles.owned),
+    ...alarmingOperations({ channel: 'sms', labels: { list: { label: 'S1', operationId: 'listSmsAlarmingConfigurations' }, update: { label: 'S2', operationId: 'updateSmsAlarmingConfiguration' }, create: { label: 'S3', operationId: 'createSmsAlarmingConfiguration' }, remove: { label: 'S4', operationId: 'deleteSmsAlarmingConfiguration' } }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, db.models.SmsAlarming, 'sms-alarming')),
+    ...flagOperations('sms', { get: { label: 'S5', operationId: 'getSmsDisabled' }, set: { label: 'S6', operationId: 'setSmsDisabled' }, anyActive: { label: 'S14', operationId: 'getSmsAnyActive' } }, new ChannelFlags(db), mobiles.owned),
     defineOperation<FormatterQueryInput>({
-      label: 'S7', method: 'get', path: '/api/v1/sms/formatter',
+      label: 'S7',
+      operationId: 'getSmsTextFormatter', method: 'get', path: '/api/v1/sms/formatter',
       summary: 'Get the organization\'s sms text formatter (standard until one is set; members read it)',
       description: 'Members, admins and the API key of the organization read it; another organization is a 403. Answers textFormatterName standard until S8 set another.',
       query: { schema: 'FormatterQuery', message: 'organization missing or in wrong format' },
@@ -27,7 +28,8 @@ export function smsOperations(deps: AreaDeps): Operation[] {
       handler: ({ actor, query }) => formatters.get(actor, query.organization),
     }),
     defineOperation<unknown, unknown, TextFormatterInput>({
-      label: 'S8', method: 'put', path: '/api/v1/sms/formatter',
+      label: 'S8',
+      operationId: 'setSmsTextFormatter', method: 'put', path: '/api/v1/sms/formatter',
       summary: 'Set the organization\'s sms text formatter (admins and the API key); the names are the formatters the service implements',
       description: 'Organization admins and the API key of organizationID. standard sends event, address and message in as many segments as needed; compact always one segment of 160 GSM-7 characters; detailed adds start time, coordinates and responses. Setting the same name again changes nothing.',
       body: { schema: 'TextFormatter', message: 'Body missing or in wrong format' },
@@ -36,7 +38,7 @@ export function smsOperations(deps: AreaDeps): Operation[] {
     }),
     ...numberOperations({
       channel: 'sms', resource: 'mobile', schema: 'Mobile', updateBy: 'body', getAsList: true,
-      labels: { list: 'S9', update: 'S10', create: 'S11', remove: 'S12', get: 'S13' },
+      labels: { list: { label: 'S9', operationId: 'listMobiles' }, update: { label: 'S10', operationId: 'updateMobile' }, create: { label: 'S11', operationId: 'createMobile' }, remove: { label: 'S12', operationId: 'deleteMobile' }, get: { label: 'S13', operationId: 'getMobile' } },
     }, mobiles),
   ];
 }

@@ -39,6 +39,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
   return [
     defineOperation<T1QueryInput>({
       label: 'T1',
+      operationId: 'listEntities',
       method: 'get',
       path: `${BASE}/entities`,
       summary: 'List the entities of an organization the caller can read (by name; search: case-insensitive part of the name)',
@@ -50,6 +51,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, unknown, T2Input>({
       label: 'T2',
+      operationId: 'createEntity',
       method: 'post',
       path: `${BASE}/entities`,
       summary: 'Create entity (organization admins and API keys; field IDs are assigned; granted users must be members)',
@@ -61,6 +63,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput>({
       label: 'T3',
+      operationId: 'getEntity',
       method: 'get',
       path: `${BASE}/entities/:uuid`,
       summary: 'Get entity (403 for members the entity does not grant)',
@@ -72,6 +75,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput, T4Input>({
       label: 'T4',
+      operationId: 'updateEntity',
       method: 'put',
       path: `${BASE}/entities/:uuid`,
       summary: 'Update entity: given properties replace the stored ones; fields is the complete list (kept by id, new without id, '
@@ -85,6 +89,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<T5QueryInput, UuidInput>({
       label: 'T5',
+      operationId: 'listRecords',
       method: 'get',
       path: `${BASE}/entities/:uuid/records`,
       summary: 'List records of an entity: search is plain text in any value (any case); orderby a field ID, ordered by the field\'s type, empty values last; default creation order',
@@ -97,6 +102,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput, RecordBodyInput>({
       label: 'T6',
+      operationId: 'createRecord',
       method: 'post',
       path: `${BASE}/entities/:uuid/records`,
       summary: 'Create record; a value that does not fit its field is a 400 naming the field; 409 record_limit_reached at the organization\'s limit',
@@ -109,6 +115,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput, T7Input>({
       label: 'T7',
+      operationId: 'bulkRecords',
       method: 'post',
       path: `${BASE}/entities/:uuid/records/bulk`,
       summary: `Bulk create (items without id), update (items with id) and delete (deleteIDs): at most ${THINGS_LIMITS.bulkRecords} records and `
@@ -122,6 +129,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput>({
       label: 'T8',
+      operationId: 'getRecord',
       method: 'get',
       path: `${BASE}/records/:uuid`,
       summary: 'Get record',
@@ -133,6 +141,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput, RecordBodyInput>({
       label: 'T9',
+      operationId: 'updateRecord',
       method: 'put',
       path: `${BASE}/records/:uuid`,
       summary: 'Update record: the given fields get the given values ("" clears one), the other values stay',
@@ -145,6 +154,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<T10QueryInput, UuidInput>({
       label: 'T10',
+      operationId: 'listRules',
       method: 'get',
       path: `${BASE}/entities/:uuid/rules`,
       summary: 'List rules of an entity in creation order',
@@ -157,6 +167,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, UuidInput, RuleInput>({
       label: 'T11',
+      operationId: 'createRule',
       method: 'post',
       path: `${BASE}/entities/:uuid/rules`,
       summary: `Create rule: unknown field IDs, operators that do not fit a field's type, comparisons that are no value of it and unknown {{placeholders}} are a 400; at most ${RULE_LIMIT} rules per entity (409 conflict beyond)`,
@@ -169,6 +180,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, RuleParamsInput, RuleInput>({
       label: 'T12',
+      operationId: 'updateRule',
       method: 'put',
       path: `${BASE}/entities/:uuid/rules/:ruleUUID`,
       summary: 'Update rule (replaces it; checked like T11)',
@@ -181,6 +193,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<unknown, RuleParamsInput>({
       label: 'T12-delete',
+      operationId: 'deleteRule',
       method: 'delete',
       path: `${BASE}/entities/:uuid/rules/:ruleUUID`,
       summary: 'Delete rule (not in the interface; organization admins and the API key, as T12): it fires no more and frees its place under the limit',
@@ -192,6 +205,7 @@ export function thingsOperations(deps: AreaDeps): Operation[] {
     }),
     defineOperation<OrganizationQueryInput>({
       label: 'T13',
+      operationId: 'getRecordUsage',
       method: 'get',
       path: `${BASE}/usage`,
       summary: 'Record usage of an organization (recordLimit: set per organization by `org limit`, else THINGS_RECORD_LIMIT)',
