@@ -9,7 +9,7 @@ import type { Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface OperationInput<Q, P, B> {
+export interface OperationInput<Q, P, B, A = unknown> {
   query: Q;
   params: P;
   body: B;
@@ -17,8 +17,8 @@ export interface OperationInput<Q, P, B> {
   /** The caller as authenticated: the actor, or a screen on operations declared `screens`. */
   caller: Caller;
   ctx: Context;
-  /** What `authorize` returned (the loaded resource), when the operation declares it. */
-  authorized?: unknown;
+  /** What `authorize` returned (the loaded resource); undefined when the operation declares none. */
+  authorized: A;
 }
 
 /** An operation's names: the interface's label and the operationId generated clients call it by. */
@@ -27,7 +27,7 @@ export interface Named {
   operationId: string;
 }
 
-export interface Operation<Q = any, P = any, B = any> {
+export interface Operation<Q = any, P = any, B = any, A = any> {
   /** The interface's label, e.g. M7. */
   label: string;
   /** The name generated clients call it by (listMonitors, setMonitorAlarmingData…); an extra method adds "With<Method>". */
@@ -61,17 +61,17 @@ export interface Operation<Q = any, P = any, B = any> {
   /** Its own budget per credential (or address) instead of the general rate: requests per minute (off with the rest). */
   perMinute?: number;
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
-  authorize?(input: Omit<OperationInput<Q, P, B>, 'body'>): Promise<unknown>;
+  authorize?(input: Omit<OperationInput<Q, P, B, A>, 'body' | 'authorized'>): Promise<A>;
   /**
    * Waits for the request's turn after `authorize` and before its body is read (the alarm data writes'
    * bound per organization); resolves with the release, called once the request is answered.
    */
-  admit?(authorized: unknown, ctx: Context): Promise<() => void>;
-  handler(input: OperationInput<Q, P, B>): Promise<unknown>;
+  admit?(authorized: A, ctx: Context): Promise<() => void>;
+  handler(input: OperationInput<Q, P, B, A>): Promise<unknown>;
 }
 
 // A refusal of an exempt operation costs a token; past the budget it becomes a 429.
-async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body'>, take: () => Promise<number>): Promise<unknown> {
+async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body' | 'authorized'>, take: () => Promise<number>): Promise<unknown> {
   try {
     return await op.authorize!(input);
   } catch (err) {
@@ -84,7 +84,7 @@ async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknow
 }
 
 /** Declares an operation with the types its validated inputs have (the schemas are named by $id). */
-export function defineOperation<Q = unknown, P = unknown, B = unknown>(op: Operation<Q, P, B>): Operation {
+export function defineOperation<Q = unknown, P = unknown, B = unknown, A = undefined>(op: Operation<Q, P, B, A>): Operation {
   return op as Operation;
 }
 

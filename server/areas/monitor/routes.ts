@@ -36,7 +36,7 @@ function matchesEtag(header: string, etag: string): boolean {
 
 /** The monitor area's operation declarations. */
 export function monitorOperations(monitors: MonitorCommands): Operation[] {
-  const dataWrite = (names: Named, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject>({
+  const dataWrite = (names: Named, section: DataSection, op: DataOp, schema: string, summary: string) => defineOperation<unknown, MonitorIdInput, JsonObject, MonitorOwner>({
     ...names,
     method: op === 'set' ? 'post' : 'patch',
     alsoMethods: op === 'set' ? ['put'] : undefined,
@@ -53,9 +53,9 @@ export function monitorOperations(monitors: MonitorCommands): Operation[] {
     authorize: ({ actor, params }) => monitors.dataWritable(actor, params.monitor_id),
     // One organization's flood waits in its own queue, its bodies unread: another's alarm goes on.
     // A body without a declared length (chunked) counts as the largest one allowed.
-    admit: (owner, ctx) => monitors.dataWrites.enter((owner as MonitorOwner).organizationID, Number(ctx.get('Content-Length')) || 1024 * 1024),
+    admit: (owner, ctx) => monitors.dataWrites.enter(owner.organizationID, Number(ctx.get('Content-Length')) || 1024 * 1024),
     async handler({ actor, params, body, authorized }) {
-      const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized as MonitorOwner);
+      const version = await monitors.write(actor, params.monitor_id, section, op, body, authorized);
       return { message: `${section === 'alarming' ? 'Alarming' : 'Meta'} data saved (version ${version})` };
     },
   });
