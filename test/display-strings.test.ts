@@ -11,6 +11,8 @@ test('the language: the monitor\'s configuration, else the browser\'s, else Engl
   assert.is(languageOf('de-AT', undefined), 'de');
   assert.is(languageOf('EN', 'de-DE'), 'en');
   assert.is(languageOf(undefined, 'de-CH'), 'de');
+  assert.is(languageOf(undefined, 'de', 'en-US'), 'de', 'the address\'s ?lang= before the browser');
+  assert.is(languageOf(undefined, null, 'de-CH'), 'de');
   assert.is(languageOf('fr', 'de-DE'), 'de', 'an unknown language falls back to the browser\'s');
   assert.is(languageOf(42, 'fr-FR'), 'en');
 });

@@ -1,4 +1,4 @@
-// The station's language: German labels from the monitor's configuration (else the browser's language),
+// The station's language: German labels from the monitor's configuration (else the address's ?lang=, else the browser's language),
 // with German dates; a configuration change switches the wall live. Chromium against the real service.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
@@ -62,6 +62,17 @@ language('without a configured language the browser\'s decides (de-DE), and a co
   assert.is(res.status, 200, JSON.stringify(res.body));
   await screen.waitForText('standby-state', 'Ready');
   assert.is(await screen.page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(screen.errors, []);
+});
+
+language('without a configured language the address\'s ?lang=de decides over an English browser', async (ctx) => {
+  const id = await newMonitor(ctx);
+  const screen = await openWall(ctx, id, undefined, '', undefined, '&lang=de');
+  await screen.waitForText('standby-state', 'Bereit', WAIT_MS);
+  assert.is(await screen.page.evaluate(() => navigator.language), 'en-US', 'the browser itself speaks English');
+  await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(72, 'TH Ölspur', 0, 3));
+  await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
+  assert.equal(await screen.page.locator('.counter__label').allTextContents(), ['kommen', 'abgesagt', 'ausstehend']);
   assert.equal(screen.errors, []);
 });
 

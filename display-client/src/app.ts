@@ -69,7 +69,8 @@ export function startApp(o: AppOptions): App {
   });
 
   const configuration = () => store.state.monitor?.configuration ?? {};
-  const language = () => languageOf(configuration().language, navigator.language);
+  // The monitor's configured language, else the address's ?lang= (a kiosk set up for its station), else the browser's.
+  const language = () => languageOf(configuration().language, new URLSearchParams(location.search).get('lang'), navigator.language);
   const strings = (): Strings => stringsFor(language());
   const voice = () => localeFor(language(), text(configuration(), 'speechLang'));
   const remote = createRemote({ screen: o.screen, monitorName: () => store.state.monitor?.name ?? '', strings, emitPower: (state) => connection?.power(state) });

@@ -132,8 +132,8 @@ const TABLES: Record<Language, Strings> = { de, en };
 const LOCALES: Record<Language, string> = { de: 'de-DE', en: 'en-GB' };
 
 /** The language for a configured value (any BCP 47 tag), else the browser's, else English. */
-export function languageOf(configured: unknown, browser: string | undefined): Language {
-  for (const tag of [configured, browser]) {
+export function languageOf(...tags: unknown[]): Language {
+  for (const tag of tags) {
     const primary = typeof tag === 'string' ? tag.trim().toLowerCase().split(/[-_]/)[0] : '';
     if (primary === 'de' || primary === 'en') return primary;
   }

@@ -87,8 +87,8 @@ export async function write(ctx: WallCtx, method: 'POST' | 'PATCH', path: string
 }
 
 /** Opens the monitor's display, signed in, with an optional page script. */
-export async function openWall(ctx: WallCtx, monitorId: number, viewport = LANDSCAPE, init = '', base = ctx.service.url): Promise<ScreenPage> {
-  const screen = await openSignedIn(ctx.browser, `${base}/display?monitor=${monitorId}`, ctx.org.apiKey, viewport, init);
+export async function openWall(ctx: WallCtx, monitorId: number, viewport = LANDSCAPE, init = '', base = ctx.service.url, query = ''): Promise<ScreenPage> {
+  const screen = await openSignedIn(ctx.browser, `${base}/display?monitor=${monitorId}${query}`, ctx.org.apiKey, viewport, init);
   ctx.screens.push(screen);
   return screen;
 }
