@@ -12,6 +12,8 @@ import { loadConfig } from '../server/config.js';
 import { launchDatabase } from '../server/db/launcher.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { startService } from '../server/service.js';
+import { smsModels } from '../server/areas/sms/models.js';
+import { appModels } from '../server/areas/app/models.js';
 
 const [devices, seconds, connections] = [Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 5), Number(process.argv[4] ?? 10)];
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-bench-'));
@@ -27,8 +29,8 @@ const { token } = await identity.createPersonalToken(user.id, 'bench');
 const now = new Date();
 const base = 1_000_000;
 const filler = Array.from({ length: devices }, (_, i) => ({ _id: String(base + i), ownerID: base + (i % 5_000), active: i % 3 === 0, createdAt: now, updatedAt: now }));
-await service.db.models.Device.insertMany(filler.map((d, i) => ({ ...d, name: `Phone ${i}`, nameKey: `phone ${i}`, os: 'Android 14', platform: 'android', pushToken: `tok${i}`, pushTokenDevelopment: false })));
-await service.db.models.Mobile.insertMany(filler.map((d) => ({ _id: d._id, ownerID: d.ownerID, active: d.active, createdAt: now, name: '', gsm: '004917612345678' })));
+await appModels(service.db).Device.insertMany(filler.map((d, i) => ({ ...d, name: `Phone ${i}`, nameKey: `phone ${i}`, os: 'Android 14', platform: 'android', pushToken: `tok${i}`, pushTokenDevelopment: false })));
+await smsModels(service.db).Mobile.insertMany(filler.map((d) => ({ _id: d._id, ownerID: d.ownerID, active: d.active, createdAt: now, name: '', gsm: '004917612345678' })));
 
 const url = `http://127.0.0.1:${service.port}`;
 const headers = { 'Personal-Access-Token': token, 'Content-Type': 'application/json' };

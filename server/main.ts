@@ -47,7 +47,7 @@ try {
 }
 say(`installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`);
 say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
-if (!(await anyOrganization(service.db.models))) {
+if (!(await anyOrganization(service.db))) {
   // The admin command must find this same database: repeat the settings that choose it.
   const env = [
     process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',

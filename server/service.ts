@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Config } from './config.js';
+import { serviceModels } from './areas/models.js';
 import { openDatabase, type Database } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
 import type { HubEvents } from './hub/events.js';
@@ -46,14 +47,14 @@ class EventRelay implements HubEvents {
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
 export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
-  const db = await openDatabase(mongodbUri, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs });
-  const installationId = await loadInstallationId(db.models);
+  const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs });
+  const installationId = await loadInstallationId(db.system);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
-  const peers = await watchHubPeers(db.models, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
+  const peers = await watchHubPeers(db.system, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
   const metrics = new Metrics();
-  const credentials = new CredentialCache(db.models, config.credentialCacheMs);
+  const credentials = new CredentialCache(db, config.credentialCacheMs);
   metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () => Number(await db.ping()));
   metrics.gauge('alarmhub_redis_up', '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL', () => (redis ? Number(redis.up()) : -1));
   metrics.gauge('alarmhub_hub_mismatched_processes', 'Live processes on this database whose hub settings differ from this one\'s', () => peers.mismatches().length);

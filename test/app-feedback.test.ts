@@ -4,6 +4,7 @@ import { ABOVE_MAX_ID, expectBadRequest, expectError } from './helpers/expect.js
 import { client } from './helpers/http.js';
 import { admin, channelSuite, key, member, newUser, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
+import { appModels } from '../server/areas/app/models.js';
 
 const PATH = '/api/v1/app/feedback';
 const NOT_SET = 'organizationID or alarmID not set';
@@ -63,7 +64,7 @@ s('A10 200 records feedback per organization, alarm and device (a later answer r
     assert.equal(first.body, { success: true });
     const second = await client(ctx.svc.url, key(ctx.a)).post(PATH, feedback(d, { answerData: { distance: 2 } }));
     assert.is(second.status, 200);
-    const stored = await ctx.svc.db.models.AlarmFeedback.find({ organizationID: ctx.a.orgId, alarmID: 77 }).lean();
+    const stored = await appModels(ctx.svc.db).AlarmFeedback.find({ organizationID: ctx.a.orgId, alarmID: 77 }).lean();
     assert.is(stored.length, 1);
     assert.equal({ response: stored[0].response, distance: stored[0].distance, duration: stored[0].duration, ownerID: stored[0].ownerID }, { response: true, distance: 2, duration: null, ownerID: ctx.a.member.userId });
     await staff.waitFor(() => staff.events.filter((e) => e.name === 'app:feedback').length === 2, WAIT_MS, 'two feedback events');

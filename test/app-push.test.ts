@@ -6,6 +6,7 @@ import { ABOVE_MAX_ID, expectBadRequest, expectError } from './helpers/expect.js
 import { client, request } from './helpers/http.js';
 import { admin, channelSuite, key, member, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
 import { startPushFakes } from './helpers/push-fakes.js';
+import { appModels } from '../server/areas/app/models.js';
 
 const BASE = '/api/v1/app';
 const DEVICE_ID = 'deviceID missing or in wrong format';
@@ -44,7 +45,7 @@ bare('A5 503 push_unavailable for iOS and Android when no gateway is configured,
     expectError(res, 503, 'push_unavailable');
     assert.match(res.body.message, over.os ? /FCM_SERVICE_ACCOUNT_FILE/ : /APNS_KEY_FILE/);
   }
-  assert.is(await ctx.svc.db.models.PushConfirmation.countDocuments({}), 0);
+  assert.is(await appModels(ctx.svc.db).PushConfirmation.countDocuments({}), 0);
 });
 
 bare.run();
@@ -136,13 +137,13 @@ push('push/delivered and A11: the confirmation token round trip, answered once',
   const { confirmToken } = (await testPush(ctx, d.id)).body;
   const owner = client(ctx.svc.url, member(ctx.a));
   assert.equal((await owner.post(`${BASE}/push/delivered/${confirmToken}`)).body, { status: 'saved' });
-  const stored = await ctx.svc.db.models.PushConfirmation.findById(createHash('sha256').update(confirmToken).digest('hex')).lean();
+  const stored = await appModels(ctx.svc.db).PushConfirmation.findById(createHash('sha256').update(confirmToken).digest('hex')).lean();
   assert.ok(stored?.deliveredAt instanceof Date);
   assert.is((await owner.post(`${BASE}/push/delivered/${confirmToken}`)).status, 200);
   const answered = await owner.post(`${BASE}/push/answered/${confirmToken}/yes`, { distance: 12, duration: 17 });
   assert.is(answered.status, 200, JSON.stringify(answered.body));
   assert.equal(answered.body, { status: 'saved' });
-  const answer = await ctx.svc.db.models.PushAnswer.findById(stored!._id).lean();
+  const answer = await appModels(ctx.svc.db).PushAnswer.findById(stored!._id).lean();
   assert.equal({ answer: answer?.answer, distance: answer?.distance, duration: answer?.duration }, { answer: 'yes', distance: 12, duration: 17 });
   const again = await owner.post(`${BASE}/push/answered/${confirmToken}/no`, {});
   expectBadRequest(again, 'invalid_parameter', TOKEN_INVALID, 'path', 'token');

@@ -7,6 +7,7 @@ import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { backup } from '../server/admin/backup.js';
 import { openDatabase } from '../server/db/database.js';
+import { serviceModels } from '../server/areas/models.js';
 import { launchDatabase } from '../server/db/launcher.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 
@@ -30,7 +31,7 @@ modes('a fresh embedded database and a backup of it are 0700 directories of 0600
   const dataDir = path.join(tmp, 'data');
   const launched = await launchDatabase({ dataDir, say: () => {} });
   try {
-    const db = await openDatabase(`${launched.uri.replace(/\/$/, '')}/modes`);
+    const db = await openDatabase(`${launched.uri.replace(/\/$/, '')}/modes`, serviceModels);
     try {
       // Data written after the start lands in files the database creates now.
       const identity = new IdentityCommands(db);

@@ -7,6 +7,7 @@ import { openScreen, TOKEN_STORAGE_KEY, WAIT_MS } from './helpers/browser.js';
 import { eventually, openPaired, pairCode, shownCode, storedPairing } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { alarm, closeScreens, newMonitor, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
+import { screenModels } from '../server/areas/screens/models.js';
 
 const pairing = suite<WallCtx>('display fleet: pairing a screen from its page');
 pairing.before(setUpWall);
@@ -77,7 +78,7 @@ pairing('a revoked screen token (the hub refuses it) forgets the pairing and sho
   const id = await newMonitor(ctx);
   const { screen, screenId } = await openPaired(ctx, id, 'Halle 2');
   // Revoked behind the page's back (not through F5): the recheck disconnects it, the handshake refuses it.
-  const doc = await ctx.service.db.models.Screen.findById(String(screenId)).lean();
+  const doc = await screenModels(ctx.service.db).Screen.findById(String(screenId)).lean();
   await ctx.service.identity.revokeToken(doc!.tokenId!);
   await shownCode(screen, TOKEN_RECHECK_MS + 5_000);
   assert.is(await screen.storedToken(), null);

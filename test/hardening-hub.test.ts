@@ -11,6 +11,7 @@ import { client } from './helpers/http.js';
 import { privateRedis, reachable } from './helpers/processes.js';
 import { connectScreen, WAIT_MS, type Screen } from './helpers/screen.js';
 import { createOrg, otherDatabase, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+import { identityModels } from '../server/identity/models.js';
 
 interface Ctx {
   services: TestService[];
@@ -251,7 +252,7 @@ hub('TOKEN_RECHECK_MS=0 is the default interval: a connected socket\'s token is 
   const org = await createOrg(svc);
   await screenOn(ctx, svc, org.apiKey);
   // The recheck reads each connected credential's token: count those reads over half a second.
-  const Token = svc.db.models.Token;
+  const Token = identityModels(svc.db).Token;
   const original = Token.findById;
   let reads = 0;
   Token.findById = ((...args: Parameters<typeof original>) => (reads++, original.apply(Token, args))) as typeof original;

@@ -1,6 +1,7 @@
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../server/db/database.js';
+import { serviceModels } from '../server/areas/models.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { client } from './helpers/http.js';
 import { privateRedis, spawnService, type RedisServer, type ServiceProcess } from './helpers/processes.js';
@@ -19,7 +20,7 @@ interface Ctx {
 const scale = suite<Ctx>('hub: two processes over Redis');
 
 scale.before(async (ctx) => {
-  ctx.db = await openDatabase(testDbUri());
+  ctx.db = await openDatabase(testDbUri(), serviceModels);
   const identity = new IdentityCommands(ctx.db);
   const org = await identity.createOrganization('Kreis Nord');
   ctx.orgId = org.id;

@@ -7,6 +7,7 @@ import { INITIAL_STATE, transition, type JournalStateData } from '../server/area
 import { client, type Credential } from './helpers/http.js';
 import { BASE, as, newCategory, newEventQuery, openJournal, type JournalCtx } from './helpers/journal.js';
 import { createOrg, startTestService, type TestService } from './helpers/service.js';
+import { journalModels } from '../server/areas/journal/models.js';
 
 interface Ctx extends JournalCtx {
   /** A second service instance on the same database (another process's worth of caches and queues). */
@@ -43,9 +44,9 @@ race('10 racing first accesses of an event\'s journal get one journal', async (c
   assert.ok(answers.every((r) => r.status === 200), JSON.stringify(answers.map((r) => r.body)));
   assert.is(new Set(answers.map((r) => r.body.id)).size, 1);
   const eventId = answers[0].body.eventId;
-  const keys = await ctx.svc.db.models.JournalKey.find({ _id: `event:${ctx.a.orgId}:${eventId}` }).lean();
+  const keys = await journalModels(ctx.svc.db).JournalKey.find({ _id: `event:${ctx.a.orgId}:${eventId}` }).lean();
   assert.equal(keys.map((k) => k.journalId), [answers[0].body.id]);
-  assert.is(await ctx.svc.db.models.Journal.countDocuments({ organizationId: ctx.a.orgId, eventId }), 1);
+  assert.is(await journalModels(ctx.svc.db).Journal.countDocuments({ organizationId: ctx.a.orgId, eventId }), 1);
 });
 
 race('50 users locking at once: exactly one holder, 49 × 409 journal_locked', async (ctx) => {
@@ -56,7 +57,7 @@ race('50 users locking at once: exactly one holder, 49 × 409 journal_locked', a
   assert.ok(answers.every((r) => r.status === 200 || r.body.error === 'journal_locked'));
   const holder = winners[0].body.locked.userId;
   assert.ok(ctx.users.some((u) => u.userId === holder));
-  const log = await ctx.svc.db.models.JournalLog.find({ journalId }).lean();
+  const log = await journalModels(ctx.svc.db).JournalLog.find({ journalId }).lean();
   assert.is(log.length, 1);
   assert.is(log[0].by.userId, holder);
 });
@@ -79,7 +80,7 @@ race('100 concurrent entries by the holder get serial numbers 1…100, all liste
   }
   assert.equal(listed, Array.from({ length: 100 }, (_, i) => 100 - i));
   // Processes without a cached head start probing from the journal's hint, which moved forward.
-  assert.ok((await ctx.svc.db.models.Journal.findById(String(journalId)).lean())!.hint > 1);
+  assert.ok((await journalModels(ctx.svc.db).Journal.findById(String(journalId)).lean())!.hint > 1);
 });
 
 race('locks, entries, unlocks, a close and lock breaks racing: the stored log replays through the state table', async (ctx) => {
@@ -116,7 +117,7 @@ race('locks, entries, unlocks, a close and lock breaks racing: the stored log re
   };
   await Promise.all([...ctx.users.slice(0, 8).map(worker), breaker()]);
 
-  const log = (await ctx.svc.db.models.JournalLog.find({ journalId }).lean()).sort((x, y) => x.position - y.position);
+  const log = (await journalModels(ctx.svc.db).JournalLog.find({ journalId }).lean()).sort((x, y) => x.position - y.position);
   assert.equal(log.map((r) => r.position), log.map((_, i) => i + 1), 'positions without gaps');
   let state: JournalStateData = INITIAL_STATE;
   for (const record of log) {

@@ -5,22 +5,24 @@ import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { ScreenHealth } from '../server/areas/screens/health.js';
 import { openDatabase, type Database } from '../server/db/database.js';
+import { serviceModels } from '../server/areas/models.js';
 import { testDbUri } from './helpers/service.js';
+import { screenModels } from '../server/areas/screens/models.js';
 
 const health = suite<{ db: Database }>('screens: health writes', {} as { db: Database });
 
 health.before(async (ctx) => {
-  ctx.db = await openDatabase(testDbUri());
+  ctx.db = await openDatabase(testDbUri(), serviceModels);
 });
 health.after(async (ctx) => {
   await ctx.db.close();
 });
 
 health('a connect, a report and heartbeats at once: every field each of them set is there afterwards', async (ctx) => {
-  const { Screen } = ctx.db.models;
+  const { Screen } = screenModels(ctx.db);
   const screenId = 900_000 + Math.floor(Math.random() * 90_000);
   await Screen.create({ _id: String(screenId), monitorId: 1, organizationId: 1, name: 'Wache Nord', createdAt: new Date(), credential: null, tokenId: null, online: true, episode: 1, lastSeen: null, versionShown: null, pageVersion: null, userAgent: null });
-  const recorder = new ScreenHealth(ctx.db.models, 60_000, () => {});
+  const recorder = new ScreenHealth(ctx.db, 60_000, () => {});
   for (let round = 1; round <= 15; round++) {
     await Promise.all([
       recorder.connected(screenId, `Kiosk/${round}`),

@@ -7,6 +7,7 @@ import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+import { screenModels } from '../server/areas/screens/models.js';
 
 interface Ctx {
   svc: TestService;
@@ -105,7 +106,7 @@ pairing('F3 201 then F2 delivers the screen token exactly once; the code cannot 
 
 pairing('an expired pairing is 404 for the screen and for the admin', async (ctx) => {
   const started = await start(ctx);
-  await ctx.svc.db.models.Pairing.updateMany({ pairingId: started.pairingId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await screenModels(ctx.svc.db).Pairing.updateMany({ pairingId: started.pairingId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
   expectError(await poll(ctx, started.pairingId, started.pollSecret), 404, 'not_found');
   expectError(await pair(ctx, started.code), 404, 'not_found', 'Pairing code not found or expired');
 });
@@ -214,7 +215,7 @@ sweep.after(async (ctx) => {
 });
 
 sweep('both documents of an expired pairing are removed by the periodic sweep; a waiting one stays', async (ctx) => {
-  const { Pairing } = ctx.svc.db.models;
+  const { Pairing } = screenModels(ctx.svc.db);
   const started = await Promise.all(Array.from({ length: 5 }, () => request(ctx.svc.url, 'POST', '/api/v1/screens/pairing').then((r) => r.body as { pairingId: string; code: string })));
   const [waiting, ...expiring] = started;
   const keys = (p: { pairingId: string; code: string }) => [`p:${p.pairingId}`, `c:${p.code}`];
@@ -230,7 +231,7 @@ sweep('both documents of an expired pairing are removed by the periodic sweep; a
 });
 
 sweep('the sweep removes in bounded batches, and passes enough to remove them all', async (ctx) => {
-  const { Pairing } = ctx.svc.db.models;
+  const { Pairing } = screenModels(ctx.svc.db);
   const past = new Date(Date.now() - 1_000);
   await Pairing.insertMany(Array.from({ length: 1_200 }, (_, i) => ({ _id: `p:batch-${i}`, pairingId: `batch-${i}`, code: 'X', secretHash: '', expiresAt: past, screenId: null })));
   // A pass stops after its batches; the next one takes the rest. (The periodic sweep may take some first.)
@@ -244,7 +245,7 @@ sweep('the sweep removes in bounded batches, and passes enough to remove them al
 sweep('a sweep that takes longer than the period is not overlapped by the next one', async (ctx) => {
   // Each of the sweep's reads is held for four periods (PAIRING_SWEEP_MS is 200): sweeps on a timer
   // that ignores the last one's end would run four at once.
-  const { Pairing } = ctx.svc.db.models;
+  const { Pairing } = screenModels(ctx.svc.db);
   const original = Pairing.find;
   let running = 0;
   let most = 0;

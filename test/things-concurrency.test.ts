@@ -6,6 +6,7 @@ import { Revisions } from '../server/db/revisions.js';
 import { client } from './helpers/http.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { BASE, area, createEntity, key, type Ctx } from './helpers/things.js';
+import { thingsModels } from '../server/areas/things/models.js';
 
 const FIELDS = Array.from({ length: 20 }, (_, i) => ({ name: `F${i + 1}`, type: 'text' }));
 
@@ -71,7 +72,8 @@ race('T7 updates racing T9s on one record (two instances): every acknowledged fi
 
 race('a claim left by a crashed writer does not wedge the record: it is skipped once seen unchanged for the stale time', async (ctx) => {
   const { recordId, fields } = await target(ctx);
-  const { ThingRecord, RevisionClaim } = ctx.svc.db.models;
+  const { ThingRecord } = thingsModels(ctx.svc.db);
+  const { RevisionClaim } = ctx.svc.db.system;
   // The record was never revised (rev 0): a writer that crashed after claiming revision 1.
   await RevisionClaim.create({ _id: `things_records:${recordId}:1`, token: 'crashed', at: new Date() });
   // Short times stand in for the service's (45 s stale, 10 s wait), which a test should not sit through.

@@ -7,6 +7,7 @@ import { expectBadRequest, expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { BASE, admin, area, createEntity, createRecord, key, member, pat, rejectsWithoutCredential, type Ctx } from './helpers/things.js';
+import { thingsModels } from '../server/areas/things/models.js';
 
 const LIMIT = 50;
 const UNKNOWN = '3f0b8c1e-2d4a-4c6b-9e8f-1a2b3c4d5e6f';
@@ -55,7 +56,7 @@ s(`60 concurrent T11s on one entity over two instances create exactly ${LIMIT}; 
   const listed = (await client(ctx.svc.url, key(ctx.a)).get(`${rulesUrl(entity.id)}?limit=50`)).body;
   assert.is(listed.total, LIMIT);
   assert.equal(new Set(listed.rules.map((r: any) => r.id)), new Set(answers.filter((r) => r.status === 201).map((r) => r.body.id)));
-  assert.is(await ctx.svc.db.models.ThingRule.countDocuments({ entityID: entity.id }), LIMIT, 'refused rules are not kept');
+  assert.is(await thingsModels(ctx.svc.db).ThingRule.countDocuments({ entityID: entity.id }), LIMIT, 'refused rules are not kept');
 });
 
 s('T12-delete 400 for a malformed uuid or ruleUUID; 403 for members, granted or not', async (ctx) => {
@@ -105,7 +106,7 @@ s('a deleted rule no longer fires; the others still do', async (ctx) => {
   assert.is((await c.delete(`${rulesUrl(entity.id)}/${drop.id}`)).status, 200);
   const record = await createRecord(ctx, {}, entity);
   assert.is((await c.put(`${BASE}/records/${record.id}`, { values: [] })).status, 200);
-  const executions = await ctx.svc.db.models.ThingRuleExecution.find({ recordID: record.id }).lean();
+  const executions = await thingsModels(ctx.svc.db).ThingRuleExecution.find({ recordID: record.id }).lean();
   assert.equal(executions.map((e) => e.ruleID), [keep.id]);
 });
 
@@ -144,16 +145,16 @@ s('a rule saved (T12) or deleted on one instance is what record writes on the ot
   const saved = (await c.post(rulesUrl(entity.id), rule('old text'))).body;
   const doomed = (await c.post(rulesUrl(entity.id), rule('doomed'))).body;
   const record = await createRecord(ctx, {}, entity);
-  const fired = async () => (await ctx.svc.db.models.ThingRuleExecution.find({ recordID: record.id }).lean()).map((e) => [e.ruleID, JSON.parse(e.alarm).message]);
+  const fired = async () => (await thingsModels(ctx.svc.db).ThingRuleExecution.find({ recordID: record.id }).lean()).map((e) => [e.ruleID, JSON.parse(e.alarm).message]);
   assert.is((await elsewhere.put(`${BASE}/records/${record.id}`, { values: [] })).status, 200);
   assert.equal(new Set(await fired()), new Set([[saved.id, 'old text'], [doomed.id, 'doomed']]));
   assert.is((await c.put(`${rulesUrl(entity.id)}/${saved.id}`, rule('new text'))).status, 200);
   assert.is((await c.delete(`${rulesUrl(entity.id)}/${doomed.id}`)).status, 200);
-  await ctx.svc.db.models.ThingRuleExecution.deleteMany({ recordID: record.id });
+  await thingsModels(ctx.svc.db).ThingRuleExecution.deleteMany({ recordID: record.id });
   assert.is((await elsewhere.put(`${BASE}/records/${record.id}`, { values: [] })).status, 200);
   assert.equal(await fired(), [[saved.id, 'new text']]);
   assert.equal((await elsewhere.get(rulesUrl(entity.id))).body.rules.map((r: any) => r.actionAlarmTemplate.alarmMessage), ['new text']);
-  assert.is(await ctx.svc.db.models.ThingRule.countDocuments({ entityID: entity.id }), 1, 'replaced and deleted versions are removed');
+  assert.is(await thingsModels(ctx.svc.db).ThingRule.countDocuments({ entityID: entity.id }), 1, 'replaced and deleted versions are removed');
 });
 
 s('rules stored one per document by an earlier version are moved into their entity\'s set when a process starts', async (ctx) => {

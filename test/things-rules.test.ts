@@ -6,6 +6,7 @@ import { expectBadRequest, expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { BASE, admin, area, createRecord, key, member, pat, rejectsWithoutCredential, type Ctx } from './helpers/things.js';
+import { thingsModels } from '../server/areas/things/models.js';
 
 const RULE_BODY = 'Rule in wrong format or required field missing';
 const UNKNOWN = '3f0b8c1e-2d4a-4c6b-9e8f-1a2b3c4d5e6f';
@@ -171,7 +172,7 @@ work('a rule whose conditions hold emits things:rule-triggered with the rendered
     },
   });
   assert.ok(!Number.isNaN(Date.parse(event.at)));
-  const stored = await ctx.svc.db.models.ThingRuleExecution.findById(event.executionID).lean();
+  const stored = await thingsModels(ctx.svc.db).ThingRuleExecution.findById(event.executionID).lean();
   assert.equal([stored!.ruleID, stored!.recordID, stored!.trigger, JSON.parse(stored!.alarm)], [rule.id, hit.id, 'record_created', event.alarm]);
   assert.equal(triggered(outsider), [], 'another organization hears nothing');
 });
@@ -201,7 +202,7 @@ work('updates and bulk changes trigger rules by their triggers; a delete carries
     [removed.id, 'record_deleted', bulk.createdIDs[0]],
   ]);
   assert.equal(events[2].alarm, { message: 'Vehicle broken', eventName: '', alarmTemplateID: null, position: { address: 'Wache Nord' }, documentKeys: [] });
-  assert.is(await ctx.svc.db.models.ThingRuleExecution.countDocuments({ entityID: entity.id }), 4);
+  assert.is(await thingsModels(ctx.svc.db).ThingRuleExecution.countDocuments({ entityID: entity.id }), 4);
 });
 
 work.run();

@@ -6,14 +6,16 @@ import Router from '@koa/router';
 
 const dist = '../../dist/server';
 const { openDatabase } = (await import(`${dist}/db/database.js`)) as typeof import('../../server/db/database.js');
+const { monitorModels } = (await import(`${dist}/areas/monitor/models.js`)) as typeof import('../../server/areas/monitor/models.js');
 const { MonitorStore } = (await import(`${dist}/areas/monitor/store.js`)) as typeof import('../../server/areas/monitor/store.js');
 const { applyWrite } = (await import(`${dist}/../common/monitor-data.js`)) as typeof import('../../common/monitor-data.js');
 
-const db = await openDatabase(process.env.BENCH_MONGODB_URI!);
+const db = await openDatabase(process.env.BENCH_MONGODB_URI!, [monitorModels]);
+const { Monitor } = monitorModels(db);
 const store = new MonitorStore(db);
 const router = new Router();
 router.get('/monitor/:id', async (ctx) => {
-  ctx.body = await db.models.Monitor.findById(ctx.params.id).lean();
+  ctx.body = await Monitor.findById(ctx.params.id).lean();
 });
 router.patch('/monitor/:id/data/alarming', async (ctx) => {
   const payload = { positiveResponses: 3, awaitingResponses: 7 };

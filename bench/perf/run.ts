@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { launchDatabase, freePort } from '../../server/db/launcher.js';
 import { openDatabase } from '../../server/db/database.js';
+import { serviceModels } from '../../server/areas/models.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
 import { renderReport, type Results } from './report.js';
 
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
   const redisPort = await freePort();
   const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const database = await launchDatabase({ dataDir: dir, say: () => {} });
-  const db = await openDatabase(database.uri);
+  const db = await openDatabase(database.uri, serviceModels);
   const identity = new IdentityCommands(db);
   const org = await identity.createOrganization('Bench');
   const { token } = await identity.createApiKey(org.id, 'bench');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import mongoose from 'mongoose';
-import type { Database } from '../db/database.js';
+import { buildIndexes, type Database } from '../db/database.js';
 import { ID_COLLECTIONS, mergeRestored } from '../db/ids.js';
 import { markRestored } from '../db/restores.js';
 
@@ -45,7 +45,7 @@ export async function backup(db: Database, dir: string): Promise<{ dir: string; 
     await file.close();
     manifest.collections[name] = count;
   }
-  const installation = await db.models.Installation.findById('installation').lean();
+  const installation = await db.system.Installation.findById('installation').lean();
   manifest.installationId = installation?.installationId ?? null;
   await fs.writeFile(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2), { mode: 0o600 });
   return { dir, collections: names.length, documents: Object.values(manifest.collections).reduce((a, b) => a + b, 0) };
@@ -87,7 +87,7 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
     documents += batch.length;
   }
   // Indexes of the service's models (a replaced collection keeps its own; new ones get them here).
-  for (const model of [...Object.values(db.models), ...Object.values(db.chains)]) await model.createIndexes();
+  await buildIndexes(db.conn);
   await markRestored(native);
   return { collections: names.length, documents };
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, redactUri, type Config } from '../config.js';
+import { serviceModels } from '../areas/models.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { launchDatabase, type LaunchedDatabase } from '../db/launcher.js';
 import { AppError } from '../errors.js';
@@ -121,7 +122,7 @@ async function main(): Promise<number> {
     database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
     // Names the database (never its password), so an operator sees which one the command changed.
     say(`database: ${config.mongodbUri ? `MongoDB at ${redactUri(config.mongodbUri)} (MONGODB_URI)` : `${database.engine} in DATA_DIR ${config.dataDir}`}`);
-    db = await openDatabase(database.uri);
+    db = await openDatabase(database.uri, serviceModels);
   } catch (err) {
     const message = explainStartupError(err, config);
     say(`cannot start: ${message}`);

@@ -1,23 +1,17 @@
-// One mongoose connection per service instance, with every model registered and every index built.
+// One mongoose connection per service instance, with the models of every set it opens with registered
+// and their indexes built. An area's collections are the area's (server/db/models.ts).
 import mongoose, { type Connection } from 'mongoose';
-import { appModels, type AppModels } from '../areas/app/models.js';
-import { channelModels, type ChannelModels } from '../areas/channels/models.js';
-import { monitorModels, type MonitorModels } from '../areas/monitor/models.js';
-import { screenModels, type ScreenModels } from '../areas/screens/models.js';
-import { smsModels, type SmsModels } from '../areas/sms/models.js';
-import { journalModels, type JournalModels } from '../areas/journal/models.js';
-import { elsCobraModels, type ElsCobraModels } from '../areas/els-cobra/models.js';
-import { thingsModels, type ThingsModels } from '../areas/things/models.js';
-import { identityModels, type IdentityModels } from '../identity/models.js';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
 import { IdAllocator } from './ids.js';
+import type { ModelSet } from './models.js';
 import { Revisions } from './revisions.js';
 import { systemModels, type SystemModels } from './system.js';
 
 export interface Database {
   conn: Connection;
-  models: IdentityModels & MonitorModels & SystemModels & ScreenModels & ChannelModels & AppModels & SmsModels & JournalModels & ElsCobraModels & ThingsModels;
+  /** The service's own collections: the installation, hub processes, claim locks, revision claims. */
+  system: SystemModels;
   /** The collections of every version chain (server/db/chain.ts). */
   chains: ChainModels;
   ids: IdAllocator;
@@ -41,8 +35,11 @@ export interface PoolOptions {
   waitQueueTimeoutMS?: number;
 }
 
-/** Connects, registers models and awaits their indexes so a failed index build fails loudly. */
-export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise<Database> {
+/**
+ * Connects, registers the service's own models and those of each set (every area's: server/areas/index.ts)
+ * and awaits their indexes so a failed index build fails loudly.
+ */
+export async function openDatabase(uri: string, sets: ModelSet[], pool: PoolOptions = {}): Promise<Database> {
   const conn = mongoose.createConnection(uri, {
     // A URI without a database name gets ours rather than the driver's "test".
     ...(hasDatabaseName(uri) ? {} : { dbName: DEFAULT_DB_NAME }),
@@ -57,20 +54,17 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     monitorCommands: true,
   });
   await conn.asPromise();
-  const models = {
-    ...identityModels(conn), ...monitorModels(conn), ...systemModels(conn), ...screenModels(conn),
-    ...channelModels(conn), ...appModels(conn), ...smsModels(conn), ...journalModels(conn), ...elsCobraModels(conn),
-    ...thingsModels(conn),
-  };
+  const system = systemModels(conn);
   const chains = chainModels(conn);
-  for (const model of [...Object.values(models), ...Object.values(chains)]) await model.init().then(() => model.createIndexes());
+  for (const set of sets) set({ conn });
+  await buildIndexes(conn);
   const ids = new IdAllocator(conn);
   return {
     conn,
-    models,
+    system,
     chains,
     ids,
-    revisions: new Revisions(models.RevisionClaim),
+    revisions: new Revisions(system.RevisionClaim),
     async ping() {
       try {
         await conn.db!.admin().command({ ping: 1 });
@@ -81,4 +75,9 @@ export async function openDatabase(uri: string, pool: PoolOptions = {}): Promise
     },
     close: () => conn.close(),
   };
+}
+
+/** Creates the indexes of every model registered on the connection (at start and after a restore). */
+export async function buildIndexes(conn: Connection): Promise<void> {
+  for (const model of Object.values(conn.models)) await model.init().then(() => model.createIndexes());
 }

@@ -1,7 +1,9 @@
 // What the service keeps about itself: the installation's identity (created once, the namespace of
-// its Redis channels) and the hub processes running on this database with their hub configuration.
+// its Redis channels), the hub processes running on this database with their hub configuration, and
+// the claims of locks and revisions any area takes.
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { lockModel, type LockDoc } from './claim-lock.js';
 import { isDuplicateKey } from './errors.js';
 import { revisionClaimModel, type RevisionClaimDoc } from './revisions.js';
 
@@ -26,6 +28,8 @@ export interface SystemModels {
   HubProcess: Model<HubProcessDoc>;
   /** Claims of document revisions (server/db/revisions.ts). */
   RevisionClaim: Model<RevisionClaimDoc>;
+  /** Claim locks that serialise a change across processes (server/db/claim-lock.ts). */
+  Lock: Model<LockDoc>;
 }
 
 /** Registers the system models on a connection. */
@@ -45,6 +49,7 @@ export function systemModels(conn: Connection): SystemModels {
       seenAt: { type: Date, required: true },
     }, { versionKey: false }), 'hub_processes'),
     RevisionClaim: revisionClaimModel(conn),
+    Lock: lockModel(conn),
   };
 }
 

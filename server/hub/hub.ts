@@ -230,7 +230,7 @@ export function createHub(server: http.Server, deps: HubDeps): Hub {
   const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
 
   // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
-  const health = new ScreenHealth(deps.db.models, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
+  const health = new ScreenHealth(deps.db, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
     if (kind === 'offline') io.to(rooms.organization(organizationId)).emit('screen:offline', event as { screenId: number; monitorId: number; since: string });
     else io.to(rooms.organization(organizationId)).emit('screen:online', event);
   });

@@ -17,7 +17,7 @@ export async function recheckSockets(db: Database, sockets: Iterable<Connected>)
   // One exact lookup per distinct credential and user, however many screens share them.
   const credentials = [...new Set(list.map((s) => s.data.actor.credential))];
   const userIds = [...new Set(list.flatMap((s) => (s.data.actor.kind === 'user' ? [s.data.actor.userId] : [])))];
-  const [valid, orgsOf] = await Promise.all([validCredentials(db.models, credentials), membershipsOf(db.models, userIds)]);
+  const [valid, orgsOf] = await Promise.all([validCredentials(db, credentials), membershipsOf(db, userIds)]);
 
   const counts = { revoked: 0, membership: 0 };
   for (const socket of list) {

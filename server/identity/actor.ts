@@ -1,5 +1,6 @@
 // Who is calling: resolved from a credential for REST and for the hub's handshake alike.
-import type { IdentityModels, Role, TokenKind } from './models.js';
+import type { Connected } from '../db/models.js';
+import { identityModels, type Role, type TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
 
 /** An organization's API key: full rights in its own organization. */
@@ -45,28 +46,28 @@ const MAX_TOUCHED = 10_000;
 // When each credential's use was last recorded here: the write happens at most once a minute.
 const touched = new Map<string, number>();
 
-function touch(models: IdentityModels, credential: string): void {
+function touch(db: Connected, credential: string): void {
   const now = Date.now();
   if (now - (touched.get(credential) ?? 0) < TOUCH_EVERY_MS) return;
   touched.delete(credential);
   touched.set(credential, now);
   if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
   // Housekeeping: a failed write only leaves "last used" a little older.
-  void models.Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
+  void identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
 }
 
 /** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
-export async function resolveActor(models: IdentityModels, kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
-export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Caller | null>;
-export async function resolveActor(models: IdentityModels, kind: TokenKind, token: string): Promise<Caller | null> {
+export async function resolveActor(db: Connected, kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
+export async function resolveActor(db: Connected, kind: TokenKind, token: string): Promise<Caller | null>;
+export async function resolveActor(db: Connected, kind: TokenKind, token: string): Promise<Caller | null> {
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
   const credential = hashToken(token);
-  const found = await models.Token.findById(credential).lean();
+  const found = await identityModels(db).Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
-  touch(models, credential);
+  touch(db, credential);
   if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
   if (found.kind === 'screen') return { kind: 'screen', tokenId: found.tokenId, credential, screenId: found.screenId!, monitorId: found.monitorId!, organizationId: found.organizationId! };
-  const user = await models.User.findById(String(found.userId), { memberships: 1 }).lean();
+  const user = await identityModels(db).User.findById(String(found.userId), { memberships: 1 }).lean();
   return {
     kind: 'user',
     tokenId: found.tokenId,

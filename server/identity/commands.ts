@@ -3,16 +3,20 @@ import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { organizationExists, userExists } from './lookup.js';
-import type { Role, TokenKind } from './models.js';
+import { identityModels, type Role, type TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
 /** The identity commands over one database. */
 export class IdentityCommands {
-  constructor(private readonly db: Database) {}
+  private readonly models;
+
+  constructor(private readonly db: Database) {
+    this.models = identityModels(db);
+  }
 
   /** Creates an organization. */
   async createOrganization(name: string): Promise<{ id: number; name: string }> {
-    const { Organization } = this.db.models;
+    const { Organization } = this.models;
     const id = await this.db.ids.next('organization');
     // No record limit of its own: the configured default applies until `org limit` sets one.
     await Organization.create({ _id: String(id), name, recordLimit: null, createdAt: new Date() });
@@ -21,7 +25,7 @@ export class IdentityCommands {
 
   /** Creates a user. */
   async createUser(name: string): Promise<{ id: number; name: string }> {
-    const { User } = this.db.models;
+    const { User } = this.models;
     const id = await this.db.ids.next('user');
     await User.create({ _id: String(id), name, memberships: [], createdAt: new Date() });
     return { id, name };
@@ -47,7 +51,8 @@ export class IdentityCommands {
 
   // Read-modify-write of one user's memberships, one change at a time across processes.
   private async changeMemberships(userId: number, change: (list: Array<{ organizationId: number; role: Role }>) => Array<{ organizationId: number; role: Role }>) {
-    const { User, Lock } = this.db.models;
+    const { User } = this.models;
+    const { Lock } = this.db.system;
     await withClaimLock(Lock, `user:${userId}`, async () => {
       const user = await User.findById(String(userId)).lean();
       if (!user) throw notFound(`User ${userId} not found`);
@@ -64,21 +69,21 @@ export class IdentityCommands {
 
   /** Creates a user's personal access token. */
   async createPersonalToken(userId: number, name: string) {
-    if (!(await userExists(this.db.models, userId))) throw notFound(`User ${userId} not found`);
+    if (!(await userExists(this.db, userId))) throw notFound(`User ${userId} not found`);
     return this.createToken({ kind: 'pat', name, organizationId: null, userId });
   }
 
   /** Revokes a token by ID; revoking twice is harmless. */
   async revokeToken(id: number): Promise<{ revoked: true }> {
-    const doc = await this.db.models.Token.findOne({ tokenId: id }).lean();
+    const doc = await this.models.Token.findOne({ tokenId: id }).lean();
     if (!doc) throw notFound(`Token ${id} not found`);
-    if (!doc.revokedAt) await this.db.models.Token.updateOne({ _id: doc._id }, { $set: { revokedAt: new Date() } });
+    if (!doc.revokedAt) await this.models.Token.updateOne({ _id: doc._id }, { $set: { revokedAt: new Date() } });
     return { revoked: true };
   }
 
   /** Every organization, by ID, with the record limit that applies to it: its own, else `defaultRecordLimit`. */
   async listOrganizations(defaultRecordLimit: number) {
-    const docs = await this.db.models.Organization.find({}).lean();
+    const docs = await this.models.Organization.find({}).lean();
     return docs
       .map((o) => ({
         id: Number(o._id),
@@ -93,7 +98,7 @@ export class IdentityCommands {
   /** Every user (or the members of one organization), by ID, with their memberships. */
   async listUsers(organizationId?: number) {
     if (organizationId !== undefined) await this.requireOrganization(organizationId);
-    const docs = await this.db.models.User.find(organizationId === undefined ? {} : { 'memberships.organizationId': organizationId }).lean();
+    const docs = await this.models.User.find(organizationId === undefined ? {} : { 'memberships.organizationId': organizationId }).lean();
     return docs
       .map((u) => ({ id: Number(u._id), name: u.name, createdAt: u.createdAt.toISOString(), memberships: u.memberships.map(({ organizationId: org, role }) => ({ organizationId: org, role })) }))
       .sort((a, b) => a.id - b.id);
@@ -108,8 +113,8 @@ export class IdentityCommands {
   /** The tokens of an organization (API keys and screen tokens) or of a user: never the secret. */
   async listTokens(owner: { organizationId: number } | { userId: number }) {
     if ('organizationId' in owner) await this.requireOrganization(owner.organizationId);
-    else if (!(await userExists(this.db.models, owner.userId))) throw notFound(`User ${owner.userId} not found`);
-    const docs = await this.db.models.Token.find('organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId }).lean();
+    else if (!(await userExists(this.db, owner.userId))) throw notFound(`User ${owner.userId} not found`);
+    const docs = await this.models.Token.find('organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId }).lean();
     return docs
       .map((t) => ({
         id: t.tokenId,
@@ -126,12 +131,12 @@ export class IdentityCommands {
   /** Sets the record limit of an organization (things area). */
   async setRecordLimit(organizationId: number, recordLimit: number) {
     await this.requireOrganization(organizationId);
-    await this.db.models.Organization.updateOne({ _id: String(organizationId) }, { $set: { recordLimit } });
+    await this.models.Organization.updateOne({ _id: String(organizationId) }, { $set: { recordLimit } });
     return { organizationId, recordLimit };
   }
 
   private async requireOrganization(id: number) {
-    if (!(await organizationExists(this.db.models, id))) throw notFound(`Organization ${id} not found`);
+    if (!(await organizationExists(this.db, id))) throw notFound(`Organization ${id} not found`);
   }
 
   /** Creates a screen's token: it reads one monitor only. */
@@ -140,7 +145,7 @@ export class IdentityCommands {
   }
 
   private async createToken(fields: { kind: TokenKind; name: string; organizationId: number | null; userId: number | null; screenId?: number; monitorId?: number }) {
-    const { Token } = this.db.models;
+    const { Token } = this.models;
     const token = generateToken(fields.kind);
     const id = await this.db.ids.next('token');
     await Token.create({ _id: hashToken(token), tokenId: id, ...fields, createdAt: new Date(), revokedAt: null });

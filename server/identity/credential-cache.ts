@@ -6,7 +6,8 @@
 // hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
 import { cacheGeneration } from '../db/generation.js';
 import { resolveActor, type Caller } from './actor.js';
-import type { IdentityModels, TokenKind } from './models.js';
+import type { Connected } from '../db/models.js';
+import type { TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
 
 const MAX_ENTRIES = 10_000;
@@ -19,11 +20,11 @@ export class CredentialCache {
   /** A restored database empties the cache (server/db/generation.ts). */
   private generation = cacheGeneration();
 
-  constructor(private readonly models: IdentityModels, private readonly ttlMs: number) {}
+  constructor(private readonly db: Connected, private readonly ttlMs: number) {}
 
   /** The caller for a token under a scheme, from the cache while it is fresh. */
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
-    if (this.ttlMs <= 0) return resolveActor(this.models, kind, token);
+    if (this.ttlMs <= 0) return resolveActor(this.db, kind, token);
     if (this.generation !== cacheGeneration()) {
       this.entries.clear();
       this.generation = cacheGeneration();
@@ -37,7 +38,7 @@ export class CredentialCache {
     // so neither this answer nor the cache carries it past the revocation.
     do {
       seen = this.forgets;
-      caller = await resolveActor(this.models, kind, token);
+      caller = await resolveActor(this.db, kind, token);
     } while (seen !== this.forgets);
     this.entries.delete(key);
     if (caller) {

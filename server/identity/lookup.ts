@@ -1,55 +1,56 @@
 // What other areas ask of identity beyond the caller's own actor ("is the owner of this device a
 // member of that organization?", "revoke this screen's token"): identity's collections are read and
 // written here and in identity/ only (an ESLint rule says so). Each is an exact lookup by string _id.
-import type { IdentityModels, Role } from './models.js';
+import type { Connected } from '../db/models.js';
+import { identityModels, type Role } from './models.js';
 
 /** The role of a user in an organization, or null when he is not a member (or does not exist). */
-export async function roleOf(models: IdentityModels, organizationId: number, userId: number): Promise<Role | null> {
-  const user = await models.User.findById(String(userId), { memberships: 1 }).lean();
+export async function roleOf(db: Connected, organizationId: number, userId: number): Promise<Role | null> {
+  const user = await identityModels(db).User.findById(String(userId), { memberships: 1 }).lean();
   return user?.memberships.find((m) => m.organizationId === organizationId)?.role ?? null;
 }
 
 /** True when the user exists. */
-export async function userExists(models: IdentityModels, userId: number): Promise<boolean> {
-  return (await models.User.findById(String(userId), { _id: 1 }).lean()) !== null;
+export async function userExists(db: Connected, userId: number): Promise<boolean> {
+  return (await identityModels(db).User.findById(String(userId), { _id: 1 }).lean()) !== null;
 }
 
 /** True when the organization exists. */
-export async function organizationExists(models: IdentityModels, organizationId: number): Promise<boolean> {
-  return (await models.Organization.findById(String(organizationId), { _id: 1 }).lean()) !== null;
+export async function organizationExists(db: Connected, organizationId: number): Promise<boolean> {
+  return (await identityModels(db).Organization.findById(String(organizationId), { _id: 1 }).lean()) !== null;
 }
 
 /** Which of the given users are members of the organization (one exact lookup per user). */
-export async function membersAmong(models: IdentityModels, organizationId: number, userIds: number[]): Promise<Set<number>> {
+export async function membersAmong(db: Connected, organizationId: number, userIds: number[]): Promise<Set<number>> {
   const unique = [...new Set(userIds)];
-  const roles = await Promise.all(unique.map((id) => roleOf(models, organizationId, id)));
+  const roles = await Promise.all(unique.map((id) => roleOf(db, organizationId, id)));
   return new Set(unique.filter((_, i) => roles[i] !== null));
 }
 
 /** Which of the credentials (token _ids) exist and are not revoked. */
-export async function validCredentials(models: IdentityModels, credentials: string[]): Promise<Set<string>> {
-  const tokens = await Promise.all(credentials.map((c) => models.Token.findById(c, { revokedAt: 1 }).lean()));
+export async function validCredentials(db: Connected, credentials: string[]): Promise<Set<string>> {
+  const tokens = await Promise.all(credentials.map((c) => identityModels(db).Token.findById(c, { revokedAt: 1 }).lean()));
   return new Set(credentials.filter((_, i) => tokens[i] && !tokens[i]!.revokedAt));
 }
 
 /** The organizations each user is a member of now (an unknown user: none). */
-export async function membershipsOf(models: IdentityModels, userIds: number[]): Promise<Map<number, Set<number>>> {
-  const users = await Promise.all(userIds.map((id) => models.User.findById(String(id), { memberships: 1 }).lean()));
+export async function membershipsOf(db: Connected, userIds: number[]): Promise<Map<number, Set<number>>> {
+  const users = await Promise.all(userIds.map((id) => identityModels(db).User.findById(String(id), { memberships: 1 }).lean()));
   return new Map(userIds.map((id, i) => [id, new Set((users[i]?.memberships ?? []).map((m) => m.organizationId))]));
 }
 
 /** Revokes a credential by its _id (a screen's, when the screen is removed); revoking twice is harmless. */
-export async function revokeCredential(models: IdentityModels, credential: string): Promise<void> {
-  await models.Token.updateOne({ _id: credential }, { $set: { revokedAt: new Date() } });
+export async function revokeCredential(db: Connected, credential: string): Promise<void> {
+  await identityModels(db).Token.updateOne({ _id: credential }, { $set: { revokedAt: new Date() } });
 }
 
 /** The record limit the organization's admin set with `org limit`, or null when it has none of its own. */
-export async function ownRecordLimit(models: IdentityModels, organizationId: number): Promise<number | null> {
-  const org = await models.Organization.findById(String(organizationId), { recordLimit: 1 }).lean();
+export async function ownRecordLimit(db: Connected, organizationId: number): Promise<number | null> {
+  const org = await identityModels(db).Organization.findById(String(organizationId), { recordLimit: 1 }).lean();
   return org?.recordLimit ?? null;
 }
 
 /** True when at least one organization exists. */
-export async function anyOrganization(models: IdentityModels): Promise<boolean> {
-  return (await models.Organization.exists({})) !== null;
+export async function anyOrganization(db: Connected): Promise<boolean> {
+  return (await identityModels(db).Organization.exists({})) !== null;
 }

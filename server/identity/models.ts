@@ -1,7 +1,7 @@
 // Organizations, users (with their memberships) and tokens (docs/api.md "Authentication and permissions"). Every document is keyed by
 // a string _id, so resolving a credential on each request is two exact lookups on FerretDB too.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { lockModel, type LockDoc } from '../db/claim-lock.js';
+import { defineModels } from '../db/models.js';
 
 export type Role = 'admin' | 'member';
 export type TokenKind = 'apikey' | 'pat' | 'screen';
@@ -52,14 +52,12 @@ export interface IdentityModels {
   Organization: Model<Organization>;
   User: Model<User>;
   Token: Model<Token>;
-  /** Serialises changes of one user's memberships across processes (server/db/claim-lock.ts). */
-  Lock: Model<LockDoc>;
 }
 
 const opts = { versionKey: false } as const;
 
-/** Registers the identity models on a connection. */
-export function identityModels(conn: Connection): IdentityModels {
+/** Identity's collections (read and written in server/identity/ only). */
+export const identityModels = defineModels((conn: Connection): IdentityModels => {
   const token = new Schema<Token>({
     _id: String,
     tokenId: { type: Number, required: true },
@@ -98,6 +96,5 @@ export function identityModels(conn: Connection): IdentityModels {
     }, opts), 'organizations'),
     User: conn.model<User>('User', user, 'users'),
     Token: conn.model<Token>('Token', token, 'tokens'),
-    Lock: lockModel(conn),
   };
-}
+});

@@ -8,7 +8,7 @@ import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canAnswerPush } from '../../identity/policy.js';
 import type { AnswerDataInput } from '../../../schemas/app.js';
-import type { DeviceDoc, PushConfirmationDoc } from './models.js';
+import { appModels, type DeviceDoc, type PushConfirmationDoc } from './models.js';
 
 export const TOKEN_INVALID = 'token or answer not found or invalid';
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -26,7 +26,7 @@ export class PushConfirmations {
   async issue(device: DeviceDoc, organizationId: number | null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
-    await this.db.models.PushConfirmation.create({
+    await appModels(this.db).PushConfirmation.create({
       _id: hash(token), deviceId: Number(device._id), ownerID: device.ownerID, organizationID: organizationId,
       createdAt: now, expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000), deliveredAt: null,
     });
@@ -36,31 +36,31 @@ export class PushConfirmations {
 
   /** Forgets a token whose push was not sent. */
   async discard(token: string): Promise<void> {
-    await this.db.models.PushConfirmation.deleteOne({ _id: hash(token) });
+    await appModels(this.db).PushConfirmation.deleteOne({ _id: hash(token) });
   }
 
   /** push/delivered: records the first delivery; later receipts change nothing. */
   async delivered(actor: Actor, token: string): Promise<void> {
     const doc = await this.answerable(actor, token);
-    if (!doc.deliveredAt) await this.db.models.PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    if (!doc.deliveredAt) await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
   }
 
   /** A11: records the answer once; the confirmation it answers is returned. */
   async answer(actor: Actor, token: string, answer: 'yes' | 'no', data: AnswerDataInput): Promise<PushConfirmationDoc> {
     const doc = await this.answerable(actor, token);
     try {
-      await this.db.models.PushAnswer.create({ _id: doc._id, answer, distance: data.distance ?? null, duration: data.duration ?? null, answeredAt: new Date() });
+      await appModels(this.db).PushAnswer.create({ _id: doc._id, answer, distance: data.distance ?? null, duration: data.duration ?? null, answeredAt: new Date() });
     } catch (err) {
       if (isDuplicateKey(err)) throw invalid('was already answered');
       throw err;
     }
     // An answer proves delivery, should the receipt have been lost.
-    if (!doc.deliveredAt) await this.db.models.PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    if (!doc.deliveredAt) await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
     return doc;
   }
 
   private async answerable(actor: Actor, token: string): Promise<PushConfirmationDoc> {
-    const doc = await this.db.models.PushConfirmation.findById(hash(token)).lean();
+    const doc = await appModels(this.db).PushConfirmation.findById(hash(token)).lean();
     if (!doc) throw invalid('is unknown');
     if (doc.expiresAt.getTime() <= Date.now()) throw invalid('has expired');
     if (!canAnswerPush(actor, doc.ownerID)) throw forbidden('Only the app of the device\'s owner (his personal access token) answers this push');
@@ -71,6 +71,6 @@ export class PushConfirmations {
   private sweep(now: Date): void {
     if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now.getTime();
-    void this.db.models.PushConfirmation.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
+    void appModels(this.db).PushConfirmation.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
   }
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../../identity/actor.js';
 import { PAYLOAD } from '../channels/messages.js';
 import { OwnedResources } from '../channels/owned.js';
 import { uniquely } from '../channels/unique.js';
-import type { DeviceDoc, Platform } from './models.js';
+import { appModels, type DeviceDoc, type Platform } from './models.js';
 
 /** A device as returned. */
 export interface DeviceView {
@@ -56,7 +56,7 @@ export class Devices {
   readonly owned: OwnedResources<DeviceDoc>;
 
   constructor(private readonly db: Database) {
-    this.owned = new OwnedResources(db, db.models.Device, 'device');
+    this.owned = new OwnedResources(db, appModels(db).Device, 'device');
   }
 
   /** A1. */
@@ -80,6 +80,6 @@ export class Devices {
 
   /** Marks a device inactive after its push gateway declared the token dead (never undoing an A4 that ran meanwhile). */
   async deactivate(device: DeviceDoc): Promise<void> {
-    await this.db.revisions.change(this.db.models.Device, device._id, () => ({ active: false, updatedAt: new Date() }));
+    await this.db.revisions.change(appModels(this.db).Device, device._id, () => ({ active: false, updatedAt: new Date() }));
   }
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../../identity/actor.js';
 import { canRead, feedbackOrganization } from '../../identity/policy.js';
 import { setById } from '../channels/upsert.js';
 import type { Devices } from './devices.js';
+import { appModels } from './models.js';
 
 export const FEEDBACK_NOT_SET = 'organizationID or alarmID not set';
 
@@ -27,7 +28,7 @@ export class AlarmFeedback {
     const updatedAt = new Date();
     const { distance = null, duration = null } = input.answerData;
     const fields = { organizationID: organization, alarmID: input.alarmID, deviceID: input.deviceID, ownerID: device.ownerID, response: input.response ?? null };
-    await setById(this.db.models.AlarmFeedback, `${organization}:${input.alarmID}:${input.deviceID}`, { ...fields, distance, duration, updatedAt });
+    await setById(appModels(this.db).AlarmFeedback, `${organization}:${input.alarmID}:${input.deviceID}`, { ...fields, distance, duration, updatedAt });
     this.events.toOrganization(organization, 'app:feedback', { ...fields, answerData: input.answerData, updatedAt: updatedAt.toISOString() });
     return { success: true };
   }

@@ -1,5 +1,6 @@
 // Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 import { date, flag, int, intOrNull, opts, rev, text } from '../channels/schema-types.js';
 
 export type Platform = 'android' | 'ios';
@@ -62,8 +63,8 @@ export interface AppModels {
   AlarmFeedback: Model<AlarmFeedbackDoc>;
 }
 
-/** Registers the app models on a connection. */
-export function appModels(conn: Connection): AppModels {
+/** The app area's collections (server/db/models.ts). */
+export const appModels = defineModels((conn: Connection): AppModels => {
   const device = new Schema<DeviceDoc>({
     _id: String, ownerID: int, name: text, nameKey: text, os: text,
     platform: { type: String, required: true, enum: ['android', 'ios'] },
@@ -94,4 +95,4 @@ export function appModels(conn: Connection): AppModels {
     PushAnswer: conn.model<PushAnswerDoc>('PushAnswer', answer, 'app_push_answers'),
     AlarmFeedback: conn.model<AlarmFeedbackDoc>('AlarmFeedback', feedback, 'app_alarm_feedback'),
   };
-}
+});

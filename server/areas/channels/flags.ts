@@ -5,7 +5,7 @@ import { forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
-import type { Channel } from './models.js';
+import { channelModels, type Channel } from './models.js';
 import { setById } from './upsert.js';
 
 /** Anything that lists a user's devices or numbers with their active state. */
@@ -19,7 +19,7 @@ export class ChannelFlags {
 
   /** True when the organization has disabled this way of alarming (never set: false). */
   async isDisabled(channel: Channel, organizationId: number): Promise<boolean> {
-    const doc = await this.db.models.ChannelFlag.findById(`${channel}:${organizationId}`).lean();
+    const doc = await channelModels(this.db).ChannelFlag.findById(`${channel}:${organizationId}`).lean();
     return doc?.isDisabled ?? false;
   }
 
@@ -32,14 +32,14 @@ export class ChannelFlags {
   /** A9/S6/C6: admins and the API key set it; the last write wins. */
   async set(actor: Actor, channel: Channel, organizationId: number, isDisabled: boolean): Promise<{ isDisabled: boolean }> {
     if (!canConfigure(actor, organizationId)) throw forbidden('Setting the disable flag needs an organization admin or the organization\'s API key');
-    await setById(this.db.models.ChannelFlag, `${channel}:${organizationId}`, { isDisabled, updatedAt: new Date() });
+    await setById(channelModels(this.db).ChannelFlag, `${channel}:${organizationId}`, { isDisabled, updatedAt: new Date() });
     return { isDisabled };
   }
 
   /** A7/S14/C12: the user is a member, the channel is not disabled there, and he has an active one. */
   async anyActive(actor: Actor, channel: Channel, organizationId: number, userId: number, source: ActiveSource): Promise<{ anyActive: boolean }> {
     if (!canRead(actor, organizationId)) throw forbidden();
-    if (!(await roleOf(this.db.models, organizationId, userId))) return { anyActive: false };
+    if (!(await roleOf(this.db, organizationId, userId))) return { anyActive: false };
     if (await this.isDisabled(channel, organizationId)) return { anyActive: false };
     return { anyActive: (await source.ofOwner(userId)).some((d) => d.active) };
   }

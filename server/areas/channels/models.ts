@@ -1,7 +1,9 @@
-// Storage of the shapes the app, sms and call areas share. Every model has a string _id, so a lookup
-// by ID is the one query FerretDB answers from an index; listings by organization or owner filter on
-// a field (indexed on MongoDB) over small documents.
+// The channels area's own storage (disable flags, owner indexes) and the shapes the app, sms and call
+// areas share: each of those declares its collections with these schemas in its own models.ts. Every
+// model has a string _id, so a lookup by ID is the one query FerretDB answers from an index; listings
+// by organization or owner filter on a field (indexed on MongoDB) over small documents.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 import { date, flag, int, opts, rev, text } from './schema-types.js';
 
 /** The ways of alarming that share these shapes. */
@@ -48,13 +50,10 @@ export interface OwnerIndexDoc {
 export interface ChannelModels {
   OwnerIndex: Model<OwnerIndexDoc>;
   ChannelFlag: Model<ChannelFlagDoc>;
-  SmsAlarming: Model<AlarmingDoc>;
-  CallAlarming: Model<AlarmingDoc>;
-  Mobile: Model<NumberDoc>;
-  Phone: Model<NumberDoc>;
 }
 
-function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
+/** An sms- or call-alarming configuration's schema (call's has an alarm template). */
+export function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
   const schema = new Schema<AlarmingDoc>({
     _id: String, organizationID: int, gsm: text, pin: text, ...(withTemplate ? { alarmTemplateID: int } : {}), rev, createdAt: date,
   }, opts);
@@ -64,7 +63,8 @@ function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
   return schema;
 }
 
-function numberSchema(): Schema<NumberDoc> {
+/** A mobile's or phone's schema. */
+export function numberSchema(): Schema<NumberDoc> {
   const schema = new Schema<NumberDoc>({
     _id: String, ownerID: int, name: { type: String, default: '' }, gsm: text, active: flag, rev, createdAt: date,
   }, opts);
@@ -72,14 +72,10 @@ function numberSchema(): Schema<NumberDoc> {
   return schema;
 }
 
-/** Registers the shared channel models on a connection. */
-export function channelModels(conn: Connection): ChannelModels {
+/** The channels area's collections (server/db/models.ts). */
+export const channelModels = defineModels((conn: Connection): ChannelModels => {
   return {
     OwnerIndex: conn.model<OwnerIndexDoc>('OwnerIndex', new Schema<OwnerIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, opts), 'owner_index'),
     ChannelFlag: conn.model<ChannelFlagDoc>('ChannelFlag', new Schema<ChannelFlagDoc>({ _id: String, isDisabled: flag, updatedAt: date }, opts), 'channel_flags'),
-    SmsAlarming: conn.model<AlarmingDoc>('SmsAlarming', alarmingSchema(false), 'sms_alarming'),
-    CallAlarming: conn.model<AlarmingDoc>('CallAlarming', alarmingSchema(true), 'call_alarming'),
-    Mobile: conn.model<NumberDoc>('Mobile', numberSchema(), 'sms_mobiles'),
-    Phone: conn.model<NumberDoc>('Phone', numberSchema(), 'call_phones'),
   };
-}
+});

@@ -12,6 +12,7 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
+import { channelModels } from './models.js';
 
 /** What every owner-scoped document has. */
 export interface OwnedDoc {
@@ -37,7 +38,7 @@ export class OwnedResources<D extends OwnedDoc> {
   async checkOwner(actor: Actor, organizationId: number | undefined, ownerId: number, denial: Denial): Promise<void> {
     const reach = reachOwner(actor, organizationId, ownerId);
     if (reach.via === 'self') return;
-    if (reach.via === 'organization' && (await roleOf(this.db.models, reach.organizationId, ownerId))) return;
+    if (reach.via === 'organization' && (await roleOf(this.db, reach.organizationId, ownerId))) return;
     // One resource by ID out of reach is answered exactly as one that does not exist, whatever
     // organization_id says: a 403 would tell the caller that the ID exists (docs/api.md, "Errors").
     if (denial === 'hide') throw notFound(`${this.title} not found`);
@@ -99,7 +100,7 @@ export class OwnedResources<D extends OwnedDoc> {
 
   /** The owner's resources, without access checks (any-active, alarm delivery): exact lookups only. */
   async ofOwner(ownerId: number): Promise<D[]> {
-    const entry = await this.db.models.OwnerIndex.findById(this.indexKey(ownerId)).lean();
+    const entry = await channelModels(this.db).OwnerIndex.findById(this.indexKey(ownerId)).lean();
     const docs = (await Promise.all((entry?.ids ?? []).map((id) => this.model.findById(id).lean()))) as Array<D | null>;
     // An ID whose create failed after it was indexed has no document: it is no resource.
     return docs.filter((d): d is D => d !== null).sort((a, b) => Number(a._id) - Number(b._id));
@@ -111,7 +112,8 @@ export class OwnedResources<D extends OwnedDoc> {
 
   // Read-modify-write of one owner's index, one at a time across processes.
   private async index(ownerId: number, change: (ids: string[]) => string[]): Promise<void> {
-    const { OwnerIndex, Lock } = this.db.models;
+    const { OwnerIndex } = channelModels(this.db);
+    const { Lock } = this.db.system;
     const key = this.indexKey(ownerId);
     await withClaimLock(Lock, `owner-index:${key}`, async () => {
       const ids = (await OwnerIndex.findById(key).lean())?.ids ?? [];

@@ -6,7 +6,7 @@ import { isDuplicateKey } from '../../db/errors.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadIntegrationSecrets } from '../../identity/policy.js';
-import type { IntegrationDoc } from './models.js';
+import { elsCobraModels, type IntegrationDoc } from './models.js';
 import type { Keyring } from './secrets.js';
 
 export type Kind = 'certificate' | 'credentials' | 'keywords' | 'login';
@@ -42,7 +42,7 @@ export class ElsCobraCommands {
   /** E3 without serviceName: every service's credentials of the organization, by serviceName. */
   async list(actor: Actor, organizationId: number): Promise<Fields[]> {
     this.authorizeRead(actor, { kind: 'credentials', organizationId });
-    const docs = await this.db.models.ElsCobraCredential.find({ organizationId }).lean();
+    const docs = await elsCobraModels(this.db).ElsCobraCredential.find({ organizationId }).lean();
     const views = docs.map((doc) => this.present({ kind: 'credentials', organizationId, serviceName: doc._id.slice(`${organizationId}:`.length) }, doc));
     return views.sort((a, b) => String(a.serviceName).localeCompare(String(b.serviceName)));
   }
@@ -94,7 +94,7 @@ export class ElsCobraCommands {
   }
 
   private model(at: Address) {
-    return at.kind === 'credentials' ? this.db.models.ElsCobraCredential : this.db.models.ElsCobraSetting;
+    return at.kind === 'credentials' ? elsCobraModels(this.db).ElsCobraCredential : elsCobraModels(this.db).ElsCobraSetting;
   }
 
   private id(at: Address): string {

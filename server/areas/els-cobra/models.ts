@@ -4,6 +4,7 @@
 //   els_cobra_credentials  "<orgId>:<serviceName>", listed by organizationId (E3 without serviceName)
 // Certificates (the largest documents) sit where no query scans: only exact _id lookups read them.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 import type { EncryptedSecret } from './secrets.js';
 
 export interface IntegrationDoc {
@@ -32,12 +33,12 @@ function integrationSchema(): Schema<IntegrationDoc> {
   return schema;
 }
 
-/** Registers the integration models on a connection. */
-export function elsCobraModels(conn: Connection): ElsCobraModels {
+/** The els-cobra area's collections (server/db/models.ts). */
+export const elsCobraModels = defineModels((conn: Connection): ElsCobraModels => {
   const credentials = integrationSchema();
   credentials.index({ organizationId: 1, _id: 1 });
   return {
     ElsCobraSetting: conn.model<IntegrationDoc>('ElsCobraSetting', integrationSchema(), 'els_cobra_settings'),
     ElsCobraCredential: conn.model<IntegrationDoc>('ElsCobraCredential', credentials, 'els_cobra_credentials'),
   };
-}
+});

@@ -8,7 +8,7 @@ import { isDuplicateKey } from '../../db/errors.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
-import type { CategoryDoc, CategoryMarkDoc } from './models.js';
+import { journalModels, type CategoryDoc, type CategoryMarkDoc } from './models.js';
 import { presentCategory } from './presenter.js';
 import { Recent } from '../../db/recent.js';
 import { wording } from './wording.js';
@@ -22,7 +22,7 @@ export class CategoryCommands {
   /** J1: the organization's categories in ID order. */
   async list(actor: Actor, organizationId: number): Promise<CategoryView[]> {
     if (!canRead(actor, organizationId)) throw forbidden(wording.unauthorizedUser);
-    const docs = await this.db.models.JournalCategory.find({ organizationId }).lean();
+    const docs = await journalModels(this.db).JournalCategory.find({ organizationId }).lean();
     return docs.map(presentCategory).sort((a, b) => a.id - b.id);
   }
 
@@ -31,7 +31,7 @@ export class CategoryCommands {
     if (!canConfigure(actor, input.organizationId)) throw forbidden(wording.unauthorizedUser);
     const id = await this.db.ids.next('journalCategory');
     const now = new Date();
-    const doc = await this.db.models.JournalCategory.create({
+    const doc = await journalModels(this.db).JournalCategory.create({
       _id: String(id), organizationId: input.organizationId, name: input.name, description: input.description, createdAt: now, updatedAt: now,
     });
     return presentCategory(doc.toObject());
@@ -47,7 +47,7 @@ export class CategoryCommands {
     const current = await this.writable(actor, id);
     const wrong = input.organizationId !== current.organizationId ? 'organizationId' : input.id && input.id !== id ? 'id' : null;
     if (wrong) throw badRequest('invalid_body', wording.category, [{ in: 'body', path: wrong, problem: 'must be the category\'s own' }]);
-    const doc = await this.db.models.JournalCategory.findOneAndUpdate(
+    const doc = await journalModels(this.db).JournalCategory.findOneAndUpdate(
       { _id: String(id) },
       { $set: { name: input.name, description: input.description, updatedAt: new Date() } },
       { returnDocument: 'after' },
@@ -62,7 +62,7 @@ export class CategoryCommands {
     const mark = await this.claim(id, 'deleted');
     // A "deleted" mark that was already there is an interrupted delete: finish it.
     if (mark === 'used') throw conflict('category_in_use', wording.categoryInUse);
-    await this.db.models.JournalCategory.deleteOne({ _id: String(id) });
+    await journalModels(this.db).JournalCategory.deleteOne({ _id: String(id) });
     return { status: 'deleted' };
   }
 
@@ -71,7 +71,7 @@ export class CategoryCommands {
    * it is not one of the organization's categories (or is being deleted).
    */
   async use(organizationId: number, id: number): Promise<CategoryView> {
-    const doc = await this.db.models.JournalCategory.findById(String(id)).lean();
+    const doc = await journalModels(this.db).JournalCategory.findById(String(id)).lean();
     const missing = () => badRequest('invalid_body', wording.category, [{ in: 'body', path: 'categoryId', problem: 'is not a category of the journal\'s organization' }]);
     if (!doc || doc.organizationId !== organizationId) throw missing();
     if ((await this.claim(id, 'used')) === 'deleted') throw missing();
@@ -89,7 +89,7 @@ export class CategoryCommands {
   }
 
   private async setMark(id: number, state: CategoryMarkDoc['state']): Promise<CategoryMarkDoc['state']> {
-    const { JournalCategoryMark } = this.db.models;
+    const { JournalCategoryMark } = journalModels(this.db);
     const existing = await JournalCategoryMark.findById(String(id)).lean();
     if (existing) return existing.state;
     try {
@@ -102,7 +102,7 @@ export class CategoryCommands {
   }
 
   private async readable(actor: Actor, id: number): Promise<CategoryDoc> {
-    const doc = await this.db.models.JournalCategory.findById(String(id)).lean();
+    const doc = await journalModels(this.db).JournalCategory.findById(String(id)).lean();
     if (!doc || !canRead(actor, doc.organizationId)) throw notFound(wording.categoryNotFound);
     return doc;
   }

@@ -9,7 +9,7 @@ import { canSuperviseJournal } from '../../identity/policy.js';
 import type { CategoryCommands } from './categories.js';
 import type { JournalCommands } from './journals.js';
 import { entryKey, type EntryContent, type JournalLog } from './log.js';
-import type { JournalDoc } from './models.js';
+import { journalModels, type JournalDoc } from './models.js';
 import type { JournalEntryView, JournalStateView } from '../../../common/hub-protocol.js';
 import { presentEntry, presentJournalState } from './presenter.js';
 import { holderOf, type Holder, type JournalStateData } from './state.js';
@@ -54,7 +54,7 @@ export class EntryCommands {
     const by = holderOf(actor);
     // The table's rows come first: without the lock, any entryID fails the same way.
     await this.log.check(journalId, 'delete', by);
-    const { JournalEntry, JournalEntryId } = this.db.models;
+    const { JournalEntry, JournalEntryId } = journalModels(this.db);
     const lookup = () => JournalEntryId.findById(String(entryId)).lean();
     // Not found yet: the entry may be the head's, written elsewhere and not applied; applying it first.
     const where = (await lookup()) ?? (await this.log.head(journalId), await lookup());

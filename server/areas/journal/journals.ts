@@ -11,7 +11,7 @@ import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canKeepJournal, canSuperviseJournal } from '../../identity/policy.js';
 import { entryKey, type JournalLog } from './log.js';
-import type { JournalDoc, LogRecordDoc } from './models.js';
+import { journalModels, type JournalDoc, type LogRecordDoc } from './models.js';
 import type { JournalEntryView, JournalStateView, JournalView } from '../../../common/hub-protocol.js';
 import { presentEntry, presentJournalState } from './presenter.js';
 import { Recent } from '../../db/recent.js';
@@ -50,7 +50,7 @@ export class JournalCommands {
   async readable(actor: Actor, id: number): Promise<JournalDoc> {
     let journal = this.journals.get(id);
     if (!journal) {
-      journal = (await this.db.models.Journal.findById(String(id)).lean()) ?? undefined;
+      journal = (await journalModels(this.db).Journal.findById(String(id)).lean()) ?? undefined;
       if (journal) this.journals.set(id, journal);
     }
     if (!journal || !canKeepJournal(actor, journal.organizationId)) throw notFound(wording.journalId);
@@ -85,7 +85,7 @@ export class JournalCommands {
     if (cached?.position === position) return cached.entries;
     const serials: number[] = [];
     for (let s = total - offset; s >= 1 && serials.length < limit; s--) serials.push(s);
-    const docs = await Promise.all(serials.map((s) => this.db.models.JournalEntry.findById(entryKey(id, s)).lean()));
+    const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(id, s)).lean()));
     const entries = docs.flatMap((d) => (d ? [presentEntry(d)] : []));
     // Read after every change up to `position` was applied: never older than that position.
     this.pages.set(key, { position, entries });
@@ -94,17 +94,17 @@ export class JournalCommands {
 
   private async find(organizationId: number, eventId: number | null): Promise<JournalDoc> {
     const key = eventId === null ? `org:${organizationId}` : `event:${organizationId}:${eventId}`;
-    let id = this.keys.get(key) ?? (await this.db.models.JournalKey.findById(key).lean())?.journalId;
+    let id = this.keys.get(key) ?? (await journalModels(this.db).JournalKey.findById(key).lean())?.journalId;
     id ??= await this.claim(key, organizationId, eventId);
     this.keys.set(key, id);
-    const journal = this.journals.get(id) ?? (await this.db.models.Journal.findById(String(id)).lean())!;
+    const journal = this.journals.get(id) ?? (await journalModels(this.db).Journal.findById(String(id)).lean())!;
     this.journals.set(id, journal);
     return journal;
   }
 
   // The journal document exists before its key, so whoever finds the key finds the journal.
   private async claim(key: string, organizationId: number, eventId: number | null): Promise<number> {
-    const { Journal, JournalKey } = this.db.models;
+    const { Journal, JournalKey } = journalModels(this.db);
     const id = await this.db.ids.next('journal');
     await Journal.create({ _id: String(id), organizationId, eventId, createdAt: new Date(), hint: 0 });
     try {

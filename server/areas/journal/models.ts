@@ -10,6 +10,7 @@
 //   journal_categories    "<categoryId>", listed by organizationId (J1)
 //   journal_category_marks "<categoryId>": 'used' (by an entry) or 'deleted' — whichever comes first
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 import type { CategoryView } from '../../../schemas/journal.js';
 import type { ChangeKind, Holder, JournalStateData } from './state.js';
 
@@ -97,8 +98,8 @@ export interface JournalModels {
 const opts = { versionKey: false } as const;
 const mixed = Schema.Types.Mixed;
 
-/** Registers the journal models on a connection. */
-export function journalModels(conn: Connection): JournalModels {
+/** The journal area's collections (server/db/models.ts). */
+export const journalModels = defineModels((conn: Connection): JournalModels => {
   const category = new Schema<CategoryDoc>({
     _id: String,
     organizationId: { type: Number, required: true },
@@ -154,4 +155,4 @@ export function journalModels(conn: Connection): JournalModels {
       state: { type: String, required: true, enum: ['used', 'deleted'] },
     }, opts), 'journal_category_marks'),
   };
-}
+});

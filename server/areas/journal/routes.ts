@@ -7,6 +7,7 @@ import { EntryCommands } from './entries.js';
 import { JournalCommands } from './journals.js';
 import { JournalLog } from './log.js';
 import { wording } from './wording.js';
+import { journalModels } from './models.js';
 
 const categoryParams = { schema: 'JournalCategoryIdParams', message: wording.categoryId };
 const categoryBody = { schema: 'JournalCategoryBody', message: wording.category };
@@ -15,7 +16,7 @@ const journalState = (description: string) => ({ status: 200, schema: 'JournalSt
 
 /** The journal area's operation declarations. */
 export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operation[] {
-  const log = new JournalLog(deps.db.models, deps.db.ids);
+  const log = new JournalLog(journalModels(deps.db), deps.db.ids);
   const categories = new CategoryCommands(deps.db);
   const journals = new JournalCommands(deps.db, log, deps.events);
   const entries = new EntryCommands(deps.db, log, journals, categories);

@@ -3,6 +3,7 @@
 // some revision, which readers check against the chain with one exact lookup. Open property maps are
 // kept as JSON text: their keys are the client's (dots, leading dollars) and FerretDB refuses those.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 
 export interface MonitorDoc {
   /** The monitor's ID as a string: the only lookup FerretDB answers from an index. */
@@ -19,8 +20,8 @@ export interface MonitorModels {
   Monitor: Model<MonitorDoc>;
 }
 
-/** Registers the monitor model on a connection. */
-export function monitorModels(conn: Connection): MonitorModels {
+/** The monitor area's collections (server/db/models.ts). */
+export const monitorModels = defineModels((conn: Connection): MonitorModels => {
   const monitor = new Schema<MonitorDoc>({
     _id: String,
     organizationID: { type: Number, required: true },
@@ -30,4 +31,4 @@ export function monitorModels(conn: Connection): MonitorModels {
   }, { versionKey: false });
   monitor.index({ organizationID: 1 });
   return { Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors') };
-}
+});

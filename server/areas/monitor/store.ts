@@ -8,7 +8,7 @@ import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
 import { Recent } from '../../db/recent.js';
 import { AppError, notFound } from '../../errors.js';
-import type { MonitorDoc } from './models.js';
+import { monitorModels, type MonitorDoc } from './models.js';
 import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
 
 /** The fields of a monitor that change over its life. */
@@ -71,7 +71,7 @@ export class MonitorStore {
     const id = await this.db.ids.next('monitor');
     const genesis = await this.configs.start(configKey(id), config);
     await this.data.start(dataKey(id), emptyData());
-    await this.db.models.Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
+    await monitorModels(this.db).Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
     this.owners.set(id, organizationID);
     return { id, organizationID, revision: genesis.n, config };
   }
@@ -80,7 +80,7 @@ export class MonitorStore {
   async owner(id: number): Promise<MonitorOwner | null> {
     const known = this.owners.get(id);
     if (known !== undefined) return { id, organizationID: known };
-    const doc = await this.db.models.Monitor.findById(String(id), { organizationID: 1 }).lean();
+    const doc = await monitorModels(this.db).Monitor.findById(String(id), { organizationID: 1 }).lean();
     if (!doc) return null;
     this.owners.set(id, doc.organizationID);
     return { id, organizationID: doc.organizationID };
@@ -90,7 +90,7 @@ export class MonitorStore {
   async get(id: number): Promise<MonitorRecord | null> {
     const kept = this.records.get(String(id));
     if (kept && Date.now() - kept.at < RECORD_TRUST_MS && !(await this.configs.newerThan(configKey(id), kept.record.revision))) return kept.record;
-    const doc = await this.db.models.Monitor.findById(String(id)).lean();
+    const doc = await monitorModels(this.db).Monitor.findById(String(id)).lean();
     const record = doc ? await this.current(doc) : null;
     if (record) this.keepRecord(record, doc!.config.length);
     else this.records.delete(String(id));
@@ -100,7 +100,7 @@ export class MonitorStore {
   /** The monitors of an organization, by ID. */
   async list(organizationID: number): Promise<MonitorRecord[]> {
     // A field filter reads the whole (small-document) collection on FerretDB; M1 is no hot path.
-    const docs = await this.db.models.Monitor.find({ organizationID }).lean();
+    const docs = await monitorModels(this.db).Monitor.find({ organizationID }).lean();
     const records = await Promise.all(docs.map((doc) => this.current(doc)));
     return records.filter((r): r is MonitorRecord => r !== null).sort((a, b) => a.id - b.id);
   }
@@ -113,7 +113,7 @@ export class MonitorStore {
     }, gone);
     // The copy on the document is a hint: a lagging or reordered copy is corrected by readers.
     const json = JSON.stringify(next.body);
-    await this.db.models.Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: json } });
+    await monitorModels(this.db).Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: json } });
     const updated = { ...record, revision: next.n, config: next.body };
     this.keepRecord(updated, json.length);
     return updated;
@@ -129,7 +129,7 @@ export class MonitorStore {
       if (err instanceof AppError && err.status === 404) return null;
       throw err;
     });
-    const { deletedCount } = await this.db.models.Monitor.deleteOne({ _id: String(id) });
+    const { deletedCount } = await monitorModels(this.db).Monitor.deleteOne({ _id: String(id) });
     await this.configs.remove(configKey(id), tombstone?.n);
     await this.data.remove(dataKey(id));
     return deletedCount > 0;

@@ -9,7 +9,7 @@ import type { Actor } from '../../identity/actor.js';
 import { revokeCredential } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';
-import type { ScreenDoc } from './models.js';
+import { screenModels, type ScreenDoc } from './models.js';
 import { Pairings } from './pairing.js';
 import { presentScreen, type ScreenView } from './presenter.js';
 
@@ -44,7 +44,7 @@ export class ScreenCommands {
     try {
       await this.pairings.bind(code, async () => {
         const id = await this.db.ids.next('screen');
-        created = (await this.db.models.Screen.create({ _id: String(id), monitorId, organizationId: monitor.organizationID, name, createdAt: new Date() })).toObject();
+        created = (await screenModels(this.db).Screen.create({ _id: String(id), monitorId, organizationId: monitor.organizationID, name, createdAt: new Date() })).toObject();
         return id;
       });
     } catch (err) {
@@ -64,11 +64,11 @@ export class ScreenCommands {
   async remove(actor: Actor, screenId: number): Promise<void> {
     const screen = await this.configurable(actor, screenId);
     if (screen.credential) {
-      await revokeCredential(this.db.models, screen.credential);
+      await revokeCredential(this.db, screen.credential);
       // Every process, not only this one, refuses the token from the answer on (REST and handshakes).
       await this.events.credentialRevoked(screen.credential);
     }
-    await this.db.models.Screen.deleteOne({ _id: screen._id });
+    await screenModels(this.db).Screen.deleteOne({ _id: screen._id });
     this.events.disconnectScreen(screenId);
   }
 
@@ -88,14 +88,14 @@ export class ScreenCommands {
   async testAlarm(actor: Actor, monitorId: number, message: string, durationSeconds: number): Promise<{ endsAt: string }> {
     await this.monitors.writable(actor, monitorId);
     const endsAt = new Date(Date.now() + durationSeconds * 1000);
-    await this.db.models.TestAlarm.replaceOne({ _id: String(monitorId) }, { message, endsAt }, { upsert: true });
+    await screenModels(this.db).TestAlarm.replaceOne({ _id: String(monitorId) }, { message, endsAt }, { upsert: true });
     this.events.testAlarm({ monitorId, message, endsAt: endsAt.toISOString() });
     return { endsAt: endsAt.toISOString() };
   }
 
   /** The test alarm running on a monitor now, if any (sent to screens that subscribe meanwhile). */
   async runningTestAlarm(monitorId: number, now = Date.now()): Promise<{ message: string; endsAt: string } | null> {
-    const found = await this.db.models.TestAlarm.findById(String(monitorId)).lean();
+    const found = await screenModels(this.db).TestAlarm.findById(String(monitorId)).lean();
     return found && found.endsAt.getTime() > now ? { message: found.message, endsAt: found.endsAt.toISOString() } : null;
   }
 
@@ -109,12 +109,12 @@ export class ScreenCommands {
 
   private async screensOf(monitorId: number): Promise<ScreenDoc[]> {
     // A field filter: the small screen documents are read whole on FerretDB (no request path of screens).
-    const docs = await this.db.models.Screen.find({ monitorId }).lean();
+    const docs = await screenModels(this.db).Screen.find({ monitorId }).lean();
     return docs.sort((a, b) => Number(a._id) - Number(b._id));
   }
 
   private async configurable(actor: Actor, screenId: number): Promise<ScreenDoc> {
-    const screen = await this.db.models.Screen.findById(String(screenId)).lean();
+    const screen = await screenModels(this.db).Screen.findById(String(screenId)).lean();
     if (!screen || !canRead(actor, screen.organizationId)) throw notFound('Screen not found');
     if (!canConfigure(actor, screen.organizationId)) throw forbidden('Managing screens needs an organization admin or the organization\'s API key');
     return screen;

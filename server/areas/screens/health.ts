@@ -5,7 +5,8 @@
 // hub processes notice.
 import { isDuplicateKey } from '../../db/errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
-import type { ScreenModels } from './models.js';
+import type { Connected } from '../../db/models.js';
+import { screenModels, type ScreenModels } from './models.js';
 
 /** How a change of state is announced: to the screen's organization. */
 export type HealthEmit = (organizationId: number, event: { kind: 'offline'; screenId: number; monitorId: number; since: string } | { kind: 'online'; screenId: number; monitorId: number }) => void;
@@ -25,7 +26,11 @@ export class ScreenHealth {
   // database closes, so none fails with "client was closed".
   private readonly pending = new Set<Promise<unknown>>();
 
-  constructor(private readonly models: ScreenModels, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {}
+  private readonly models: ScreenModels;
+
+  constructor(db: Connected, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {
+    this.models = screenModels(db);
+  }
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
   connected(screenId: number, userAgent: string | null, still = false): Promise<void> {

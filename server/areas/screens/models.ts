@@ -2,6 +2,7 @@
 // events happen once across processes, and running test alarms. Every lookup on a hot path is by
 // string _id; a monitor's screens are listed by a field (small documents, declared index for MongoDB).
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 
 export interface ScreenDoc {
   _id: string;
@@ -52,8 +53,8 @@ export interface ScreenModels {
 
 const opts = { versionKey: false } as const;
 
-/** Registers the screen models on a connection. */
-export function screenModels(conn: Connection): ScreenModels {
+/** The screens area's collections (server/db/models.ts). */
+export const screenModels = defineModels((conn: Connection): ScreenModels => {
   const screen = new Schema<ScreenDoc>({
     _id: String,
     monitorId: { type: Number, required: true },
@@ -88,4 +89,4 @@ export function screenModels(conn: Connection): ScreenModels {
       endsAt: { type: Date, required: true },
     }, opts), 'test_alarms'),
   };
-}
+});

@@ -6,7 +6,7 @@ import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { notFound } from '../../errors.js';
 import { IdentityCommands } from '../../identity/commands.js';
-import type { ScreenModels } from './models.js';
+import { screenModels, type ScreenModels } from './models.js';
 
 /** Letters and digits nobody confuses on a wall or a phone: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, G/6, Q. */
 export const CODE_ALPHABET = 'ACDEFHJKMNPRTUVWXY3479';
@@ -46,7 +46,7 @@ export class Pairings {
   private readonly models: ScreenModels;
 
   constructor(private readonly db: Database) {
-    this.models = db.models;
+    this.models = screenModels(db);
   }
 
   /** F1: a new pairing with a code valid for 10 minutes and the secret the screen polls with. */

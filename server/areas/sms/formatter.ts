@@ -5,6 +5,7 @@ import { forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import { setById } from '../channels/upsert.js';
+import { smsModels } from './models.js';
 
 /** Used until an organization sets another. */
 export const DEFAULT_FORMATTER: FormatterName = FORMATTER_NAMES[0];
@@ -21,14 +22,14 @@ export class SmsFormatters {
   /** S7: members read it; the default until one is set. */
   async get(actor: Actor, organizationId: number): Promise<TextFormatterView> {
     if (!canRead(actor, organizationId)) throw forbidden();
-    const doc = await this.db.models.SmsFormatter.findById(String(organizationId)).lean();
+    const doc = await smsModels(this.db).SmsFormatter.findById(String(organizationId)).lean();
     return { organizationID: organizationId, textFormatterName: doc?.textFormatterName ?? DEFAULT_FORMATTER };
   }
 
   /** S8: admins and the API key choose one; the last write wins. */
   async set(actor: Actor, input: TextFormatterView): Promise<TextFormatterView> {
     if (!canConfigure(actor, input.organizationID)) throw forbidden('The text formatter is set by organization admins and the organization\'s API key');
-    await setById(this.db.models.SmsFormatter, String(input.organizationID), { textFormatterName: input.textFormatterName, updatedAt: new Date() });
+    await setById(smsModels(this.db).SmsFormatter, String(input.organizationID), { textFormatterName: input.textFormatterName, updatedAt: new Date() });
     return { organizationID: input.organizationID, textFormatterName: input.textFormatterName };
   }
 }

@@ -9,14 +9,16 @@ import { flagOperations } from '../channels/flag-routes.js';
 import { numberOperations } from '../channels/number-routes.js';
 import { ChannelNumbers } from '../channels/numbers.js';
 import { SmsFormatters } from './formatter.js';
+import { smsModels } from './models.js';
 
 /** The sms area's operation declarations. */
 export function smsOperations(deps: AreaDeps): Operation[] {
   const { db } = deps;
-  const mobiles = new ChannelNumbers(db, db.models.Mobile, 'mobile');
+  const { Mobile, SmsAlarming } = smsModels(db);
+  const mobiles = new ChannelNumbers(db, Mobile, 'mobile');
   const formatters = new SmsFormatters(db);
   return [
-    ...alarmingOperations({ channel: 'sms', labels: { list: { label: 'S1', operationId: 'listSmsAlarmingConfigurations' }, update: { label: 'S2', operationId: 'updateSmsAlarmingConfiguration' }, create: { label: 'S3', operationId: 'createSmsAlarmingConfiguration' }, remove: { label: 'S4', operationId: 'deleteSmsAlarmingConfiguration' } }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, db.models.SmsAlarming, 'sms-alarming')),
+    ...alarmingOperations({ channel: 'sms', labels: { list: { label: 'S1', operationId: 'listSmsAlarmingConfigurations' }, update: { label: 'S2', operationId: 'updateSmsAlarmingConfiguration' }, create: { label: 'S3', operationId: 'createSmsAlarmingConfiguration' }, remove: { label: 'S4', operationId: 'deleteSmsAlarmingConfiguration' } }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, SmsAlarming, 'sms-alarming')),
     ...flagOperations('sms', { get: { label: 'S5', operationId: 'getSmsDisabled' }, set: { label: 'S6', operationId: 'setSmsDisabled' }, anyActive: { label: 'S14', operationId: 'getSmsAnyActive' } }, new ChannelFlags(db), mobiles.owned),
     defineOperation<FormatterQueryInput>({
       label: 'S7',

@@ -6,7 +6,7 @@ import type { T7Input } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../identity/actor.js';
 import { loadEntity } from './access.js';
-import type { EntityDoc, RecordDoc } from './models.js';
+import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
 import { writeValues } from './records.js';
 import type { RecordChange, RuleRunner } from './rule-engine.js';
@@ -30,7 +30,7 @@ export class BulkCommands {
 
   /** Applies a bulk request; item failures never fail the request. */
   async apply(actor: Actor, entityId: string, input: T7Input): Promise<BulkResult> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'write');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'write');
     const result: BulkResult = { createdIDs: [], updatedIDs: [], deletedIDs: [], failedEntries: [] };
     const items = input.records ?? [];
     const deleteIds = this.distinct(input.deleteIDs ?? [], 'deleteIDs', result);
@@ -58,7 +58,7 @@ export class BulkCommands {
   /** The entity's records among `ids`, loaded in one query. */
   private async targets(entityId: string, ids: string[]): Promise<Map<string, RecordDoc>> {
     if (ids.length === 0) return new Map();
-    const docs = await this.db.models.ThingRecord.find({ _id: { $in: [...new Set(ids)] } }).lean();
+    const docs = await thingsModels(this.db).ThingRecord.find({ _id: { $in: [...new Set(ids)] } }).lean();
     return new Map(docs.filter((d) => d.entityID === entityId).map((d) => [d._id, d]));
   }
 
@@ -68,7 +68,7 @@ export class BulkCommands {
     if (found.length === 0) return [];
     // One deleteMany (one scan on FerretDB rather than one per record). A record another request
     // deletes at the same moment is reported as deleted by both.
-    await this.db.models.ThingRecord.deleteMany({ _id: { $in: found } });
+    await thingsModels(this.db).ThingRecord.deleteMany({ _id: { $in: found } });
     result.deletedIDs.push(...found);
     return found.map((id) => {
       const values = valuesOf(targets.get(id)!);

@@ -10,7 +10,7 @@ import { canConfigure, canRead, canReadRecords } from '../../identity/policy.js'
 import { loadEntity } from './access.js';
 import { mergeFields, newFields } from './entity-fields.js';
 import { valueProblem } from './fields.js';
-import type { EntityDoc, FieldDoc } from './models.js';
+import { thingsModels, type EntityDoc, type FieldDoc } from './models.js';
 import { presentEntity, valuesOf, type EntityView } from './presenter.js';
 import { ruleProblem } from './rule-check.js';
 import type { RuleSets } from './rule-sets.js';
@@ -29,7 +29,7 @@ export class EntityCommands {
   async list(actor: Actor, query: T1QueryInput): Promise<{ entities: EntityView[]; total: number }> {
     if (!canRead(actor, query.organization_id)) throw forbidden('Not allowed in this organization');
     const search = (query.search ?? '').toLowerCase();
-    const docs = (await this.db.models.ThingEntity.find({ organizationID: query.organization_id }).lean())
+    const docs = (await thingsModels(this.db).ThingEntity.find({ organizationID: query.organization_id }).lean())
       .filter((d) => canReadRecords(actor, d) && d.name.toLowerCase().includes(search))
       .sort((a, b) => collator.compare(a.name, b.name) || (a._id < b._id ? -1 : 1));
     const offset = query.offset ?? 0;
@@ -55,19 +55,19 @@ export class EntityCommands {
       createdAt: now,
       updatedAt: now,
     };
-    await this.db.models.ThingEntity.create(doc);
+    await thingsModels(this.db).ThingEntity.create(doc);
     return presentEntity(doc, actor, 0);
   }
 
   /** T3: one entity the actor can read. */
   async get(actor: Actor, id: string): Promise<EntityView> {
-    const doc = await loadEntity(this.db.models, actor, id, 'read');
-    return presentEntity(doc, actor, await this.db.models.ThingRecord.countDocuments({ entityID: id }));
+    const doc = await loadEntity(thingsModels(this.db), actor, id, 'read');
+    return presentEntity(doc, actor, await thingsModels(this.db).ThingRecord.countDocuments({ entityID: id }));
   }
 
   /** T4: replaces the given properties; `fields` is the complete new field list. */
   async update(actor: Actor, id: string, input: T4Input): Promise<EntityView> {
-    const current = await loadEntity(this.db.models, actor, id, 'configure');
+    const current = await loadEntity(thingsModels(this.db), actor, id, 'configure');
     if (input.id !== undefined && input.id !== id) throw invalid('id does not match the entity in the path', 'id');
     if (input.organizationID !== undefined && input.organizationID !== current.organizationID) throw invalid('organizationID cannot be changed', 'organizationID');
     await this.checkUsers(current.organizationID, input);
@@ -87,14 +87,14 @@ export class EntityCommands {
       await this.checkStoredValues(id, change.retyped);
     }
     const { _id, ...set } = next;
-    await this.db.models.ThingEntity.updateOne({ _id }, { $set: set });
-    return presentEntity(next, actor, await this.db.models.ThingRecord.countDocuments({ entityID: id }));
+    await thingsModels(this.db).ThingEntity.updateOne({ _id }, { $set: set });
+    return presentEntity(next, actor, await thingsModels(this.db).ThingRecord.countDocuments({ entityID: id }));
   }
 
   /** Record counts of entities, in one query. */
   private async counts(ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.models.ThingRecord.aggregate<{ _id: string; n: number }>([
+    const rows = await thingsModels(this.db).ThingRecord.aggregate<{ _id: string; n: number }>([
       { $match: { entityID: { $in: ids } } },
       { $group: { _id: '$entityID', n: { $sum: 1 } } },
     ]);
@@ -105,7 +105,7 @@ export class EntityCommands {
   private async checkUsers(organizationId: number, input: { readOnlyUserIDs?: number[]; readWriteUserIDs?: number[] }): Promise<void> {
     for (const key of ['readOnlyUserIDs', 'readWriteUserIDs'] as const) {
       const ids = input[key] ?? [];
-      const members = await membersAmong(this.db.models, organizationId, ids);
+      const members = await membersAmong(this.db, organizationId, ids);
       const index = ids.findIndex((u) => !members.has(u));
       if (index >= 0) throw invalid(`User ${ids[index]} in ${key} is not a member of the organization`, `${key}.${index}`);
     }
@@ -123,7 +123,7 @@ export class EntityCommands {
   /** A field's type (or selection values) changes only while every stored value fits the new definition. */
   private async checkStoredValues(entityId: string, retyped: FieldDoc[]): Promise<void> {
     if (retyped.length === 0) return;
-    const records = await this.db.models.ThingRecord.find({ entityID: entityId }, { values: 1 }).lean();
+    const records = await thingsModels(this.db).ThingRecord.find({ entityID: entityId }, { values: 1 }).lean();
     for (const field of retyped) {
       let failing = 0;
       let example = '';

@@ -3,6 +3,7 @@
 // (a scan on FerretDB, an index below on MongoDB); those documents stay small. An entity's rules live
 // are listed in one document under the entity's _id, so every record write finds them by exact lookups.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { defineModels } from '../../db/models.js';
 import type { FieldType, RuleOperator, RuleTrigger } from '../../../schemas/things.js';
 
 export interface FieldDoc {
@@ -129,8 +130,8 @@ export interface ThingsModels {
 
 const opts = { versionKey: false } as const;
 
-/** Registers the things models on a connection. */
-export function thingsModels(conn: Connection): ThingsModels {
+/** The things area's collections (server/db/models.ts). */
+export const thingsModels = defineModels((conn: Connection): ThingsModels => {
   const field = new Schema<FieldDoc>({
     id: { type: String, required: true },
     name: { type: String, required: true },
@@ -219,4 +220,4 @@ export function thingsModels(conn: Connection): ThingsModels {
     ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_entity_rules'),
     ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),
   };
-}
+});

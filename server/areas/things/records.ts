@@ -7,7 +7,7 @@ import type { Actor } from '../../identity/actor.js';
 import { canRead } from '../../identity/policy.js';
 import { authorize, loadEntity, type Right } from './access.js';
 import { byCreation, orderRecords, searchRecords, type Listed } from './listing.js';
-import type { EntityDoc, RecordDoc } from './models.js';
+import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
 import type { RuleRunner } from './rule-engine.js';
 import { draftOf, type RecordSlots } from './slots.js';
@@ -19,7 +19,7 @@ import { applyValues, requireValues, type ValueChanges } from './values.js';
  * is gone. `known` is the record as just read.
  */
 export async function writeValues(db: Database, entity: EntityDoc, recordId: string, changes: ValueChanges, known?: RecordDoc): Promise<ValueMap | null> {
-  const written = await db.revisions.change(db.models.ThingRecord, recordId, (doc) => ({
+  const written = await db.revisions.change(thingsModels(db).ThingRecord, recordId, (doc) => ({
     values: JSON.stringify(applyValues(entity, valuesOf(doc), changes)),
     updatedAt: new Date(),
   }), known);
@@ -35,11 +35,11 @@ export class RecordCommands {
    * creation order; with them the entity's records are searched and ordered here (see listing.ts).
    */
   async list(actor: Actor, entityId: string, query: T5QueryInput): Promise<{ records: RecordView[]; total: number }> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'read');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'read');
     if (query.orderby !== undefined && !entity.fields.some((f) => f.id === query.orderby)) {
       throw badRequest('invalid_parameter', `orderby "${query.orderby}" is not a field ID of this entity`, [{ in: 'query', path: 'orderby', problem: 'is not a field ID of this entity' }]);
     }
-    const { ThingRecord } = this.db.models;
+    const { ThingRecord } = thingsModels(this.db);
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 10;
     const show = (r: Listed) => presentRecord(entity, r);
@@ -59,7 +59,7 @@ export class RecordCommands {
 
   /** T6: creates a record; 409 record_limit_reached when the organization is at its limit. */
   async create(actor: Actor, entityId: string, input: ValueInput[]): Promise<RecordView> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'write');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'write');
     const values = applyValues(entity, {}, requireValues(entity, input));
     const draft = draftOf(entity, values, new Date(), 0);
     const { inserted } = await this.slots.insert(entity.organizationID, [draft]);
@@ -94,7 +94,7 @@ export class RecordCommands {
 
   /** A record and its entity, when the actor has `right` on the entity (404 across organizations). */
   private async load(actor: Actor, recordId: string, right: Right): Promise<{ entity: EntityDoc; record: RecordDoc }> {
-    const { ThingEntity, ThingRecord } = this.db.models;
+    const { ThingEntity, ThingRecord } = thingsModels(this.db);
     const record = await ThingRecord.findById(recordId).lean();
     const entity = record && (await ThingEntity.findById(record.entityID).lean());
     if (!record || !entity) throw notFound('Record not found');

@@ -13,6 +13,7 @@ import { RuleRunner } from './rule-engine.js';
 import { RuleCommands } from './rules.js';
 import { RuleSets } from './rule-sets.js';
 import { RecordSlots } from './slots.js';
+import { thingsModels } from './models.js';
 
 const BASE = '/api/v1/things';
 const UUID = { schema: 'ThingsUuidParams', message: 'uuid missing or in wrong format' };
@@ -27,7 +28,7 @@ const RULE_LIMIT = THINGS_LIMITS.rulesPerEntity;
 export function thingsOperations(deps: AreaDeps): Operation[] {
   const slots = new RecordSlots(deps.db, deps.config.thingsRecordLimit);
   const sets = new RuleSets(deps.db, deps.log);
-  const runner = new RuleRunner(deps.db.models, sets, deps.events, deps.log);
+  const runner = new RuleRunner(thingsModels(deps.db), sets, deps.events, deps.log);
   const entities = new EntityCommands(deps.db, sets);
   const records = new RecordCommands(deps.db, slots, runner);
   const bulk = new BulkCommands(deps.db, slots, runner);

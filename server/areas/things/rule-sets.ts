@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { ByteCache } from '../../db/byte-cache.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import type { EntityDoc, RuleDoc, RuleRef } from './models.js';
+import { thingsModels, type EntityDoc, type RuleDoc, type RuleRef } from './models.js';
 
 const LEGACY = 'things_rules';
 const CACHE_BYTES = 16 * 1024 * 1024;
@@ -44,7 +44,7 @@ export class RuleSets {
   /** The entity's rules as its set lists them, in creation order: one exact _id lookup. */
   async refs(entityId: string): Promise<RuleRef[]> {
     await this.migrated();
-    return (await this.db.models.ThingRuleSet.findById(entityId).lean())?.rules ?? [];
+    return (await thingsModels(this.db).ThingRuleSet.findById(entityId).lean())?.rules ?? [];
   }
 
   /** The listed rules, in the order given: from the cache, else each by its exact _id. */
@@ -64,7 +64,7 @@ export class RuleSets {
    */
   async change(entity: Pick<EntityDoc, '_id' | 'organizationID'>, change: (refs: RuleRef[]) => RuleRef[]): Promise<void> {
     await this.migrated();
-    const { ThingRuleSet } = this.db.models;
+    const { ThingRuleSet } = thingsModels(this.db);
     const write = () => this.db.revisions.change(ThingRuleSet, entity._id, (set) => ({ rules: change(set.rules.map(({ id, v }) => ({ id, v }))) }));
     if (await write()) return;
     // The entity's first rule: the empty set comes first (of racing creators one insert wins).
@@ -74,7 +74,7 @@ export class RuleSets {
 
   // A version never changes, so a copy kept here is good for as long as it is kept.
   private async fetch(key: string): Promise<RuleDoc | null> {
-    const doc: RuleDoc | null = await this.db.models.ThingRule.findById(key).lean();
+    const doc: RuleDoc | null = await thingsModels(this.db).ThingRule.findById(key).lean();
     if (doc) this.cache.set(key, doc, Buffer.byteLength(JSON.stringify(doc)));
     return doc;
   }
@@ -108,8 +108,8 @@ async function migrateLegacy(db: Database): Promise<void> {
     old.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : 1));
     // Version "0": the same in every process that moves the rule.
     const refs = old.map((rule) => ({ id: rule._id, v: '0' }));
-    for (const [k, rule] of old.entries()) await insertIgnoringDuplicate(() => db.models.ThingRule.create({ ...rule, _id: versionKey(refs[k]), ruleID: rule._id }));
-    await insertIgnoringDuplicate(() => db.models.ThingRuleSet.create({ _id: entityId, organizationID: old[0].organizationID, rules: refs }));
+    for (const [k, rule] of old.entries()) await insertIgnoringDuplicate(() => thingsModels(db).ThingRule.create({ ...rule, _id: versionKey(refs[k]), ruleID: rule._id }));
+    await insertIgnoringDuplicate(() => thingsModels(db).ThingRuleSet.create({ _id: entityId, organizationID: old[0].organizationID, rules: refs }));
     await legacy.deleteMany({ _id: { $in: refs.map((r) => r.id) } });
   }
 }

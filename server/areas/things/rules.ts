@@ -8,7 +8,7 @@ import type { Database } from '../../db/database.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { loadEntity } from './access.js';
-import type { EntityDoc, RuleDoc, RuleRef } from './models.js';
+import { thingsModels, type EntityDoc, type RuleDoc, type RuleRef } from './models.js';
 import { presentRule, type RuleView } from './presenter.js';
 import { ruleProblem } from './rule-check.js';
 import { newVersion, versionKey, type RuleSets } from './rule-sets.js';
@@ -47,7 +47,7 @@ export class RuleCommands {
 
   /** T10: one page of an entity's rules in creation order (only the page's rules are read). */
   async list(actor: Actor, entityId: string, query: T10QueryInput): Promise<{ rules: RuleView[]; total: number }> {
-    await loadEntity(this.db.models, actor, entityId, 'read');
+    await loadEntity(thingsModels(this.db), actor, entityId, 'read');
     const offset = query.offset ?? 0;
     const refs = await this.sets.refs(entityId);
     const page = await this.sets.rules(refs.slice(offset, offset + (query.limit ?? 10)));
@@ -56,7 +56,7 @@ export class RuleCommands {
 
   /** T11: saves a new rule of the entity; 409 conflict when the entity has as many as it may. */
   async create(actor: Actor, entityId: string, input: RuleInput): Promise<RuleView> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'configure');
     const now = new Date();
     const { ref, key } = newVersion(randomUUID());
     const doc: RuleDoc = { _id: key, ruleID: ref.id, organizationID: entity.organizationID, entityID: entityId, ...ruleFields(entity, input), createdAt: now, updatedAt: now };
@@ -69,7 +69,7 @@ export class RuleCommands {
 
   /** T12: replaces a rule of the entity with a new version (of two at once, the one listed later wins). */
   async update(actor: Actor, entityId: string, ruleId: string, input: RuleInput): Promise<RuleView> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'configure');
     const listed = (await this.sets.refs(entityId)).find((r) => r.id === ruleId);
     const [current] = listed ? await this.sets.rules([listed]) : [];
     if (!current) throw notFound('Rule not found');
@@ -88,7 +88,7 @@ export class RuleCommands {
 
   /** T12-delete: removes a rule of the entity; record writes after the answer no longer run it. */
   async remove(actor: Actor, entityId: string, ruleId: string): Promise<{ status: 'deleted' }> {
-    const entity = await loadEntity(this.db.models, actor, entityId, 'configure');
+    const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'configure');
     let removed: RuleRef | undefined;
     await this.sets.change(entity, (refs) => {
       removed = refs.find((r) => r.id === ruleId);
@@ -101,17 +101,17 @@ export class RuleCommands {
 
   // Writes a version, then lists it; a version the set refused to list goes again.
   private async saved(doc: RuleDoc, list: () => Promise<void>): Promise<void> {
-    await this.db.models.ThingRule.create(doc);
+    await thingsModels(this.db).ThingRule.create(doc);
     try {
       await list();
     } catch (err) {
-      await this.db.models.ThingRule.deleteOne({ _id: doc._id }).catch(() => {});
+      await thingsModels(this.db).ThingRule.deleteOne({ _id: doc._id }).catch(() => {});
       throw err;
     }
   }
 
   // A version the set no longer names.
   private async forget(ref: RuleRef): Promise<void> {
-    await this.db.models.ThingRule.deleteOne({ _id: versionKey(ref) });
+    await thingsModels(this.db).ThingRule.deleteOne({ _id: versionKey(ref) });
   }
 }

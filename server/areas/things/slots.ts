@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { unavailable } from '../../errors.js';
-import type { EntityDoc, RecordDoc } from './models.js';
+import { thingsModels, type EntityDoc, type RecordDoc, type ThingsModels } from './models.js';
 import { ownRecordLimit } from '../../identity/lookup.js';
 import type { ValueMap } from './presenter.js';
 
@@ -59,15 +59,15 @@ export function pickFree(used: Set<number>, limit: number, n: number): number[] 
 
 /** Creates records within their organization's limit and reports usage. */
 export class RecordSlots {
-  private readonly models: Database['models'];
+  private readonly models: ThingsModels;
 
   constructor(private readonly db: Database, private readonly defaultLimit: number) {
-    this.models = db.models;
+    this.models = thingsModels(db);
   }
 
   /** The organization's record limit: its own (`org limit`) or the configured default. */
   async limitOf(organizationId: number): Promise<number> {
-    return (await ownRecordLimit(this.models, organizationId)) ?? this.defaultLimit;
+    return (await ownRecordLimit(this.db, organizationId)) ?? this.defaultLimit;
   }
 
   /** The organization's records right now. */
