@@ -84,7 +84,7 @@ scale('writes on both processes reach the screens on both, in version order, und
 
 scale('Redis stopped during writes and started after them: REST keeps answering, readiness reports it, every screen ends on the latest version', async (ctx) => {
   ctx.redis = await privateRedis();
-  const { a, id, onA, onB, apis } = await twoProcesses(ctx, ctx.redis.url);
+  const { a, b, id, onA, onB, apis } = await twoProcesses(ctx, ctx.redis.url);
   const statuses: number[] = [];
   let readyDuringOutage: any = null;
   for (let i = 1; i <= 30; i++) {
@@ -104,16 +104,28 @@ scale('Redis stopped during writes and started after them: REST keeps answering,
     await screen.waitFor(() => screen.version === 30, 20_000, 'the latest version after Redis returned');
     assert.ok(increasing(screen.shown), `shown out of order: ${screen.shown}`);
   }
-  // With Redis back (on A too: its publishing client reconnects on its own schedule), patches cross
-  // processes again: writes on A arrive on B as patches.
-  const deadline = Date.now() + 10_000;
-  while ((await client(a.url, null).get('/readyz')).body.checks.hub.detail.redis !== 'up') {
-    assert.ok(Date.now() < deadline, 'A reconnects to Redis');
-    await new Promise((r) => setTimeout(r, 100));
+  // With Redis back (both processes' clients reconnect on their own schedule, and B subscribes again
+  // after it is ready), patches cross processes again: writes on A arrive on B as patches. A write
+  // before B listens again reaches B's screen by resync instead, so A writes until one arrives as a
+  // patch, then three more must.
+  const deadline = Date.now() + WAIT_MS;
+  for (const proc of [a, b]) {
+    while ((await client(proc.url, null).get('/readyz')).body.checks.hub.detail.redis !== 'up') {
+      assert.ok(Date.now() < deadline, 'both processes reconnect to Redis');
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
+  const lastIsPatch = () => onB.events.filter((e) => e.name === 'monitor:patch' || e.name === 'monitor:snapshot').at(-1)?.name === 'monitor:patch';
+  let version = 30;
+  do {
+    assert.ok(Date.now() < deadline, 'a write on A reaches B as a patch again');
+    version++;
+    assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: version } })).status, 200);
+    await onB.waitFor(() => onB.version === version, WAIT_MS, `version ${version} on B`);
+  } while (!lastIsPatch());
   const patchesOnB = onB.events.filter((e) => e.name === 'monitor:patch').length;
-  for (let i = 31; i <= 33; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: i } })).status, 200);
-  await onB.waitFor(() => onB.version === 33, WAIT_MS, 'version 33 on B');
+  for (let i = 1; i <= 3; i++) assert.is((await apis[0].patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { inactivePager: version + i } })).status, 200);
+  await onB.waitFor(() => onB.version === version + 3, WAIT_MS, `version ${version + 3} on B`);
   assert.ok(onB.events.filter((e) => e.name === 'monitor:patch').length >= patchesOnB + 3, 'B got the new writes as patches');
 });
 

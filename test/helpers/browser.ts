@@ -23,7 +23,7 @@ export const TOKEN_STORAGE_KEY = 'alarm-hub.display.token';
  * How long the helpers wait for a page to show something by default: long, as it costs nothing when
  * the page is quick and a busy machine (or Chromium's first start) may take many seconds.
  */
-export const WAIT_MS = 20_000;
+export const WAIT_MS = 60_000;
 
 export const LANDSCAPE = { width: 1920, height: 1080 };
 export const PORTRAIT = { width: 1080, height: 1920 };

@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { Ack, PatchEvent, SnapshotEvent, SubscribeResult } from '../../common/hub-protocol.js';
 
 /** How long a screen waits for an answer or a condition by default: long, as a busy machine may take seconds. */
-export const WAIT_MS = 20_000;
+export const WAIT_MS = 60_000;
 
 export interface Screen {
   socket: Socket;
