@@ -1,22 +1,17 @@
-// createApp(deps): the Koa application, built the same way by main.ts and by the tests.
+// createApp(deps): the Koa application over the areas' operations (built in server/service.ts).
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { MonitorCommands } from './areas/monitor/commands.js';
-import { ScreenCommands } from './areas/screens/commands.js';
-import { areaOperations } from './areas/index.js';
 import type { Config } from './config.js';
-import type { Database } from './db/database.js';
-import type { HubEvents } from './hub/events.js';
 import { authenticate } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
 import { unauthorized } from './errors.js';
 import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.js';
 import { buildOpenApi } from './http/openapi.js';
-import { mountOperations } from './http/operation.js';
+import { mountOperations, type Operation } from './http/operation.js';
 import type { Limits } from './http/limits.js';
 import type { CredentialCache } from './identity/credential-cache.js';
-import { Validator } from './http/validation.js';
+import type { Validator } from './http/validation.js';
 import type { Metrics } from './metrics.js';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -27,11 +22,13 @@ export interface ReadinessCheck {
 }
 
 export interface AppDeps {
-  /** The service's configuration (areas read their own settings from it). */
+  /** The service's configuration. */
   config: Config;
-  db: Database;
   log: Logger;
-  events: HubEvents;
+  /** Every area's operations (server/areas/index.ts), built by the composition root (server/service.ts). */
+  operations: Operation[];
+  /** The request validator the operations' schemas are registered with (shared with the hub). */
+  validator: Validator;
   bodyLimitBytes: number;
   /** Requests per second per credential; 0 is off. */
   rateLimitPerSecond: number;
@@ -47,12 +44,6 @@ export interface AppDeps {
   metrics: Metrics;
 }
 
-export interface App {
-  koa: Koa;
-  monitors: MonitorCommands;
-  screens: ScreenCommands;
-  validator: Validator;
-}
 
 function sameSecret(given: string, wanted: string): boolean {
   const a = Buffer.from(given);
@@ -61,11 +52,8 @@ function sameSecret(given: string, wanted: string): boolean {
 }
 
 /** Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler. */
-export function createApp(deps: AppDeps): App {
-  const validator = new Validator();
-  const monitors = new MonitorCommands(deps.db, deps.events, deps.config.dataWrites, deps.log);
-  const screens = new ScreenCommands(deps.db, monitors, deps.events, deps.limits);
-  const operations = areaOperations({ config: deps.config, db: deps.db, log: deps.log, events: deps.events, monitors, screens });
+export function createApp(deps: AppDeps): Koa {
+  const { operations, validator } = deps;
   const openapi = buildOpenApi(operations, validator);
 
   const open = new Router();
@@ -115,5 +103,5 @@ export function createApp(deps: AppDeps): App {
   koa.use(api.routes());
   // Not thrown, so the router sets the Allow header; the error handler then renders the body.
   koa.use(api.allowedMethods());
-  return { koa, monitors, screens, validator };
+  return koa;
 }

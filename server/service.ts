@@ -1,19 +1,29 @@
 // startService(): the whole service on one HTTP server — REST and the hub — with graceful shutdown.
-// main.ts calls it with the environment's configuration; the tests call it with port 0.
+// main.ts calls it with the environment's configuration; the tests call it with port 0. This is the
+// composition root: every part is built once, here, in dependency order — the database and Redis, the
+// hub's Socket.IO server (the areas publish on it), the monitor area's store and live side, the
+// commands, every area's operations, the Koa application, the HTTP server, and the hub on it.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
+import { areaOperations } from './areas/index.js';
+import { MonitorCommands } from './areas/monitor/commands.js';
+import { MonitorLive } from './areas/monitor/live.js';
+import { MonitorStore } from './areas/monitor/store.js';
+import { ScreenCommands } from './areas/screens/commands.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Config } from './config.js';
 import { serviceModels } from './areas/models.js';
 import { openDatabase, type Database } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
-import type { HubEvents } from './hub/events.js';
+import { HubBroadcasts } from './hub/broadcasts.js';
 import { createHub, type Hub } from './hub/hub.js';
+import { createIo } from './hub/io.js';
 import { hubSignature, watchHubPeers } from './hub/peers.js';
 import { connectRedis } from './hub/redis.js';
 import { Limits } from './http/limits.js';
+import { Validator } from './http/validation.js';
 import { Metrics } from './metrics.js';
 import { CredentialCache } from './identity/credential-cache.js';
 import { installationId as loadInstallationId } from './db/system.js';
@@ -32,19 +42,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** A relay so the areas' commands can be built before the hub that receives their events. */
-class EventRelay implements HubEvents {
-  target: HubEvents | null = null;
-  dataWritten: HubEvents['dataWritten'] = (...args) => this.target?.dataWritten(...args);
-  monitorUpdated: HubEvents['monitorUpdated'] = (...args) => this.target?.monitorUpdated(...args);
-  monitorDeleted: HubEvents['monitorDeleted'] = (...args) => this.target?.monitorDeleted(...args);
-  toOrganization: HubEvents['toOrganization'] = (...args) => this.target?.toOrganization(...args);
-  commandScreens: HubEvents['commandScreens'] = async (...args) => (this.target ? this.target.commandScreens(...args) : []);
-  testAlarm: HubEvents['testAlarm'] = (...args) => this.target?.testAlarm(...args);
-  disconnectScreen: HubEvents['disconnectScreen'] = (...args) => this.target?.disconnectScreen(...args);
-  credentialRevoked: HubEvents['credentialRevoked'] = async (...args) => this.target?.credentialRevoked(...args);
-}
-
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
 export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
   const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs });
@@ -58,7 +55,15 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () => Number(await db.ping()));
   metrics.gauge('alarmhub_redis_up', '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL', () => (redis ? Number(redis.up()) : -1));
   metrics.gauge('alarmhub_hub_mismatched_processes', 'Live processes on this database whose hub settings differ from this one\'s', () => peers.mismatches().length);
-  const relay = new EventRelay();
+  // The areas, each built once: what publishes on the hub first, then what uses it.
+  const io = createIo(redis, redisPrefix);
+  const broadcasts = new HubBroadcasts(io, credentials, redis, log);
+  const store = new MonitorStore(db, log);
+  const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
+  const monitors = new MonitorCommands(store, live, config.dataWrites);
+  const screens = new ScreenCommands(db, monitors, broadcasts, limits);
+  const validator = new Validator();
+  const operations = areaOperations({ config, db, log, events: broadcasts, monitors, screens });
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },
@@ -67,31 +72,30 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ config, db, log, events: relay, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({ config, log, operations, validator, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
-  const server = http.createServer(app.koa.callback());
+  const server = http.createServer(app.callback());
   server.on('clientError', answerClientError);
-  hub = createHub(server, {
+  hub = createHub(io, server, {
     db,
-    monitors: app.monitors,
-    screens: app.screens,
+    monitors,
+    live,
+    screens,
     screenOfflineAfterMs: config.screenOfflineAfterMs,
-    validator: app.validator,
+    validator,
     log,
     redis,
-    redisPrefix,
     limits,
     metrics,
     credentials,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
-    resyncMs: config.hubResyncMs,
     trustProxy: config.trustProxy,
   });
-  relay.target = hub;
-  metrics.gauge('alarmhub_data_writes_in_flight', 'Alarm data writes past their organization\'s gate on this process', () => app.monitors.dataWrites.active);
-  metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => app.monitors.dataWrites.waiting);
-  metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => app.monitors.dataWrites.refused);
+  metrics.counter('alarmhub_data_write_collisions_total', 'Monitor data writes that found their version taken by another process and were built again on the stored one', () => store.dataCollisions);
+  metrics.gauge('alarmhub_data_writes_in_flight', 'Alarm data writes past their organization\'s gate on this process', () => monitors.dataWrites.active);
+  metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => monitors.dataWrites.waiting);
+  metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => monitors.dataWrites.refused);
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
   // The next sweep is timed from the end of the last one: on a busy process a sweep can take longer
   // than the period, and sweeps that overlapped would each remove the same documents, piling up.
@@ -99,7 +103,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   let sweeping = config.pairingSweepMs > 0;
   const sweepPairingsLater = () => {
     pairingSweep = setTimeout(() => {
-      app.screens.pairings.sweep().then(
+      screens.pairings.sweep().then(
         (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
         (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
       ).finally(() => sweeping && sweepPairingsLater());
@@ -149,6 +153,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
       restores.close();
       sweeping = false;
       if (pairingSweep) clearTimeout(pairingSweep);
+      live.close();
       await hub!.close();
       await closed;
       clearTimeout(timer);

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { MonitorCommands } from '../server/areas/monitor/commands.js';
+import { MonitorStore } from '../server/areas/monitor/store.js';
 import { client } from './helpers/http.js';
 import { privateRedis, reachable } from './helpers/processes.js';
 import { connectScreen, WAIT_MS, type Screen } from './helpers/screen.js';
@@ -268,13 +268,13 @@ hub('TOKEN_RECHECK_MS=0 is the default interval: a connected socket\'s token is 
 hub('patches that are only late (Redis holding them) are not overtaken by the periodic resync\'s snapshots', async (ctx) => {
   const redis = await privateRedis();
   const control = new Redis(redis.url);
-  // The versions the reader's resync passes find stored (only the hub asks for them; the writer's hub
+  // The versions the reader's resync passes find stored (only the hub asks the store for them; the writer's hub
   // has no screens, so every call here after the subscription is the reader's).
   const found: number[] = [];
-  const latestVersion = MonitorCommands.prototype.latestVersion;
-  MonitorCommands.prototype.latestVersion = async function (this: MonitorCommands, monitorId: number) {
-    const result = await latestVersion.call(this, monitorId);
-    found.push(result.version);
+  const dataVersion = MonitorStore.prototype.dataVersion;
+  MonitorStore.prototype.dataVersion = async function (this: MonitorStore, monitorId: number) {
+    const result = await dataVersion.call(this, monitorId);
+    found.push(result.n);
     return result;
   };
   try {
@@ -303,7 +303,7 @@ hub('patches that are only late (Redis holding them) are not overtaken by the pe
     assert.equal(patches(wall).map((p) => p.version), [1, 2, 3], 'every version arrived as a patch');
     assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0, 'no snapshot was sent for late patches');
   } finally {
-    MonitorCommands.prototype.latestVersion = latestVersion;
+    MonitorStore.prototype.dataVersion = dataVersion;
     await control.call('CLIENT', 'UNPAUSE').catch(() => undefined);
     control.disconnect();
     for (const s of ctx.services) await s.close();

@@ -1,6 +1,7 @@
 // The single place where changes leave the areas for the hub: commands call these after their
-// writes succeed; the hub implements them (on every process, through Redis). Routes never publish.
-import type { MonitorEvents } from '../areas/monitor/events.js';
+// writes succeed; the hub implements them (server/hub/broadcasts.ts, on every process through Redis).
+// A monitor's changes leave through the monitor area's own events (server/areas/monitor/events.ts),
+// which its live side implements. Routes never publish.
 import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent } from '../../common/hub-protocol.js';
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
@@ -25,5 +26,5 @@ export interface CredentialEvents {
   credentialRevoked(credential: string): Promise<void>;
 }
 
-/** Everything the areas publish. */
-export type HubEvents = MonitorEvents & OrganizationEvents & ScreenEvents & CredentialEvents;
+/** Everything the areas publish through the hub itself. */
+export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents;

@@ -1,14 +1,12 @@
 // Monitor commands: load, authorize, write, then publish. Storage lives in store.ts.
-import type { Logger } from 'pino';
 import { OrganizationGate, type OrganizationGateOptions } from '../../http/organization-gate.js';
-import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { MonitorView, PatchEvent, SnapshotEvent } from '../../../common/hub-protocol.js';
+import type { MonitorView } from '../../../common/hub-protocol.js';
 import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
-import { presentMonitor } from './presenter.js';
-import { activeEvents, applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
+import { presentData, presentMonitor, type VersionedData } from './presenter.js';
+import { applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject } from '../../../common/monitor-data.js';
 import { MonitorStore, type MonitorConfig, type MonitorOwner, type MonitorRecord } from './store.js';
 
 /** Fields of a monitor a client may set. */
@@ -21,13 +19,6 @@ export interface MonitorInput {
   standbyDelay?: number;
 }
 
-/** A monitor's data at one version; the epoch identifies the history it belongs to. */
-export interface VersionedData {
-  version: number;
-  epoch: string;
-  data: MonitorData;
-}
-
 /** The answer of M8 when nothing is there to patch. */
 export const NO_ACTIVE_ALARM = 'No active alarm to patch: the alarm was cleared or has ended, or eventId names no event on the monitor. Set a new alarm with POST (M7).';
 
@@ -37,12 +28,10 @@ const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'con
 
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
-  readonly store: MonitorStore;
   /** Alarm data writes in flight and waiting, per organization (docs/operating.md, "Alarm data writes"). */
   readonly dataWrites: OrganizationGate;
 
-  constructor(db: Database, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }, log?: Pick<Logger, 'warn'>) {
-    this.store = new MonitorStore(db, log);
+  constructor(readonly store: MonitorStore, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }) {
     this.dataWrites = new OrganizationGate(dataWrites);
   }
 
@@ -123,36 +112,10 @@ export class MonitorCommands {
     if (await this.store.remove(id)) this.events.monitorDeleted(id, record.organizationID);
   }
 
-  /** M6: the current data and its version. */
+  /** M6: the current data and its version (ended events already left out). */
   async data(caller: Caller, id: number): Promise<VersionedData> {
     await this.dataReadable(caller, id);
-    return this.latest(id);
-  }
-
-  /** The newest data version of a monitor (ended events already left out). */
-  async latest(monitorId: number): Promise<VersionedData> {
-    const { n, epoch, body } = await this.store.latestData(monitorId);
-    return { version: n, epoch, data: { ...body, alarmDataList: activeEvents(body.alarmDataList, Date.now()) } };
-  }
-
-  /** The newest data version's number and epoch (used by the hub to notice missed patches). */
-  async latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
-    const { n, epoch } = await this.store.dataVersion(monitorId);
-    return { version: n, epoch };
-  }
-
-  /** The whole state of a monitor for a screen, or null when it no longer exists. */
-  async snapshot(monitorId: number): Promise<SnapshotEvent | null> {
-    const record = await this.store.get(monitorId);
-    if (!record) return null;
-    const { version, epoch, data } = await this.latest(monitorId);
-    return { monitorId, version, epoch, monitor: presentMonitor(record), monitorRevision: record.revision, data };
-  }
-
-  /** A data write published by another process: this one remembers its result (see Chain.learn). */
-  learn(event: PatchEvent): void {
-    const { section, op, payload, at } = event;
-    this.store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
+    return presentData(await this.store.latestData(id));
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */

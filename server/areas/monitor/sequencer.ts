@@ -4,9 +4,9 @@
 // screens that see the gap resync through a snapshot. Late duplicates (a version already sent, with the
 // same epoch) are dropped. A patch that contradicts what was sent — another epoch at a version already
 // sent, or a successor built on another epoch — may mean the history was reset (a restored database);
-// so may a late patch whose epoch is no longer remembered. `onDoubt` then has the hub compare with the
+// so may a late patch whose epoch is no longer remembered. `onDoubt` then has live.ts compare with the
 // stored state (two exact lookups) and send it to the screens if it differs.
-import type { PatchEvent } from '../../common/hub-protocol.js';
+import type { PatchEvent } from '../../../common/hub-protocol.js';
 
 interface Track {
   /** Highest version emitted to screens (or known to them through a snapshot), with its epoch. */

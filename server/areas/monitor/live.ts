@@ -1,0 +1,183 @@
+// A monitor's data, live on the hub (docs/hub.md "Protocol"): every stored version reaches the screens
+// that follow the monitor, on every process, in order. A write here is published to the other processes
+// (through the Redis adapter) and sent to this process's screens through the sequencer, which holds a
+// patch that overtook its predecessor; a gap, a history reset (a restored database) or a Redis outage is
+// repaired by a snapshot of the stored state (resync). Another process's write is also learned here, so
+// the next write here builds on it without a collision.
+import type { Logger } from 'pino';
+import type { HubServer, HubSocket } from '../../hub/io.js';
+import { monitorsHere } from '../../hub/io.js';
+import type { RedisPair } from '../../hub/redis.js';
+import { PatchSequencer } from './sequencer.js';
+import type { Metrics } from '../../metrics.js';
+import { notFound } from '../../errors.js';
+import { rooms, type MonitorView, type PatchEvent, type SnapshotEvent, type SubscribeResult } from '../../../common/hub-protocol.js';
+import type { MonitorEvents } from './events.js';
+import { presentData, presentSnapshot } from './presenter.js';
+import type { MonitorStore } from './store.js';
+
+export interface MonitorLiveOptions {
+  /** The Redis clients when REDIS_URL is set: their recovery starts a resync of every monitor here. */
+  redis: RedisPair | null;
+  metrics: Pick<Metrics, 'patchEmitted' | 'snapshotSent'>;
+  log: Pick<Logger, 'warn'>;
+  /** How often monitors with screens here are checked for versions this process missed. */
+  resyncMs?: number;
+}
+
+/** How long a patch that overtook its predecessor waits for it before the screens are resynced. */
+const HOLD_MS = 150;
+
+/** The monitor area's side of the hub: implements its events on the Socket.IO server it is given. */
+export class MonitorLive implements MonitorEvents {
+  private readonly sequencer: PatchSequencer;
+  private readonly resyncMs: number;
+  private readonly graceTimers = new Set<NodeJS.Timeout>();
+  // Patches written here while Redis was away never reached the other processes; once it is back they
+  // are told which monitors to resync (their own recovery may have come before these writes).
+  private readonly unpublished = new Set<number>();
+  private readonly resyncTimer: NodeJS.Timeout;
+
+  constructor(private readonly io: HubServer, private readonly store: MonitorStore, private readonly options: MonitorLiveOptions) {
+    const { metrics, log, redis } = options;
+    this.resyncMs = options.resyncMs ?? 10_000;
+    this.sequencer = new PatchSequencer(
+      (event) => {
+        io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event);
+        metrics.patchEmitted(event.at);
+      },
+      HOLD_MS,
+      (monitorId) => void this.resync(monitorId).catch((err) => log.warn({ err, monitorId }, 'resync to check a doubtful patch failed')),
+    );
+    // Another process's write: to the screens first, then remembered here too (deriving the new state
+    // costs a copy of the monitor's data), so the next write here does not collide with it.
+    io.on('hub:patch', (event) => {
+      this.deliver(event);
+      const { section, op, payload, at } = event;
+      store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
+    });
+    io.on('hub:resync', (monitorId) => void this.resync(monitorId).catch(this.resyncFailed(monitorId)));
+    redis?.onRecovered(() => {
+      void this.resyncAll();
+      for (const monitorId of this.unpublished) io.serverSideEmit('hub:resync', monitorId);
+      this.unpublished.clear();
+    });
+    this.resyncTimer = setInterval(() => void this.resyncAll(true), this.resyncMs);
+    this.resyncTimer.unref();
+  }
+
+  /**
+   * Puts a socket in a monitor's room and answers its subscription: the version and epoch only, when the
+   * screen already shows them, else a snapshot. The caller checked that the socket may read the monitor.
+   */
+  async subscribe(socket: HubSocket, monitorId: number, version?: number, epoch?: string): Promise<SubscribeResult> {
+    // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
+    await socket.join(rooms.monitor(monitorId));
+    const current = await this.latestVersion(monitorId);
+    if (version === current.version && epoch === current.epoch) {
+      this.sequencer.start(monitorId, current.version, current.epoch);
+      return { monitorId, ...current, serverTime: Date.now() };
+    }
+    // The data comes from the process's cache of versions (they never change): repeated snapshots
+    // of one version cost no read of the data.
+    const snapshot = await this.snapshot(monitorId);
+    if (!snapshot) throw notFound('Monitor not found');
+    // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
+    this.sequencer.start(monitorId, snapshot.version, snapshot.epoch);
+    this.options.metrics.snapshotSent('subscribe');
+    return { monitorId, version: snapshot.version, epoch: snapshot.epoch, snapshot, serverTime: Date.now() };
+  }
+
+  dataWritten(event: PatchEvent): void {
+    const { redis } = this.options;
+    if (redis) {
+      if (!redis.up()) this.unpublished.add(event.monitorId);
+      this.io.serverSideEmit('hub:patch', event);
+    }
+    this.deliver(event);
+  }
+
+  monitorUpdated(monitor: MonitorView, revision: number): void {
+    this.io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
+  }
+
+  monitorDeleted(monitorId: number, organizationId: number): void {
+    this.io.to([rooms.organization(organizationId), rooms.monitor(monitorId)]).emit('monitor:deleted', { monitorId });
+    this.io.in(rooms.monitor(monitorId)).socketsLeave(rooms.monitor(monitorId));
+    this.sequencer.forget(monitorId);
+  }
+
+  /** The database was restored: what was sent here belongs to the old history. */
+  restored(): void {
+    for (const monitorId of monitorsHere(this.io)) this.sequencer.forget(monitorId);
+  }
+
+  close(): void {
+    clearInterval(this.resyncTimer);
+    for (const timer of this.graceTimers) clearTimeout(timer);
+    this.sequencer.close();
+  }
+
+  private localScreens(monitorId: number): number {
+    return this.io.of('/').adapter.rooms.get(rooms.monitor(monitorId))?.size ?? 0;
+  }
+
+  // Patches of monitors nobody here watches are not tracked: the first subscription starts the track.
+  private deliver(event: PatchEvent): void {
+    if (this.localScreens(event.monitorId) > 0 || this.sequencer.position(event.monitorId) !== undefined) this.sequencer.accept(event);
+  }
+
+  private async latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
+    const { n, epoch } = await this.store.dataVersion(monitorId);
+    return { version: n, epoch };
+  }
+
+  private async snapshot(monitorId: number): Promise<SnapshotEvent | null> {
+    const record = await this.store.get(monitorId);
+    return record ? presentSnapshot(record, presentData(await this.store.latestData(monitorId))) : null;
+  }
+
+  // Sends the stored state to this process's screens of a monitor when it differs from what they were
+  // sent: versions went by unseen here, or the history was reset (a restored database).
+  private async resync(monitorId: number): Promise<void> {
+    // Nobody here watches it any more: the next subscription starts a fresh track.
+    if (this.localScreens(monitorId) === 0) return this.sequencer.forget(monitorId);
+    const stored = await this.latestVersion(monitorId);
+    const sent = this.sequencer.position(monitorId);
+    if (sent && stored.version === sent.version && stored.epoch === sent.epoch) return;
+    const snapshot = await this.snapshot(monitorId);
+    if (!snapshot) return;
+    const reset = sent !== undefined && (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
+    this.sequencer.advance(monitorId, snapshot.version, snapshot.epoch);
+    this.io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', reset ? { ...snapshot, reset } : snapshot);
+    this.options.metrics.snapshotSent('resync');
+  }
+
+  private resyncFailed(monitorId: number): (err: unknown) => void {
+    return (err) => this.options.log.warn({ err, monitorId }, 'resync failed');
+  }
+
+  // The periodic pass, the safety net for a lost patch. A monitor stored ahead of what its screens here
+  // were sent may only have its patches in flight (a busy process reads them from Redis late): it is
+  // resynced only if they have not come after half a period. A snapshot to every screen of the
+  // monitor for nothing would add to the load that delayed them. A reset (stored behind, or another
+  // epoch) is resynced at once.
+  private async resyncLagging(monitorId: number): Promise<void> {
+    const sent = this.sequencer.position(monitorId);
+    if (!sent || this.localScreens(monitorId) === 0) return this.resync(monitorId);
+    const stored = await this.latestVersion(monitorId);
+    if (stored.version <= sent.version) return this.resync(monitorId);
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(timer);
+      const now = this.sequencer.position(monitorId);
+      if (!now || now.version < stored.version) void this.resync(monitorId).catch(this.resyncFailed(monitorId));
+    }, this.resyncMs / 2);
+    timer.unref();
+    this.graceTimers.add(timer);
+  }
+
+  /** Every monitor with screens here; `periodic`: with the grace above. */
+  private async resyncAll(periodic = false): Promise<void> {
+    for (const id of monitorsHere(this.io)) await (periodic ? this.resyncLagging(id) : this.resync(id)).catch(this.resyncFailed(id));
+  }
+}

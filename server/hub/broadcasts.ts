@@ -1,0 +1,65 @@
+// What the areas other than monitor publish on the hub (server/hub/events.ts): events to an
+// organization's room, the screen fleet's commands and test alarms, removed screens, revoked
+// credentials. Every process receives them through the adapter.
+import type { Logger } from 'pino';
+import type { CredentialCache } from '../identity/credential-cache.js';
+import type { CredentialEvents, OrganizationEvents, ScreenEvents } from './events.js';
+import type { HubServer } from './io.js';
+import type { RedisPair } from './redis.js';
+import { commandScreens } from './screens.js';
+import { rooms, type ScreenCommandName, type ServerToClientEvents, type TestAlarmEvent } from '../../common/hub-protocol.js';
+
+/** How long a revocation waits for the other processes to confirm they forgot the credential. */
+const FORGET_WAIT_MS = 2_000;
+
+/** The hub's broadcasts on one Socket.IO server. */
+export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents {
+  constructor(private readonly io: HubServer, private readonly credentials: CredentialCache, private readonly redis: RedisPair | null, private readonly log: Pick<Logger, 'warn'>) {
+    // A screen removed on another process: its token is refused here from now on.
+    io.on('hub:forget-credential', (credential, done) => {
+      credentials.forget(credential);
+      if (typeof done === 'function') done(true);
+    });
+  }
+
+  toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
+    (this.io.to(rooms.organization(organizationId)).emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
+  }
+
+  commandScreens(screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]> {
+    return commandScreens(this.io, screenIds, command, timeoutMs);
+  }
+
+  testAlarm(event: TestAlarmEvent): void {
+    this.io.to(rooms.monitor(event.monitorId)).emit('monitor:test-alarm', event);
+  }
+
+  disconnectScreen(screenId: number): void {
+    this.io.in([rooms.screen(screenId), rooms.agents(screenId)]).disconnectSockets(true);
+  }
+
+  async credentialRevoked(credential: string): Promise<void> {
+    this.credentials.forget(credential);
+    await this.forgetEverywhere(credential);
+  }
+
+  // Waits for every other process's acknowledgement, so the revoking request answers only once none of
+  // them accepts the credential any more. Without Redis there are no others; with Redis away they
+  // cannot be told, and forget within CREDENTIAL_CACHE_MS.
+  private forgetEverywhere(credential: string): Promise<void> {
+    if (!this.redis?.up()) return Promise.resolve();
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (problem: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (problem) this.log.warn({ err: problem }, 'revoked credential: not every process confirmed forgetting it; those refuse it within CREDENTIAL_CACHE_MS');
+        resolve();
+      };
+      // The adapter never answers when Redis fails the request: the wait has its own bound.
+      const timer = setTimeout(() => settle(`no answer within ${FORGET_WAIT_MS} ms`), FORGET_WAIT_MS);
+      this.io.serverSideEmit('hub:forget-credential', credential, (err: Error | null) => settle(err ? err.message : null));
+    });
+  }
+}

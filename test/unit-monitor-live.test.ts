@@ -1,0 +1,152 @@
+// The hub's subscriptions and the monitor area's live side on a real Socket.IO server, without a
+// database or Redis: the store is a map of versions, the read check a function, the handshake none.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from './helpers/suite.js';
+import * as assert from 'uvu/assert';
+import { MonitorLive } from '../server/areas/monitor/live.js';
+import type { MonitorStore } from '../server/areas/monitor/store.js';
+import { forbidden } from '../server/errors.js';
+import { Admission } from '../server/hub/admission.js';
+import { createIo, type HubServer } from '../server/hub/io.js';
+import { handleSubscriptions } from '../server/hub/subscriptions.js';
+import { Limits } from '../server/http/limits.js';
+import { Validator } from '../server/http/validation.js';
+import type { Caller } from '../server/identity/actor.js';
+import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from '../common/monitor-data.js';
+import type { PatchEvent } from '../common/hub-protocol.js';
+import { connectScreen, type Screen } from './helpers/screen.js';
+
+const MONITOR = 7;
+const READABLE_BY = 1;
+
+/** A store of one monitor's data versions (epoch e<n>), as MonitorStore answers the live side. */
+class VersionsInMemory {
+  versions: Array<{ n: number; epoch: string; body: MonitorData }> = [{ n: 1, epoch: 'e1', body: emptyData() }];
+  reads = 0;
+  head() {
+    return this.versions.at(-1)!;
+  }
+  /** Stores the next version (in history `history`) and returns the patch its write publishes. */
+  write(payload: JsonObject, history = 'e'): PatchEvent {
+    const write: DataWrite = { section: 'meta', op: 'patch', payload, at: new Date().toISOString() };
+    const { n, epoch, body } = this.head();
+    this.versions.push({ n: n + 1, epoch: `${history}${n + 1}`, body: applyWrite(body, write) });
+    return { monitorId: MONITOR, version: n + 1, epoch: `${history}${n + 1}`, baseEpoch: epoch, ...write };
+  }
+  async dataVersion() {
+    this.reads++;
+    const { n, epoch } = this.head();
+    return { n, epoch, at: new Date() };
+  }
+  async latestData() {
+    return { ...this.head(), at: new Date() };
+  }
+  async get(id: number) {
+    return id === MONITOR ? { id, organizationID: READABLE_BY, revision: 1, config: { name: 'Wache 1' } } : null;
+  }
+  learnData() {}
+}
+
+interface Ctx {
+  server: http.Server;
+  io: HubServer;
+  store: VersionsInMemory;
+  live: MonitorLive;
+  url: string;
+  screens: Screen[];
+}
+
+const live = suite<Ctx>('hub subscriptions and a monitor live, without a database', {} as Ctx);
+
+live.before.each(async (ctx) => {
+  ctx.store = new VersionsInMemory();
+  ctx.io = createIo(null, 'test');
+  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 60_000 });
+  const admission = new Admission({ limits: new Limits({ enabled: false }), maxSocketsPerToken: 0 });
+  // The handshake's part: the token names the organization whose monitors the socket may read.
+  ctx.io.use((socket, next) => {
+    const organizationId = Number((socket.handshake.auth as { token: string }).token);
+    socket.data.actor = { kind: 'apikey', organizationId, tokenId: organizationId, credential: `c${organizationId}` } as unknown as Caller;
+    socket.data.address = '127.0.0.1';
+    next();
+  });
+  ctx.io.on('connection', (socket) => handleSubscriptions(socket, {
+    admission,
+    validator: new Validator(),
+    monitors: { dataReadable: async (caller) => { if ((caller as { organizationId: number }).organizationId !== READABLE_BY) throw forbidden(); return { id: MONITOR, organizationID: READABLE_BY }; } },
+    live: ctx.live,
+    screens: { runningTestAlarm: async () => null },
+  }));
+  ctx.server = http.createServer();
+  ctx.io.attach(ctx.server);
+  await new Promise<void>((resolve) => ctx.server.listen(0, '127.0.0.1', resolve));
+  ctx.url = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}`;
+  ctx.screens = [];
+});
+
+live.after.each(async (ctx) => {
+  for (const screen of ctx.screens) screen.close();
+  ctx.live.close();
+  await ctx.io.close();
+});
+
+async function screen(ctx: Ctx, organizationId: number): Promise<Screen> {
+  const s = await connectScreen(ctx.url, String(organizationId));
+  ctx.screens.push(s);
+  return s;
+}
+
+live('a subscription gets the stored state, then every write as a patch in version order, also when two overtake each other', async (ctx) => {
+  const wall = await screen(ctx, READABLE_BY);
+  const ack = await wall.subscribe(MONITOR);
+  assert.ok('data' in ack && ack.data.snapshot, JSON.stringify(ack));
+  assert.is(ack.data.snapshot.version, 1);
+  assert.is(ack.data.snapshot.monitor.name, 'Wache 1');
+  wall.version = 1;
+  const second = ctx.store.write({ pagers: 2 });
+  const third = ctx.store.write({ pagers: 3 });
+  ctx.live.dataWritten(third);
+  ctx.live.dataWritten(second);
+  ctx.live.dataWritten(ctx.store.write({ pagers: 4 }));
+  await wall.waitFor(() => wall.version === 4, undefined, 'version 4');
+  const patches = wall.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload.version);
+  assert.equal(patches, [2, 3, 4]);
+  assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
+});
+
+live('a screen that already shows the stored version and epoch gets no snapshot again', async (ctx) => {
+  ctx.store.write({ pagers: 1 });
+  const wall = await screen(ctx, READABLE_BY);
+  const ack = await wall.subscribe(MONITOR, 2, 'e2');
+  assert.ok('data' in ack, JSON.stringify(ack));
+  assert.equal({ ...ack.data, serverTime: 0 }, { monitorId: MONITOR, version: 2, epoch: 'e2', serverTime: 0 });
+});
+
+live('a socket that may not read the monitor is refused and receives none of its patches', async (ctx) => {
+  const stranger = await screen(ctx, 2);
+  const ack = await stranger.subscribe(MONITOR);
+  assert.ok('error' in ack && ack.error.error === 'forbidden', JSON.stringify(ack));
+  const wall = await screen(ctx, READABLE_BY);
+  await wall.subscribe(MONITOR);
+  wall.version = 1;
+  ctx.live.dataWritten(ctx.store.write({ pagers: 5 }));
+  await wall.waitFor(() => wall.version === 2, undefined, 'the patch on the readable wall');
+  assert.equal(stranger.events.filter((e) => e.name.startsWith('monitor:')).map((e) => e.name), []);
+});
+
+live('a reset history (a restored database) reaches the screens as a snapshot marked reset', async (ctx) => {
+  const wall = await screen(ctx, READABLE_BY);
+  await wall.subscribe(MONITOR);
+  wall.version = 1;
+  ctx.live.dataWritten(ctx.store.write({ pagers: 1 }));
+  await wall.waitFor(() => wall.version === 2, undefined, 'version 2');
+  // Another history at version 2: the sequencer doubts the patch and the live side compares with the store.
+  ctx.store.versions = [{ n: 1, epoch: 'r1', body: emptyData() }];
+  ctx.live.dataWritten(ctx.store.write({ pagers: 9 }, 'r'));
+  await wall.waitFor(() => wall.events.some((e) => e.name === 'monitor:snapshot'), undefined, 'a snapshot');
+  const snapshot = wall.events.find((e) => e.name === 'monitor:snapshot')!.payload;
+  assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [2, 'r2', true]);
+});
+
+live.run();
