@@ -1,17 +1,16 @@
 // startService(): the whole service on one HTTP server — REST and the hub — with graceful shutdown.
 // main.ts calls it with the environment's configuration; the tests call it with port 0. This is the
 // composition root: every part is built once, here, in dependency order — the database and Redis, the
-// hub's Socket.IO server (the areas publish on it), the monitor area's store and live side, the
-// commands, every area's operations, the Koa application, the HTTP server, and the hub on it.
+// hub's Socket.IO server (the areas publish on it), the monitor area's store and live side, every
+// area's commands and operations (server/areas/index.ts), the Koa application, the HTTP server, and
+// the hub on it.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
-import { areaOperations } from './areas/index.js';
-import { MonitorCommands } from './areas/monitor/commands.js';
+import { buildAreas } from './areas/index.js';
 import { MonitorLive } from './areas/monitor/live.js';
 import { MonitorStore } from './areas/monitor/store.js';
-import { ScreenCommands } from './areas/screens/commands.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Config } from './config.js';
 import { serviceModels } from './areas/models.js';
@@ -60,10 +59,8 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
   const store = new MonitorStore(db, log);
   const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
-  const monitors = new MonitorCommands(store, live, config.dataWrites);
-  const screens = new ScreenCommands(db, monitors, broadcasts, limits);
+  const { monitors, screens, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
   const validator = new Validator();
-  const operations = areaOperations({ config, db, log, events: broadcasts, monitors, screens });
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },

@@ -1,40 +1,113 @@
-// Every area's operations, in the order the router mounts them. An area adds one line here.
+// Every area, built once, in dependency order, and its operations in the order the router mounts them
+// (the composition root, server/service.ts, gives the monitor's live side and the hub's broadcasts).
+// An area's routes.ts only declares operations over the commands built here; a new area adds its
+// commands and its operations here.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { HubEvents } from '../hub/events.js';
+import type { Limits } from '../http/limits.js';
 import type { Operation } from '../http/operation.js';
-import type { MonitorCommands } from './monitor/commands.js';
-import { monitorOperations } from './monitor/routes.js';
-import type { ScreenCommands } from './screens/commands.js';
-import { screenOperations } from './screens/routes.js';
+import { PushConfirmations } from './app/confirmations.js';
+import { Devices } from './app/devices.js';
+import { AlarmFeedback } from './app/feedback.js';
+import { TestPushes } from './app/push.js';
+import { PushGateways } from './app/push/gateways.js';
 import { appOperations } from './app/routes.js';
+import { callModels } from './call/models.js';
 import { callOperations } from './call/routes.js';
-import { smsOperations } from './sms/routes.js';
-import { journalOperations } from './journal/routes.js';
+import { AlarmingConfigs } from './channels/alarming.js';
+import { ChannelFlags } from './channels/flags.js';
+import { ChannelNumbers } from './channels/numbers.js';
+import { ElsCobraCommands } from './els-cobra/commands.js';
 import { elsCobraOperations } from './els-cobra/routes.js';
+import { openKeyring, type Keyring } from './els-cobra/secrets.js';
+import { CategoryCommands } from './journal/categories.js';
+import { EntryCommands } from './journal/entries.js';
+import { JournalCommands } from './journal/journals.js';
+import { JournalLog } from './journal/log.js';
+import { journalModels } from './journal/models.js';
+import { journalOperations } from './journal/routes.js';
+import { MonitorCommands } from './monitor/commands.js';
+import type { MonitorEvents } from './monitor/events.js';
+import { monitorOperations } from './monitor/routes.js';
+import type { MonitorStore } from './monitor/store.js';
+import { ScreenCommands } from './screens/commands.js';
+import { screenOperations } from './screens/routes.js';
+import { SmsFormatters } from './sms/formatter.js';
+import { smsModels } from './sms/models.js';
+import { smsOperations } from './sms/routes.js';
+import { BulkCommands } from './things/bulk.js';
+import { EntityCommands } from './things/entities.js';
+import { thingsModels } from './things/models.js';
+import { RecordCommands } from './things/records.js';
+import { RuleRunner } from './things/rule-engine.js';
+import { RuleSets } from './things/rule-sets.js';
+import { RuleCommands } from './things/rules.js';
 import { thingsOperations } from './things/routes.js';
+import { RecordSlots } from './things/slots.js';
 
-/** What an area's operations are built from. */
+/** What the areas are built from. */
 export interface AreaDeps {
   config: Config;
   db: Database;
   log: Logger;
+  limits: Limits;
+  /** The hub's broadcasts (events to organizations, screen commands, revocations). */
   events: HubEvents;
-  monitors: MonitorCommands;
-  screens: ScreenCommands;
+  /** The monitor's store and its live side on the hub (server/areas/monitor/live.ts). */
+  monitorStore: MonitorStore;
+  monitorEvents: MonitorEvents;
 }
 
-/** The operations of all areas. */
-export function areaOperations(deps: AreaDeps): Operation[] {
-  return [
-    ...monitorOperations(deps.monitors),
-    ...screenOperations(deps.screens),
-    ...appOperations(deps),
-    ...smsOperations(deps),
-    ...callOperations(deps),
-    ...journalOperations(deps),
-    ...elsCobraOperations(deps),
-    ...thingsOperations(deps),
-  ];
+/** The built areas: the commands the hub uses, and every operation. */
+export interface Areas {
+  monitors: MonitorCommands;
+  screens: ScreenCommands;
+  operations: Operation[];
+}
+
+/** Builds every area once. */
+export function buildAreas({ config, db, log, limits, events, monitorStore, monitorEvents }: AreaDeps): Areas {
+  const monitors = new MonitorCommands(monitorStore, monitorEvents, config.dataWrites);
+  const screens = new ScreenCommands(db, monitors, events, limits);
+  const flags = new ChannelFlags(db);
+
+  const devices = new Devices(db);
+  const confirmations = new PushConfirmations(db, config.push.confirmTtlSeconds);
+  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, new PushGateways(config.push), confirmations), feedback: new AlarmFeedback(db, devices, events) };
+
+  const { Mobile, SmsAlarming } = smsModels(db);
+  const sms = { alarming: new AlarmingConfigs(db, SmsAlarming, 'sms-alarming'), mobiles: new ChannelNumbers(db, Mobile, 'mobile'), flags, formatters: new SmsFormatters(db) };
+  const { Phone, CallAlarming } = callModels(db);
+  const call = { alarming: new AlarmingConfigs(db, CallAlarming, 'call-alarming'), phones: new ChannelNumbers(db, Phone, 'phone'), flags };
+
+  const journalLog = new JournalLog(journalModels(db), db.ids);
+  const categories = new CategoryCommands(db);
+  const journals = new JournalCommands(db, journalLog, events);
+  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories) };
+
+  // Opened on first use: services that never touch the integration need no key.
+  let keyring: Keyring | undefined;
+  const elsCobra = new ElsCobraCommands(db, () => (keyring ??= openKeyring(config).keyring));
+
+  const slots = new RecordSlots(db, config.thingsRecordLimit);
+  const sets = new RuleSets(db, log);
+  const runner = new RuleRunner(thingsModels(db), sets, events, log);
+  const things = { entities: new EntityCommands(db, sets), records: new RecordCommands(db, slots, runner), bulk: new BulkCommands(db, slots, runner), rules: new RuleCommands(db, sets) };
+
+  return {
+    monitors,
+    screens,
+    operations: [
+      ...monitorOperations(monitors),
+      ...screenOperations(screens),
+      ...appOperations(app),
+      ...smsOperations(sms),
+      ...callOperations(call),
+      ...journalOperations(journal),
+      ...elsCobraOperations(elsCobra),
+      ...thingsOperations(things),
+    ],
+  };
 }

@@ -4,26 +4,28 @@ import type { AnswerDataInput, AnswerParamsInput, ConfirmTokenInput, DeviceCreat
 import type { OptionalOrganizationInput, OwnerQueryInput } from '../../../schemas/channels.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import { deleted, saved } from '../channels/results.js';
-import type { AreaDeps } from '../index.js';
-import { ChannelFlags } from '../channels/flags.js';
+import type { ChannelFlags } from '../channels/flags.js';
 import { flagOperations } from '../channels/flag-routes.js';
 import { ORGANIZATION_ID, OWNER_ID, PAYLOAD, idMessage } from '../channels/messages.js';
-import { PushConfirmations, TOKEN_INVALID } from './confirmations.js';
-import { Devices, presentDevice } from './devices.js';
-import { AlarmFeedback, FEEDBACK_NOT_SET } from './feedback.js';
-import { TestPushes } from './push.js';
-import { PushGateways } from './push/gateways.js';
+import { TOKEN_INVALID, type PushConfirmations } from './confirmations.js';
+import { presentDevice, type Devices } from './devices.js';
+import { FEEDBACK_NOT_SET, type AlarmFeedback } from './feedback.js';
+import type { TestPushes } from './push.js';
 
 const DEVICE_ID = idMessage('deviceID');
 const SCOPE = 'the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to';
 
+/** The app area's commands (built in server/areas/index.ts). */
+export interface AppCommands {
+  devices: Devices;
+  confirmations: PushConfirmations;
+  pushes: TestPushes;
+  feedback: AlarmFeedback;
+  flags: ChannelFlags;
+}
+
 /** The app area's operation declarations. */
-export function appOperations(deps: AreaDeps): Operation[] {
-  const { db, config } = deps;
-  const devices = new Devices(db);
-  const confirmations = new PushConfirmations(db, config.push.confirmTtlSeconds);
-  const pushes = new TestPushes(devices, new PushGateways(config.push), confirmations);
-  const feedback = new AlarmFeedback(db, devices, deps.events);
+export function appOperations({ devices, confirmations, pushes, feedback, flags }: AppCommands): Operation[] {
   const byId = { params: { schema: 'DeviceIdParams', message: DEVICE_ID }, query: { schema: 'OptionalOrganizationQuery', message: DEVICE_ID } };
   const savedResult = { status: 200, schema: 'SavedResult', description: 'Saved' } as const;
 
@@ -82,7 +84,7 @@ export function appOperations(deps: AreaDeps): Operation[] {
       response: { status: 200, schema: 'DeleteResult', description: 'Deleted' }, errors: [400, 403, 404],
       handler: ({ actor, params, query }) => deleted(devices.owned.remove(actor, params.deviceID, query.organization_id)),
     }),
-    ...flagOperations('app', { anyActive: { label: 'A7', operationId: 'getAppAnyActive' }, get: { label: 'A8', operationId: 'getAppDisabled' }, set: { label: 'A9', operationId: 'setAppDisabled' } }, new ChannelFlags(db), devices.owned),
+    ...flagOperations('app', { anyActive: { label: 'A7', operationId: 'getAppAnyActive' }, get: { label: 'A8', operationId: 'getAppDisabled' }, set: { label: 'A9', operationId: 'setAppDisabled' } }, flags, devices.owned),
     defineOperation<FeedbackQueryInput, unknown, FeedbackInput>({
       label: 'A10',
       operationId: 'setAlarmFeedback', method: 'post', path: '/api/v1/app/feedback',

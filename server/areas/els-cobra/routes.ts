@@ -4,10 +4,8 @@
 // {organizationID} in the path and the ID in the query: both are accepted everywhere.
 import type { CertificateInput, CredentialsInput, ElsCobraParamsInput, ElsCobraQueryInput, KeywordInput, LoginInput } from '../../../schemas/els-cobra.js';
 import { defineOperation, type Named, type Operation } from '../../http/operation.js';
-import type { AreaDeps } from '../index.js';
-import { ElsCobraCommands, type Fields, type Kind } from './commands.js';
+import type { ElsCobraCommands, Fields, Kind } from './commands.js';
 import { certificateFields, credentialFields, elsWording, keywordFields, loginFields, organizationOf } from './inputs.js';
-import { openKeyring, type Keyring } from './secrets.js';
 
 type Input = { params: ElsCobraParamsInput; query: ElsCobraQueryInput };
 
@@ -29,10 +27,7 @@ interface Singleton<B> {
 }
 
 /** The integration's operation declarations. */
-export function elsCobraOperations(deps: Pick<AreaDeps, 'config' | 'db'>): Operation[] {
-  // Opened on first use: services that never touch the integration need no key.
-  let keyring: Keyring | undefined;
-  const commands = new ElsCobraCommands(deps.db, () => (keyring ??= openKeyring(deps.config).keyring));
+export function elsCobraOperations(commands: ElsCobraCommands): Operation[] {
   const org = ({ params: p, query }: Input, message: string) => organizationOf(p, query, message);
 
   // GET, PUT and DELETE of a resource an organization has at most one of.

@@ -1,25 +1,25 @@
 // The journal area's operations J1–J10 (docs/api.md "REST API") plus close and force-unlock.
 import type { CategoryIdInput, CategoryInput, ForceUnlockInput, J1QueryInput, J6QueryInput, J9Input, JournalEntryInput, JournalIdInput } from '../../../schemas/journal.js';
 import { defineOperation, type Named, type Operation } from '../../http/operation.js';
-import type { AreaDeps } from '../index.js';
-import { CategoryCommands } from './categories.js';
-import { EntryCommands } from './entries.js';
-import { JournalCommands } from './journals.js';
-import { JournalLog } from './log.js';
+import type { CategoryCommands } from './categories.js';
+import type { EntryCommands } from './entries.js';
+import type { JournalCommands } from './journals.js';
 import { wording } from './wording.js';
-import { journalModels } from './models.js';
 
 const categoryParams = { schema: 'JournalCategoryIdParams', message: wording.categoryId };
 const categoryBody = { schema: 'JournalCategoryBody', message: wording.category };
 const journalParams = { schema: 'JournalIdParams', message: wording.journalId };
 const journalState = (description: string) => ({ status: 200, schema: 'JournalState', description }) as const;
 
+/** The journal area's commands (built in server/areas/index.ts). */
+export interface JournalAreaCommands {
+  categories: CategoryCommands;
+  journals: JournalCommands;
+  entries: EntryCommands;
+}
+
 /** The journal area's operation declarations. */
-export function journalOperations(deps: Pick<AreaDeps, 'db' | 'events'>): Operation[] {
-  const log = new JournalLog(journalModels(deps.db), deps.db.ids);
-  const categories = new CategoryCommands(deps.db);
-  const journals = new JournalCommands(deps.db, log, deps.events);
-  const entries = new EntryCommands(deps.db, log, journals, categories);
+export function journalOperations({ categories, journals, entries }: JournalAreaCommands): Operation[] {
   const stateChange = (names: Named, kind: 'lock' | 'unlock' | 'close', summary: string, result: string, description: string) => defineOperation<unknown, JournalIdInput>({
     ...names,
     method: 'post',

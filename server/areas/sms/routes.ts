@@ -1,25 +1,27 @@
 // The sms area's operations S1–S14: the shared channel shapes plus the text formatter (S7/S8).
 import type { FormatterQueryInput, TextFormatterInput } from '../../../schemas/sms.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
-import type { AreaDeps } from '../index.js';
-import { AlarmingConfigs } from '../channels/alarming.js';
+import type { AlarmingConfigs } from '../channels/alarming.js';
 import { alarmingOperations } from '../channels/alarming-routes.js';
-import { ChannelFlags } from '../channels/flags.js';
+import type { ChannelFlags } from '../channels/flags.js';
 import { flagOperations } from '../channels/flag-routes.js';
 import { numberOperations } from '../channels/number-routes.js';
-import { ChannelNumbers } from '../channels/numbers.js';
-import { SmsFormatters } from './formatter.js';
-import { smsModels } from './models.js';
+import type { ChannelNumbers } from '../channels/numbers.js';
+import type { SmsFormatters } from './formatter.js';
+
+/** The sms area's commands (built in server/areas/index.ts). */
+export interface SmsCommands {
+  alarming: AlarmingConfigs;
+  mobiles: ChannelNumbers;
+  flags: ChannelFlags;
+  formatters: SmsFormatters;
+}
 
 /** The sms area's operation declarations. */
-export function smsOperations(deps: AreaDeps): Operation[] {
-  const { db } = deps;
-  const { Mobile, SmsAlarming } = smsModels(db);
-  const mobiles = new ChannelNumbers(db, Mobile, 'mobile');
-  const formatters = new SmsFormatters(db);
+export function smsOperations({ alarming, mobiles, flags, formatters }: SmsCommands): Operation[] {
   return [
-    ...alarmingOperations({ channel: 'sms', labels: { list: { label: 'S1', operationId: 'listSmsAlarmingConfigurations' }, update: { label: 'S2', operationId: 'updateSmsAlarmingConfiguration' }, create: { label: 'S3', operationId: 'createSmsAlarmingConfiguration' }, remove: { label: 'S4', operationId: 'deleteSmsAlarmingConfiguration' } }, schema: 'SmsAlarming' }, new AlarmingConfigs(db, SmsAlarming, 'sms-alarming')),
-    ...flagOperations('sms', { get: { label: 'S5', operationId: 'getSmsDisabled' }, set: { label: 'S6', operationId: 'setSmsDisabled' }, anyActive: { label: 'S14', operationId: 'getSmsAnyActive' } }, new ChannelFlags(db), mobiles.owned),
+    ...alarmingOperations({ channel: 'sms', labels: { list: { label: 'S1', operationId: 'listSmsAlarmingConfigurations' }, update: { label: 'S2', operationId: 'updateSmsAlarmingConfiguration' }, create: { label: 'S3', operationId: 'createSmsAlarmingConfiguration' }, remove: { label: 'S4', operationId: 'deleteSmsAlarmingConfiguration' } }, schema: 'SmsAlarming' }, alarming),
+    ...flagOperations('sms', { get: { label: 'S5', operationId: 'getSmsDisabled' }, set: { label: 'S6', operationId: 'setSmsDisabled' }, anyActive: { label: 'S14', operationId: 'getSmsAnyActive' } }, flags, mobiles.owned),
     defineOperation<FormatterQueryInput>({
       label: 'S7',
       operationId: 'getSmsTextFormatter', method: 'get', path: '/api/v1/sms/formatter',

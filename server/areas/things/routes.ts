@@ -5,15 +5,10 @@ import type { RuleInput, RuleParamsInput, T10QueryInput } from '../../../schemas
 import type { OrganizationQueryInput, RecordBodyInput, T1QueryInput, T2Input, T4Input, T5QueryInput, T7Input, UuidInput } from '../../../schemas/things.js';
 import { THINGS_LIMITS } from '../../../schemas/things.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
-import type { AreaDeps } from '../index.js';
-import { BulkCommands } from './bulk.js';
-import { EntityCommands } from './entities.js';
-import { RecordCommands } from './records.js';
-import { RuleRunner } from './rule-engine.js';
-import { RuleCommands } from './rules.js';
-import { RuleSets } from './rule-sets.js';
-import { RecordSlots } from './slots.js';
-import { thingsModels } from './models.js';
+import type { BulkCommands } from './bulk.js';
+import type { EntityCommands } from './entities.js';
+import type { RecordCommands } from './records.js';
+import type { RuleCommands } from './rules.js';
 
 const BASE = '/api/v1/things';
 const UUID = { schema: 'ThingsUuidParams', message: 'uuid missing or in wrong format' };
@@ -24,15 +19,16 @@ const RULE_BODY = 'Rule in wrong format or required field missing';
 const WRITE_ERRORS = [400, 403, 404, 413, 415];
 const RULE_LIMIT = THINGS_LIMITS.rulesPerEntity;
 
+/** The things area's commands (built in server/areas/index.ts). */
+export interface ThingsCommands {
+  entities: EntityCommands;
+  records: RecordCommands;
+  bulk: BulkCommands;
+  rules: RuleCommands;
+}
+
 /** The things area's operation declarations. */
-export function thingsOperations(deps: AreaDeps): Operation[] {
-  const slots = new RecordSlots(deps.db, deps.config.thingsRecordLimit);
-  const sets = new RuleSets(deps.db, deps.log);
-  const runner = new RuleRunner(thingsModels(deps.db), sets, deps.events, deps.log);
-  const entities = new EntityCommands(deps.db, sets);
-  const records = new RecordCommands(deps.db, slots, runner);
-  const bulk = new BulkCommands(deps.db, slots, runner);
-  const rules = new RuleCommands(deps.db, sets);
+export function thingsOperations({ entities, records, bulk, rules }: ThingsCommands): Operation[] {
   const entity = { status: 200, schema: 'ThingsEntity', description: 'The entity with the caller\'s rights and its record count' } as const;
   const record = { status: 200, schema: 'ThingsRecord', description: 'The record; values in the entity\'s field order' } as const;
   const rule = { status: 200, schema: 'ThingsRule', description: 'The rule' } as const;
