@@ -23,7 +23,6 @@ const READABLE_BY = 1;
 /** A store of one monitor's data versions (epoch e<n>), as MonitorStore answers the live side. */
 class VersionsInMemory {
   versions: Array<{ n: number; epoch: string; body: MonitorData }> = [{ n: 1, epoch: 'e1', body: emptyData() }];
-  reads = 0;
   head() {
     return this.versions.at(-1)!;
   }
@@ -35,7 +34,6 @@ class VersionsInMemory {
     return { monitorId: MONITOR, version: n + 1, epoch: `${history}${n + 1}`, baseEpoch: epoch, ...write };
   }
   async dataVersion() {
-    this.reads++;
     const { n, epoch } = this.head();
     return { n, epoch, at: new Date() };
   }

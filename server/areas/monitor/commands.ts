@@ -7,7 +7,7 @@ import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js'
 import type { MonitorEvents } from './events.js';
 import { presentData, presentMonitor, type VersionedData } from './presenter.js';
 import { applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject } from '../../../common/monitor-data.js';
-import { MonitorStore, type MonitorConfig, type MonitorOwner, type MonitorRecord } from './store.js';
+import type { MonitorConfig, MonitorOwner, MonitorRecord, MonitorStore } from './store.js';
 
 /** Fields of a monitor a client may set. */
 export interface MonitorInput {
