@@ -98,9 +98,5 @@ export const SavedResult = { $id: 'SavedResult', type: 'object', additionalPrope
 
 export type DeviceCreateInput = FromSchema<typeof DeviceCreate>;
 export type DeviceUpdateInput = FromSchema<typeof DeviceUpdate>;
-export type DeviceIdInput = FromSchema<typeof DeviceIdParams>;
 export type AnswerDataInput = FromSchema<typeof AnswerData>;
 export type FeedbackInput = FromSchema<typeof FeedbackBody>;
-export type FeedbackQueryInput = FromSchema<typeof FeedbackQuery>;
-export type AnswerParamsInput = FromSchema<typeof AnswerParams>;
-export type ConfirmTokenInput = FromSchema<typeof ConfirmTokenParams>;

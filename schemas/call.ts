@@ -1,5 +1,4 @@
 // JSON Schemas of the call area (C1–C12): the sms shapes, plus alarmTemplateID on configurations.
-import type { FromSchema } from 'json-schema-to-ts';
 import { alarmTemplateID, alarmingCreate, alarmingUpdate, alarmingView, numberCreate, numberUpdate, numberView, pathIdOrPlaceholder } from './channels.js';
 import { int64Id } from './common.js';
 
@@ -28,5 +27,3 @@ export const PhoneQuery = {
   properties: { phoneID: { ...int64Id, description: 'The phone number, when the path carries the placeholder', examples: [22] }, organization_id: { ...int64Id, examples: [7] } },
 } as const;
 
-export type CallAlarmingCreateInput = FromSchema<typeof CallAlarmingCreate>;
-export type PhoneIdInput = FromSchema<typeof PhoneIdParams>;

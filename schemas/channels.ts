@@ -108,12 +108,6 @@ export const pathIdOrPlaceholder = (name: string, example: string) => ({
   description: `An int64 ID, or the literal {${name}} that clients generated from the 2019 document send, with ${name} in the query`,
 }) as const;
 
-export type OrganizationIdInput = FromSchema<typeof OrganizationIdQuery>;
-export type OptionalOrganizationInput = FromSchema<typeof OptionalOrganizationQuery>;
-export type OwnerQueryInput = FromSchema<typeof OwnerQuery>;
-export type AnyActiveInput = FromSchema<typeof AnyActiveQuery>;
-export type DisabledFlagInput = FromSchema<typeof DisabledFlag>;
-export type ConfigurationIdInput = FromSchema<typeof ConfigurationIdParams>;
 export type AlarmingCreateInput = FromSchema<typeof alarmingCreate> & { alarmTemplateID?: number };
 export type AlarmingUpdateInput = FromSchema<typeof alarmingUpdate> & { alarmTemplateID?: number };
 export type NumberCreateInput = FromSchema<typeof numberCreate>;

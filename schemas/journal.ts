@@ -234,12 +234,8 @@ export const deletedStatus = <Id extends string>($id: Id) => ({
 
 export const JournalCategoryDeleted = deletedStatus('JournalCategoryDeleted');
 
-export type J1QueryInput = FromSchema<typeof J1Query>;
 export type CategoryInput = FromSchema<typeof JournalCategoryBody>;
-export type CategoryIdInput = FromSchema<typeof JournalCategoryIdParams>;
 export type CategoryView = FromSchema<typeof JournalCategory>;
 export type J6QueryInput = FromSchema<typeof J6Query>;
-export type JournalIdInput = FromSchema<typeof JournalIdParams>;
-export type JournalEntryInput = FromSchema<typeof JournalEntryParams>;
 export type J9Input = FromSchema<typeof J9Body>;
 export type ForceUnlockInput = FromSchema<typeof JournalForceUnlockBody>;

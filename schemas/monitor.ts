@@ -184,7 +184,4 @@ export const MonitorDataResult = {
   }],
 } as const;
 
-export type M1QueryInput = FromSchema<typeof M1Query>;
-export type MonitorIdInput = FromSchema<typeof MonitorIdParams>;
-export type M2Input = FromSchema<typeof M2Body>;
 export type M3Input = FromSchema<typeof M3Body>;

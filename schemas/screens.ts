@@ -1,5 +1,4 @@
 // JSON Schemas of the screen fleet (docs/hub.md "The screen fleet", F1–F8) and of what screens send to the hub.
-import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id, nonNegativeInt } from './common.js';
 
 export const SCREEN_COMMANDS = ['reload', 'identify', 'sleep', 'wake'] as const;
@@ -158,7 +157,3 @@ export const HubScreenPower = {
   examples: [{ state: 'sleep' }],
 } as const;
 
-export type ScreenPairInput = FromSchema<typeof ScreenPairBody>;
-export type ScreenCommandInput = FromSchema<typeof ScreenCommandBody>;
-export type TestAlarmInput = FromSchema<typeof TestAlarmBody>;
-export type ScreenCommand = (typeof SCREEN_COMMANDS)[number];

@@ -1,5 +1,4 @@
 // JSON Schemas of the sms area (S1–S14); the shapes it shares with call and app are in channels.ts.
-import type { FromSchema } from 'json-schema-to-ts';
 import { alarmingCreate, alarmingUpdate, alarmingView, numberCreate, numberUpdate, numberView, pathIdOrPlaceholder } from './channels.js';
 import { int64Id } from './common.js';
 
@@ -43,8 +42,3 @@ export const TextFormatter = {
   examples: [{ organizationID: 7, textFormatterName: 'compact' }],
 } as const;
 
-export type SmsAlarmingCreateInput = FromSchema<typeof SmsAlarmingCreate>;
-export type MobileIdInput = FromSchema<typeof MobileIdParams>;
-export type MobileQueryInput = FromSchema<typeof MobileQuery>;
-export type FormatterQueryInput = FromSchema<typeof FormatterQuery>;
-export type TextFormatterInput = FromSchema<typeof TextFormatter>;

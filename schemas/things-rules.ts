@@ -89,6 +89,5 @@ export const ThingsRule = {
 
 export const ThingsRuleList = { ...pageOf('ThingsRuleList', 'rules', 'ThingsRule'), examples: [{ rules: [ruleExample], total: 1 }] };
 
-export type RuleParamsInput = FromSchema<typeof ThingsRuleParams>;
 export type T10QueryInput = FromSchema<typeof T10Query>;
 export type RuleInput = FromSchema<typeof ThingsRuleBody>;

@@ -1,6 +1,7 @@
 // An operation of the interface (A1…T13) declared once: the router and the OpenAPI document are both
 // built from these declarations, so routes and documentation cannot drift apart.
 import type Router from '@koa/router';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
 import { AppError, forbidden, rateLimited } from '../errors.js';
@@ -83,9 +84,49 @@ async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknow
   }
 }
 
-/** Declares an operation with the types its validated inputs have (the schemas are named by $id). */
-export function defineOperation<Q = unknown, P = unknown, B = unknown, A = undefined>(op: Operation<Q, P, B, A>): Operation {
-  return op as Operation;
+/** A schema of schemas/: the one Ajv instance knows it by its $id. */
+export interface NamedSchema {
+  readonly $id: string;
+}
+
+/** Where parameters travel in a declaration: the schema they must match and the interface's failure wording. */
+export interface Place<S extends NamedSchema> {
+  schema: S;
+  message: string;
+}
+
+/** The type of a value that passed schema S (query and path strings are turned into numbers and booleans first). */
+export type Valid<S> = S extends JSONSchema ? FromSchema<S> : unknown;
+
+/**
+ * An operation as an area declares it: the schemas themselves, so the handler's query, params and body
+ * are typed from them, and `authorized` from what `authorize` returns.
+ */
+export interface Declaration<QS extends NamedSchema | undefined, PS extends NamedSchema | undefined, BS extends NamedSchema | undefined, A>
+  extends Omit<Operation, 'query' | 'params' | 'body' | 'response' | 'authorize' | 'admit' | 'handler'> {
+  query?: Place<NonNullable<QS>>;
+  params?: Place<NonNullable<PS>>;
+  body?: Place<NonNullable<BS>>;
+  response: Omit<Operation['response'], 'schema'> & { schema: NamedSchema };
+  authorize?(input: Omit<OperationInput<Valid<QS>, Valid<PS>, unknown>, 'body' | 'authorized'>): Promise<A>;
+  admit?(authorized: A, ctx: Context): Promise<() => void>;
+  handler(input: OperationInput<Valid<QS>, Valid<PS>, Valid<BS>, A>): Promise<unknown>;
+}
+
+const named = <S extends NamedSchema>(place: Place<S> | undefined) => place && { schema: place.schema.$id, message: place.message };
+
+/** Declares an operation; the router, the validator and the OpenAPI document know its schemas by $id. */
+export function defineOperation<QS extends NamedSchema | undefined = undefined, PS extends NamedSchema | undefined = undefined, BS extends NamedSchema | undefined = undefined, A = undefined>(
+  declaration: Declaration<QS, PS, BS, A>,
+): Operation {
+  const { query, params, body, response, ...rest } = declaration;
+  return {
+    ...rest,
+    ...(query && { query: named(query) }),
+    ...(params && { params: named(params) }),
+    ...(body && { body: named(body) }),
+    response: { ...response, schema: response.schema.$id },
+  } as Operation;
 }
 
 /**
