@@ -87,14 +87,18 @@ req('a token under the wrong header, with a Bearer prefix, or in Authorization g
   assert.match(authorization.body.message, 'organization API keys (ahk_…) go in API-TOKEN');
 });
 
-const pool = suite<{ svc: TestService; org: OrgFixture; id: number }>('hardening: a full database pool', {} as never);
+const pool = suite<{ svc: TestService; org: OrgFixture; id: number; fresh: number[] }>('hardening: a full database pool', {} as never);
 
 pool.before(async (ctx) => {
   // The fixtures come from a service with a normal pool; the one under test has one connection, and
   // a request waits at most 200 ms for it.
   const setup = await startTestService();
   ctx.org = await createOrg(setup);
-  ctx.id = (await client(setup.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.org.orgId })).body.id;
+  const admin = client(setup.url, { apiKey: ctx.org.apiKey });
+  ctx.id = (await admin.post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.org.orgId })).body.id;
+  // Monitors the service under test has never read: a subscribe to one must read the database.
+  ctx.fresh = [];
+  for (let i = 0; i < 10; i++) ctx.fresh.push((await admin.post('/api/v1/monitor', { name: `Wache ${i}`, organizationID: ctx.org.orgId })).body.id);
   await setup.close();
   ctx.svc = await startTestService({ MONGODB_POOL_SIZE: '1', MONGODB_WAIT_QUEUE_TIMEOUT_MS: '200' });
 });
@@ -128,7 +132,8 @@ pool('a hub subscribe that cannot get a connection is acknowledged with unavaila
   try {
     for (let round = 0; round < 10 && !codes.has('unavailable'); round++) {
       const slow = Promise.all(Array.from({ length: 8 }, () => ctx.svc.db.chains.contents.find({ body: 'no such body' }).lean().catch(() => null)));
-      const acks = await Promise.all(screens.map((s) => s.subscribe(ctx.id)));
+      // Each round a monitor not yet in memory, so that every subscribe needs a connection.
+      const acks = await Promise.all(screens.map((s) => s.subscribe(ctx.fresh[round])));
       for (const a of acks) codes.add('error' in a ? a.error.error : 'ok');
       await slow;
     }
