@@ -92,4 +92,37 @@ rule('things: T8 and T9 of a record', async (ctx) => {
   assert.equal(offRule(seen), [], JSON.stringify(offRule(seen)));
 });
 
+rule('things: lists and counts of records read only their organization\'s collection, however many another holds', async (ctx) => {
+  const other = await createOrg(ctx.svc);
+  const fill = async (org: OrgFixture, count: number) => {
+    const api = client(ctx.svc.url, { apiKey: org.apiKey });
+    const entity = await api.post('/api/v1/things/entities', { organizationID: org.orgId, name: 'Hydranten', fields: [{ name: 'nummer', type: 'text' }] });
+    assert.is(entity.status, 201, JSON.stringify(entity.body));
+    const fieldID = entity.body.fields[0].id as string;
+    const bulk = await api.post(`/api/v1/things/entities/${entity.body.id}/records/bulk`, { records: Array.from({ length: count }, (_, i) => ({ values: [{ fieldID, value: `H${i}` }] })) });
+    assert.is(bulk.body.createdIDs.length, count);
+    return { api, entityId: entity.body.id as string, fieldID, recordIds: bulk.body.createdIDs as string[] };
+  };
+  const small = await fill(ctx.org, 3);
+  await fill(other, 50);
+  const seen = await watch(ctx.svc, async () => {
+    const listed = (await small.api.get(`/api/v1/things/entities?organization_id=${ctx.org.orgId}`)).body.entities;
+    assert.is(listed.find((e: { id: string }) => e.id === small.entityId).recordCount, 3);
+    assert.is((await small.api.get(`/api/v1/things/entities/${small.entityId}`)).body.recordCount, 3);
+    assert.is((await small.api.get(`/api/v1/things/entities/${small.entityId}/records`)).body.total, 3);
+    assert.is((await small.api.get(`/api/v1/things/entities/${small.entityId}/records?search=h1`)).body.total, 1);
+    assert.is((await small.api.get(`/api/v1/things/entities/${small.entityId}/records?orderby=${small.fieldID}&orderdir=desc`)).body.records[0].values[0].value, 'H2');
+    // With the record of the test before.
+    assert.equal((await small.api.get(`/api/v1/things/usage?organization_id=${ctx.org.orgId}`)).body.recordCount, 4);
+    const bulk = await small.api.post(`/api/v1/things/entities/${small.entityId}/records/bulk`, { records: [{ id: small.recordIds[0], values: [{ fieldID: small.fieldID, value: 'H9' }] }], deleteIDs: [small.recordIds[1]] });
+    assert.equal([bulk.body.updatedIDs.length, bulk.body.deletedIDs.length], [1, 1]);
+  });
+  const records = seen.filter((s) => s.collection.startsWith('things_record'));
+  assert.ok(records.some((s) => s.collection === `things_records_${ctx.org.orgId}`), 'its own collection was read');
+  // Besides its own records, only exact lookups of homes (T7's deletes remove theirs by _id).
+  const foreign = records.filter((s) => s.collection !== `things_records_${ctx.org.orgId}` && offRule([s]).length > 0);
+  assert.equal(foreign, [], JSON.stringify(foreign));
+  assert.not.ok(seen.some((s) => s.collection === `things_records_${other.orgId}` || s.collection === 'things_records'));
+});
+
 rule.run();

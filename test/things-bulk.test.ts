@@ -158,7 +158,7 @@ t13('the limit holds when 20 bulk requests and 10 single creates race: exactly t
   for (const r of singleRes) assert.ok(r.status === 201 || (r.status === 409 && r.body.error === 'record_limit_reached'), JSON.stringify(r.body));
   assert.equal(await countOf(ctx, org), { recordCount: 300, recordLimit: 300 });
   assert.is((await c.get(`${BASE}/entities/${entity.id}`)).body.recordCount, 300);
-  const slots = await thingsModels(ctx.svc.db).ThingRecord.distinct('slot', { organizationID: org.orgId });
+  const slots = await (await thingsModels(ctx.svc.db).records.of(org.orgId)).distinct('slot');
   assert.ok(slots.length === 300 && slots.every((s: number) => s >= 1 && s <= 300));
 });
 
@@ -173,7 +173,7 @@ t13('after the limit is lowered below the count nothing is created until deletes
   const res = await c.post(url, { records: [item(8), item(9)] });
   assert.equal([res.body.createdIDs.length, res.body.failedEntries.length], [1, 1]);
   assert.equal(await countOf(ctx, org), { recordCount: 3, recordLimit: 3 });
-  const slots = await thingsModels(ctx.svc.db).ThingRecord.distinct('slot', { organizationID: org.orgId });
+  const slots = await (await thingsModels(ctx.svc.db).records.of(org.orgId)).distinct('slot');
   assert.ok(slots.every((s: number) => s <= 3), `records moved into slots under the limit: ${slots}`);
   // Creators may use random slots again without reading the used ones first.
   assert.is((await thingsModels(ctx.svc.db).ThingSlotCeiling.findById(String(org.orgId)).lean())!.ceiling, 3);

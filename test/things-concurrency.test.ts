@@ -72,10 +72,12 @@ race('T7 updates racing T9s on one record (two instances): every acknowledged fi
 
 race('a claim left by a crashed writer does not wedge the record: it is skipped once seen unchanged for the stale time', async (ctx) => {
   const { recordId, fields } = await target(ctx);
-  const { ThingRecord } = thingsModels(ctx.svc.db);
+  // The organization's record collection (things_records_<organization ID>).
+  const ThingRecord = await thingsModels(ctx.svc.db).records.of(ctx.a.orgId);
   const { RevisionClaim } = ctx.svc.db.system;
+  const collection = `things_records_${ctx.a.orgId}`;
   // The record was never revised (rev 0): a writer that crashed after claiming revision 1.
-  await RevisionClaim.create({ _id: `things_records:${recordId}:1`, token: 'crashed', at: new Date() });
+  await RevisionClaim.create({ _id: `${collection}:${recordId}:1`, token: 'crashed', at: new Date() });
   // Short times stand in for the service's (45 s stale, 10 s wait), which a test should not sit through.
   const impatient = new Revisions(RevisionClaim, { staleMs: 60_000, waitMs: 300 });
   const err = await impatient.change(ThingRecord, recordId, () => ({ updatedAt: new Date() })).catch((e: unknown) => e);
@@ -90,7 +92,7 @@ race('a claim left by a crashed writer does not wedge the record: it is skipped 
   assert.equal(await valuesOf(ctx, recordId), { [fields[0]]: 'recovered', [fields[1]]: 'after' });
   assert.is((await ThingRecord.findById(recordId).lean())?.rev, 3);
   // The passed-over claim and the writers' own claims are removed after the writes.
-  const claims = [1, 2, 3].map((n) => `things_records:${recordId}:${n}`);
+  const claims = [1, 2, 3].map((n) => `${collection}:${recordId}:${n}`);
   for (let until = Date.now() + 10_000; (await RevisionClaim.countDocuments({ _id: { $in: claims } })) > 0;) {
     assert.ok(Date.now() < until, 'claims removed');
     await new Promise((r) => setTimeout(r, 20));

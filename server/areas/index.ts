@@ -46,6 +46,7 @@ import { RuleSets } from './things/rule-sets.js';
 import { RuleCommands } from './things/rules.js';
 import { thingsOperations } from './things/routes.js';
 import { RecordSlots } from './things/slots.js';
+import { RecordStore } from './things/store.js';
 
 /** What the areas are built from. */
 export interface AreaDeps {
@@ -91,10 +92,16 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   let keyring: Keyring | undefined;
   const elsCobra = new ElsCobraCommands(db, () => (keyring ??= openKeyring(config).keyring));
 
-  const slots = new RecordSlots(db, config.thingsRecordLimit);
+  const recordStore = new RecordStore(db, log);
+  const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
   const sets = new RuleSets(db, log);
   const runner = new RuleRunner(thingsModels(db), sets, events, log);
-  const things = { entities: new EntityCommands(db, sets), records: new RecordCommands(db, slots, runner), bulk: new BulkCommands(db, slots, runner), rules: new RuleCommands(db, sets) };
+  const things = {
+    entities: new EntityCommands(db, recordStore, sets),
+    records: new RecordCommands(db, recordStore, slots, runner),
+    bulk: new BulkCommands(db, recordStore, slots, runner),
+    rules: new RuleCommands(db, sets),
+  };
 
   return {
     monitors,

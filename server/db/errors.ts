@@ -19,6 +19,29 @@ export function isDuplicateKey(err: unknown): boolean {
   return e?.code === 11000 || (e?.code === 1 && /duplicate key|UNIQUE constraint failed/i.test(e.message ?? ''));
 }
 
+/**
+ * Inserts `docs` unordered; returns the indexes of those whose _id or unique key was taken (by another
+ * writer, or an earlier try). Any other failure is thrown.
+ */
+export async function insertAllowingDuplicates(collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> }, docs: object[]): Promise<Set<number>> {
+  try {
+    // The driver's own insertMany reports which documents failed; its types assume ObjectId _ids.
+    await collection.insertMany(docs as never[], { ordered: false });
+    return new Set();
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
+    const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+    if (list.length === 0 || list.some((e) => !isDuplicateKey({ code: e.code, message: e.errmsg }))) throw err;
+    return new Set(list.map((e) => e.index));
+  }
+}
+
+interface WriteError {
+  index: number;
+  code: number;
+  errmsg?: string;
+}
+
 /** Maps a database error to an AppError, or null when it is not one we know. */
 export function translateDbError(err: unknown): AppError | null {
   const e = err as { name?: string; message?: string };

@@ -10,6 +10,7 @@ import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
 import { writeValues } from './records.js';
 import type { RecordChange, RuleRunner } from './rule-engine.js';
+import type { RecordStore } from './store.js';
 import { draftOf, type RecordDraft, type RecordSlots } from './slots.js';
 import { applyValues, checkValues } from './values.js';
 
@@ -26,7 +27,7 @@ const NOT_FOUND = 'record not found in this entity';
 
 /** The bulk command (T7). */
 export class BulkCommands {
-  constructor(private readonly db: Database, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
 
   /** Applies a bulk request; item failures never fail the request. */
   async apply(actor: Actor, entityId: string, input: T7Input): Promise<BulkResult> {
@@ -35,9 +36,9 @@ export class BulkCommands {
     const items = input.records ?? [];
     const deleteIds = this.distinct(input.deleteIDs ?? [], 'deleteIDs', result);
     const updates = items.filter((i): i is Item & { id: string } => i.id !== undefined);
-    const targets = await this.targets(entityId, [...deleteIds, ...updates.map((u) => u.id)]);
+    const targets = await this.targets(entity, [...deleteIds, ...updates.map((u) => u.id)]);
     const changes = [
-      ...(await this.deletes(deleteIds, targets, result)),
+      ...(await this.deletes(entity, deleteIds, targets, result)),
       ...(await this.updates(entity, updates, targets, result)),
       ...(await this.creates(entity, items, result)),
     ];
@@ -56,19 +57,20 @@ export class BulkCommands {
   }
 
   /** The entity's records among `ids`, loaded in one query. */
-  private async targets(entityId: string, ids: string[]): Promise<Map<string, RecordDoc>> {
+  private async targets(entity: EntityDoc, ids: string[]): Promise<Map<string, RecordDoc>> {
     if (ids.length === 0) return new Map();
-    const docs = await thingsModels(this.db).ThingRecord.find({ _id: { $in: [...new Set(ids)] } }).lean();
-    return new Map(docs.filter((d) => d.entityID === entityId).map((d) => [d._id, d]));
+    const docs = await (await this.store.of(entity.organizationID)).find({ _id: { $in: [...new Set(ids)] } }).lean();
+    return new Map(docs.filter((d) => d.entityID === entity._id).map((d) => [d._id, d]));
   }
 
-  private async deletes(ids: string[], targets: Map<string, RecordDoc>, result: BulkResult): Promise<RecordChange[]> {
+  private async deletes(entity: EntityDoc, ids: string[], targets: Map<string, RecordDoc>, result: BulkResult): Promise<RecordChange[]> {
     const found = ids.filter((id) => targets.has(id));
     for (const id of ids) if (!targets.has(id)) result.failedEntries.push({ id, reason: NOT_FOUND });
     if (found.length === 0) return [];
-    // One deleteMany (one scan on FerretDB rather than one per record). A record another request
-    // deletes at the same moment is reported as deleted by both.
-    await thingsModels(this.db).ThingRecord.deleteMany({ _id: { $in: found } });
+    // One deleteMany (one scan of the organization's records on FerretDB rather than one per record). A
+    // record another request deletes at the same moment is reported as deleted by both.
+    await (await this.store.of(entity.organizationID)).deleteMany({ _id: { $in: found } });
+    await this.store.removeHomes(found);
     result.deletedIDs.push(...found);
     return found.map((id) => {
       const values = valuesOf(targets.get(id)!);
@@ -99,7 +101,7 @@ export class BulkCommands {
     if (!record) return deleted.includes(item.id) ? 'deleted by this request' : NOT_FOUND;
     const checked = checkValues(entity, item.values);
     if ('problem' in checked) return checked.problem.message;
-    const values = await writeValues(this.db, entity, item.id, checked.changes, record);
+    const values = await writeValues(this.db, this.store, entity, item.id, checked.changes, record);
     if (!values) return NOT_FOUND;
     return { trigger: 'record_updated', recordId: item.id, values };
   }

@@ -14,6 +14,7 @@ import { thingsModels, type EntityDoc, type FieldDoc } from './models.js';
 import { presentEntity, valuesOf, type EntityView } from './presenter.js';
 import { ruleProblem } from './rule-check.js';
 import type { RuleSets } from './rule-sets.js';
+import type { RecordStore } from './store.js';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -23,7 +24,7 @@ function invalid(message: string, path: string) {
 
 /** The entity commands (T1–T4). */
 export class EntityCommands {
-  constructor(private readonly db: Database, private readonly rules: RuleSets) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly rules: RuleSets) {}
 
   /** T1: the entities of an organization the actor can read, by name, one page, with their total. */
   async list(actor: Actor, query: T1QueryInput): Promise<{ entities: EntityView[]; total: number }> {
@@ -34,7 +35,7 @@ export class EntityCommands {
       .sort((a, b) => collator.compare(a.name, b.name) || (a._id < b._id ? -1 : 1));
     const offset = query.offset ?? 0;
     const page = docs.slice(offset, offset + (query.limit ?? 10));
-    const counts = await this.counts(page.map((d) => d._id));
+    const counts = await this.counts(query.organization_id, page.map((d) => d._id));
     return { entities: page.map((d) => presentEntity(d, actor, counts.get(d._id) ?? 0)), total: docs.length };
   }
 
@@ -62,7 +63,7 @@ export class EntityCommands {
   /** T3: one entity the actor can read. */
   async get(actor: Actor, id: string): Promise<EntityView> {
     const doc = await loadEntity(thingsModels(this.db), actor, id, 'read');
-    return presentEntity(doc, actor, await thingsModels(this.db).ThingRecord.countDocuments({ entityID: id }));
+    return presentEntity(doc, actor, await this.countOf(doc));
   }
 
   /** T4: replaces the given properties; `fields` is the complete new field list. */
@@ -84,17 +85,22 @@ export class EntityCommands {
       const change = mergeFields(current.fields, input.fields as FieldInput[]);
       next.fields = change.fields;
       await this.checkRules(next);
-      await this.checkStoredValues(id, change.retyped);
+      await this.checkStoredValues(current, change.retyped);
     }
     const { _id, ...set } = next;
     await thingsModels(this.db).ThingEntity.updateOne({ _id }, { $set: set });
-    return presentEntity(next, actor, await thingsModels(this.db).ThingRecord.countDocuments({ entityID: id }));
+    return presentEntity(next, actor, await this.countOf(next));
   }
 
-  /** Record counts of entities, in one query. */
-  private async counts(ids: string[]): Promise<Map<string, number>> {
+  /** The entity's record count. */
+  private async countOf(entity: EntityDoc): Promise<number> {
+    return (await this.store.of(entity.organizationID)).countDocuments({ entityID: entity._id });
+  }
+
+  /** Record counts of an organization's entities, in one query. */
+  private async counts(organizationId: number, ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await thingsModels(this.db).ThingRecord.aggregate<{ _id: string; n: number }>([
+    const rows = await (await this.store.of(organizationId)).aggregate<{ _id: string; n: number }>([
       { $match: { entityID: { $in: ids } } },
       { $group: { _id: '$entityID', n: { $sum: 1 } } },
     ]);
@@ -121,9 +127,9 @@ export class EntityCommands {
   }
 
   /** A field's type (or selection values) changes only while every stored value fits the new definition. */
-  private async checkStoredValues(entityId: string, retyped: FieldDoc[]): Promise<void> {
+  private async checkStoredValues(entity: EntityDoc, retyped: FieldDoc[]): Promise<void> {
     if (retyped.length === 0) return;
-    const records = await thingsModels(this.db).ThingRecord.find({ entityID: entityId }, { values: 1 }).lean();
+    const records = await (await this.store.of(entity.organizationID)).find({ entityID: entity._id }, { values: 1 }).lean();
     for (const field of retyped) {
       let failing = 0;
       let example = '';

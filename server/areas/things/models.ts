@@ -1,9 +1,13 @@
 // Entities, records, rules and rule executions. Every document has a UUID string _id, so a lookup by ID
-// is the one query FerretDB answers from an index. Listing by organization or entity filters on a field
-// (a scan on FerretDB, an index below on MongoDB); those documents stay small. An entity's rules live
+// is the one query FerretDB answers from an index. Records live in a collection per organization
+// (docs/storage.md "Partitioned by organization"), so listing and counting an entity's or an
+// organization's records reads only that organization's; a record's home names its collection. Listing
+// entities by organization filters on a field (a scan on FerretDB, an index below on MongoDB); entity
+// documents stay small. An entity's rules
 // are listed in one document under the entity's _id, so every record write finds them by exact lookups.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
+import { partitioned, type Partitions } from '../../db/partitions.js';
 import type { FieldType, RuleOperator, RuleTrigger } from '../../../schemas/things.js';
 
 export interface FieldDoc {
@@ -37,8 +41,8 @@ export interface RecordDoc {
   organizationID: number;
   entityID: string;
   /**
-   * The record's place under its organization's limit (1…recordLimit). A unique index on
-   * {organizationID, slot} makes the insert of the record itself the claim: no organization can hold
+   * The record's place under its organization's limit (1…recordLimit). A unique index on slot in the
+   * organization's collection makes the insert of the record itself the claim: no organization can hold
    * more records than slots, on MongoDB and on FerretDB, and nothing is claimed without a record.
    */
   slot: number;
@@ -112,6 +116,13 @@ export interface RuleExecutionDoc {
   at: Date;
 }
 
+/** Which organization's collection holds a record (T8, T9 and T7 name records by ID only). */
+export interface RecordHomeDoc {
+  /** The record's ID. */
+  _id: string;
+  organizationID: number;
+}
+
 /** The highest record limit an organization's records were created under (see slots.ts). */
 export interface SlotCeilingDoc {
   /** The organization ID as text. */
@@ -122,7 +133,9 @@ export interface SlotCeilingDoc {
 export interface ThingsModels {
   ThingSlotCeiling: Model<SlotCeilingDoc>;
   ThingEntity: Model<EntityDoc>;
-  ThingRecord: Model<RecordDoc>;
+  /** Records, a collection per organization (things_records_<organization ID>). */
+  records: Partitions<RecordDoc>;
+  ThingRecordHome: Model<RecordHomeDoc>;
   ThingRuleSet: Model<RuleSetDoc>;
   ThingRule: Model<RuleDoc>;
   ThingRuleExecution: Model<RuleExecutionDoc>;
@@ -163,8 +176,8 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
     seq: { type: Number, default: 0 },
     updatedAt: { type: Date, required: true },
   }, opts);
-  // The record limit (see `slot`); on MongoDB it also answers the slot scan and T13's count.
-  record.index({ organizationID: 1, slot: 1 }, { unique: true });
+  // The record limit (see `slot`); on MongoDB it also answers the slot scan.
+  record.index({ slot: 1 }, { unique: true });
   // T5's pages in creation order, the entity's count and its scan for search and ordering.
   record.index({ entityID: 1, createdAt: 1, seq: 1, _id: 1 });
 
@@ -210,12 +223,16 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
   }, opts);
   execution.index({ ruleID: 1, at: -1 });
 
+  // Read by _id only.
+  const home = new Schema<RecordHomeDoc>({ _id: String, organizationID: { type: Number, required: true } }, opts);
+
   const ceiling = new Schema<SlotCeilingDoc>({ _id: String, ceiling: { type: Number, required: true } }, opts);
 
   return {
     ThingSlotCeiling: conn.model<SlotCeilingDoc>('ThingSlotCeiling', ceiling, 'things_slot_ceilings'),
     ThingEntity: conn.model<EntityDoc>('ThingEntity', entity, 'things_entities'),
-    ThingRecord: conn.model<RecordDoc>('ThingRecord', record, 'things_records'),
+    records: partitioned(conn, 'ThingRecord', record, 'things_records_'),
+    ThingRecordHome: conn.model<RecordHomeDoc>('ThingRecordHome', home, 'things_record_homes'),
     ThingRuleSet: conn.model<RuleSetDoc>('ThingRuleSet', ruleSet, 'things_rule_sets'),
     ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_entity_rules'),
     ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),

@@ -11,6 +11,7 @@ import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
 import type { RuleRunner } from './rule-engine.js';
 import { draftOf, type RecordSlots } from './slots.js';
+import type { RecordStore } from './store.js';
 import { applyValues, requireValues, type ValueChanges } from './values.js';
 
 /**
@@ -18,8 +19,8 @@ import { applyValues, requireValues, type ValueChanges } from './values.js';
  * claim keeps concurrent writers, on any process, from overwriting each other); null when the record
  * is gone. `known` is the record as just read.
  */
-export async function writeValues(db: Database, entity: EntityDoc, recordId: string, changes: ValueChanges, known?: RecordDoc): Promise<ValueMap | null> {
-  const written = await db.revisions.change(thingsModels(db).ThingRecord, recordId, (doc) => ({
+export async function writeValues(db: Database, store: RecordStore, entity: EntityDoc, recordId: string, changes: ValueChanges, known?: RecordDoc): Promise<ValueMap | null> {
+  const written = await db.revisions.change(await store.of(entity.organizationID), recordId, (doc) => ({
     values: JSON.stringify(applyValues(entity, valuesOf(doc), changes)),
     updatedAt: new Date(),
   }), known);
@@ -28,7 +29,7 @@ export async function writeValues(db: Database, entity: EntityDoc, recordId: str
 
 /** The record commands (T5, T6, T8, T9) and usage (T13). */
 export class RecordCommands {
-  constructor(private readonly db: Database, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
 
   /**
    * T5: one page of an entity's records. Without search and orderby the page comes from the database in
@@ -39,7 +40,7 @@ export class RecordCommands {
     if (query.orderby !== undefined && !entity.fields.some((f) => f.id === query.orderby)) {
       throw badRequest('invalid_parameter', `orderby "${query.orderby}" is not a field ID of this entity`, [{ in: 'query', path: 'orderby', problem: 'is not a field ID of this entity' }]);
     }
-    const { ThingRecord } = thingsModels(this.db);
+    const ThingRecord = await this.store.of(entity.organizationID);
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 10;
     const show = (r: Listed) => presentRecord(entity, r);
@@ -79,7 +80,7 @@ export class RecordCommands {
   /** T9: sets the given fields' values ('' clears one); the other values stay. */
   async update(actor: Actor, recordId: string, input: ValueInput[]): Promise<RecordView> {
     const { entity, record } = await this.load(actor, recordId, 'write');
-    const values = await writeValues(this.db, entity, recordId, requireValues(entity, input), record);
+    const values = await writeValues(this.db, this.store, entity, recordId, requireValues(entity, input), record);
     if (!values) throw notFound('Record not found');
     await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values }]);
     return presentRecord(entity, { _id: recordId, values });
@@ -94,9 +95,9 @@ export class RecordCommands {
 
   /** A record and its entity, when the actor has `right` on the entity (404 across organizations). */
   private async load(actor: Actor, recordId: string, right: Right): Promise<{ entity: EntityDoc; record: RecordDoc }> {
-    const { ThingEntity, ThingRecord } = thingsModels(this.db);
-    const record = await ThingRecord.findById(recordId).lean();
-    const entity = record && (await ThingEntity.findById(record.entityID).lean());
+    const found = await this.store.find(recordId);
+    const record = found?.record;
+    const entity = record && (await thingsModels(this.db).ThingEntity.findById(record.entityID).lean());
     if (!record || !entity) throw notFound('Record not found');
     return { entity: authorize(actor, entity, right, 'Record'), record };
   }

@@ -1,6 +1,6 @@
 // The record limit of an organization, kept under concurrency on MongoDB and on FerretDB (whose updates
 // are not atomic). Every record occupies one slot 1…recordLimit of its organization, and a unique index
-// on {organizationID, slot} makes the record's insert itself the claim: two creators can never hold one
+// on slot in the organization's record collection (store.ts) makes the record's insert itself the claim: two creators can never hold one
 // slot, there are only recordLimit slots, and recordCount (the organization's records) is exact at every
 // moment, with no claimed-but-unwritten state a crash could leave behind. A deleted record frees its slot
 // with it. Creators first try random slots (no read needed while the organization is far from full), then
@@ -14,11 +14,12 @@
 // may see those few creates land under the old limit.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import { insertAllowingDuplicates, isDuplicateKey } from '../../db/errors.js';
 import { unavailable } from '../../errors.js';
 import { thingsModels, type EntityDoc, type RecordDoc, type ThingsModels } from './models.js';
 import { ownRecordLimit } from '../../identity/lookup.js';
 import type { ValueMap } from './presenter.js';
+import type { RecordStore } from './store.js';
 
 /** A record about to be created: everything but its slot. */
 export type RecordDraft = Omit<RecordDoc, 'slot'>;
@@ -61,7 +62,7 @@ export function pickFree(used: Set<number>, limit: number, n: number): number[] 
 export class RecordSlots {
   private readonly models: ThingsModels;
 
-  constructor(private readonly db: Database, private readonly defaultLimit: number) {
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly defaultLimit: number) {
     this.models = thingsModels(db);
   }
 
@@ -71,8 +72,8 @@ export class RecordSlots {
   }
 
   /** The organization's records right now. */
-  count(organizationId: number): Promise<number> {
-    return this.models.ThingRecord.countDocuments({ organizationID: organizationId });
+  async count(organizationId: number): Promise<number> {
+    return (await this.store.of(organizationId)).countDocuments({});
   }
 
   /** Inserts the drafts that fit under the limit; `refused` are those for which no slot was left. */
@@ -86,7 +87,7 @@ export class RecordSlots {
     // (a scan on FerretDB); most succeed unless the organization is nearly full.
     for (let round = 0; ceiling <= limit && round < PROBE_ROUNDS && state.pending.length > 0; round++) {
       const tried = state.pending.length;
-      await this.place(state, pickFree(new Set(), limit, tried));
+      await this.place(organizationId, state, pickFree(new Set(), limit, tried));
       // A batch that mostly collides means a nearly full organization: reading the used slots is cheaper.
       if (tried > 1 && state.pending.length * 2 > tried) break;
     }
@@ -108,15 +109,17 @@ export class RecordSlots {
       }
       const free = pickFree(used, limit, state.pending.length);
       if (free.length === 0) break;
-      await this.place(state, free);
+      await this.place(organizationId, state, free);
     }
+    // Drafts that found no slot leave no home behind.
+    await this.store.removeHomes(state.pending.map((d) => d._id));
     return { inserted: state.inserted, refused: state.pending };
   }
 
   /** Inserts the first pending drafts into `slots`; the ones that collided stay pending. */
-  private async place(state: Placing, slots: number[]): Promise<void> {
+  private async place(organizationId: number, state: Placing, slots: number[]): Promise<void> {
     const batch = state.pending.slice(0, slots.length).map((draft, k) => ({ ...draft, slot: slots[k] }));
-    const collided = await this.insertBatch(batch);
+    const collided = await this.insertBatch(organizationId, batch);
     state.inserted.push(...batch.filter((_, k) => !collided.has(k)));
     state.pending = [...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft), ...state.pending.slice(slots.length)];
   }
@@ -137,22 +140,14 @@ export class RecordSlots {
   }
 
   private async usedSlots(organizationId: number): Promise<Set<number>> {
-    const docs = await this.models.ThingRecord.find({ organizationID: organizationId }, { slot: 1, _id: 0 }).lean();
+    const docs = await (await this.store.of(organizationId)).find({}, { slot: 1, _id: 0 }).lean();
     return new Set(docs.map((d) => d.slot));
   }
 
-  /** Inserts a batch; returns the indexes that lost their slot to another creator. */
-  private async insertBatch(batch: RecordDoc[]): Promise<Set<number>> {
-    try {
-      // The driver's own insertMany reports which documents failed; its types assume ObjectId _ids.
-      await this.models.ThingRecord.collection.insertMany(batch as unknown as Array<Record<string, unknown>>, { ordered: false });
-      return new Set();
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ index: number; code: number; errmsg?: string }> | { index: number; code: number; errmsg?: string } }).writeErrors;
-      const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
-      if (list.length === 0 || list.some((e) => !isDuplicateKey({ code: e.code, message: e.errmsg }))) throw err;
-      return new Set(list.map((e) => e.index));
-    }
+  /** Inserts a batch (homes first); returns the indexes that lost their slot to another creator. */
+  private async insertBatch(organizationId: number, batch: RecordDoc[]): Promise<Set<number>> {
+    await this.store.addHomes(organizationId, batch.map((r) => r._id));
+    return insertAllowingDuplicates((await this.store.of(organizationId)).collection, batch);
   }
 
   /**
@@ -160,11 +155,11 @@ export class RecordSlots {
    * revision, so a concurrent write of the record's values is neither lost nor overwrites the move.
    */
   private async moveDown(organizationId: number, above: number[], free: number[]): Promise<void> {
-    const { ThingRecord } = this.models;
-    const high = await ThingRecord.find({ organizationID: organizationId, slot: { $in: above.slice(0, free.length) } }, { _id: 1, slot: 1 }).lean();
+    const records = await this.store.of(organizationId);
+    const high = await records.find({ slot: { $in: above.slice(0, free.length) } }, { _id: 1, slot: 1 }).lean();
     for (const [k, record] of high.entries()) {
       try {
-        await this.db.revisions.change(ThingRecord, record._id, () => ({ slot: free[k] }));
+        await this.db.revisions.change(records, record._id, () => ({ slot: free[k] }));
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
