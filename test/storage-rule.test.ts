@@ -125,4 +125,30 @@ rule('things: lists and counts of records read only their organization\'s collec
   assert.not.ok(seen.some((s) => s.collection === `things_records_${other.orgId}` || s.collection === 'things_records'));
 });
 
+rule('lists: M1, F4, J1, S1, C1, T1 and E3 read their index and each listed document by exact _id', async (ctx) => {
+  const org = await createOrg(ctx.svc);
+  const api = client(ctx.svc.url, { apiKey: org.apiKey });
+  const monitor = (await api.post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id as number;
+  const started = await client(ctx.svc.url, {}).post('/api/v1/screens/pairing', {});
+  assert.is((await api.post(`/api/v1/monitor/${monitor}/screens`, { code: started.body.code, name: 'Halle' })).status, 201);
+  assert.is((await api.post('/api/v1/journal/categories', { organizationId: org.orgId, name: 'Lage', description: '' })).status, 201);
+  assert.is((await api.post('/api/v1/sms/alarming', { organizationID: org.orgId, gsm: '004917612345678', pin: '4711' })).status, 200);
+  assert.is((await api.post('/api/v1/call/alarming', { organizationID: org.orgId, gsm: '00496181904711', pin: '1122', alarmTemplateID: 3 })).status, 200);
+  assert.is((await api.post('/api/v1/things/entities', { organizationID: org.orgId, name: 'Fahrzeuge', fields: [] })).status, 201);
+  assert.is((await api.put(`/api/v1/els-cobra/credentials/${org.orgId}?serviceName=fax`, { serviceName: 'fax', username: 'wache', password: 'geheim', url: 'https://fax.example.org' })).status, 200);
+  const seen = await watch(ctx.svc, async () => {
+    assert.is((await api.get(`/api/v1/monitor?organization=${org.orgId}`)).body.length, 1);
+    assert.is((await api.get(`/api/v1/monitor/${monitor}/screens`)).body.length, 1);
+    assert.is((await api.get(`/api/v1/journal/categories?organization_id=${org.orgId}`)).body.length, 1);
+    assert.is((await api.get(`/api/v1/sms/alarming?organization_id=${org.orgId}`)).body.length, 1);
+    assert.is((await api.get(`/api/v1/call/alarming?organization_id=${org.orgId}`)).body.length, 1);
+    assert.is((await api.get(`/api/v1/things/entities?organization_id=${org.orgId}`)).body.total, 1);
+    assert.is((await api.get(`/api/v1/els-cobra/credentials/${org.orgId}`)).body.length, 1);
+  });
+  assert.ok(seen.length >= 14, `the commands were watched: ${seen.length}`);
+  // T1 counts each listed entity's records in the organization's own record collection.
+  const off = offRule(seen.filter((s) => s.collection !== `things_records_${org.orgId}`));
+  assert.equal(off, [], JSON.stringify(off));
+});
+
 rule.run();

@@ -3,11 +3,12 @@
 import type { Model } from 'mongoose';
 import type { AlarmingCreateInput, AlarmingUpdateInput } from '../../../schemas/channels.js';
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import { checkGsm } from './fields.js';
-import type { AlarmingDoc } from './models.js';
+import { channelModels, type AlarmingDoc } from './models.js';
 import { uniquely } from './unique.js';
 
 /** A configuration as returned. */
@@ -31,22 +32,35 @@ function present(doc: AlarmingDoc): AlarmingView {
 
 /** Alarming configurations of one channel. */
 export class AlarmingConfigs {
-  constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {}
+  // An organization's configurations ("<idName>:<organization ID>"), listed by exact lookups.
+  private readonly byOrganization: IdIndex;
+
+  constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {
+    this.byOrganization = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, idName, async (organizationId) =>
+      (await model.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+  }
 
   /** S1/C1: members read their organization's configurations, in ID order. */
   async list(actor: Actor, organizationId: number): Promise<AlarmingView[]> {
     if (!canRead(actor, organizationId)) throw forbidden();
-    const docs = await this.model.find({ organizationID: organizationId }).lean();
-    return docs.map(present).sort((a, b) => a.id - b.id);
+    const docs = await this.byOrganization.load(organizationId, (id) => this.model.findById(id).lean());
+    return docs.filter((d) => d.organizationID === organizationId).map(present).sort((a, b) => a.id - b.id);
   }
 
   /** S3/C3: admins and the API key create one. */
   async create(actor: Actor, input: AlarmingCreateInput): Promise<AlarmingView> {
     if (!canConfigure(actor, input.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
     checkGsm(input.gsm, PAYLOAD);
-    const id = await this.db.ids.next(this.idName);
+    const id = String(await this.db.ids.next(this.idName));
     const fields = { organizationID: input.organizationID, gsm: input.gsm, pin: input.pin, alarmTemplateID: input.alarmTemplateID };
-    return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: String(id), ...fields, createdAt: new Date() })).toObject()));
+    await this.byOrganization.add(input.organizationID, id);
+    try {
+      return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: id, ...fields, createdAt: new Date() })).toObject()));
+    } catch (err) {
+      // Refused (the number is taken): the ID leaves the index again.
+      await this.byOrganization.remove(input.organizationID, id);
+      throw err;
+    }
   }
 
   /**
@@ -69,6 +83,7 @@ export class AlarmingConfigs {
   async remove(actor: Actor, id: number): Promise<void> {
     const current = await this.writable(actor, id);
     await this.model.deleteOne({ _id: current._id });
+    await this.byOrganization.remove(current.organizationID, current._id);
   }
 
   /** Another organization's configuration is a 404; members of its own get a 403. */

@@ -1,13 +1,12 @@
 // Owner-scoped resources (devices, mobile and phone numbers): one implementation of spec rule 4 and
 // of the reads and writes every such resource shares. Area commands add their own checks around it.
-// A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs), so listing them and
-// any-active (asked per member and alarm) are exact string-_id lookups on FerretDB too, however many
-// users an installation has. The index is changed under a claim lock per owner; an ID is added before
-// its document is written (and taken out again when the write is refused) and removed after the
-// document was deleted, so the index never misses a resource; an ID without a document is skipped.
+// A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs, server/db/id-index.ts),
+// so listing them and any-active (asked per member and alarm) are exact string-_id lookups on FerretDB
+// too, however many users an installation has. An ID is added before its document is written (and
+// taken out again when the write is refused) and removed after the document was deleted.
 import type { Model } from 'mongoose';
-import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
@@ -27,12 +26,17 @@ type Denial = 'refuse' | 'hide';
 
 /** Reads and writes of one owner-scoped collection, with the access rule applied. */
 export class OwnedResources<D extends OwnedDoc> {
+  private readonly byOwner: IdIndex;
+
   constructor(
     private readonly db: Database,
     private readonly model: Model<D>,
     /** Name of the resource in messages and of its ID sequence, e.g. "device". */
     readonly noun: string,
-  ) {}
+  ) {
+    // The index was kept from the first resource on: a missing one means none.
+    this.byOwner = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, noun, async () => []);
+  }
 
   /** Throws unless the actor reaches resources of `ownerId`, acting in `organizationId` if given. */
   async checkOwner(actor: Actor, organizationId: number | undefined, ownerId: number, denial: Denial): Promise<void> {
@@ -65,13 +69,13 @@ export class OwnedResources<D extends OwnedDoc> {
   async create(actor: Actor, organizationId: number | undefined, ownerId: number, fields: Omit<D, '_id' | 'ownerID'>): Promise<D> {
     await this.checkOwner(actor, organizationId, ownerId, 'refuse');
     const id = String(await this.db.ids.next(this.noun));
-    await this.index(ownerId, (ids) => [...ids, id]);
+    await this.byOwner.add(ownerId, id);
     try {
       const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId } as unknown as D);
       return created.toObject() as D;
     } catch (err) {
       // Refused (a name already taken): the ID leaves the index again.
-      await this.index(ownerId, (ids) => ids.filter((i) => i !== id)).catch(() => {});
+      await this.byOwner.remove(ownerId, id).catch(() => {});
       throw err;
     }
   }
@@ -94,31 +98,15 @@ export class OwnedResources<D extends OwnedDoc> {
   async remove(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
     const doc = await this.reachable(actor, id, organizationId);
     await this.model.deleteOne({ _id: doc._id });
-    await this.index(doc.ownerID, (ids) => ids.filter((i) => i !== doc._id));
+    await this.byOwner.remove(doc.ownerID, doc._id);
     return doc;
   }
 
   /** The owner's resources, without access checks (any-active, alarm delivery): exact lookups only. */
   async ofOwner(ownerId: number): Promise<D[]> {
-    const entry = await channelModels(this.db).OwnerIndex.findById(this.indexKey(ownerId)).lean();
-    const docs = (await Promise.all((entry?.ids ?? []).map((id) => this.model.findById(id).lean()))) as Array<D | null>;
     // An ID whose create failed after it was indexed has no document: it is no resource.
-    return docs.filter((d): d is D => d !== null).sort((a, b) => Number(a._id) - Number(b._id));
-  }
-
-  private indexKey(ownerId: number): string {
-    return `${this.noun}:${ownerId}`;
-  }
-
-  // Read-modify-write of one owner's index, one at a time across processes.
-  private async index(ownerId: number, change: (ids: string[]) => string[]): Promise<void> {
-    const { OwnerIndex } = channelModels(this.db);
-    const { Lock } = this.db.system;
-    const key = this.indexKey(ownerId);
-    await withClaimLock(Lock, `owner-index:${key}`, async () => {
-      const ids = (await OwnerIndex.findById(key).lean())?.ids ?? [];
-      await OwnerIndex.replaceOne({ _id: key }, { ids: [...new Set(change(ids))] }, { upsert: true });
-    });
+    const docs = await this.byOwner.load(ownerId, (id) => this.model.findById(id).lean() as Promise<D | null>);
+    return docs.sort((a, b) => Number(a._id) - Number(b._id));
   }
 
   private get title(): string {

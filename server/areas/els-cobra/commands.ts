@@ -2,6 +2,7 @@
 // (credentials: per organization and service); secret fields are encrypted before they are stored and
 // decrypted only for the organization's API key and admins.
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
@@ -29,7 +30,14 @@ const RESOURCES: Record<Kind, { noun: string; secrets: readonly string[] }> = {
 
 /** The integration commands over one database and keyring. */
 export class ElsCobraCommands {
-  constructor(private readonly db: Database, private readonly keyring: () => Keyring) {}
+  // An organization's credentials, listed by exact lookups (docs/storage.md "Lists by exact lookups").
+  private readonly credentials: IdIndex;
+
+  constructor(private readonly db: Database, private readonly keyring: () => Keyring) {
+    const { ElsCobraCredential, ElsCobraCredentialIndex } = elsCobraModels(db);
+    this.credentials = new IdIndex(ElsCobraCredentialIndex, db.system.Lock, 'credentials', async (organizationId) =>
+      (await ElsCobraCredential.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+  }
 
   /** E1, E3 (one service), E5, GET login: the stored resource, secrets decrypted. */
   async read(actor: Actor, at: Address): Promise<Fields> {
@@ -42,7 +50,8 @@ export class ElsCobraCommands {
   /** E3 without serviceName: every service's credentials of the organization, by serviceName. */
   async list(actor: Actor, organizationId: number): Promise<Fields[]> {
     this.authorizeRead(actor, { kind: 'credentials', organizationId });
-    const docs = await elsCobraModels(this.db).ElsCobraCredential.find({ organizationId }).lean();
+    const { ElsCobraCredential } = elsCobraModels(this.db);
+    const docs = (await this.credentials.load(organizationId, (id) => ElsCobraCredential.findById(id).lean())).filter((d) => d.organizationId === organizationId);
     const views = docs.map((doc) => this.present({ kind: 'credentials', organizationId, serviceName: doc._id.slice(`${organizationId}:`.length) }, doc));
     return views.sort((a, b) => String(a.serviceName).localeCompare(String(b.serviceName)));
   }
@@ -59,6 +68,7 @@ export class ElsCobraCommands {
     }
     const doc = { _id: this.id(at), organizationId: at.organizationId, data: JSON.stringify(open), secrets: sealed, updatedAt: new Date() };
     const model = this.model(at);
+    if (at.kind === 'credentials') await this.credentials.add(at.organizationId, doc._id);
     try {
       await model.replaceOne({ _id: doc._id }, doc, { upsert: true });
     } catch (err) {
@@ -73,6 +83,7 @@ export class ElsCobraCommands {
   async remove(actor: Actor, at: Address): Promise<{ status: 'deleted' }> {
     this.authorizeWrite(actor, at.organizationId);
     const { deletedCount } = await this.model(at).deleteOne({ _id: this.id(at) });
+    if (at.kind === 'credentials') await this.credentials.remove(at.organizationId, this.id(at));
     if (!deletedCount) throw notFound(`${RESOURCES[at.kind].noun} not found`);
     return { status: 'deleted' };
   }

@@ -4,6 +4,7 @@
 //   els_cobra_credentials  "<orgId>:<serviceName>", listed by organizationId (E3 without serviceName)
 // Certificates (the largest documents) sit where no query scans: only exact _id lookups read them.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { idIndexModel, type IdIndexDoc } from '../../db/id-index.js';
 import { defineModels } from '../../db/models.js';
 import type { EncryptedSecret } from './secrets.js';
 
@@ -20,6 +21,8 @@ export interface IntegrationDoc {
 export interface ElsCobraModels {
   ElsCobraSetting: Model<IntegrationDoc>;
   ElsCobraCredential: Model<IntegrationDoc>;
+  /** An organization's credential IDs ("credentials:<organization ID>"), so E3's list reads by exact lookups. */
+  ElsCobraCredentialIndex: Model<IdIndexDoc>;
 }
 
 function integrationSchema(): Schema<IntegrationDoc> {
@@ -40,5 +43,6 @@ export const elsCobraModels = defineModels((conn: Connection): ElsCobraModels =>
   return {
     ElsCobraSetting: conn.model<IntegrationDoc>('ElsCobraSetting', integrationSchema(), 'els_cobra_settings'),
     ElsCobraCredential: conn.model<IntegrationDoc>('ElsCobraCredential', credentials, 'els_cobra_credentials'),
+    ElsCobraCredentialIndex: idIndexModel(conn, 'ElsCobraCredentialIndex', 'els_cobra_credential_index'),
   };
 });

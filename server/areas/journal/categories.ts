@@ -4,6 +4,7 @@
 // so no entry can take a category that is being deleted and no used category can be deleted.
 import type { CategoryInput, CategoryView } from '../../../schemas/journal.js';
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
@@ -17,13 +18,21 @@ import { wording } from './wording.js';
 export class CategoryCommands {
   private readonly marks = new Recent<number, CategoryMarkDoc['state']>(10_000);
 
-  constructor(private readonly db: Database) {}
+  // An organization's categories, listed by exact lookups (docs/storage.md "Lists by exact lookups").
+  private readonly byOrganization: IdIndex;
+
+  constructor(private readonly db: Database) {
+    const { JournalCategory, JournalCategoryIndex } = journalModels(db);
+    this.byOrganization = new IdIndex(JournalCategoryIndex, db.system.Lock, 'categories', async (organizationId) =>
+      (await JournalCategory.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+  }
 
   /** J1: the organization's categories in ID order. */
   async list(actor: Actor, organizationId: number): Promise<CategoryView[]> {
     if (!canRead(actor, organizationId)) throw forbidden(wording.unauthorizedUser);
-    const docs = await journalModels(this.db).JournalCategory.find({ organizationId }).lean();
-    return docs.map(presentCategory).sort((a, b) => a.id - b.id);
+    const { JournalCategory } = journalModels(this.db);
+    const docs = await this.byOrganization.load(organizationId, (id) => JournalCategory.findById(id).lean());
+    return docs.filter((d) => d.organizationId === organizationId).map(presentCategory).sort((a, b) => a.id - b.id);
   }
 
   /** J2: a new category of an organization the actor configures. */
@@ -31,6 +40,7 @@ export class CategoryCommands {
     if (!canConfigure(actor, input.organizationId)) throw forbidden(wording.unauthorizedUser);
     const id = await this.db.ids.next('journalCategory');
     const now = new Date();
+    await this.byOrganization.add(input.organizationId, String(id));
     const doc = await journalModels(this.db).JournalCategory.create({
       _id: String(id), organizationId: input.organizationId, name: input.name, description: input.description, createdAt: now, updatedAt: now,
     });
@@ -58,11 +68,12 @@ export class CategoryCommands {
 
   /** J5: deletes a category no entry uses (409 category_in_use otherwise). */
   async remove(actor: Actor, id: number): Promise<{ status: 'deleted' }> {
-    await this.writable(actor, id);
+    const current = await this.writable(actor, id);
     const mark = await this.claim(id, 'deleted');
     // A "deleted" mark that was already there is an interrupted delete: finish it.
     if (mark === 'used') throw conflict('category_in_use', wording.categoryInUse);
     await journalModels(this.db).JournalCategory.deleteOne({ _id: String(id) });
+    await this.byOrganization.remove(current.organizationId, String(id));
     return { status: 'deleted' };
   }
 

@@ -10,6 +10,7 @@
 //   journal_categories    "<categoryId>", listed by organizationId (J1)
 //   journal_category_marks "<categoryId>": 'used' (by an entry) or 'deleted' — whichever comes first
 import { Schema, type Connection, type Model } from 'mongoose';
+import { idIndexModel, type IdIndexDoc } from '../../db/id-index.js';
 import { defineModels } from '../../db/models.js';
 import type { CategoryView } from '../../../schemas/journal.js';
 import type { ChangeKind, Holder, JournalStateData } from './state.js';
@@ -92,6 +93,8 @@ export interface JournalModels {
   JournalEntry: Model<EntryDoc>;
   JournalEntryId: Model<EntryIdDoc>;
   JournalCategory: Model<CategoryDoc>;
+  /** An organization's category IDs ("categories:<organization ID>"), so J1 reads by exact lookups. */
+  JournalCategoryIndex: Model<IdIndexDoc>;
   JournalCategoryMark: Model<CategoryMarkDoc>;
 }
 
@@ -150,6 +153,7 @@ export const journalModels = defineModels((conn: Connection): JournalModels => {
       serial: { type: Number, required: true },
     }, opts), 'journal_entry_ids'),
     JournalCategory: conn.model<CategoryDoc>('JournalCategory', category, 'journal_categories'),
+    JournalCategoryIndex: idIndexModel(conn, 'JournalCategoryIndex', 'journal_category_index'),
     JournalCategoryMark: conn.model<CategoryMarkDoc>('JournalCategoryMark', new Schema<CategoryMarkDoc>({
       _id: String,
       state: { type: String, required: true, enum: ['used', 'deleted'] },

@@ -3,6 +3,7 @@
 // some revision, which readers check against the chain with one exact lookup. Open property maps are
 // kept as JSON text: their keys are the client's (dots, leading dollars) and FerretDB refuses those.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { idIndexModel, type IdIndexDoc } from '../../db/id-index.js';
 import { defineModels } from '../../db/models.js';
 
 export interface MonitorDoc {
@@ -18,6 +19,8 @@ export interface MonitorDoc {
 
 export interface MonitorModels {
   Monitor: Model<MonitorDoc>;
+  /** An organization's monitor IDs ("monitors:<organization ID>"), so M1 reads by exact lookups. */
+  MonitorIndex: Model<IdIndexDoc>;
 }
 
 /** The monitor area's collections (server/db/models.ts). */
@@ -30,5 +33,5 @@ export const monitorModels = defineModels((conn: Connection): MonitorModels => {
     createdAt: { type: Date, required: true },
   }, { versionKey: false });
   monitor.index({ organizationID: 1 });
-  return { Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors') };
+  return { Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors'), MonitorIndex: idIndexModel(conn, 'MonitorIndex', 'monitor_index') };
 });

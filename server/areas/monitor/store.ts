@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import { ByteCache } from '../../db/byte-cache.js';
 import { Chain, type Version, type VersionRef } from '../../db/chain.js';
+import { IdIndex } from '../../db/id-index.js';
 import { Recent } from '../../db/recent.js';
 import { AppError, notFound } from '../../errors.js';
 import { monitorModels, type MonitorDoc } from './models.js';
@@ -61,7 +62,13 @@ export class MonitorStore {
   // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
   private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
 
+  // An organization's monitors, listed by exact lookups (docs/storage.md "Lists by exact lookups").
+  private readonly byOrganization: IdIndex;
+
   constructor(private readonly db: Database, log?: Pick<Logger, 'warn'>) {
+    const { Monitor, MonitorIndex } = monitorModels(db);
+    this.byOrganization = new IdIndex(MonitorIndex, db.system.Lock, 'monitors', async (organizationID) =>
+      (await Monitor.find({ organizationID: Number(organizationID) }, { _id: 1 }).lean()).map((d) => d._id).sort((a, b) => Number(a) - Number(b)));
     this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024, log });
     this.data = new Chain<MonitorData>(db.chains, { maxBodyBytes: MONITOR_DATA_MAX_BYTES, tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES), log });
   }
@@ -71,6 +78,7 @@ export class MonitorStore {
     const id = await this.db.ids.next('monitor');
     const genesis = await this.configs.start(configKey(id), config);
     await this.data.start(dataKey(id), emptyData());
+    await this.byOrganization.add(organizationID, String(id));
     await monitorModels(this.db).Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
     this.owners.set(id, organizationID);
     return { id, organizationID, revision: genesis.n, config };
@@ -99,8 +107,8 @@ export class MonitorStore {
 
   /** The monitors of an organization, by ID. */
   async list(organizationID: number): Promise<MonitorRecord[]> {
-    // A field filter reads the whole (small-document) collection on FerretDB; M1 is no hot path.
-    const docs = await monitorModels(this.db).Monitor.find({ organizationID }).lean();
+    const { Monitor } = monitorModels(this.db);
+    const docs = (await this.byOrganization.load(organizationID, (id) => Monitor.findById(id).lean())).filter((d) => d.organizationID === organizationID);
     const records = await Promise.all(docs.map((doc) => this.current(doc)));
     return records.filter((r): r is MonitorRecord => r !== null).sort((a, b) => a.id - b.id);
   }
@@ -121,6 +129,7 @@ export class MonitorStore {
 
   /** Deletes the monitor and both histories; true when it was there. */
   async remove(id: number): Promise<boolean> {
+    const owner = await this.owner(id);
     this.owners.delete(id);
     this.records.delete(String(id));
     // The tombstone first: a process that remembers the monitor finds it with its one lookup. It stays
@@ -130,6 +139,7 @@ export class MonitorStore {
       throw err;
     });
     const { deletedCount } = await monitorModels(this.db).Monitor.deleteOne({ _id: String(id) });
+    if (owner) await this.byOrganization.remove(owner.organizationID, String(id));
     await this.configs.remove(configKey(id), tombstone?.n);
     await this.data.remove(dataKey(id));
     return deletedCount > 0;

@@ -1,6 +1,7 @@
 // The screen fleet's commands (F3–F8): pair, list, remove, command, test alarm. Load → authorize →
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { forbidden, notFound, rateLimited } from '../../errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
 import type { CredentialEvents, ScreenEvents } from '../../hub/events.js';
@@ -30,8 +31,14 @@ export class ScreenCommands {
   readonly pairings: Pairings;
   private readonly wrongCodes: Limiter;
 
+  // A monitor's screens, listed by exact lookups (docs/storage.md "Lists by exact lookups").
+  private readonly byMonitor: IdIndex;
+
   constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents & CredentialEvents, limits: Limits) {
     this.pairings = new Pairings(db);
+    const { Screen, ScreenIndex } = screenModels(db);
+    this.byMonitor = new IdIndex(ScreenIndex, db.system.Lock, 'screens', async (monitorId) =>
+      (await Screen.find({ monitorId: Number(monitorId) }, { _id: 1 }).lean()).map((d) => d._id));
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
 
@@ -44,6 +51,7 @@ export class ScreenCommands {
     try {
       await this.pairings.bind(code, async () => {
         const id = await this.db.ids.next('screen');
+        await this.byMonitor.add(monitorId, String(id));
         created = (await screenModels(this.db).Screen.create({ _id: String(id), monitorId, organizationId: monitor.organizationID, name, createdAt: new Date() })).toObject();
         return id;
       });
@@ -69,6 +77,7 @@ export class ScreenCommands {
       await this.events.credentialRevoked(screen.credential);
     }
     await screenModels(this.db).Screen.deleteOne({ _id: screen._id });
+    await this.byMonitor.remove(screen.monitorId, screen._id);
     this.events.disconnectScreen(screenId);
   }
 
@@ -108,8 +117,8 @@ export class ScreenCommands {
   }
 
   private async screensOf(monitorId: number): Promise<ScreenDoc[]> {
-    // A field filter: the small screen documents are read whole on FerretDB (no request path of screens).
-    const docs = await screenModels(this.db).Screen.find({ monitorId }).lean();
+    const { Screen } = screenModels(this.db);
+    const docs = (await this.byMonitor.load(monitorId, (id) => Screen.findById(id).lean())).filter((d) => d.monitorId === monitorId);
     return docs.sort((a, b) => Number(a._id) - Number(b._id));
   }
 

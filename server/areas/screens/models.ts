@@ -2,6 +2,7 @@
 // events happen once across processes, and running test alarms. Every lookup on a hot path is by
 // string _id; a monitor's screens are listed by a field (small documents, declared index for MongoDB).
 import { Schema, type Connection, type Model } from 'mongoose';
+import { idIndexModel, type IdIndexDoc } from '../../db/id-index.js';
 import { defineModels } from '../../db/models.js';
 
 export interface ScreenDoc {
@@ -49,6 +50,8 @@ export interface ScreenModels {
   Pairing: Model<PairingDoc>;
   ScreenClaim: Model<ClaimDoc>;
   TestAlarm: Model<TestAlarmDoc>;
+  /** A monitor's screen IDs ("screens:<monitor ID>"), so F4 reads by exact lookups. */
+  ScreenIndex: Model<IdIndexDoc>;
 }
 
 const opts = { versionKey: false } as const;
@@ -74,6 +77,7 @@ export const screenModels = defineModels((conn: Connection): ScreenModels => {
   screen.index({ online: 1, lastSeen: 1 });
   return {
     Screen: conn.model<ScreenDoc>('Screen', screen, 'screens'),
+    ScreenIndex: idIndexModel(conn, 'ScreenIndex', 'screen_index'),
     Pairing: conn.model<PairingDoc>('ScreenPairing', new Schema<PairingDoc>({
       _id: String,
       pairingId: { type: String, required: true },

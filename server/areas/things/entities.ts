@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldInput, T1QueryInput, T2Input, T4Input } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { membersAmong } from '../../identity/lookup.js';
@@ -24,14 +25,22 @@ function invalid(message: string, path: string) {
 
 /** The entity commands (T1–T4). */
 export class EntityCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly rules: RuleSets) {}
+  // An organization's entities, listed by exact lookups (docs/storage.md "Lists by exact lookups").
+  private readonly byOrganization: IdIndex;
+
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly rules: RuleSets) {
+    const { ThingEntity, ThingEntityIndex } = thingsModels(db);
+    this.byOrganization = new IdIndex(ThingEntityIndex, db.system.Lock, 'entities', async (organizationId) =>
+      (await ThingEntity.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+  }
 
   /** T1: the entities of an organization the actor can read, by name, one page, with their total. */
   async list(actor: Actor, query: T1QueryInput): Promise<{ entities: EntityView[]; total: number }> {
     if (!canRead(actor, query.organization_id)) throw forbidden('Not allowed in this organization');
     const search = (query.search ?? '').toLowerCase();
-    const docs = (await thingsModels(this.db).ThingEntity.find({ organizationID: query.organization_id }).lean())
-      .filter((d) => canReadRecords(actor, d) && d.name.toLowerCase().includes(search))
+    const { ThingEntity } = thingsModels(this.db);
+    const docs = (await this.byOrganization.load(query.organization_id, (id) => ThingEntity.findById(id).lean()))
+      .filter((d) => d.organizationID === query.organization_id && canReadRecords(actor, d) && d.name.toLowerCase().includes(search))
       .sort((a, b) => collator.compare(a.name, b.name) || (a._id < b._id ? -1 : 1));
     const offset = query.offset ?? 0;
     const page = docs.slice(offset, offset + (query.limit ?? 10));
@@ -56,6 +65,7 @@ export class EntityCommands {
       createdAt: now,
       updatedAt: now,
     };
+    await this.byOrganization.add(doc.organizationID, doc._id);
     await thingsModels(this.db).ThingEntity.create(doc);
     return presentEntity(doc, actor, 0);
   }

@@ -1,11 +1,11 @@
 // Entities, records, rules and rule executions. Every document has a UUID string _id, so a lookup by ID
 // is the one query FerretDB answers from an index. Records live in a collection per organization
 // (docs/storage.md "Partitioned by organization"), so listing and counting an entity's or an
-// organization's records reads only that organization's; a record's home names its collection. Listing
-// entities by organization filters on a field (a scan on FerretDB, an index below on MongoDB); entity
-// documents stay small. An entity's rules
+// organization's records reads only that organization's; a record's home names its collection. An
+// organization's entities are listed through their index (server/db/id-index.ts). An entity's rules
 // are listed in one document under the entity's _id, so every record write finds them by exact lookups.
 import { Schema, type Connection, type Model } from 'mongoose';
+import { idIndexModel, type IdIndexDoc } from '../../db/id-index.js';
 import { defineModels } from '../../db/models.js';
 import { partitioned, type Partitions } from '../../db/partitions.js';
 import type { FieldType, RuleOperator, RuleTrigger } from '../../../schemas/things.js';
@@ -133,6 +133,8 @@ export interface SlotCeilingDoc {
 export interface ThingsModels {
   ThingSlotCeiling: Model<SlotCeilingDoc>;
   ThingEntity: Model<EntityDoc>;
+  /** An organization's entity IDs ("entities:<organization ID>"), so T1 reads by exact lookups. */
+  ThingEntityIndex: Model<IdIndexDoc>;
   /** Records, a collection per organization (things_records_<organization ID>). */
   records: Partitions<RecordDoc>;
   ThingRecordHome: Model<RecordHomeDoc>;
@@ -231,6 +233,7 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
   return {
     ThingSlotCeiling: conn.model<SlotCeilingDoc>('ThingSlotCeiling', ceiling, 'things_slot_ceilings'),
     ThingEntity: conn.model<EntityDoc>('ThingEntity', entity, 'things_entities'),
+    ThingEntityIndex: idIndexModel(conn, 'ThingEntityIndex', 'things_entity_index'),
     records: partitioned(conn, 'ThingRecord', record, 'things_records_'),
     ThingRecordHome: conn.model<RecordHomeDoc>('ThingRecordHome', home, 'things_record_homes'),
     ThingRuleSet: conn.model<RuleSetDoc>('ThingRuleSet', ruleSet, 'things_rule_sets'),
