@@ -46,3 +46,36 @@ export async function benchService(env: Record<string, string> = {}) {
     },
   };
 }
+
+/** Median of `runs` sequential calls of `fn`, in ms. */
+export async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+/** A REST call with an API key (none for public operations); throws unless it succeeded. */
+export async function apiCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(token ? { 'API-TOKEN': token } : {}) };
+  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** One call's median alone and beside a large neighbour, in ms. */
+export interface NeighbourRow {
+  label: string;
+  alone: number;
+  beside: number;
+}
+
+/** The rows as a table, with each ratio. */
+export function neighbourTable(rows: NeighbourRow[]): string {
+  const head = `${'call'.padEnd(40)} ${'alone'.padStart(8)} ${'beside'.padStart(9)} ${'ratio'.padStart(6)}`;
+  return [head, ...rows.map((r) => `${r.label.padEnd(40)} ${r.alone.toFixed(1).padStart(8)} ${r.beside.toFixed(1).padStart(9)} ${(r.beside / r.alone).toFixed(2).padStart(5)}×`)].join('\n');
+}

@@ -108,4 +108,27 @@ live('a restore keeps the ID sequences of the database when they are ahead of th
   assert.is(claims.length, 2, 'the claims issued after the backup survive the restore');
 });
 
+live('a backup without the list indexes (an older version\'s) restores lists of exactly its documents', async (ctx) => {
+  const kept = [await monitorIn(ctx.one.url, ctx.a, 'Bleibt 1'), await monitorIn(ctx.one.url, ctx.a, 'Bleibt 2')];
+  const dir = path.join(ctx.tmp, 'older');
+  assert.is((await admin(ctx.uri, 'backup', 'create', '--dir', dir)).code, 0);
+  // The older version kept no monitor index: its backup has no such collection.
+  const manifestFile = path.join(dir, 'manifest.json');
+  const manifest = JSON.parse(await fs.readFile(manifestFile, 'utf8')) as { collections: Record<string, number> };
+  assert.ok('monitor_index' in manifest.collections, JSON.stringify(Object.keys(manifest.collections)));
+  delete manifest.collections.monitor_index;
+  await fs.writeFile(manifestFile, JSON.stringify(manifest));
+  await fs.rm(path.join(dir, 'monitor_index.ejson'));
+  // After the backup one of them is deleted and another made: the database's index no longer matches the backup.
+  const api = client(ctx.one.url, { apiKey: ctx.a.apiKey });
+  assert.is((await api.delete(`/api/v1/monitor/${kept[0]}`)).status, 200);
+  const later = await monitorIn(ctx.one.url, ctx.a, 'Danach');
+  assert.is((await admin(ctx.uri, 'backup', 'restore', '--dir', dir, '--replace')).code, 0);
+  for (const url of [ctx.one.url, ctx.two.url]) {
+    const listed = (await client(url, { apiKey: ctx.a.apiKey }).get(`/api/v1/monitor?organization=${ctx.a.orgId}`)).body as Array<{ id: number }>;
+    const ids = listed.map((m) => m.id);
+    assert.ok(kept.every((id) => ids.includes(id)) && !ids.includes(later), `listed ${ids}, restored ${kept}, made after the backup ${later}`);
+  }
+});
+
 live.run();

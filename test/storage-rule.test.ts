@@ -4,7 +4,7 @@
 // database while these operations run is watched through the driver's command monitoring.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { client } from './helpers/http.js';
+import { client, request } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -129,7 +129,7 @@ rule('lists: M1, F4, J1, S1, C1, T1 and E3 read their index and each listed docu
   const org = await createOrg(ctx.svc);
   const api = client(ctx.svc.url, { apiKey: org.apiKey });
   const monitor = (await api.post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id as number;
-  const started = await client(ctx.svc.url, {}).post('/api/v1/screens/pairing', {});
+  const started = await request(ctx.svc.url, 'POST', '/api/v1/screens/pairing');
   assert.is((await api.post(`/api/v1/monitor/${monitor}/screens`, { code: started.body.code, name: 'Halle' })).status, 201);
   assert.is((await api.post('/api/v1/journal/categories', { organizationId: org.orgId, name: 'Lage', description: '' })).status, 201);
   assert.is((await api.post('/api/v1/sms/alarming', { organizationID: org.orgId, gsm: '004917612345678', pin: '4711' })).status, 200);

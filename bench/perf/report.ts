@@ -1,4 +1,5 @@
 // Renders BENCHMARKS.md from a run's figures (and the "before" run's, when saved).
+import type { NeighbourRow } from '../setup.js';
 
 export interface Latency {
   p50: number;
@@ -31,6 +32,11 @@ export interface Results {
   saturation?: Array<Latency & { screens: number; rate: number }>;
   /** Time to ready and idle RSS, run from TypeScript and from compiled JavaScript. */
   startup?: Array<{ name: string; readyMs: number; rss: number }>;
+  /** An organization's calls alone and beside a neighbour 100 times its size (bench/neighbour-*.ts). */
+  neighbour?: {
+    things: { records: number; rows: NeighbourRow[] };
+    lists: { small: number; rows: NeighbourRow[] };
+  };
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
@@ -76,6 +82,13 @@ function section(title: string, r: Results): string {
     lines.push('| run as | ready after | idle RSS |', '|---|---|---|');
     for (const x of r.startup) lines.push(`| ${x.name} | ${x.readyMs.toFixed(0)} ms | ${(x.rss / 2 ** 20).toFixed(1)} MiB |`);
   }
+  if (r.neighbour) {
+    const { things, lists } = r.neighbour;
+    lines.push('', `### One organization beside a large neighbour (median ms of sequential calls, alone → beside)`, '');
+    lines.push(`Things: organization A's entity of 10 records beside organization B's ${things.records} records (bench/neighbour-things.ts). Lists: A's ${lists.small} of each beside B's ${lists.small * 100} of each (bench/neighbour-lists.ts).`, '');
+    lines.push('| call | alone ms | beside ms | ratio |', '|---|---|---|---|');
+    for (const x of [...things.rows, ...lists.rows]) lines.push(`| ${x.label} | ${ms(x.alone)} | ${ms(x.beside)} | ${ratio(x.beside, x.alone)} |`);
+  }
   return lines.join('\n');
 }
 
@@ -104,6 +117,16 @@ function goals(before: Results | null, current: Results): string {
   rows.push(['RSS per idle subscribed screen (alarm-hub / bare)', memory(before), memory(current), '≤ 1.3×']);
   rows.push(['M4 GET monitor, req/s (alarm-hub / bare Koa)', rest(before, 'M4 GET monitor'), rest(current, 'M4 GET monitor'), '≥ 0.8×']);
   rows.push(['M8 PATCH alarming data, req/s', rest(before, 'M8 PATCH alarming data'), rest(current, 'M8 PATCH alarming data'), '≥ 0.8×']);
+  const neighbour = (r: Results | null, label: string) => {
+    const n = r?.neighbour;
+    const x = [...(n?.things.rows ?? []), ...(n?.lists.rows ?? [])].find((y) => y.label === label);
+    return x ? `${ratio(x.beside, x.alone)} (${ms(x.alone)} → ${ms(x.beside)} ms)` : '–';
+  };
+  if (current.neighbour) {
+    const { things, lists } = current.neighbour;
+    for (const x of things.rows) rows.push([`${x.label}, 10 records beside ${things.records} of another organization`, neighbour(before, x.label), neighbour(current, x.label), '≤ 1.5×']);
+    for (const x of lists.rows) rows.push([`${x.label}, ${lists.small} beside ${lists.small * 100} of another organization`, neighbour(before, x.label), neighbour(current, x.label), '≤ 1.5×']);
+  }
   return ['## Goals: each figure as its ratio to the bare baseline of the same run', '', '| figure | before | now | goal |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 

@@ -7,7 +7,11 @@
 //   REST     autocannon on M4 (read) and M8 (write), 10 connections
 //            baseline: bare Koa routes doing the same database work without our middleware
 // Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --memory 0,1000,5000,10000
-//        --saturation 1000,5000 --rates 20,50,100 --only fanout,memory,saturation,startup,rest --save NAME]
+//        --saturation 1000,5000 --rates 20,50,100 --neighbour 100000
+//        --only fanout,memory,saturation,startup,rest,neighbour --save NAME]
+//   neighbour  an organization's things calls beside another's 100,000 records, and every list beside a
+//            neighbour 100 times its size (bench/neighbour-things.ts, bench/neighbour-lists.ts)
+// A run of some stages (--only) keeps the saved figures of the others.
 //        npx tsx bench/perf/run.ts --report   (BENCHMARKS.md again from the saved runs and notes.md)
 // The figures of a run are kept in bench/perf/results/NAME.json (default "current"); BENCHMARKS.md shows
 // "before" (when saved) beside the current run.
@@ -24,11 +28,13 @@ import { launchDatabase, freePort } from '../../server/db/launcher.js';
 import { openDatabase } from '../../server/db/database.js';
 import { serviceModels } from '../../server/areas/models.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
+import { neighbourLists } from '../neighbour-lists.js';
+import { neighbourThings } from '../neighbour-things.js';
 import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup,neighbour' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -278,6 +284,12 @@ async function main(): Promise<void> {
       }
     }
 
+    if (only.has('neighbour')) {
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const records = Number(args.neighbour);
+      results.neighbour = { things: { records, rows: await neighbourThings(records, 20, say) }, lists: { small: 10, rows: await neighbourLists(10, 30, say) } };
+    }
+
     if (only.has('rest')) {
       const restOurs = await start('hub-process.ts', env);
       const restBare = await start('bare-koa.ts', env);
@@ -301,7 +313,19 @@ async function main(): Promise<void> {
     await fs.rm(dir, { recursive: true, force: true });
   }
   await fs.mkdir(path.join(here, 'results'), { recursive: true });
-  await fs.writeFile(path.join(here, 'results', `${args.save}.json`), JSON.stringify(results, null, 2));
+  const file = path.join(here, 'results', `${args.save}.json`);
+  // The stages not run keep their saved figures.
+  const previous = JSON.parse(await fs.readFile(file, 'utf8').catch(() => 'null')) as Results | null;
+  if (previous) {
+    if (!only.has('fanout')) results.fanout = previous.fanout;
+    if (!only.has('memory')) results.memory = previous.memory;
+    if (!only.has('rest')) results.rest = previous.rest;
+    if (!only.has('saturation')) results.saturation = previous.saturation;
+    if (!only.has('startup')) results.startup = previous.startup;
+    if (!only.has('neighbour')) results.neighbour = previous.neighbour;
+    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'neighbour'].some((stage) => !only.has(stage))) results.date = `${previous.date}; ${[...only].join(', ')} on ${results.date}`;
+  }
+  await fs.writeFile(file, JSON.stringify(results, null, 2));
   await writeReport();
   process.stderr.write(`written: BENCHMARKS.md, bench/perf/results/${args.save}.json\n`);
 }

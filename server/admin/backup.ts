@@ -68,6 +68,12 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
   }
   let documents = 0;
   const names = Object.keys(manifest.collections).filter((name) => !RUNTIME.has(name));
+  // The database becomes the backup: a collection the backup does not hold is emptied too (an
+  // organization's record collection made after the backup, an index the backup's version kept none
+  // of, which is then built again from the restored documents).
+  for (const { name } of await native.listCollections({}, { nameOnly: true }).toArray()) {
+    if (!RUNTIME.has(name) && !isIdCollection(name) && !(name in manifest.collections)) await native.collection(name).deleteMany({});
+  }
   for (const name of names) {
     const merge = isIdCollection(name);
     if (!merge) await native.collection(name).deleteMany({});

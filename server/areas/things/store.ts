@@ -6,6 +6,7 @@
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
+import { cacheGeneration } from '../../db/generation.js';
 import { insertAllowingDuplicates } from '../../db/errors.js';
 import { thingsModels, type RecordDoc } from './models.js';
 
@@ -16,6 +17,8 @@ const MOVE_BATCH = 1000;
 /** Records by organization, and the homes that tell a record's organization from its ID. */
 export class RecordStore {
   private migration: Promise<void> | undefined;
+  // A restore (server/db/generation.ts) may bring records of the old layout back: they are moved again.
+  private migratedIn = -1;
 
   constructor(private readonly db: Database, private readonly log: Logger) {}
 
@@ -52,6 +55,10 @@ export class RecordStore {
   }
 
   private migrated(): Promise<void> {
+    if (this.migratedIn !== cacheGeneration()) {
+      this.migratedIn = cacheGeneration();
+      this.migration = undefined;
+    }
     this.migration ??= this.moveLegacy().catch((err: unknown) => {
       this.migration = undefined;
       this.log.error({ err }, 'things records could not be moved into their organizations\' collections');
