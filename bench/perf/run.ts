@@ -323,7 +323,12 @@ async function main(): Promise<void> {
     if (!only.has('saturation')) results.saturation = previous.saturation;
     if (!only.has('startup')) results.startup = previous.startup;
     if (!only.has('neighbour')) results.neighbour = previous.neighbour;
-    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'neighbour'].some((stage) => !only.has(stage))) results.date = `${previous.date}; ${[...only].join(', ')} on ${results.date}`;
+    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'neighbour'].some((stage) => !only.has(stage))) {
+      // "<first run>; <stages> on <date>; …": a stage run again replaces its own date.
+      const [first, ...later] = previous.date.split('; ');
+      const kept = later.filter((part) => !part.split(' on ')[0].split(', ').every((stage) => only.has(stage)));
+      results.date = [first, ...kept, `${[...only].join(', ')} on ${results.date}`].join('; ');
+    }
   }
   await fs.writeFile(file, JSON.stringify(results, null, 2));
   await writeReport();
