@@ -1,12 +1,22 @@
-// Memory of a benchmark process after a forced GC (run with --expose-gc), on its parent's request.
-const gc = (globalThis as { gc?: () => void }).gc;
+// Memory and event-loop delay of a benchmark process, on its parent's request.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-/** Answers { memory: {rss, heapUsed, clients} } to a { memory: true } IPC message. */
+const gc = (globalThis as { gc?: () => void }).gc;
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+
+/**
+ * Answers { memory: {rss, heapUsed, clients, gc, loopMaxMs, loopP99Ms} } to a { memory: true } IPC
+ * message: after a forced GC (run with --expose-gc) unless `noGc`, as a process monitor would see it
+ * otherwise. The event-loop delay is the one since the previous request.
+ */
 export function reportMemoryOnRequest(clients: () => number): void {
-  process.on('message', (message: { memory?: true }) => {
+  process.on('message', (message: { memory?: true; noGc?: true }) => {
     if (!message.memory) return;
-    for (let i = 0; i < 3; i++) gc?.();
+    if (!message.noGc) for (let i = 0; i < 3; i++) gc?.();
     const { rss, heapUsed } = process.memoryUsage();
-    process.send?.({ memory: { rss, heapUsed, clients: clients(), gc: Boolean(gc) } });
+    const [loopMaxMs, loopP99Ms] = [loop.max / 1e6, loop.percentile(99) / 1e6];
+    loop.reset();
+    process.send?.({ memory: { rss, heapUsed, clients: clients(), gc: Boolean(gc) && !message.noGc, loopMaxMs, loopP99Ms } });
   });
 }

@@ -21,6 +21,17 @@ export interface RestFigures {
   cpu?: { server: number; database: number };
 }
 
+export interface StormFigures {
+  /** Until the last screen was subscribed with its monitor's data. */
+  seconds: number;
+  subscribed: number;
+  failed: number;
+  /** RSS growth of the processes per screen, 45 s after the storm, without a forced GC. */
+  rssPerScreen: number;
+  /** The worst event-loop delay of a process during the storm. */
+  loopMaxMs: number;
+}
+
 export interface Results {
   date: string;
   machine: string;
@@ -32,6 +43,8 @@ export interface Results {
   saturation?: Array<Latency & { screens: number; rate: number }>;
   /** Time to ready and idle RSS, run from TypeScript and from compiled JavaScript. */
   startup?: Array<{ name: string; readyMs: number; rss: number }>;
+  /** Screens connecting all at once (absent in runs before it existed). */
+  storm?: Array<{ screens: number; processes: number; bare: StormFigures; ours: StormFigures }>;
   /** An organization's calls alone and beside a neighbour 100 times its size (bench/neighbour-*.ts). */
   neighbour?: {
     things: { records: number; rows: NeighbourRow[] };
@@ -82,6 +95,13 @@ function section(title: string, r: Results): string {
     lines.push('| run as | ready after | idle RSS |', '|---|---|---|');
     for (const x of r.startup) lines.push(`| ${x.name} | ${x.readyMs.toFixed(0)} ms | ${(x.rss / 2 ** 20).toFixed(1)} MiB |`);
   }
+  if (r.storm?.length) {
+    lines.push('', '### Reconnect storm: screens connecting at once over 100 monitors (fresh processes each time)', '');
+    lines.push('| screens | processes | all subscribed after, s (bare / alarm-hub) | ratio | RSS growth per screen 45 s later, no GC (bare / alarm-hub) | ratio | failed (bare / alarm-hub) | event-loop delay max ms (bare / alarm-hub) |', '|---|---|---|---|---|---|---|---|');
+    for (const x of r.storm) {
+      lines.push(`| ${x.screens} | ${x.processes} | ${x.bare.seconds.toFixed(1)} / ${x.ours.seconds.toFixed(1)} | ${ratio(x.ours.seconds, x.bare.seconds)} | ${kib(x.bare.rssPerScreen)} / ${kib(x.ours.rssPerScreen)} | ${ratio(x.ours.rssPerScreen, x.bare.rssPerScreen)} | ${x.bare.failed} / ${x.ours.failed} | ${x.bare.loopMaxMs.toFixed(0)} / ${x.ours.loopMaxMs.toFixed(0)} |`);
+    }
+  }
   if (r.neighbour) {
     const { things, lists } = r.neighbour;
     lines.push('', `### One organization beside a large neighbour (median ms of sequential calls, alone → beside)`, '');
@@ -117,6 +137,17 @@ function goals(before: Results | null, current: Results): string {
   rows.push(['RSS per idle subscribed screen (alarm-hub / bare)', memory(before), memory(current), '≤ 1.3×']);
   rows.push(['M4 GET monitor, req/s (alarm-hub / bare Koa)', rest(before, 'M4 GET monitor'), rest(current, 'M4 GET monitor'), '≥ 0.9×']);
   rows.push(['M8 PATCH alarming data, req/s', rest(before, 'M8 PATCH alarming data'), rest(current, 'M8 PATCH alarming data'), '≥ 0.9×']);
+  const storm = (r: Results | null, screens: number, processes: number, pick: (x: NonNullable<Results['storm']>[number]) => string) => {
+    const x = r?.storm?.find((y) => y.screens === screens && y.processes === processes);
+    return x ? pick(x) : '–';
+  };
+  for (const x of current.storm ?? []) {
+    const where = `${x.screens} screens at once, ${x.processes === 1 ? 'one process' : `${x.processes} processes`}`;
+    const time = (y: typeof x) => `${ratio(y.ours.seconds, y.bare.seconds)} (${y.ours.seconds.toFixed(1)} / ${y.bare.seconds.toFixed(1)} s)`;
+    const rss = (y: typeof x) => `${ratio(y.ours.rssPerScreen, y.bare.rssPerScreen)} (${kib(y.ours.rssPerScreen)} / ${kib(y.bare.rssPerScreen)})`;
+    rows.push([`reconnect storm: all subscribed, ${where}`, storm(before, x.screens, x.processes, time), time(x), '≤ 1.5×']);
+    rows.push([`reconnect storm: RSS per screen 45 s later (no GC), ${where}`, storm(before, x.screens, x.processes, rss), rss(x), '≤ 1.5×']);
+  }
   const neighbour = (r: Results | null, label: string) => {
     const n = r?.neighbour;
     const x = [...(n?.things.rows ?? []), ...(n?.lists.rows ?? [])].find((y) => y.label === label);

@@ -8,7 +8,10 @@
 //            baseline: bare Koa routes doing the same database work without our middleware
 // Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --memory 0,1000,5000,10000
 //        --saturation 1000,5000 --rates 20,50,100 --neighbour 100000
-//        --only fanout,memory,saturation,startup,rest,neighbour --save NAME]
+//        --storm 1000,3000,5000 --only fanout,memory,saturation,startup,rest,storm,neighbour --save NAME]
+//   storm    1,000 / 3,000 / 5,000 screens connecting at once (over 100 monitors) to one process and to
+//            two: time until every screen is subscribed with its monitor's data, RSS growth per screen
+//            45 s later without a forced GC, event-loop delay; baseline: the bare Socket.IO server
 //   neighbour  an organization's things calls beside another's 100,000 records, and every list beside a
 //            neighbour 100 times its size (bench/neighbour-things.ts, bench/neighbour-lists.ts)
 // A run of some stages (--only) keeps the saved figures of the others.
@@ -34,7 +37,7 @@ import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup,neighbour' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup,storm,neighbour' }, storm: { type: 'string', default: '1000,3000,5000' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -159,6 +162,52 @@ async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, m
   return points;
 }
 
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  clients: number;
+  loopMaxMs: number;
+  loopP99Ms: number;
+}
+
+/**
+ * `count` screens connecting at once to the processes (client processes of 500 each, spread over the
+ * processes): seconds until the last one is subscribed with its monitor's data, the processes' RSS
+ * growth per screen 45 s later without a forced GC (as an operator's process monitor sees it; from RSS
+ * after 10 s idle and a GC before the storm), and the worst event-loop delay during the storm.
+ */
+async function storm(procs: Array<{ child: ChildProcess; port: number }>, count: number, monitors: number[], auth?: object) {
+  const urls = procs.map((p) => `http://127.0.0.1:${p.port}`);
+  const memoryOf = (noGc: boolean) => Promise.all(procs.map((p) => ask<Memory>(p.child, { memory: true, noGc }, 'memory')));
+  // The baseline: the processes settled after their start, their start-up garbage collected.
+  await sleep(10_000);
+  const before = await memoryOf(false);
+  const clients: ChildProcess[] = [];
+  for (let i = 0; i * SCREENS_PER_CLIENT < count; i++) {
+    const child = fork(path.join(here, 'screens.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    clients.push(child);
+  }
+  await Promise.all(clients.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  const begin = now();
+  const stormed = await Promise.all(clients.map((child, i) => ask<{ lastAt: number; subscribed: number; failed: number }>(child, {
+    storm: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors },
+  }, 'stormed')));
+  const seconds = (Math.max(...stormed.map((s) => s.lastAt)) - begin) / 1000;
+  const during = await memoryOf(true);
+  await sleep(45_000);
+  const after = await memoryOf(true);
+  for (const c of clients) c.send({ stop: true });
+  const growth = after.reduce((sum, m, i) => sum + m.rss - before[i].rss, 0) / count;
+  return {
+    seconds,
+    subscribed: stormed.reduce((n, s) => n + s.subscribed, 0),
+    failed: stormed.reduce((n, s) => n + s.failed, 0),
+    rssPerScreen: growth,
+    loopMaxMs: Math.max(...during.map((m) => m.loopMaxMs)),
+  };
+}
+
 /** Time from spawning the service until /readyz answers 200, and its RSS after 3 s idle. */
 async function startup(argv: string[], uri: string): Promise<{ readyMs: number; rss: number }> {
   const port = await freePort();
@@ -223,7 +272,7 @@ async function main(): Promise<void> {
   const env = { BENCH_MONGODB_URI: database.uri, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' };
   const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
   const auth = { token, scheme: 'api-token' };
-  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [], saturation: [], startup: [] };
+  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [], saturation: [], startup: [], storm: [] };
 
   try {
     const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
@@ -284,6 +333,24 @@ async function main(): Promise<void> {
       }
     }
 
+    // Screens all coming back at once (a restart, a network blip), on fresh processes each time.
+    if (only.has('storm')) {
+      const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+      for (const size of args.storm!.split(',').map(Number)) {
+        for (const processes of [1, 2]) {
+          const bareProcs = await Promise.all(Array.from({ length: processes }, (_, i) => start('bare-hub.ts', { ...withRedis, BARE_PREFIX: `storm${size}`, BARE_INDEX: String(i) })));
+          const bareFigures = await storm(bareProcs, size, monitorIds);
+          for (const p of bareProcs) await stop(p.child);
+          const oursProcs = await Promise.all(Array.from({ length: processes }, () => start('hub-process.ts', withRedis)));
+          const oursFigures = await storm(oursProcs, size, monitorIds, auth);
+          for (const p of oursProcs) await stop(p.child);
+          results.storm!.push({ screens: size, processes, bare: bareFigures, ours: oursFigures });
+          const line = (f: typeof oursFigures) => `${f.seconds.toFixed(1)} s, ${f.subscribed} subscribed, ${f.failed} failed, RSS +${(f.rssPerScreen / 1024).toFixed(1)} KiB/screen, loop max ${f.loopMaxMs.toFixed(0)} ms`;
+          process.stderr.write(`storm ${size} screens on ${processes} process(es): bare ${line(bareFigures)} · ours ${line(oursFigures)}\n`);
+        }
+      }
+    }
+
     if (only.has('neighbour')) {
       const say = (line: string) => process.stderr.write(`${line}\n`);
       const records = Number(args.neighbour);
@@ -323,7 +390,8 @@ async function main(): Promise<void> {
     if (!only.has('saturation')) results.saturation = previous.saturation;
     if (!only.has('startup')) results.startup = previous.startup;
     if (!only.has('neighbour')) results.neighbour = previous.neighbour;
-    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'neighbour'].some((stage) => !only.has(stage))) {
+    if (!only.has('storm')) results.storm = previous.storm;
+    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'storm', 'neighbour'].some((stage) => !only.has(stage))) {
       // "<first run>; <stages> on <date>; …": a stage run again replaces its own date.
       const [first, ...later] = previous.date.split('; ');
       const kept = later.filter((part) => !part.split(' on ')[0].split(', ').every((stage) => only.has(stage)));

@@ -1,7 +1,9 @@
 // A child process holding many screens (socket.io-client, WebSocket transport). Told by its parent over
 // IPC what to connect to; reports, per patch version, when each of its screens received it.
-// Message in:  { url, count, auth?, monitors: number[], bare: boolean }
-// Messages out: { ready: n } once all are connected and subscribed; { flushed: { receipts: [[monitorId, version, …receipt times]…], snapshots } } on 'flush'.
+// Message in:  { start: { url, count, auth?, monitors: number[], bare: boolean } } (one screen after another)
+//              { storm: the same } (all at once, as after a restart or a network blip)
+// Messages out: { ready: n } once all are connected and subscribed; { flushed: { receipts: [[monitorId, version, …receipt times]…], snapshots } } on 'flush';
+//              { stormed: { lastAt, subscribed, failed } } after a storm (lastAt: when the last answer came).
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 
@@ -41,11 +43,36 @@ async function connectAll(start: Start): Promise<void> {
   }
 }
 
+// Every screen at once: connect, subscribe, and count the answers that hold the monitor's data.
+async function storm(start: Start): Promise<{ lastAt: number; subscribed: number; failed: number }> {
+  let [lastAt, subscribed, failed] = [0, 0, 0];
+  await Promise.all(Array.from({ length: start.count }, async (_, i) => {
+    const monitorId = start.monitors[i % start.monitors.length];
+    const socket = io(start.url, { path: '/socket.io', transports: ['websocket'], auth: start.auth, reconnection: false, forceNew: true });
+    sockets.push(socket);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const ack = (await socket.timeout(120_000).emitWithAck('monitor:subscribe', { monitorId })) as { data?: unknown };
+      if (ack.data) subscribed++;
+      else failed++;
+    } catch {
+      failed++;
+    }
+    lastAt = Math.max(lastAt, now());
+  }));
+  return { lastAt, subscribed, failed };
+}
+
 let received = 0;
 let snapshots = 0;
 let ready = false;
-process.on('message', async (message: { start?: Start; flush?: true; stop?: true; count?: true }) => {
-  if (message.count) {
+process.on('message', async (message: { start?: Start; storm?: Start; flush?: true; stop?: true; count?: true }) => {
+  if (message.storm) {
+    process.send!({ stormed: await storm(message.storm) });
+  } else if (message.count) {
     process.send!({ count: received });
   } else if (message.start) {
     await connectAll(message.start);
