@@ -36,6 +36,29 @@ cache('a removed membership is seen within CREDENTIAL_CACHE_MS', async (ctx) => 
   expectError(await admin.get(path), 403, 'forbidden');
 });
 
+cache('requests arriving together with a credential not yet cached read it once', async () => {
+  // A cache time no request of this test outlives: every read after the first is one too many.
+  const svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000' });
+  try {
+    const org = await createOrg(svc);
+    let reads = 0;
+    const driver = svc.db.conn.getClient();
+    const count = (event: { commandName: string; command: Record<string, unknown> }) => {
+      if (event.commandName === 'find' && event.command.find === 'tokens') reads++;
+    };
+    driver.on('commandStarted', count);
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => client(svc.url, { apiKey: org.apiKey }).get(`/api/v1/monitor?organization=${org.orgId}`)));
+      assert.ok(answers.every((r) => r.status === 200), answers.map((r) => r.status).join(','));
+    } finally {
+      driver.off('commandStarted', count);
+    }
+    assert.is(reads, 1, `${reads} reads of the token for 40 requests`);
+  } finally {
+    await svc.close();
+  }
+});
+
 cache.run();
 
 interface TwoCtx {

@@ -19,6 +19,8 @@ export class CredentialCache {
   private forgets = 0;
   /** A restored database empties the cache (server/db/generation.ts). */
   private generation = cacheGeneration();
+  /** Reads under way, by kind and hash. */
+  private readonly reading = new Map<string, Promise<Caller | null>>();
 
   constructor(private readonly db: Connected, private readonly ttlMs: number) {}
 
@@ -32,6 +34,18 @@ export class CredentialCache {
     const key = hashToken(token);
     const hit = this.entries.get(key);
     if (hit && hit.kind === kind && Date.now() - hit.at < this.ttlMs) return hit.caller;
+    // One read per credential at a time: screens sharing a key that all reconnect at once (a restart,
+    // a network blip) wait for the same read instead of each queuing for a database connection.
+    const flight = `${kind}:${key}`;
+    let read = this.reading.get(flight);
+    if (!read) {
+      read = this.read(kind, token, key).finally(() => this.reading.delete(flight));
+      this.reading.set(flight, read);
+    }
+    return read;
+  }
+
+  private async read(kind: TokenKind, token: string, key: string): Promise<Caller | null> {
     let caller: Caller | null;
     let seen: number;
     // A credential forgotten during the read may be this one, revoked after the read began: read again,
