@@ -47,9 +47,9 @@ export async function benchService(env: Record<string, string> = {}) {
   };
 }
 
-/** Median of `runs` sequential calls of `fn`, in ms, after five calls that warm the code paths up. */
-export async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 5; i++) await fn();
+/** Median of `runs` sequential calls of `fn`, in ms, after `warmup` calls that warm the code paths up. */
+export async function median(runs: number, fn: () => Promise<unknown>, warmup = 5): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();

@@ -3,29 +3,14 @@
 // rules of its own and A's T10 are timed, before and after B's rules exist; and what B's own full
 // entity costs B: T9 on one of its records, and T12-delete plus T11 of one large rule.
 // Usage: npx tsx bench/things-rules.ts [runs=20]
-import { benchService } from './setup.js';
+import { apiCall, benchService, median as medianOf } from './setup.js';
 
 const runs = Number(process.argv[2] ?? 20);
 const bench = await benchService();
 
-async function call(token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
-  const res = await fetch(bench.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** Median of `runs` timings, in ms. */
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(bench.url, token, method, path, body);
+// Without warm-up calls, as this benchmark always measured.
+const median = (fn: () => Promise<unknown>) => medianOf(runs, fn, 0);
 
 const a = bench.token;
 const orgA = (await call(a, 'GET', `/api/v1/monitor/${bench.monitorId}`)).organizationID as number;

@@ -77,8 +77,8 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(killer);
 }
 
-// Screens in client processes of at most 500 each, spread over `urls` by client.
-async function screens(urls: string[], count: number, monitors: number[], auth: object | undefined): Promise<ChildProcess[]> {
+// Client processes for `count` screens, at most 500 each, once each is listening.
+async function screenClients(count: number): Promise<ChildProcess[]> {
   const clients: ChildProcess[] = [];
   for (let i = 0; i * SCREENS_PER_CLIENT < count; i++) {
     const child = fork(path.join(here, 'screens.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -86,6 +86,12 @@ async function screens(urls: string[], count: number, monitors: number[], auth: 
     clients.push(child);
   }
   await Promise.all(clients.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  return clients;
+}
+
+// Screens in client processes of at most 500 each, spread over `urls` by client.
+async function screens(urls: string[], count: number, monitors: number[], auth: object | undefined): Promise<ChildProcess[]> {
+  const clients = await screenClients(count);
   await Promise.all(clients.map((child, i) => ask(child, { start: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors } }, 'ready')));
   return clients;
 }
@@ -182,13 +188,7 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
   // The baseline: the processes settled after their start, their start-up garbage collected.
   await sleep(10_000);
   const before = await memoryOf(false);
-  const clients: ChildProcess[] = [];
-  for (let i = 0; i * SCREENS_PER_CLIENT < count; i++) {
-    const child = fork(path.join(here, 'screens.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    children.push(child);
-    clients.push(child);
-  }
-  await Promise.all(clients.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  const clients = await screenClients(count);
   const begin = now();
   const stormed = await Promise.all(clients.map((child, i) => ask<{ lastAt: number; subscribed: number; failed: number }>(child, {
     storm: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors },
