@@ -23,6 +23,9 @@ const READABLE_BY = 1;
 /** A store of one monitor's data versions (epoch e<n>), as MonitorStore answers the live side. */
 class VersionsInMemory {
   versions: Array<{ n: number; epoch: string; body: MonitorData }> = [{ n: 1, epoch: 'e1', body: emptyData() }];
+  /** Reads of the version, the record and the data; each answers what was stored when it began, `slowMs` later. */
+  reads = { version: 0, record: 0, data: 0 };
+  slowMs = 0;
   head() {
     return this.versions.at(-1)!;
   }
@@ -33,15 +36,22 @@ class VersionsInMemory {
     this.versions.push({ n: n + 1, epoch: `${history}${n + 1}`, body: applyWrite(body, write) });
     return { monitorId: MONITOR, version: n + 1, epoch: `${history}${n + 1}`, baseEpoch: epoch, ...write };
   }
+  private async answer<T>(value: T): Promise<T> {
+    if (this.slowMs) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    return value;
+  }
   async dataVersion() {
+    this.reads.version++;
     const { n, epoch } = this.head();
-    return { n, epoch, at: new Date() };
+    return this.answer({ n, epoch, at: new Date() });
   }
   async latestData() {
-    return { ...this.head(), at: new Date() };
+    this.reads.data++;
+    return this.answer({ ...this.head(), at: new Date() });
   }
   async get(id: number) {
-    return id === MONITOR ? { id, organizationID: READABLE_BY, revision: 1, config: { name: 'Wache 1' } } : null;
+    this.reads.record++;
+    return this.answer(id === MONITOR ? { id, organizationID: READABLE_BY, revision: 1, config: { name: 'Wache 1' } } : null);
   }
   learnData() {}
 }
@@ -145,6 +155,32 @@ live('a reset history (a restored database) reaches the screens as a snapshot ma
   await wall.waitFor(() => wall.events.some((e) => e.name === 'monitor:snapshot'), undefined, 'a snapshot');
   const snapshot = wall.events.find((e) => e.name === 'monitor:snapshot')!.payload;
   assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [2, 'r2', true]);
+});
+
+
+live('screens of one monitor subscribing at once share its reads: one in flight and one after it, not one each', async (ctx) => {
+  ctx.store.slowMs = 100;
+  const walls = await Promise.all(Array.from({ length: 30 }, () => screen(ctx, READABLE_BY)));
+  const acks = await Promise.all(walls.map((wall) => wall.subscribe(MONITOR)));
+  for (const ack of acks) assert.is('data' in ack && ack.data.snapshot?.version, 1, JSON.stringify(ack));
+  // Before the reads were shared: 30 of each.
+  assert.ok(ctx.store.reads.version <= 2 && ctx.store.reads.record <= 2 && ctx.store.reads.data <= 2, JSON.stringify(ctx.store.reads));
+});
+
+live('a screen subscribing while an older read is in flight gets the state stored when it asked, not that read\'s', async (ctx) => {
+  ctx.store.slowMs = 150;
+  const [first, second] = [await screen(ctx, READABLE_BY), await screen(ctx, READABLE_BY)];
+  const firstAck = first.subscribe(MONITOR);
+  await first.waitFor(() => ctx.store.reads.version > 0, undefined, 'the first read under way');
+  // Written while the first screen's read of version 1 is in flight; the second screen is not yet in the room.
+  ctx.live.dataWritten(ctx.store.write({ pagers: 2 }));
+  const secondAck = await second.subscribe(MONITOR);
+  assert.is('data' in secondAck && secondAck.data.snapshot?.version, 2, JSON.stringify(secondAck));
+  // The first screen was in the room before the write: it has version 2 from its answer or as a patch.
+  const ack = await firstAck;
+  assert.ok('data' in ack, JSON.stringify(ack));
+  const reached = () => ack.data.version === 2 || first.events.some((e) => ['monitor:patch', 'monitor:snapshot'].includes(e.name) && e.payload.version === 2);
+  await first.waitFor(reached, undefined, 'the first screen at version 2');
 });
 
 live.run();

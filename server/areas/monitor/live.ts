@@ -15,6 +15,7 @@ import { rooms, type MonitorView, type PatchEvent, type SnapshotEvent, type Subs
 import type { MonitorEvents } from './events.js';
 import { presentData, presentSnapshot } from './presenter.js';
 import type { MonitorStore } from './store.js';
+import { FreshReads } from '../../db/fresh-reads.js';
 
 export interface MonitorLiveOptions {
   /** The Redis clients when REDIS_URL is set: their recovery starts a resync of every monitor here. */
@@ -37,6 +38,16 @@ export class MonitorLive implements MonitorEvents {
   // are told which monitors to resync (their own recovery may have come before these writes).
   private readonly unpublished = new Set<number>();
   private readonly resyncTimer: NodeJS.Timeout;
+  // Screens of one monitor that subscribe at once (a restart, a network blip) share one read of its
+  // version and one of its snapshot, each begun after they asked (docs/hub.md "Reconnect storms").
+  private readonly versions = new FreshReads<number, { version: number; epoch: string }>(async (monitorId) => {
+    const { n, epoch } = await this.store.dataVersion(monitorId);
+    return { version: n, epoch };
+  });
+  private readonly snapshots = new FreshReads<number, SnapshotEvent | null>(async (monitorId) => {
+    const record = await this.store.get(monitorId);
+    return record ? presentSnapshot(record, presentData(await this.store.latestData(monitorId))) : null;
+  });
 
   constructor(private readonly io: HubServer, private readonly store: MonitorStore, private readonly options: MonitorLiveOptions) {
     const { metrics, log, redis } = options;
@@ -127,14 +138,12 @@ export class MonitorLive implements MonitorEvents {
     if (this.localScreens(event.monitorId) > 0 || this.sequencer.position(event.monitorId) !== undefined) this.sequencer.accept(event);
   }
 
-  private async latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
-    const { n, epoch } = await this.store.dataVersion(monitorId);
-    return { version: n, epoch };
+  private latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
+    return this.versions.get(monitorId);
   }
 
-  private async snapshot(monitorId: number): Promise<SnapshotEvent | null> {
-    const record = await this.store.get(monitorId);
-    return record ? presentSnapshot(record, presentData(await this.store.latestData(monitorId))) : null;
+  private snapshot(monitorId: number): Promise<SnapshotEvent | null> {
+    return this.snapshots.get(monitorId);
   }
 
   // Sends the stored state to this process's screens of a monitor when it differs from what they were

@@ -1,6 +1,7 @@
 // The screen fleet's commands (F3–F8): pair, list, remove, command, test alarm. Load → authorize →
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
+import { FreshReads } from '../../db/fresh-reads.js';
 import { IdIndex } from '../../db/id-index.js';
 import { forbidden, notFound, rateLimited } from '../../errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
@@ -33,12 +34,15 @@ export class ScreenCommands {
 
   // A monitor's screens, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byMonitor: IdIndex;
+  // Screens of one monitor subscribing at once share one read of its test alarm (server/db/fresh-reads.ts).
+  private readonly testAlarms: FreshReads<number, { message: string; endsAt: Date } | null>;
 
   constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents & CredentialEvents, limits: Limits) {
     this.pairings = new Pairings(db);
     const { Screen, ScreenIndex } = screenModels(db);
     this.byMonitor = new IdIndex(ScreenIndex, db.system.Lock, 'screens', async (monitorId) =>
       (await Screen.find({ monitorId: Number(monitorId) }, { _id: 1 }).lean()).map((d) => d._id));
+    this.testAlarms = new FreshReads((monitorId) => screenModels(db).TestAlarm.findById(String(monitorId)).lean());
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
 
@@ -104,7 +108,7 @@ export class ScreenCommands {
 
   /** The test alarm running on a monitor now, if any (sent to screens that subscribe meanwhile). */
   async runningTestAlarm(monitorId: number, now = Date.now()): Promise<{ message: string; endsAt: string } | null> {
-    const found = await screenModels(this.db).TestAlarm.findById(String(monitorId)).lean();
+    const found = await this.testAlarms.get(monitorId);
     return found && found.endsAt.getTime() > now ? { message: found.message, endsAt: found.endsAt.toISOString() } : null;
   }
 
