@@ -84,10 +84,13 @@ export class MonitorLive implements MonitorEvents {
   async subscribe(socket: HubSocket, monitorId: number, version?: number, epoch?: string): Promise<SubscribeResult> {
     // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
     await socket.join(rooms.monitor(monitorId));
-    const current = await this.latestVersion(monitorId);
-    if (version === current.version && epoch === current.epoch) {
-      this.sequencer.start(monitorId, current.version, current.epoch);
-      return { monitorId, ...current, serverTime: Date.now() };
+    // A screen without a version needs the snapshot anyway: no separate read of the version first.
+    if (version !== undefined) {
+      const current = await this.latestVersion(monitorId);
+      if (version === current.version && epoch === current.epoch) {
+        this.sequencer.start(monitorId, current.version, current.epoch);
+        return { monitorId, ...current, serverTime: Date.now() };
+      }
     }
     // The data comes from the process's cache of versions (they never change): repeated snapshots
     // of one version cost no read of the data.
