@@ -2,7 +2,8 @@
 // before they asked.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { FreshReads } from '../server/db/fresh-reads.js';
+import { FreshReads, KeptReads } from '../server/db/fresh-reads.js';
+import { forgetCachedFacts } from '../server/db/generation.js';
 
 const reads = suite('reads shared by the callers asking at once');
 
@@ -62,3 +63,73 @@ reads('keys are read apart, and a failed read fails only its callers', async () 
 });
 
 reads.run();
+
+const kept = suite('reads kept while no change is heard');
+
+/** A KeptReads over a counter of stored changes; `reads` counts the reads. */
+function keptSource(trustMs = 60_000, trusted = () => true) {
+  const source = { stored: 0, reads: 0, slowMs: 0 };
+  const cache = new KeptReads<string, number>(async () => {
+    source.reads++;
+    const seen = source.stored;
+    if (source.slowMs) await new Promise((r) => setTimeout(r, source.slowMs));
+    return seen;
+  }, trustMs, trusted);
+  return { source, cache };
+}
+
+kept('an answer is kept for the next callers until a change to its key is heard', async () => {
+  const { source, cache } = keptSource();
+  assert.is(await cache.get('a'), 0);
+  assert.is(await cache.get('a'), 0);
+  assert.is(await cache.get('b'), 0);
+  assert.is(source.reads, 2);
+  source.stored = 1;
+  cache.changed('a');
+  assert.is(await cache.get('a'), 1);
+  assert.is(await cache.get('b'), 0, 'another key keeps its answer');
+  assert.is(source.reads, 3);
+});
+
+kept('a change that tells the new state is kept as the answer', async () => {
+  const { source, cache } = keptSource();
+  await cache.get('a');
+  cache.changed('a', 5);
+  assert.is(await cache.get('a'), 5);
+  assert.is(source.reads, 1);
+});
+
+kept('a read that a change overtook answers its callers but is not kept', async () => {
+  const { source, cache } = keptSource();
+  source.slowMs = 50;
+  const early = cache.get('a');
+  await new Promise((r) => setTimeout(r, 10));
+  source.stored = 1;
+  cache.changed('a');
+  assert.is(await early, 0);
+  assert.is(await cache.get('a'), 1);
+  assert.is(source.reads, 2);
+});
+
+kept('nothing is kept past its trust, while changes may go unheard, or across a restored database', async () => {
+  let up = true;
+  const { source, cache } = keptSource(30, () => up);
+  await cache.get('a');
+  await new Promise((r) => setTimeout(r, 40));
+  await cache.get('a');
+  assert.is(source.reads, 2, 'past its trust');
+  up = false;
+  await cache.get('a');
+  await cache.get('a');
+  assert.is(source.reads, 4, 'while changes may go unheard');
+  up = true;
+  cache.forget();
+  await cache.get('a');
+  await cache.get('a');
+  assert.is(source.reads, 5, 'after forget(), once');
+  forgetCachedFacts();
+  await cache.get('a');
+  assert.is(source.reads, 6, 'after a restore');
+});
+
+kept.run();

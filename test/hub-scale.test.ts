@@ -152,4 +152,30 @@ scale('writes taking turns on two processes build on each other without collidin
   assert.is(stored.body.alarmData.event, 'TH1 VU eingeklemmt');
 });
 
+scale('a screen subscribing on one process gets what the other process changed before: configuration, data and a running test alarm (what a process keeps for subscriptions follows the others)', async (ctx) => {
+  const { id, onB, apis } = await twoProcesses(ctx, process.env.REDIS_URL!);
+  const b = ctx.procs[1];
+  // Each step: a change on A, seen by B (its first screen got the broadcast), then a new screen on B.
+  const newScreenOnB = async () => {
+    const screen = await connectScreen(b.url, ctx.apiKey);
+    ctx.screens.push(screen);
+    const ack = await screen.subscribe(id);
+    assert.ok('data' in ack && ack.data.snapshot, JSON.stringify(ack));
+    return { screen, snapshot: ack.data.snapshot };
+  };
+  assert.is((await apis[0].put('/api/v1/monitor', { id, name: 'Wache 3 Süd' })).status, 200);
+  await onB.waitFor(() => onB.events.some((e) => e.name === 'monitor:updated'), WAIT_MS, 'the update on B');
+  assert.is((await newScreenOnB()).snapshot.monitor.name, 'Wache 3 Süd');
+
+  assert.is((await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { eventId: 7, event: 'B3 Scheune' })).status, 200);
+  await onB.waitFor(() => onB.events.some((e) => e.name === 'monitor:patch'), WAIT_MS, 'the patch on B');
+  const afterPatch = (await newScreenOnB()).snapshot;
+  assert.is(afterPatch.data.alarmData.event, 'B3 Scheune', JSON.stringify(afterPatch.data));
+
+  assert.is((await apis[0].post(`/api/v1/monitor/${id}/test-alarm`, { message: 'Probealarm', durationSeconds: 60 })).status, 200);
+  await onB.waitFor(() => onB.events.some((e) => e.name === 'monitor:test-alarm'), WAIT_MS, 'the test alarm on B');
+  const { screen } = await newScreenOnB();
+  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:test-alarm' && e.payload.message === 'Probealarm'), WAIT_MS, 'the running test alarm on the new screen');
+});
+
 scale.run();

@@ -2,6 +2,7 @@
 // after a restart (docs/hub.md "Reconnect storms"). A caller shares only a read that begins after it
 // asked, so it never gets a state older than its own call: while a read is in flight, later callers wait
 // for the next one, which starts when it settles. Per key, at most one read runs and one waits.
+import { cacheGeneration } from './generation.js';
 
 interface Slot<V> {
   running: Promise<V>;
@@ -42,5 +43,64 @@ export class FreshReads<K, V> {
     } finally {
       if (slot.queued === null && this.slots.get(key) === slot) this.slots.delete(key);
     }
+  }
+}
+
+/**
+ * Fresh reads whose answers are kept for the next callers while this process learns of no change to
+ * the key: for `trustMs` at most (the bound on what a change this process never heard of can cost),
+ * and only while `trusted()` says changes are being heard (the hub's Redis is up). A read that a
+ * change overtook is answered but not kept. A restored database (server/db/generation.ts) empties it.
+ */
+export class KeptReads<K, V> {
+  private readonly reads: FreshReads<K, V>;
+  private readonly kept = new Map<K, { value: V; at: number; generation: number }>();
+  private readonly reading = new Map<K, Set<{ overtaken: boolean }>>();
+  private swept = Date.now();
+
+  constructor(read: (key: K) => Promise<V>, private readonly trustMs: number, private readonly trusted: () => boolean = () => true) {
+    this.reads = new FreshReads(read);
+  }
+
+  /** The kept answer while it may be trusted, else a fresh read. */
+  get(key: K): Promise<V> {
+    if (Date.now() - this.swept >= this.trustMs) this.dropExpired();
+    const kept = this.kept.get(key);
+    if (kept && Date.now() - kept.at < this.trustMs && kept.generation === cacheGeneration() && this.trusted()) return Promise.resolve(kept.value);
+    return this.fresh(key);
+  }
+
+  /** A read begun after this call, kept unless a change overtakes it. */
+  async fresh(key: K): Promise<V> {
+    const [mark, generation, asked] = [{ overtaken: false }, cacheGeneration(), Date.now()];
+    const marks = this.reading.get(key) ?? new Set();
+    this.reading.set(key, marks.add(mark));
+    try {
+      const value = await this.reads.get(key);
+      if (!mark.overtaken && cacheGeneration() === generation) this.kept.set(key, { value, at: asked, generation });
+      return value;
+    } finally {
+      marks.delete(mark);
+      if (!marks.size && this.reading.get(key) === marks) this.reading.delete(key);
+    }
+  }
+
+  /** A change to the key reached this process; `value`: the state it leaves, kept from now on. */
+  changed(key: K, ...value: [V] | []): void {
+    for (const mark of this.reading.get(key) ?? []) mark.overtaken = true;
+    if (value.length) this.kept.set(key, { value: value[0], at: Date.now(), generation: cacheGeneration() });
+    else this.kept.delete(key);
+  }
+
+  /** Nothing kept is trusted any more (changes may have gone unheard). */
+  forget(): void {
+    this.kept.clear();
+    for (const marks of this.reading.values()) for (const mark of marks) mark.overtaken = true;
+  }
+
+  // Answers past their trust, dropped at most once per trust period (keys are not otherwise removed).
+  private dropExpired(): void {
+    this.swept = Date.now();
+    for (const [key, { at }] of this.kept) if (Date.now() - at >= this.trustMs) this.kept.delete(key);
   }
 }

@@ -14,7 +14,10 @@ const FORGET_WAIT_MS = 2_000;
 
 /** The hub's broadcasts on one Socket.IO server. */
 export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents {
+  private readonly testAlarmListeners: Array<(event: TestAlarmEvent) => void> = [];
+
   constructor(private readonly io: HubServer, private readonly credentials: CredentialCache, private readonly redis: RedisPair | null, private readonly log: Pick<Logger, 'warn'>) {
+    io.on('hub:test-alarm', (event) => this.testAlarmStarted(event));
     // A screen removed on another process: its token is refused here from now on.
     io.on('hub:forget-credential', (credential, done) => {
       credentials.forget(credential);
@@ -30,8 +33,20 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
     return commandScreens(this.io, screenIds, command, timeoutMs);
   }
 
+  // The other processes hear of it before the screens do (one channel, in order), so a screen that
+  // subscribes there either was in the room in time or is told of the running test alarm.
   testAlarm(event: TestAlarmEvent): void {
+    this.testAlarmStarted(event);
+    if (this.redis) this.io.serverSideEmit('hub:test-alarm', event);
     this.io.to(rooms.monitor(event.monitorId)).emit('monitor:test-alarm', event);
+  }
+
+  onTestAlarm(listener: (event: TestAlarmEvent) => void): void {
+    this.testAlarmListeners.push(listener);
+  }
+
+  private testAlarmStarted(event: TestAlarmEvent): void {
+    for (const listener of this.testAlarmListeners) listener(event);
   }
 
   disconnectScreen(screenId: number): void {

@@ -16,6 +16,8 @@ export interface ScreenEvents {
   commandScreens(screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]>;
   /** Shows a test alarm on a monitor's screens. */
   testAlarm(event: TestAlarmEvent): void;
+  /** Calls `listener` for every test alarm started, on any process (this one's at once). */
+  onTestAlarm(listener: (event: TestAlarmEvent) => void): void;
   /** Disconnects a removed screen's sockets at once, on every process. */
   disconnectScreen(screenId: number): void;
 }

@@ -7,7 +7,7 @@ import { translateDbError } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Caller } from '../identity/actor.js';
 import type { RedisPair } from './redis.js';
-import type { AckError, ClientToServerEvents, PatchEvent, ServerToClientEvents } from '../../common/hub-protocol.js';
+import type { AckError, ClientToServerEvents, PatchEvent, ServerToClientEvents, TestAlarmEvent } from '../../common/hub-protocol.js';
 
 export interface SocketData {
   actor: Caller;
@@ -22,6 +22,10 @@ export interface InterServerEvents {
   'hub:patch': (event: PatchEvent) => void;
   /** A process could not publish this monitor's patches while Redis was away: resync its screens. */
   'hub:resync': (monitorId: number) => void;
+  /** A monitor's configuration changed or it was deleted: what a process kept of it is old. */
+  'hub:monitor-changed': (monitorId: number) => void;
+  /** A test alarm started (before its room broadcast): every process knows it runs. */
+  'hub:test-alarm': (event: TestAlarmEvent) => void;
   /** A credential was revoked: forget it here (its stored hash), then acknowledge. */
   'hub:forget-credential': (credential: string, done: (forgotten: true) => void) => void;
 }

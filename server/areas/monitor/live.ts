@@ -15,7 +15,7 @@ import { rooms, type MonitorView, type PatchEvent, type SnapshotEvent, type Subs
 import type { MonitorEvents } from './events.js';
 import { presentData, presentSnapshot } from './presenter.js';
 import type { MonitorStore } from './store.js';
-import { FreshReads } from '../../db/fresh-reads.js';
+import { FreshReads, KeptReads } from '../../db/fresh-reads.js';
 
 export interface MonitorLiveOptions {
   /** The Redis clients when REDIS_URL is set: their recovery starts a resync of every monitor here. */
@@ -28,6 +28,12 @@ export interface MonitorLiveOptions {
 
 /** How long a patch that overtook its predecessor waits for it before the screens are resynced. */
 const HOLD_MS = 150;
+/**
+ * How long a snapshot read here answers subscriptions while this process learns of no change to the
+ * monitor (docs/hub.md "Reconnect storms"): the bound on what a lost message between processes could
+ * cost a screen that subscribes meanwhile, as the periodic resync bounds it for the others.
+ */
+const SNAPSHOT_TRUST_MS = 5_000;
 
 /** The monitor area's side of the hub: implements its events on the Socket.IO server it is given. */
 export class MonitorLive implements MonitorEvents {
@@ -38,20 +44,23 @@ export class MonitorLive implements MonitorEvents {
   // are told which monitors to resync (their own recovery may have come before these writes).
   private readonly unpublished = new Set<number>();
   private readonly resyncTimer: NodeJS.Timeout;
-  // Screens of one monitor that subscribe at once (a restart, a network blip) share one read of its
-  // version and one of its snapshot, each begun after they asked (docs/hub.md "Reconnect storms").
+  // Resyncs of one monitor at once share one read of its version, begun after they asked.
   private readonly versions = new FreshReads<number, { version: number; epoch: string }>(async (monitorId) => {
     const { n, epoch } = await this.store.dataVersion(monitorId);
     return { version: n, epoch };
   });
-  private readonly snapshots = new FreshReads<number, SnapshotEvent | null>(async (monitorId) => {
-    const record = await this.store.get(monitorId);
-    return record ? presentSnapshot(record, presentData(await this.store.latestData(monitorId))) : null;
-  });
+  // The stored snapshot, kept for the next subscriptions while no change to the monitor reached this
+  // process (docs/hub.md "Reconnect storms"); not while Redis is away, when changes on the other
+  // processes may go unheard. The data of a version is read once per process: versions never change.
+  private readonly snapshots: KeptReads<number, SnapshotEvent | null>;
 
   constructor(private readonly io: HubServer, private readonly store: MonitorStore, private readonly options: MonitorLiveOptions) {
     const { metrics, log, redis } = options;
     this.resyncMs = options.resyncMs ?? 10_000;
+    this.snapshots = new KeptReads(async (monitorId) => {
+      const record = await store.get(monitorId);
+      return record ? presentSnapshot(record, presentData(await store.latestData(monitorId))) : null;
+    }, SNAPSHOT_TRUST_MS, () => redis?.up() ?? true);
     this.sequencer = new PatchSequencer(
       (event) => {
         io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event);
@@ -63,12 +72,16 @@ export class MonitorLive implements MonitorEvents {
     // Another process's write: to the screens first, then remembered here too (deriving the new state
     // costs a copy of the monitor's data), so the next write here does not collide with it.
     io.on('hub:patch', (event) => {
+      this.changed(event.monitorId);
       this.deliver(event);
       const { section, op, payload, at } = event;
       store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
     });
     io.on('hub:resync', (monitorId) => void this.resync(monitorId).catch(this.resyncFailed(monitorId)));
+    io.on('hub:monitor-changed', (monitorId) => this.changed(monitorId));
     redis?.onRecovered(() => {
+      // Messages from the other processes may have been lost meanwhile: nothing kept is trusted.
+      this.snapshots.forget();
       void this.resyncAll();
       for (const monitorId of this.unpublished) io.serverSideEmit('hub:resync', monitorId);
       this.unpublished.clear();
@@ -84,18 +97,14 @@ export class MonitorLive implements MonitorEvents {
   async subscribe(socket: HubSocket, monitorId: number, version?: number, epoch?: string): Promise<SubscribeResult> {
     // Join first: a patch written while the snapshot is read is then not lost but arrives after it.
     await socket.join(rooms.monitor(monitorId));
-    // A screen without a version needs the snapshot anyway: no separate read of the version first.
-    if (version !== undefined) {
-      const current = await this.latestVersion(monitorId);
-      if (version === current.version && epoch === current.epoch) {
-        this.sequencer.start(monitorId, current.version, current.epoch);
-        return { monitorId, ...current, serverTime: Date.now() };
-      }
-    }
-    // The data comes from the process's cache of versions (they never change): repeated snapshots
-    // of one version cost no read of the data.
-    const snapshot = await this.snapshot(monitorId);
+    // The state kept here, or read after the join: a change on its way from another process reaches
+    // the screen in the room after its answer.
+    const snapshot = await this.snapshots.get(monitorId);
     if (!snapshot) throw notFound('Monitor not found');
+    if (version === snapshot.version && epoch === snapshot.epoch) {
+      this.sequencer.start(monitorId, snapshot.version, snapshot.epoch);
+      return { monitorId, version, epoch, serverTime: Date.now() };
+    }
     // Only this screen got the snapshot: the others still need every patch, so the track only starts here.
     this.sequencer.start(monitorId, snapshot.version, snapshot.epoch);
     this.options.metrics.snapshotSent('subscribe');
@@ -103,6 +112,7 @@ export class MonitorLive implements MonitorEvents {
   }
 
   dataWritten(event: PatchEvent): void {
+    this.changed(event.monitorId);
     const { redis } = this.options;
     if (redis) {
       if (!redis.up()) this.unpublished.add(event.monitorId);
@@ -112,10 +122,12 @@ export class MonitorLive implements MonitorEvents {
   }
 
   monitorUpdated(monitor: MonitorView, revision: number): void {
+    this.announceChange(monitor.id);
     this.io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
   }
 
   monitorDeleted(monitorId: number, organizationId: number): void {
+    this.announceChange(monitorId);
     this.io.to([rooms.organization(organizationId), rooms.monitor(monitorId)]).emit('monitor:deleted', { monitorId });
     this.io.in(rooms.monitor(monitorId)).socketsLeave(rooms.monitor(monitorId));
     this.sequencer.forget(monitorId);
@@ -123,6 +135,7 @@ export class MonitorLive implements MonitorEvents {
 
   /** The database was restored: what was sent here belongs to the old history. */
   restored(): void {
+    this.snapshots.forget();
     for (const monitorId of monitorsHere(this.io)) this.sequencer.forget(monitorId);
   }
 
@@ -146,7 +159,19 @@ export class MonitorLive implements MonitorEvents {
   }
 
   private snapshot(monitorId: number): Promise<SnapshotEvent | null> {
-    return this.snapshots.get(monitorId);
+    return this.snapshots.fresh(monitorId);
+  }
+
+  // A change to a monitor's data or configuration reached this process: what was kept of it is old.
+  private changed(monitorId: number): void {
+    this.snapshots.changed(monitorId);
+  }
+
+  // A configuration change made here: the other processes hear of it before its room broadcast, so
+  // one of their screens either joined in time for the broadcast or subscribes after they forgot.
+  private announceChange(monitorId: number): void {
+    this.changed(monitorId);
+    if (this.options.redis) this.io.serverSideEmit('hub:monitor-changed', monitorId);
   }
 
   // Sends the stored state to this process's screens of a monitor when it differs from what they were

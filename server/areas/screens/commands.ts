@@ -1,7 +1,7 @@
 // The screen fleet's commands (F3–F8): pair, list, remove, command, test alarm. Load → authorize →
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
-import { FreshReads } from '../../db/fresh-reads.js';
+import { KeptReads } from '../../db/fresh-reads.js';
 import { IdIndex } from '../../db/id-index.js';
 import { forbidden, notFound, rateLimited } from '../../errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
@@ -20,6 +20,8 @@ export const COMMAND_TIMEOUT_MS = 5_000;
 
 /** Wrong pairing codes one credential may try per minute (codes are guessed at F3, not at the screen). */
 const WRONG_CODES_PER_MINUTE = 10;
+/** How long a test alarm read for a subscribing screen answers the next ones (changes here and on other processes replace it at once). */
+const TEST_ALARM_TRUST_MS = 5_000;
 
 /** What F6/F7 answer. */
 export interface CommandResult {
@@ -34,15 +36,17 @@ export class ScreenCommands {
 
   // A monitor's screens, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byMonitor: IdIndex;
-  // Screens of one monitor subscribing at once share one read of its test alarm (server/db/fresh-reads.ts).
-  private readonly testAlarms: FreshReads<number, { message: string; endsAt: Date } | null>;
+  // The test alarm stored per monitor, read once for the screens subscribing in a few seconds and kept
+  // up to date by the test alarms started on any process (docs/hub.md "Reconnect storms").
+  private readonly testAlarms: KeptReads<number, { message: string; endsAt: Date } | null>;
 
   constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents & CredentialEvents, limits: Limits) {
     this.pairings = new Pairings(db);
     const { Screen, ScreenIndex } = screenModels(db);
     this.byMonitor = new IdIndex(ScreenIndex, db.system.Lock, 'screens', async (monitorId) =>
       (await Screen.find({ monitorId: Number(monitorId) }, { _id: 1 }).lean()).map((d) => d._id));
-    this.testAlarms = new FreshReads((monitorId) => screenModels(db).TestAlarm.findById(String(monitorId)).lean());
+    this.testAlarms = new KeptReads((monitorId) => screenModels(db).TestAlarm.findById(String(monitorId), { message: 1, endsAt: 1 }).lean(), TEST_ALARM_TRUST_MS);
+    events.onTestAlarm(({ monitorId, message, endsAt }) => this.testAlarms.changed(monitorId, { message, endsAt: new Date(endsAt) }));
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
 
