@@ -39,3 +39,4 @@ server.on('request', (req, res) => {
 });
 reportMemoryOnRequest(() => io.engine.clientsCount);
 server.listen(port, '127.0.0.1', () => process.send?.({ listening: (server.address() as { port: number }).port }));
+process.on('message', (message: { stop?: true }) => message.stop && process.exit(0));

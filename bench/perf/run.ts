@@ -1,14 +1,18 @@
 // `npm run bench`: alarm-hub side by side with bare baselines, in one run, written to BENCHMARKS.md.
 //   fan-out  2 hub processes on one Redis, N screens (socket.io-client in separate processes, WebSocket)
 //            on one monitor or spread over 100, REST patches at 20/s; REST call → each screen's receipt
-//            baseline: a bare Socket.IO server with the same Redis adapter that only broadcasts
+//            baselines: a bare Socket.IO server with the same Redis adapter that only broadcasts (the
+//            floor), and one that stores each version durably first (fair-hub.ts, the goal's baseline)
 //   memory   one process with 0 / 1,000 / 5,000 / 10,000 idle subscribed screens, RSS and heap after GC
 //            baseline: the same bare server holding as many sockets
 //   REST     autocannon on M4 (read) and M8 (write), 10 connections
 //            baseline: bare Koa routes doing the same database work without our middleware
 // Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --memory 0,1000,5000,10000
 //        --saturation 1000,5000 --rates 20,50,100 --neighbour 100000
-//        --storm 1000,3000,5000 --only fanout,memory,saturation,startup,rest,storm,neighbour --save NAME]
+//        --storm 1000,3000,5000 --capacity 2000,4000,… --save NAME
+//        --only fanout,memory,saturation,capacity,startup,rest,storm,neighbour]
+//   capacity screens one process holds at 20 patches/s over 100 monitors with p99 < 250 ms and none
+//            missed, stepping up until a step fails
 //   storm    1,000 / 3,000 / 5,000 screens connecting at once (over 100 monitors) to one process and to
 //            two: time until every screen is subscribed with its monitor's data, RSS growth per screen
 //            45 s later without a forced GC, event-loop delay; baseline: the bare Socket.IO server
@@ -37,7 +41,7 @@ import { renderReport, type Results } from './report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,startup,storm,neighbour' }, storm: { type: 'string', default: '1000,3000,5000' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,capacity,startup,storm,neighbour' }, storm: { type: 'string', default: '1000,3000,5000' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' }, capacity: { type: 'string', default: '2000,4000,6000,8000,10000,12000,15000' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -190,10 +194,11 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
   const before = await memoryOf(false);
   const clients = await screenClients(count);
   const begin = now();
-  const stormed = await Promise.all(clients.map((child, i) => ask<{ lastAt: number; subscribed: number; failed: number }>(child, {
+  const stormed = await Promise.all(clients.map((child, i) => ask<{ lastAt: number; connectedAt: number; subscribed: number; failed: number }>(child, {
     storm: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors },
   }, 'stormed')));
   const seconds = (Math.max(...stormed.map((s) => s.lastAt)) - begin) / 1000;
+  const connectedSeconds = (Math.max(...stormed.map((s) => s.connectedAt)) - begin) / 1000;
   const during = await memoryOf(true);
   await sleep(45_000);
   const after = await memoryOf(true);
@@ -201,6 +206,7 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
   const growth = after.reduce((sum, m, i) => sum + m.rss - before[i].rss, 0) / count;
   return {
     seconds,
+    connectedSeconds,
     subscribed: stormed.reduce((n, s) => n + s.subscribed, 0),
     failed: stormed.reduce((n, s) => n + s.failed, 0),
     rssPerScreen: growth,
@@ -272,14 +278,16 @@ async function main(): Promise<void> {
   const env = { BENCH_MONGODB_URI: database.uri, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' };
   const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
   const auth = { token, scheme: 'api-token' };
-  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [], saturation: [], startup: [], storm: [] };
+  const results: Results = { date: new Date().toISOString(), machine: `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${database.engine}`, seconds, fanout: [], memory: { ours: [], bare: [] }, rest: [], saturation: [], capacity: [], startup: [], storm: [] };
 
   try {
     const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
     const ours = await Promise.all([start('hub-process.ts', withRedis), start('hub-process.ts', withRedis)]);
     const bare = await Promise.all([start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout', BARE_INDEX: '0' }), start('bare-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout', BARE_INDEX: '1' })]);
+    const fair = await Promise.all([0, 1].map((i) => start('fair-hub.ts', { ...withRedis, BARE_PREFIX: 'fanout', BARE_INDEX: String(i), BARE_PROCESSES: '2' })));
     const oursUrls = ours.map((p) => `http://127.0.0.1:${p.port}`);
     const bareUrls = bare.map((p) => `http://127.0.0.1:${p.port}`);
+    const fairUrls = fair.map((p) => `http://127.0.0.1:${p.port}`);
     const monitorIds: number[] = [];
     for (let i = 0; i < 100; i++) {
       const created = await fetch(`${oursUrls[0]}/api/v1/monitor`, { method: 'POST', headers, body: JSON.stringify({ name: `Wache ${i}`, organizationID: org.id }) });
@@ -291,12 +299,13 @@ async function main(): Promise<void> {
       for (const spread of [1, 100]) {
         const monitors = monitorIds.slice(0, spread);
         const bareFigures = await fanOut(bareUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
+        const fairFigures = await fanOut(fairUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
         const oursFigures = await fanOut(oursUrls, (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitors, auth);
-        results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, ours: oursFigures });
-        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} (resync snapshots ${oursFigures.snapshots}) · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
+        results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, fair: fairFigures, ours: oursFigures });
+        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · storing bare p50 ${fairFigures.p50.toFixed(1)} p99 ${fairFigures.p99.toFixed(1)} missed ${fairFigures.missed} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} (resync snapshots ${oursFigures.snapshots}) · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
       }
     }
-    for (const p of [...ours, ...bare]) await stop(p.child);
+    for (const p of [...ours, ...bare, ...fair]) await stop(p.child);
 
     if (only.has('memory')) {
       const single = await start('hub-process.ts', env);
@@ -323,6 +332,21 @@ async function main(): Promise<void> {
       await stop(single.child);
     }
 
+    // Capacity: how many screens one process holds at 20 patches/s over the 100 monitors with p99 under
+    // 250 ms and nothing missed, stepping up until a step fails (the clients share the machine).
+    if (only.has('capacity')) {
+      const single = await start('hub-process.ts', env);
+      const url = `http://127.0.0.1:${single.port}`;
+      for (const size of args.capacity!.split(',').map(Number)) {
+        const figures = await fanOut([url], (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitorIds, auth, 20);
+        const held = figures.p99 < 250 && figures.missed === 0;
+        results.capacity!.push({ screens: size, rate: 20, held, ...figures });
+        process.stderr.write(`capacity ${size} screens at 20 patches/s: p50 ${figures.p50.toFixed(1)} p99 ${figures.p99.toFixed(1)} missed ${figures.missed}${held ? '' : ' (not held)'}\n`);
+        if (!held) break;
+      }
+      await stop(single.child);
+    }
+
     if (only.has('startup')) {
       for (const [name, argv] of [['TypeScript (npm start)', ['--import', 'tsx', 'server/main.ts']], ['compiled (npm run start:prod)', ['dist/server/main.js']]] as const) {
         const runs = [];
@@ -345,7 +369,7 @@ async function main(): Promise<void> {
           const oursFigures = await storm(oursProcs, size, monitorIds, auth);
           for (const p of oursProcs) await stop(p.child);
           results.storm!.push({ screens: size, processes, bare: bareFigures, ours: oursFigures });
-          const line = (f: typeof oursFigures) => `${f.seconds.toFixed(1)} s, ${f.subscribed} subscribed, ${f.failed} failed, RSS +${(f.rssPerScreen / 1024).toFixed(1)} KiB/screen, loop max ${f.loopMaxMs.toFixed(0)} ms`;
+          const line = (f: typeof oursFigures) => `${f.seconds.toFixed(1)} s (all connected after ${f.connectedSeconds.toFixed(1)} s), ${f.subscribed} subscribed, ${f.failed} failed, RSS +${(f.rssPerScreen / 1024).toFixed(1)} KiB/screen, loop max ${f.loopMaxMs.toFixed(0)} ms`;
           process.stderr.write(`storm ${size} screens on ${processes} process(es): bare ${line(bareFigures)} · ours ${line(oursFigures)}\n`);
         }
       }
@@ -388,10 +412,11 @@ async function main(): Promise<void> {
     if (!only.has('memory')) results.memory = previous.memory;
     if (!only.has('rest')) results.rest = previous.rest;
     if (!only.has('saturation')) results.saturation = previous.saturation;
+    if (!only.has('capacity')) results.capacity = previous.capacity;
     if (!only.has('startup')) results.startup = previous.startup;
     if (!only.has('neighbour')) results.neighbour = previous.neighbour;
     if (!only.has('storm')) results.storm = previous.storm;
-    if (['fanout', 'memory', 'rest', 'saturation', 'startup', 'storm', 'neighbour'].some((stage) => !only.has(stage))) {
+    if (['fanout', 'memory', 'rest', 'saturation', 'capacity', 'startup', 'storm', 'neighbour'].some((stage) => !only.has(stage))) {
       // "<first run>; <stages> on <date>; …": a stage run again replaces its own date.
       const [first, ...later] = previous.date.split('; ');
       const kept = later.filter((part) => !part.split(' on ')[0].split(', ').every((stage) => only.has(stage)));

@@ -3,7 +3,8 @@
 // Message in:  { start: { url, count, auth?, monitors: number[], bare: boolean } } (one screen after another)
 //              { storm: the same } (all at once, as after a restart or a network blip)
 // Messages out: { ready: n } once all are connected and subscribed; { flushed: { receipts: [[monitorId, version, …receipt times]…], snapshots } } on 'flush';
-//              { stormed: { lastAt, subscribed, failed } } after a storm (lastAt: when the last answer came).
+//              { stormed: { lastAt, connectedAt, subscribed, failed } } after a storm (lastAt: when the last
+//              answer came; connectedAt: when the last screen connected).
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 
@@ -44,8 +45,8 @@ async function connectAll(start: Start): Promise<void> {
 }
 
 // Every screen at once: connect, subscribe, and count the answers that hold the monitor's data.
-async function storm(start: Start): Promise<{ lastAt: number; subscribed: number; failed: number }> {
-  let [lastAt, subscribed, failed] = [0, 0, 0];
+async function storm(start: Start): Promise<{ lastAt: number; connectedAt: number; subscribed: number; failed: number }> {
+  let [lastAt, connectedAt, subscribed, failed] = [0, 0, 0, 0];
   await Promise.all(Array.from({ length: start.count }, async (_, i) => {
     const monitorId = start.monitors[i % start.monitors.length];
     const socket = io(start.url, { path: '/socket.io', transports: ['websocket'], auth: start.auth, reconnection: false, forceNew: true });
@@ -55,6 +56,7 @@ async function storm(start: Start): Promise<{ lastAt: number; subscribed: number
         socket.once('connect', () => resolve());
         socket.once('connect_error', reject);
       });
+      connectedAt = Math.max(connectedAt, now());
       const ack = (await socket.timeout(120_000).emitWithAck('monitor:subscribe', { monitorId })) as { data?: unknown };
       if (ack.data) subscribed++;
       else failed++;
@@ -63,7 +65,7 @@ async function storm(start: Start): Promise<{ lastAt: number; subscribed: number
     }
     lastAt = Math.max(lastAt, now());
   }));
-  return { lastAt, subscribed, failed };
+  return { lastAt, connectedAt, subscribed, failed };
 }
 
 let received = 0;
