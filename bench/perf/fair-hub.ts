@@ -2,9 +2,10 @@
 // the same job, and no more. A Koa route stores each version durably with the same driver (mongoose) in
 // the same database, then broadcasts it through the same Redis adapter; no authentication, validation,
 // rate limits, logging, metrics or ordering guarantees beyond the database's unique key. The version is
-// one insert of a document holding the monitor's whole state (as alarm-hub stores a version), under
-// an `_id` unique per monitor and version; the processes interleave their version numbers (process i of
-// n: i, i + n, …) instead of sharing a counter, the cheapest durable write there is.
+// one insert of a document holding the monitor's whole state, built with the product's own reducer
+// (common/monitor-data.ts: the alarm, its list and the incident log, as alarm-hub stores a version),
+// under an `_id` unique per monitor and version; the processes interleave their version numbers
+// (process i of n: i, i + n, …) instead of sharing a counter: the cheapest durable write there is.
 import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -13,13 +14,14 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { reportMemoryOnRequest } from './memory.js';
+import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../../common/monitor-data.js';
 
 const conn = await mongoose.createConnection(process.env.BENCH_MONGODB_URI!, { autoIndex: false, bufferCommands: false }).asPromise();
 const Version = conn.model('FairVersion', new mongoose.Schema({ _id: String, state: String, at: Date }, { versionKey: false }), 'fair_versions');
 
 const koa = new Koa();
-const server = http.createServer(koa.callback());
-const io = new Server(server, { path: '/socket.io', serveClient: false, pingInterval: 10_000, pingTimeout: 5_000 });
+const router = new Router();
+const io = new Server({ path: '/socket.io', serveClient: false, pingInterval: 10_000, pingTimeout: 5_000 });
 const pub = new Redis(process.env.REDIS_URL!);
 io.adapter(createAdapter(pub, pub.duplicate(), { key: `fair-${process.env.BARE_PREFIX ?? 'x'}` }));
 io.on('connection', (socket) => {
@@ -30,20 +32,24 @@ io.on('connection', (socket) => {
 });
 
 const [index, processes] = [Number(process.env.BARE_INDEX ?? 0), Number(process.env.BARE_PROCESSES ?? 2)];
-const states = new Map<number, { version: number; alarming: Record<string, unknown> }>();
-const router = new Router();
+// Each monitor starts with an alarm (as the benchmark's monitors do), so that patches apply to it.
+const states = new Map<number, { version: number; data: MonitorData }>();
+const started = (at: string) => applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Bench alarm' }, at });
 router.patch('/patch/:monitorId', async (ctx) => {
   const monitorId = Number(ctx.params.monitorId);
-  const payload = JSON.parse(await readBody(ctx.req)) as Record<string, unknown>;
-  const previous = states.get(monitorId) ?? { version: index - processes, alarming: {} };
-  const state = { version: previous.version + processes, alarming: { ...previous.alarming, ...payload } };
+  const payload = JSON.parse(await readBody(ctx.req)) as JsonObject;
   const at = new Date();
-  await Version.create({ _id: `${monitorId}:${state.version}`, state: JSON.stringify(state), at });
+  const previous = states.get(monitorId) ?? { version: index - processes, data: started(at.toISOString()) };
+  const state = { version: previous.version + processes, data: applyWrite(previous.data, { section: 'alarming', op: 'patch', payload, at: at.toISOString() }) };
+  await Version.create({ _id: `${monitorId}:${state.version}`, state: JSON.stringify(state.data), at });
   states.set(monitorId, state);
   io.to(`monitor:${monitorId}`).emit('monitor:patch', { monitorId, version: state.version, epoch: 'e', baseEpoch: 'e', section: 'alarming', op: 'patch', payload, at: at.toISOString() });
   ctx.body = { message: `saved (version ${state.version})` };
 });
 koa.use(router.routes());
+// The server after the routes: koa.callback() takes the middleware there is at that moment.
+const server = http.createServer(koa.callback());
+io.attach(server);
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -261,7 +261,8 @@ async function writeReport(): Promise<void> {
   const saved = async (name: string) => JSON.parse(await fs.readFile(path.join(here, 'results', `${name}.json`), 'utf8').catch(() => 'null')) as Results | null;
   // The reading of the figures is written by hand in bench/perf/notes.md and kept beside them.
   const notes = await fs.readFile(path.join(here, 'notes.md'), 'utf8').catch(() => '');
-  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save!), notes));
+  // "previous": a run of the main before the current round of work, when one is saved.
+  await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save!), notes, await saved('previous')));
 }
 
 async function main(): Promise<void> {
