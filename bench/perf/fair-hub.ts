@@ -41,8 +41,9 @@ router.patch('/patch/:monitorId', async (ctx) => {
   const at = new Date();
   const previous = states.get(monitorId) ?? { version: index - processes, data: started(at.toISOString()) };
   const state = { version: previous.version + processes, data: applyWrite(previous.data, { section: 'alarming', op: 'patch', payload, at: at.toISOString() }) };
-  await Version.create({ _id: `${monitorId}:${state.version}`, state: JSON.stringify(state.data), at });
+  // Taken before the insert, so that two requests for one monitor never build the same version.
   states.set(monitorId, state);
+  await Version.create({ _id: `${monitorId}:${state.version}`, state: JSON.stringify(state.data), at });
   io.to(`monitor:${monitorId}`).emit('monitor:patch', { monitorId, version: state.version, epoch: 'e', baseEpoch: 'e', section: 'alarming', op: 'patch', payload, at: at.toISOString() });
   ctx.body = { message: `saved (version ${state.version})` };
 });
