@@ -9,6 +9,8 @@ export interface Latency {
   patches: number;
   /** Median time until the REST call (or the bare server's POST) answered. */
   answerP50?: number;
+  /** Writes the server refused or failed (absent in runs before it was counted). */
+  refused?: number;
   /** Snapshots screens got after subscribing: their process resynced them instead of sending patches. */
   snapshots?: number;
 }
@@ -141,7 +143,7 @@ function goals(before: Results | null, previous: Results | null, current: Result
     const fair = (x: Results['fanout'][number]) => (x.fair ? `${ratio(x.ours.p50, x.fair.p50)} / ${ratio(x.ours.p99, x.fair.p99)} (${ms(x.ours.p50)} / ${ms(x.ours.p99)} against ${ms(x.fair.p50)} / ${ms(x.fair.p99)} ms)` : '–');
     rows.push([`fan-out p50 / p99 against the storing bare server, ${where}`, fan(f.screens, f.monitors, fair), '≤ 1.15× / ≤ 1.15×']);
     rows.push([`fan-out p50 / p99 against the bare server that stores nothing (the floor), ${where}`, fan(f.screens, f.monitors, floor), 'none (the floor)']);
-    rows.push([`missed patches, ${where}`, fan(f.screens, f.monitors, (x) => String(x.ours.missed)), '0']);
+    rows.push([`missed patches (refused writes), ${where}`, fan(f.screens, f.monitors, (x) => `${x.ours.missed}${x.ours.refused ? ` (${x.ours.refused} refused)` : ''}`), '0']);
   }
   rows.push(['capacity: screens one process holds at 20 patches/s over 100 monitors, p99 < 250 ms, none missed', (r) => {
     if (!r?.capacity?.length) return '–';

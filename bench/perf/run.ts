@@ -110,6 +110,7 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   await sleep(1_000);
   const sent = new Map<string, number>();
   const answered: number[] = [];
+  let refused = 0;
   const writes: Promise<void>[] = [];
   const total = seconds * rate;
   const begin = now();
@@ -118,11 +119,13 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
     const monitorId = monitors[i % monitors.length];
     const started = now();
     writes.push(fetch(urls[i % urls.length] + patchPath(monitorId), { method: 'PATCH', headers, body: JSON.stringify(PATCH) })
-      .then((r) => r.json() as Promise<{ message: string }>)
-      .then((body) => {
+      .then(async (r) => {
+        const version = /version (\d+)/.exec(await r.text())?.[1];
         answered.push(now() - started);
-        sent.set(`${monitorId}:${/version (\d+)/.exec(body.message)![1]}`, started);
-      }));
+        // A write refused (an overloaded server's 503, say) is counted, not delivered.
+        if (r.ok && version) sent.set(`${monitorId}:${version}`, started);
+        else refused++;
+      }, () => void refused++));
   }
   await Promise.all(writes);
   // Late is not missed: wait until no screen has received anything for 2 s (at most 60 s).
@@ -151,7 +154,7 @@ async function fanOut(urls: string[], patchPath: (monitorId: number) => string, 
   const expected = [...sent.keys()].reduce((sum, key) => sum + perMonitor.get(Number(key.split(':')[0]))!, 0);
   latencies.sort((a, b) => a - b);
   answered.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size, answerP50: percentile(answered, 0.5), snapshots };
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, missed: expected - received, patches: sent.size, refused, answerP50: percentile(answered, 0.5), snapshots };
 }
 
 async function memory(kind: 'ours' | 'bare', url: string, child: ChildProcess, monitors: number[], auth?: object) {
@@ -303,7 +306,7 @@ async function main(): Promise<void> {
         const fairFigures = await fanOut(fairUrls, (m) => `/patch/${m}`, { 'Content-Type': 'application/json' }, size, monitors);
         const oursFigures = await fanOut(oursUrls, (m) => `/api/v1/monitor/${m}/data/alarming`, headers, size, monitors, auth);
         results.fanout.push({ screens: size, monitors: spread, bare: bareFigures, fair: fairFigures, ours: oursFigures });
-        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · storing bare p50 ${fairFigures.p50.toFixed(1)} p99 ${fairFigures.p99.toFixed(1)} missed ${fairFigures.missed} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} (resync snapshots ${oursFigures.snapshots}) · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
+        process.stderr.write(`fan-out ${size} screens / ${spread} monitor(s): bare p50 ${bareFigures.p50.toFixed(1)} p99 ${bareFigures.p99.toFixed(1)} · storing bare p50 ${fairFigures.p50.toFixed(1)} p99 ${fairFigures.p99.toFixed(1)} missed ${fairFigures.missed} · ours p50 ${oursFigures.p50.toFixed(1)} p99 ${oursFigures.p99.toFixed(1)} missed ${oursFigures.missed} refused ${oursFigures.refused} (resync snapshots ${oursFigures.snapshots}) · REST answer p50 bare ${bareFigures.answerP50.toFixed(1)} storing ${fairFigures.answerP50.toFixed(1)} ours ${oursFigures.answerP50.toFixed(1)}\n`);
       }
     }
     for (const p of [...ours, ...bare, ...fair]) await stop(p.child);
