@@ -58,8 +58,12 @@ export class MonitorLive implements MonitorEvents {
     const { metrics, log, redis } = options;
     this.resyncMs = options.resyncMs ?? 10_000;
     this.snapshots = new KeptReads(async (monitorId) => {
+      // Both at once (a first read after a restart takes a few round trips each); the data of a
+      // monitor that is not there fails, and is not needed.
+      const data = store.latestData(monitorId).then(presentData);
+      data.catch(() => undefined);
       const record = await store.get(monitorId);
-      return record ? presentSnapshot(record, presentData(await store.latestData(monitorId))) : null;
+      return record ? presentSnapshot(record, await data) : null;
     }, SNAPSHOT_TRUST_MS, () => redis?.up() ?? true);
     this.sequencer = new PatchSequencer(
       (event) => {
