@@ -76,13 +76,13 @@ export class MonitorLive implements MonitorEvents {
     // Another process's write: to the screens first, then remembered here too (deriving the new state
     // costs a copy of the monitor's data), so the next write here does not collide with it.
     io.on('hub:patch', (event) => {
-      this.changed(event.monitorId);
+      this.snapshots.changed(event.monitorId);
       this.deliver(event);
       const { section, op, payload, at } = event;
       store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
     });
     io.on('hub:resync', (monitorId) => void this.resync(monitorId).catch(this.resyncFailed(monitorId)));
-    io.on('hub:monitor-changed', (monitorId) => this.changed(monitorId));
+    io.on('hub:monitor-changed', (monitorId) => this.snapshots.changed(monitorId));
     redis?.onRecovered(() => {
       // Messages from the other processes may have been lost meanwhile: nothing kept is trusted.
       this.snapshots.forget();
@@ -116,7 +116,7 @@ export class MonitorLive implements MonitorEvents {
   }
 
   dataWritten(event: PatchEvent): void {
-    this.changed(event.monitorId);
+    this.snapshots.changed(event.monitorId);
     const { redis } = this.options;
     if (redis) {
       if (!redis.up()) this.unpublished.add(event.monitorId);
@@ -162,19 +162,10 @@ export class MonitorLive implements MonitorEvents {
     return this.versions.get(monitorId);
   }
 
-  private snapshot(monitorId: number): Promise<SnapshotEvent | null> {
-    return this.snapshots.fresh(monitorId);
-  }
-
-  // A change to a monitor's data or configuration reached this process: what was kept of it is old.
-  private changed(monitorId: number): void {
-    this.snapshots.changed(monitorId);
-  }
-
   // A configuration change made here: the other processes hear of it before its room broadcast, so
   // one of their screens either joined in time for the broadcast or subscribes after they forgot.
   private announceChange(monitorId: number): void {
-    this.changed(monitorId);
+    this.snapshots.changed(monitorId);
     if (this.options.redis) this.io.serverSideEmit('hub:monitor-changed', monitorId);
   }
 
@@ -186,7 +177,7 @@ export class MonitorLive implements MonitorEvents {
     const stored = await this.latestVersion(monitorId);
     const sent = this.sequencer.position(monitorId);
     if (sent && stored.version === sent.version && stored.epoch === sent.epoch) return;
-    const snapshot = await this.snapshot(monitorId);
+    const snapshot = await this.snapshots.fresh(monitorId);
     if (!snapshot) return;
     const reset = sent !== undefined && (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
     this.sequencer.advance(monitorId, snapshot.version, snapshot.epoch);
