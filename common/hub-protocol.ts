@@ -1,6 +1,7 @@
 // The hub's wire protocol (docs/hub.md "Protocol"): one module imported by the server and the display client.
 // Types only plus constants; what clients send is still validated at run time on the server
 // (schemas/hub.ts).
+import type { AlarmView } from '../schemas/alarms.js';
 import type { CategoryView } from '../schemas/journal.js';
 import type { DataOp, DataSection, JsonObject, MonitorData } from './monitor-data.js';
 
@@ -140,6 +141,11 @@ export interface FeedbackEvent {
   updatedAt: string;
 }
 
+/** An alarm raised or changed (its end, its deliveries' and answers' counts), to its organization's room. */
+export interface AlarmEvent {
+  alarm: AlarmView;
+}
+
 /** A change to a journal, to its organization's room: a staff screen follows it without polling. */
 export interface JournalChangedEvent {
   journalId: number;
@@ -164,6 +170,8 @@ export interface ServerToClientEvents {
   /** A10: a device's feedback to an alarm, to the organization's room. */
   'app:feedback': (event: FeedbackEvent) => void;
   'journal:changed': (event: JournalChangedEvent) => void;
+  'alarm:created': (event: AlarmEvent) => void;
+  'alarm:updated': (event: AlarmEvent) => void;
   /** To the organization's room: a things rule fired for a record. */
   'things:rule-triggered': (event: RuleTriggeredEvent) => void;
 }

@@ -11,6 +11,7 @@ import * as journal from './journal.js';
 import * as elsCobra from './els-cobra.js';
 import * as things from './things.js';
 import * as thingsRules from './things-rules.js';
+import * as alarms from './alarms.js';
 
 type Schema = { $id: string } & Record<string, unknown>;
 
@@ -20,4 +21,4 @@ function collect(...modules: Record<string, unknown>[]): Schema[] {
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra, things, thingsRules);
+export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra, things, thingsRules, alarms);

@@ -54,6 +54,18 @@ export interface Config {
   secretsKeyFile: string;
   /** Push gateways of the app area (A5); a gateway left unset answers 503 push_unavailable. */
   push: PushConfig;
+  /** The alarms area's gateways and outbox (docs/alarms.md). */
+  alarms: AlarmsConfig;
+}
+
+/** SMS and voice gateways, the inbound doors' token and the outbox's sweep. */
+export interface AlarmsConfig {
+  smsGatewayUrl: string | undefined;
+  callGatewayUrl: string | undefined;
+  gatewayToken: string | undefined;
+  gatewayTimeoutMs: number;
+  inboundGatewayToken: string | undefined;
+  outboxSweepMs: number;
 }
 
 /** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
@@ -186,6 +198,14 @@ export function loadConfig(env: Env = process.env): Config {
       fcm: s.FCM_SERVICE_ACCOUNT_FILE ? { serviceAccountFile: s.FCM_SERVICE_ACCOUNT_FILE, host: s.FCM_HOST, tokenUrl: s.FCM_TOKEN_URL } : null,
       extraCaFile: s.PUSH_EXTRA_CA_FILE,
       confirmTtlSeconds: s.PUSH_CONFIRM_TTL_SECONDS,
+    },
+    alarms: {
+      smsGatewayUrl: s.SMS_GATEWAY_URL,
+      callGatewayUrl: s.CALL_GATEWAY_URL,
+      gatewayToken: s.GATEWAY_TOKEN,
+      gatewayTimeoutMs: s.GATEWAY_TIMEOUT_MS,
+      inboundGatewayToken: s.INBOUND_GATEWAY_TOKEN,
+      outboxSweepMs: s.ALARM_OUTBOX_SWEEP_MS,
     },
   };
 }

@@ -59,7 +59,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
   const store = new MonitorStore(db, log);
   const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
-  const { monitors, screens, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
+  const { monitors, screens, outbox, inbound, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
   const validator = new Validator();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
@@ -93,6 +93,12 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   metrics.gauge('alarmhub_data_writes_in_flight', 'Alarm data writes past their organization\'s gate on this process', () => monitors.dataWrites.active);
   metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => monitors.dataWrites.waiting);
   metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => monitors.dataWrites.refused);
+  metrics.counter('alarmhub_alarm_delivery_failed_tries_total', 'Tries of alarm deliveries (push, SMS, call) that failed on this process; each is retried or ends failed (docs/alarms.md)', () => outbox.failedTries);
+  metrics.counter('alarmhub_inbound_received_total', 'SMS and calls the gateways reported to IN1 and IN2 on this process', () => inbound.counts.accepted);
+  metrics.counter('alarmhub_inbound_alarms_raised_total', 'Alarms raised by an SMS or a call with the right PIN on this process', () => inbound.counts.raised);
+  metrics.counter('alarmhub_inbound_wrong_pins_total', 'SMS and calls whose number and PIN matched no alarming configuration on this process', () => inbound.counts.wrongPin);
+  metrics.counter('alarmhub_inbound_throttled_total', 'SMS and calls ignored because their sender sent too many wrong PINs', () => inbound.counts.throttled);
+  outbox.start();
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
   // The next sweep is timed from the end of the last one: on a busy process a sweep can take longer
   // than the period, and sweeps that overlapped would each remove the same documents, piling up.
@@ -151,6 +157,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
       sweeping = false;
       if (pairingSweep) clearTimeout(pairingSweep);
       live.close();
+      await outbox.stop();
       await hub!.close();
       await closed;
       clearTimeout(timer);

@@ -6,12 +6,20 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { HubEvents } from '../hub/events.js';
+import { AppError } from '../errors.js';
 import type { Limits } from '../http/limits.js';
 import type { Operation } from '../http/operation.js';
+import { AlarmCommands } from './alarms/alarms.js';
+import { gatewaySender } from './alarms/gateways.js';
+import { InboundAlarms, WRONG_PINS } from './alarms/inbound.js';
+import { alarmModels } from './alarms/models.js';
+import { AlarmOutbox, DeliveryError } from './alarms/outbox.js';
+import { alarmOperations } from './alarms/routes.js';
 import { PushConfirmations } from './app/confirmations.js';
 import { Devices } from './app/devices.js';
 import { AlarmFeedback } from './app/feedback.js';
 import { TestPushes } from './app/push.js';
+import { appModels } from './app/models.js';
 import { PushGateways } from './app/push/gateways.js';
 import { appOperations } from './app/routes.js';
 import { callModels } from './call/models.js';
@@ -35,6 +43,7 @@ import type { MonitorStore } from './monitor/store.js';
 import { ScreenCommands } from './screens/commands.js';
 import { screenOperations } from './screens/routes.js';
 import { SmsFormatters } from './sms/formatter.js';
+import { formatSms } from './sms/formatters.js';
 import { smsModels } from './sms/models.js';
 import { smsOperations } from './sms/routes.js';
 import { BulkCommands } from './things/bulk.js';
@@ -65,6 +74,9 @@ export interface AreaDeps {
 export interface Areas {
   monitors: MonitorCommands;
   screens: ScreenCommands;
+  /** Sends alarm deliveries; the service starts and stops its sweep. */
+  outbox: AlarmOutbox;
+  inbound: InboundAlarms;
   operations: Operation[];
 }
 
@@ -76,7 +88,8 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
 
   const devices = new Devices(db);
   const confirmations = new PushConfirmations(db, config.push.confirmTtlSeconds);
-  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, new PushGateways(config.push), confirmations), feedback: new AlarmFeedback(db, devices, events) };
+  const pushGateway = new PushGateways(config.push);
+  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, pushGateway, confirmations), feedback: new AlarmFeedback(db, devices, events) };
 
   const { Mobile, SmsAlarming } = smsModels(db);
   const sms = { alarming: new AlarmingConfigs(db, SmsAlarming, 'sms-alarming'), mobiles: new ChannelNumbers(db, Mobile, 'mobile'), flags, formatters: new SmsFormatters(db) };
@@ -103,9 +116,61 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     rules: new RuleCommands(db, sets),
   };
 
+  // Alarms: raised here, shown through the monitor area, delivered through the outbox.
+  const gateways = config.alarms;
+  const smsText = async (alarmId: number): Promise<string> => {
+    const alarm = await alarms.find(alarmId);
+    if (!alarm) throw new DeliveryError('the alarm is gone', true);
+    const geo = { ...(alarm.address ? { address: alarm.address } : {}), ...(alarm.latitude !== null ? { latitude: alarm.latitude } : {}), ...(alarm.longitude !== null ? { longitude: alarm.longitude } : {}) };
+    return formatSms(await sms.formatters.nameOf(alarm.organizationId), { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(Object.keys(geo).length ? { geo } : {}) }).text;
+  };
+  // A push to one device, with an A11 token tied to the alarm; a dead token sets the device inactive.
+  const pushAlarm = async (deviceId: string, alarmId: number): Promise<void> => {
+    const [device, alarm] = await Promise.all([appModels(db).Device.findById(deviceId).lean(), alarms.find(alarmId)]);
+    if (!alarm) throw new DeliveryError('the alarm is gone', true);
+    if (!device?.active) throw new DeliveryError('the device was removed or set inactive', true);
+    let gateway;
+    try {
+      gateway = pushGateway.for(device.platform);
+    } catch (err) {
+      throw new DeliveryError((err as Error).message, true);
+    }
+    const confirmToken = await confirmations.issue(device, alarm.organizationId, alarmId);
+    let outcome;
+    try {
+      outcome = await gateway.send(device, { title: alarm.event, body: alarm.message || alarm.address || alarm.event, confirmToken, alarmId });
+    } catch (err) {
+      await confirmations.discard(confirmToken);
+      // 503: the gateway may take it later; any other refusal will not change.
+      throw new DeliveryError((err as Error).message, !(err instanceof AppError && err.status === 503));
+    }
+    if (outcome === 'dead') {
+      await confirmations.discard(confirmToken);
+      await devices.deactivate(device);
+      throw new DeliveryError('the push gateway says the device token is no longer valid (device set inactive)', true);
+    }
+  };
+  const outbox: AlarmOutbox = new AlarmOutbox(alarmModels(db), db.system.Lock, {
+    app: (item, alarmId) => pushAlarm(item.target, alarmId),
+    sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
+    call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
+  }, log, { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3 });
+  const activeNumbers = (numbers: ChannelNumbers) => async (userId: number) => (await numbers.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
+  const alarms: AlarmCommands = new AlarmCommands(db, monitors, events, outbox, {
+    flags,
+    targets: {
+      app: async (userId) => (await devices.owned.ofOwner(userId)).map((d) => ({ target: d._id, active: d.active })),
+      sms: activeNumbers(sms.mobiles),
+      call: activeNumbers(call.phones),
+    },
+  }, log);
+  const inbound = new InboundAlarms(gateways.inboundGatewayToken, sms.alarming, call.alarming, alarms, limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true), log);
+
   return {
     monitors,
     screens,
+    outbox,
+    inbound,
     operations: [
       ...monitorOperations(monitors),
       ...screenOperations(screens),
@@ -115,6 +180,7 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
       ...journalOperations(journal),
       ...elsCobraOperations(elsCobra),
       ...thingsOperations(things),
+      ...alarmOperations({ alarms, inbound }),
     ],
   };
 }

@@ -2,6 +2,7 @@
 // each index exists before the first request. An area adds its set here.
 import type { ModelSet } from '../db/models.js';
 import { identityModels } from '../identity/models.js';
+import { alarmModels } from './alarms/models.js';
 import { appModels } from './app/models.js';
 import { callModels } from './call/models.js';
 import { channelModels } from './channels/models.js';
@@ -15,5 +16,5 @@ import { thingsModels } from './things/models.js';
 /** The model sets of identity and every area. */
 export const serviceModels: ModelSet[] = [
   identityModels, monitorModels, screenModels, channelModels, appModels, smsModels, callModels, journalModels,
-  elsCobraModels, thingsModels,
+  elsCobraModels, thingsModels, alarmModels,
 ];

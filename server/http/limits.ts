@@ -35,9 +35,12 @@ export class Limits {
     return Boolean(this.options.redis);
   }
 
-  /** A limit of `perSecond` on average with bursts of `burst`, named for its keys in Redis. */
-  create(name: string, perSecond: number, burst: number): Limiter {
-    if (!this.options.enabled || perSecond <= 0) return OFF;
+  /**
+   * A limit of `perSecond` on average with bursts of `burst`, named for its keys in Redis. `always`: a
+   * guard against guessing (wrong PINs), kept when RATE_LIMIT_PER_SECOND=0 turns the throughput limits off.
+   */
+  create(name: string, perSecond: number, burst: number, always = false): Limiter {
+    if ((!this.options.enabled && !always) || perSecond <= 0) return OFF;
     if (!this.options.redis) return memoryLimiter(perSecond, burst);
     const duration = Math.max(1, Math.round(burst / perSecond));
     const redis = new RateLimiterRedis({

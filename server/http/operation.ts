@@ -46,7 +46,7 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
   params?: { schema: string; message: string };
   body?: { schema: string; message: string };
   /** `conditional`: the handler honours If-None-Match against its ETag and may answer 304. */
-  response: { status: 200 | 201; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean };
+  response: { status: 200 | 201 | 202; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean };
   /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
   /**
@@ -169,7 +169,8 @@ export function mountOperations(router: Router, validator: Validator, operations
             ctx.status = 304;
             return;
           }
-          ctx.status = op.response.status;
+          // A handler may answer another success status it documents (AL1: 200 for a repeated request).
+          ctx.status = (ctx.state.status as number | undefined) ?? op.response.status;
           ctx.body = result;
         } finally {
           release?.();

@@ -27,6 +27,22 @@ export async function membersAmong(db: Connected, organizationId: number, userId
   return new Set(unique.filter((_, i) => roles[i] !== null));
 }
 
+/**
+ * The members of an organization by user ID, with their names: the recipients of its alarms. Filtered on
+ * the membership index (on the embedded engine a read of every user, once per alarm raised).
+ */
+export async function membersOf(db: Connected, organizationId: number): Promise<Map<number, string>> {
+  const users = await identityModels(db).User.find({ 'memberships.organizationId': organizationId }, { name: 1, memberships: 1 }).lean();
+  return new Map(users.filter((u) => u.memberships.some((m) => m.organizationId === organizationId)).map((u) => [Number(u._id), u.name]));
+}
+
+/** The names of the given users (an unknown user is left out). */
+export async function namesOf(db: Connected, userIds: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(userIds)];
+  const users = await Promise.all(unique.map((id) => identityModels(db).User.findById(String(id), { name: 1 }).lean()));
+  return new Map(users.filter((u) => u !== null).map((u) => [Number(u._id), u.name]));
+}
+
 /** Which of the credentials (token _ids) exist and are not revoked. */
 export async function validCredentials(db: Connected, credentials: string[]): Promise<Set<string>> {
   const tokens = await Promise.all(credentials.map((c) => identityModels(db).Token.findById(c, { revokedAt: 1 }).lean()));

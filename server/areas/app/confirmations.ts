@@ -23,11 +23,11 @@ export class PushConfirmations {
   constructor(private readonly db: Database, private readonly ttlSeconds: number) {}
 
   /** A new token for a push to `device`. */
-  async issue(device: DeviceDoc, organizationId: number | null): Promise<string> {
+  async issue(device: DeviceDoc, organizationId: number | null, alarmId: number | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     await appModels(this.db).PushConfirmation.create({
-      _id: hash(token), deviceId: Number(device._id), ownerID: device.ownerID, organizationID: organizationId,
+      _id: hash(token), deviceId: Number(device._id), ownerID: device.ownerID, organizationID: organizationId, alarmId,
       createdAt: now, expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000), deliveredAt: null,
     });
     this.sweep(now);

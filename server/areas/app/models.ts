@@ -29,6 +29,8 @@ export interface PushConfirmationDoc {
   deviceId: number;
   ownerID: number;
   organizationID: number | null;
+  /** The alarm the push announced (absent for a test push). */
+  alarmId?: number | null;
   createdAt: Date;
   expiresAt: Date;
   deliveredAt: Date | null;
@@ -74,7 +76,7 @@ export const appModels = defineModels((conn: Connection): AppModels => {
   device.index({ ownerID: 1, nameKey: 1 }, { unique: true });
 
   const confirmation = new Schema<PushConfirmationDoc>({
-    _id: String, deviceId: int, ownerID: int, organizationID: intOrNull,
+    _id: String, deviceId: int, ownerID: int, organizationID: intOrNull, alarmId: { type: Number, default: null },
     createdAt: date, expiresAt: date, deliveredAt: { type: Date, default: null },
   }, opts);
   confirmation.index({ expiresAt: 1 });

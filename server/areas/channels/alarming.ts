@@ -34,10 +34,21 @@ function present(doc: AlarmingDoc): AlarmingView {
 export class AlarmingConfigs {
   // An organization's configurations ("<idName>:<organization ID>"), listed by exact lookups.
   private readonly byOrganization: IdIndex;
+  // The configurations of a number in every organization ("<idName>-gsm:<gsm>"): what an inbound SMS
+  // or call is matched against (docs/alarms.md "Raised by an SMS or a call").
+  private readonly byNumber: IdIndex;
 
   constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {
     this.byOrganization = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, idName, async (organizationId) =>
       (await model.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+    this.byNumber = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, `${idName}-gsm`, async (gsm) =>
+      (await model.find({ gsm: String(gsm) }, { _id: 1 }).lean()).map((d) => d._id));
+  }
+
+  /** Every organization's configuration of this number (00… as stored). */
+  async ofNumber(gsm: string): Promise<AlarmingDoc[]> {
+    const docs = await this.byNumber.load(gsm, (id) => this.model.findById(id).lean());
+    return docs.filter((doc) => doc.gsm === gsm);
   }
 
   /** S1/C1: members read their organization's configurations, in ID order. */
@@ -54,11 +65,13 @@ export class AlarmingConfigs {
     const id = String(await this.db.ids.next(this.idName));
     const fields = { organizationID: input.organizationID, gsm: input.gsm, pin: input.pin, alarmTemplateID: input.alarmTemplateID };
     await this.byOrganization.add(input.organizationID, id);
+    await this.byNumber.add(input.gsm, id);
     try {
       return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: id, ...fields, createdAt: new Date() })).toObject()));
     } catch (err) {
       // Refused (the number is taken): the ID leaves the index again.
       await this.byOrganization.remove(input.organizationID, id);
+      await this.byNumber.remove(input.gsm, id);
       throw err;
     }
   }
@@ -74,8 +87,11 @@ export class AlarmingConfigs {
     }
     checkGsm(input.gsm, PAYLOAD);
     const { id: _id, organizationID: _org, ...set } = input;
+    // A new number is indexed before it is stored and the old one dropped after: never missed.
+    if (input.gsm !== undefined && input.gsm !== current.gsm) await this.byNumber.add(input.gsm, current._id);
     const doc = await uniquely(TAKEN, () => this.db.revisions.change(this.model, current._id, () => set, current));
     if (!doc) throw notFound('Configuration not found');
+    if (doc.gsm !== current.gsm) await this.byNumber.remove(current.gsm, current._id);
     return present(doc);
   }
 
@@ -84,6 +100,7 @@ export class AlarmingConfigs {
     const current = await this.writable(actor, id);
     await this.model.deleteOne({ _id: current._id });
     await this.byOrganization.remove(current.organizationID, current._id);
+    await this.byNumber.remove(current.gsm, current._id);
   }
 
   /** Another organization's configuration is a 404; members of its own get a 403. */

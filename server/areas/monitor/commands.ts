@@ -120,7 +120,12 @@ export class MonitorCommands {
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
   async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject, checked?: MonitorOwner): Promise<number> {
-    const monitor = checked ?? (await this.dataWritable(actor, id));
+    return this.writeFor(checked ?? (await this.dataWritable(actor, id)), section, op, payload);
+  }
+
+  /** One write to the data of a monitor whose right to be written the caller decided (an alarm of its organization). */
+  async writeFor(monitor: MonitorOwner, section: DataSection, op: DataOp, payload: JsonObject): Promise<number> {
+    const id = monitor.id;
     let write = { section, op, payload, at: '' };
     const next = await this.store.appendData(id, (head) => {
       write = { section, op, payload, at: new Date().toISOString() };

@@ -39,7 +39,7 @@ export class ApnsGateway implements PushGateway {
 
   private async post(device: DeviceDoc, message: PushMessage) {
     const host = device.pushTokenDevelopment ? this.config.sandboxHost : this.config.host;
-    const payload = { aps: { alert: { title: message.title, body: message.body }, sound: 'default' }, confirmToken: message.confirmToken };
+    const payload = { aps: { alert: { title: message.title, body: message.body }, sound: 'default' }, confirmToken: message.confirmToken, ...(message.alarmId !== undefined ? { alarmId: message.alarmId } : {}) };
     return this.pool.request(`${host}/3/device/${device.pushToken}`, {
       ':method': 'POST',
       authorization: `bearer ${await this.providerToken()}`,

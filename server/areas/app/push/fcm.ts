@@ -56,7 +56,7 @@ export class FcmGateway implements PushGateway {
       message: {
         token: device.pushToken,
         notification: { title: message.title, body: message.body },
-        data: { confirmToken: message.confirmToken },
+        data: { confirmToken: message.confirmToken, ...(message.alarmId !== undefined ? { alarmId: String(message.alarmId) } : {}) },
         android: { priority: 'HIGH' },
       },
     };

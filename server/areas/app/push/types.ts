@@ -8,6 +8,8 @@ export interface PushMessage {
   title: string;
   body: string;
   confirmToken: string;
+  /** The alarm a push announces (docs/alarms.md); absent for a test push. */
+  alarmId?: number;
 }
 
 /** `dead`: the gateway says the device token will never work again (the device is set inactive). */

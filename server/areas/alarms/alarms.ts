@@ -1,0 +1,276 @@
+// Alarms (docs/alarms.md): raised by AL1, an SMS or a call with the PIN (inbound.ts) or a things rule;
+// shown on the organization's monitors first, then delivered through the outbox; ended by AL4.
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { ALARM_CHANNELS, type AL1Input, type AL2QueryInput, type AlarmChannel, type AlarmDetailView, type AlarmView } from '../../../schemas/alarms.js';
+import type { Database } from '../../db/database.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { HubEvents } from '../../hub/events.js';
+import type { Actor } from '../../identity/actor.js';
+import { membersOf, namesOf } from '../../identity/lookup.js';
+import { canConfigure, canRead } from '../../identity/policy.js';
+import type { MonitorCommands } from '../monitor/commands.js';
+import { maskTarget } from './gateways.js';
+import { alarmModels, type AlarmDoc, type AlarmModels, type AlarmSource, type AnswerDoc, type DeliveriesDoc } from './models.js';
+import type { AlarmOutbox } from './outbox.js';
+import { deliveriesFor, type TargetSources } from './recipients.js';
+
+/** How long an Idempotency-Key answers with the alarm it raised. */
+export const IDEMPOTENCY_MS = 24 * 60 * 60_000;
+/** A key whose alarm never appeared this long after it was taken (its request died) may be used again. */
+const ABANDONED_KEY_MS = 30_000;
+const MAX_KEY_LENGTH = 200;
+
+/** An alarm as the raising paths describe it. */
+export interface AlarmInput {
+  event: string;
+  message?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+  units?: string[];
+  monitorIds?: number[];
+  channels?: AlarmChannel[];
+  templateId?: number | null;
+}
+
+/** The answer of AL1: the alarm, and whether it was raised now (201) or by an earlier request with the key (200). */
+export interface Raised {
+  alarm: AlarmView;
+  created: boolean;
+}
+
+/** Raises, lists, reads and ends alarms. */
+export class AlarmCommands {
+  private readonly models: AlarmModels;
+
+  constructor(
+    private readonly db: Database,
+    private readonly monitors: MonitorCommands,
+    private readonly events: HubEvents,
+    private readonly outbox: AlarmOutbox,
+    private readonly sources: TargetSources,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {
+    this.models = alarmModels(db);
+  }
+
+  /** AL1: admins and the API key; a repeated Idempotency-Key answers the alarm it raised. */
+  async create(actor: Actor, input: AL1Input, idempotencyKey: string | undefined): Promise<Raised> {
+    const { organizationID, ...fields } = input;
+    if (!canConfigure(actor, organizationID)) throw forbidden('Alarms are raised by organization admins and the organization\'s API key');
+    if (idempotencyKey === undefined) return { alarm: await this.raise(organizationID, 'api', fields), created: true };
+    if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_KEY_LENGTH) {
+      throw badRequest('invalid_parameter', 'Idempotency-Key in wrong format', [{ in: 'header', path: 'Idempotency-Key', problem: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
+    }
+    // Per organization: another organization's key of the same text is another key.
+    const keyId = `${organizationID}:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
+    const alarmId = await this.db.ids.next('alarm');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.models.AlarmKey.create({ _id: keyId, alarmId, at: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const taken = await this.models.AlarmKey.findById(keyId).lean();
+        if (!taken) continue;
+        const age = Date.now() - taken.at.getTime();
+        const earlier = await this.find(taken.alarmId);
+        if (earlier && age < IDEMPOTENCY_MS) return { alarm: await this.present(earlier), created: false };
+        if (!earlier && age < ABANDONED_KEY_MS) throw new AppError(409, 'conflict', 'A request with this Idempotency-Key is still being processed; try again', undefined, { 'Retry-After': '1' });
+        await this.models.AlarmKey.deleteOne({ _id: keyId, at: taken.at });
+        continue;
+      }
+      try {
+        return { alarm: await this.raise(organizationID, 'api', fields, alarmId), created: true };
+      } catch (err) {
+        // Nothing was raised: the key may be used again at once.
+        await this.models.AlarmKey.deleteOne({ _id: keyId, alarmId }).catch(() => undefined);
+        throw err;
+      }
+    }
+    throw conflict('conflict', 'The Idempotency-Key changed hands too often; try again');
+  }
+
+  /**
+   * Raises an alarm: stored, shown on its monitors (the wall first), announced to the organization's
+   * room, then handed to the outbox.
+   */
+  async raise(organizationId: number, source: AlarmSource, input: AlarmInput, id?: number): Promise<AlarmView> {
+    const owned = await this.monitors.store.list(organizationId);
+    const monitorIds = input.monitorIds ?? owned.map((m) => m.id).sort((a, b) => a - b);
+    const foreign = monitorIds.filter((m) => !owned.some((o) => o.id === m));
+    if (foreign.length > 0) {
+      throw badRequest('invalid_body', 'Alarm in wrong format or required field missing', [{ in: 'body', path: 'monitorIds', problem: `names no monitor of the organization: ${foreign.join(', ')}` }]);
+    }
+    const alarmId = id ?? (await this.db.ids.next('alarm'));
+    const doc: AlarmDoc = {
+      _id: String(alarmId),
+      id: alarmId,
+      organizationId,
+      event: input.event,
+      message: input.message ?? '',
+      source,
+      templateId: input.templateId ?? null,
+      address: input.address ?? '',
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      units: input.units ?? [],
+      monitorIds,
+      channels: input.channels ?? [...ALARM_CHANNELS],
+      startedAt: new Date(),
+      endedAt: null,
+    };
+    const members = await membersOf(this.db, organizationId);
+    const items = await deliveriesFor(alarmId, organizationId, doc.channels, members, this.sources);
+    const awaiting = new Set(items.map((item) => item.recipientUserId)).size;
+    // Where the alarm lives first, so that AL3 and answers find it as soon as it exists.
+    await this.models.AlarmId.create({ _id: doc._id, organizationId });
+    await (await this.models.alarms.of(organizationId)).create(doc);
+    await this.show(doc, awaiting);
+    const deliveries: DeliveriesDoc = { _id: doc._id, organizationId, items };
+    const alarm = this.view(doc, deliveries, []);
+    this.events.toOrganization(organizationId, 'alarm:created', { alarm });
+    await this.outbox.enqueue(alarmId, organizationId, items);
+    return alarm;
+  }
+
+  /** AL2: members read their organization's alarms, newest first. */
+  async list(actor: Actor, query: AL2QueryInput): Promise<{ alarms: AlarmView[]; total: number }> {
+    const organizationId = query.organization_id;
+    if (!canRead(actor, organizationId)) throw forbidden();
+    const model = await this.models.alarms.of(organizationId);
+    const filter = query.active === undefined ? {} : query.active ? { endedAt: null } : { endedAt: { $ne: null } };
+    const [docs, total] = await Promise.all([
+      model.find(filter).sort({ id: -1 }).skip(query.offset ?? 0).limit(query.limit ?? 10).lean(),
+      model.countDocuments(filter),
+    ]);
+    return { alarms: await Promise.all(docs.map((doc) => this.present(doc))), total };
+  }
+
+  /** AL3: members read an alarm of their organization with every delivery and answer. */
+  async get(actor: Actor, alarmId: number): Promise<AlarmDetailView> {
+    const doc = await this.readable(actor, alarmId);
+    const [deliveries, answers] = await Promise.all([this.deliveries(doc), this.answers(doc)]);
+    const names = await namesOf(this.db, answers.map((a) => a.userId));
+    return {
+      ...this.view(doc, deliveries, answers),
+      deliveries: (deliveries?.items ?? []).map((item) => ({
+        channel: item.channel,
+        recipientUserId: item.recipientUserId,
+        target: maskTarget(item.target),
+        // Being sent is still queued to the reader: it has not reached the gateway yet.
+        status: item.status === 'sending' ? 'queued' : item.status,
+        attempts: item.attempts,
+        lastError: item.lastError,
+      })),
+      answers: answers.map((a) => ({ userId: a.userId, name: names.get(a.userId) ?? '', response: a.response, distance: a.distance, duration: a.duration, at: a.at.toISOString() })),
+    };
+  }
+
+  /** AL4: admins and the API key end an alarm; ending an ended one changes nothing. */
+  async end(actor: Actor, alarmId: number): Promise<AlarmView> {
+    const doc = await this.readable(actor, alarmId);
+    if (!canConfigure(actor, doc.organizationId)) throw forbidden('Alarms are ended by organization admins and the organization\'s API key');
+    if (doc.endedAt) return this.present(doc);
+    const endedAt = new Date();
+    const model = await this.models.alarms.of(doc.organizationId);
+    await model.updateOne({ _id: doc._id, endedAt: null }, { $set: { endedAt } });
+    const ended = { ...doc, endedAt };
+    for (const monitorId of doc.monitorIds) {
+      await this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', 'patch', { eventId: doc.id, eventEndDate: endedAt.toISOString() })
+        .catch((err) => this.log.warn({ err, alarmId, monitorId }, 'an ended alarm could not be ended on a monitor'));
+    }
+    const alarm = await this.present(ended);
+    this.events.toOrganization(doc.organizationId, 'alarm:updated', { alarm });
+    return alarm;
+  }
+
+  /** The alarm with this ID, wherever it lives, or null. */
+  async find(alarmId: number): Promise<AlarmDoc | null> {
+    const home = await this.models.AlarmId.findById(String(alarmId)).lean();
+    if (!home) return null;
+    return (await this.models.alarms.of(home.organizationId)).findById(String(alarmId)).lean();
+  }
+
+  // 404 for an alarm the actor's organizations do not hold: another organization's alarm is not confirmed.
+  private async readable(actor: Actor, alarmId: number): Promise<AlarmDoc> {
+    const doc = await this.find(alarmId);
+    if (!doc || !canRead(actor, doc.organizationId)) throw notFound('Alarm not found');
+    return doc;
+  }
+
+  // Every monitor of the alarm shows it as an M7 write would; a monitor that cannot does not stop the others.
+  private async show(doc: AlarmDoc, awaiting: number): Promise<void> {
+    const geo = {
+      ...(doc.address ? { address: doc.address } : {}),
+      ...(doc.latitude !== null ? { latitude: doc.latitude } : {}),
+      ...(doc.longitude !== null ? { longitude: doc.longitude } : {}),
+    };
+    const payload = {
+      eventId: doc.id,
+      event: doc.event,
+      ...(doc.message ? { message: doc.message } : {}),
+      eventStartDate: doc.startedAt.toISOString(),
+      ...(Object.keys(geo).length > 0 ? { geo } : {}),
+      units: doc.units.map((name) => ({ name, feedback: [] })),
+      positiveResponses: 0,
+      negativeResponses: 0,
+      awaitingResponses: awaiting,
+    };
+    await Promise.all(doc.monitorIds.map((monitorId) =>
+      this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', 'set', payload)
+        .catch((err) => this.log.warn({ err, alarmId: doc.id, monitorId }, 'an alarm could not be shown on a monitor'))));
+  }
+
+  private async present(doc: AlarmDoc): Promise<AlarmView> {
+    const [deliveries, answers] = await Promise.all([this.deliveries(doc), this.answers(doc)]);
+    return this.view(doc, deliveries, answers);
+  }
+
+  private deliveries(doc: AlarmDoc): Promise<DeliveriesDoc | null> {
+    return this.models.Deliveries.findById(doc._id).lean();
+  }
+
+  private async answers(doc: AlarmDoc): Promise<AnswerDoc[]> {
+    const answers = await (await this.models.answers.of(doc.organizationId)).find({ alarmId: doc.id }).lean();
+    return answers.sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+
+  private view(doc: AlarmDoc, deliveries: DeliveriesDoc | null, answers: AnswerDoc[]): AlarmView {
+    const items = deliveries?.items ?? [];
+    const tally = (channel: AlarmChannel) => {
+      const of = items.filter((item) => item.channel === channel);
+      return {
+        targets: of.length,
+        sent: of.filter((item) => item.status === 'sent' || item.status === 'delivered').length,
+        delivered: of.filter((item) => item.status === 'delivered').length,
+        failed: of.filter((item) => item.status === 'failed').length,
+      };
+    };
+    const notified = new Set(items.map((item) => item.recipientUserId));
+    const answered = new Set(answers.map((a) => a.userId));
+    return {
+      id: doc.id,
+      organizationId: doc.organizationId,
+      event: doc.event,
+      message: doc.message,
+      source: doc.source,
+      templateId: doc.templateId,
+      address: doc.address,
+      latitude: doc.latitude,
+      longitude: doc.longitude,
+      units: doc.units,
+      monitorIds: doc.monitorIds,
+      channels: doc.channels,
+      startedAt: doc.startedAt.toISOString(),
+      endedAt: doc.endedAt?.toISOString() ?? null,
+      recipients: { app: tally('app'), sms: tally('sms'), call: tally('call') },
+      responses: {
+        positive: answers.filter((a) => a.response).length,
+        negative: answers.filter((a) => !a.response).length,
+        awaiting: [...notified].filter((userId) => !answered.has(userId)).length,
+      },
+    };
+  }
+}

@@ -1,0 +1,107 @@
+// IN1 and IN2 (docs/alarms.md "Raised by an SMS or a call"): a gateway reports an SMS or a call to the
+// organization's number; the sms- or call-alarming configuration of the sender's number whose PIN it
+// carries raises an alarm in that configuration's organization. The answer is the same whatever
+// matched, and a sender's wrong PINs are limited (then nothing of it is looked at until the limit
+// refills), so neither numbers nor PINs can be probed.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { IN1Input, IN2Input } from '../../../schemas/alarms.js';
+import { unauthorized } from '../../errors.js';
+import type { Limiter } from '../../http/limits.js';
+import type { AlarmingConfigs } from '../channels/alarming.js';
+import type { AlarmingDoc } from '../channels/models.js';
+import type { AlarmCommands } from './alarms.js';
+import { maskTarget } from './gateways.js';
+
+/** Wrong PINs a sender may send before its messages are ignored, and the window they refill over. */
+export const WRONG_PINS = { burst: 5, perSeconds: 600 };
+
+/** What the inbound doors counted since start (exported as metrics). */
+export interface InboundCounts {
+  accepted: number;
+  raised: number;
+  wrongPin: number;
+  throttled: number;
+}
+
+/** "+49…" and "0049…" alike as the configurations store numbers: "0049…"; anything else is no number. */
+export function storedNumber(from: string): string | null {
+  const compact = from.replace(/[\s()/-]/g, '');
+  const digits = compact.startsWith('+') ? `00${compact.slice(1)}` : compact;
+  return /^00[1-9][0-9]{6,14}$/.test(digits) ? digits : null;
+}
+
+/** The SMS text without the PIN: its first line is the event, the rest the message. */
+export function readSms(text: string, pin: string): { event: string; message: string } {
+  const lines = text.split(/\r?\n/).map((line) => line.split(/\s+/).filter((word) => word !== '' && word !== pin).join(' '));
+  const [first = '', ...rest] = lines.filter((line, i) => line !== '' || i > 0);
+  return { event: first || 'SMS alarm', message: rest.join('\n').trim() };
+}
+
+const sha = (value: string) => createHash('sha256').update(value).digest();
+
+/** The inbound doors of the SMS and voice gateways. */
+export class InboundAlarms {
+  readonly counts: InboundCounts = { accepted: 0, raised: 0, wrongPin: 0, throttled: 0 };
+  private readonly token: Buffer | null;
+
+  constructor(
+    gatewayToken: string | undefined,
+    private readonly smsConfigs: Pick<AlarmingConfigs, 'ofNumber'>,
+    private readonly callConfigs: Pick<AlarmingConfigs, 'ofNumber'>,
+    private readonly alarms: Pick<AlarmCommands, 'raise'>,
+    private readonly wrongPins: Limiter,
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+  ) {
+    this.token = gatewayToken ? sha(gatewayToken) : null;
+  }
+
+  /** 401 unless the request carries the configured Gateway-Token (none configured: inbound is off). */
+  checkToken(presented: string | undefined): void {
+    if (!this.token || presented === undefined || !timingSafeEqual(sha(presented), this.token)) {
+      throw unauthorized('Gateway-Token missing or wrong (inbound alarms need INBOUND_GATEWAY_TOKEN on the service)');
+    }
+  }
+
+  /** IN1: an SMS whose words include the PIN of an sms-alarming configuration of its sender. */
+  async sms(input: IN1Input): Promise<{ accepted: true }> {
+    const words = new Set(input.text.split(/\s+/));
+    await this.receive('sms', input.from, this.smsConfigs, (config) => words.has(config.pin), (config) => ({ ...readSms(input.text, config.pin) }));
+    return { accepted: true };
+  }
+
+  /** IN2: a call whose keyed digits are the PIN of a call-alarming configuration of its caller. */
+  async call(input: IN2Input): Promise<{ accepted: true }> {
+    await this.receive('call', input.from, this.callConfigs, (config) => config.pin === input.digits, (config) => ({ event: 'Call alarm', templateId: config.alarmTemplateID ?? null }));
+    return { accepted: true };
+  }
+
+  private async receive(
+    source: 'sms' | 'call',
+    from: string,
+    configs: Pick<AlarmingConfigs, 'ofNumber'>,
+    matches: (config: AlarmingDoc) => boolean,
+    describe: (config: AlarmingDoc) => { event: string; message?: string; templateId?: number | null },
+  ): Promise<void> {
+    this.counts.accepted++;
+    const number = storedNumber(from);
+    if (!number) return;
+    if ((await this.wrongPins.wait(number)) > 0) {
+      this.counts.throttled++;
+      return;
+    }
+    const matched = (await configs.ofNumber(number)).filter(matches);
+    if (matched.length === 0) {
+      this.counts.wrongPin++;
+      await this.wrongPins.take(number);
+      this.log.info({ source, from: maskTarget(number) }, 'inbound alarm without a matching number and PIN');
+      return;
+    }
+    // One alarm per organization whose configuration matched (a number may serve several).
+    for (const config of matched) {
+      const alarm = await this.alarms.raise(config.organizationID, source, describe(config));
+      this.counts.raised++;
+      this.log.info({ source, from: maskTarget(number), organizationId: config.organizationID, alarmId: alarm.id }, 'inbound alarm raised');
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// The alarms area's storage (docs/alarms.md "Storage"). Every lookup on a request's path is an exact
+// string-_id lookup or a query of one organization's own partition:
+//   alarms_<orgId>      "<alarmId>": the alarm (AL2 lists and counts this organization's partition only)
+//   alarm_ids           "<alarmId>": the organization an alarm belongs to (AL3, AL4, answers)
+//   alarm_keys          "<orgId>:<sha256 of Idempotency-Key>": the alarm that key raised (first insert wins)
+//   alarm_deliveries    "<alarmId>": every delivery of the alarm, changed only under the alarm's claim lock
+//   alarm_outbox        "<alarmId>": present while a delivery of the alarm is unfinished — the work queue
+//                       every process sweeps (it holds only unfinished work, so reading it whole is cheap)
+//   alarm_answers_<orgId> "<alarmId>:<userId>": a user's latest answer (A10, A11), read per alarm
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { AlarmChannel } from '../../../schemas/alarms.js';
+import { defineModels } from '../../db/models.js';
+import { partitioned, type Partitions } from '../../db/partitions.js';
+
+export type AlarmSource = 'api' | 'sms' | 'call' | 'rule';
+
+export interface AlarmDoc {
+  _id: string;
+  id: number;
+  organizationId: number;
+  event: string;
+  message: string;
+  source: AlarmSource;
+  templateId: number | null;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  units: string[];
+  monitorIds: number[];
+  channels: AlarmChannel[];
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
+export interface AlarmIdDoc {
+  _id: string;
+  organizationId: number;
+}
+
+export interface AlarmKeyDoc {
+  _id: string;
+  alarmId: number;
+  at: Date;
+}
+
+export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+
+/** One message to one target (a device, a mobile, a phone) of one recipient. */
+export interface DeliveryItem {
+  /** "<alarmId>-<index>": sent to the gateway, which may use it to drop a repeated request. */
+  id: string;
+  channel: AlarmChannel;
+  recipientUserId: number;
+  /** The number (00…) or the device ID; shown masked. */
+  target: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  /** When a queued item is due. */
+  nextAt: Date;
+  /** Who is sending it and until when (an expired claim is taken over). */
+  claim: { by: string; until: Date } | null;
+}
+
+export interface DeliveriesDoc {
+  _id: string;
+  organizationId: number;
+  items: DeliveryItem[];
+}
+
+export interface OutboxDoc {
+  _id: string;
+  organizationId: number;
+  /** The earliest time an unfinished item is due (a hint for the sweep). */
+  dueAt: Date;
+}
+
+export interface AnswerDoc {
+  _id: string;
+  alarmId: number;
+  organizationId: number;
+  userId: number;
+  response: boolean;
+  distance: number | null;
+  duration: number | null;
+  at: Date;
+}
+
+export interface AlarmModels {
+  alarms: Partitions<AlarmDoc>;
+  AlarmId: Model<AlarmIdDoc>;
+  AlarmKey: Model<AlarmKeyDoc>;
+  Deliveries: Model<DeliveriesDoc>;
+  Outbox: Model<OutboxDoc>;
+  answers: Partitions<AnswerDoc>;
+}
+
+const opts = { versionKey: false } as const;
+
+export const alarmModels = defineModels((conn: Connection): AlarmModels => {
+  const alarm = new Schema<AlarmDoc>({
+    _id: String,
+    id: { type: Number, required: true },
+    organizationId: { type: Number, required: true },
+    event: String,
+    message: String,
+    source: String,
+    templateId: { type: Number, default: null },
+    address: String,
+    latitude: { type: Number, default: null },
+    longitude: { type: Number, default: null },
+    units: [String],
+    monitorIds: [Number],
+    channels: [String],
+    startedAt: Date,
+    endedAt: { type: Date, default: null },
+  }, opts);
+  alarm.index({ id: -1 });
+  const item = new Schema<DeliveryItem>({
+    id: String, channel: String, recipientUserId: Number, target: String, status: String, attempts: Number,
+    lastError: { type: String, default: null }, nextAt: Date, claim: { type: new Schema({ by: String, until: Date }, { _id: false }), default: null },
+  }, { _id: false });
+  const answer = new Schema<AnswerDoc>({
+    _id: String, alarmId: Number, organizationId: Number, userId: Number, response: Boolean, distance: { type: Number, default: null }, duration: { type: Number, default: null }, at: Date,
+  }, opts);
+  answer.index({ alarmId: 1 });
+  return {
+    alarms: partitioned(conn, 'Alarm', alarm, 'alarms_'),
+    AlarmId: conn.model<AlarmIdDoc>('AlarmId', new Schema<AlarmIdDoc>({ _id: String, organizationId: Number }, opts), 'alarm_ids'),
+    AlarmKey: conn.model<AlarmKeyDoc>('AlarmKey', new Schema<AlarmKeyDoc>({ _id: String, alarmId: Number, at: Date }, opts), 'alarm_keys'),
+    Deliveries: conn.model<DeliveriesDoc>('AlarmDeliveries', new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item] }, opts), 'alarm_deliveries'),
+    Outbox: conn.model<OutboxDoc>('AlarmOutbox', new Schema<OutboxDoc>({ _id: String, organizationId: Number, dueAt: Date }, opts), 'alarm_outbox'),
+    answers: partitioned(conn, 'AlarmAnswer', answer, 'alarm_answers_'),
+  };
+});

@@ -1,0 +1,181 @@
+// The durable outbox of alarm deliveries (docs/alarms.md "Delivery"). An alarm's deliveries live in one
+// document, changed only under the alarm's claim lock (FerretDB's updates are read-modify-write without
+// a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
+// (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with
+// unfinished items: every process sweeps it, so work left by a stopped process is finished by another.
+// Each item goes to its gateway at most once per claim; a gateway that may see a repeated try (a claim
+// taken over after its holder died between sending and recording) can recognise it by the item's id.
+import { randomBytes } from 'node:crypto';
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import type { AlarmChannel } from '../../../schemas/alarms.js';
+import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
+import type { AlarmModels, DeliveryItem } from './models.js';
+
+/** Waits before the 2nd … 5th try: at most 5 tries, the last about a minute after the first. */
+export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
+
+/** A try that failed; `final` when retrying cannot help (no gateway configured, a dead device). */
+export class DeliveryError extends Error {
+  constructor(message: string, readonly final = false) {
+    super(message);
+  }
+}
+
+/** Sends one item over its channel; resolves when the gateway took it, throws DeliveryError otherwise. */
+export type Sender = (item: DeliveryItem, alarmId: number) => Promise<void>;
+
+export interface OutboxOptions {
+  /** How often the outbox is swept for due and orphaned work. */
+  sweepMs: number;
+  /** How long a claim holds: longer than a try can take (the gateways' timeout). */
+  claimMs: number;
+  /** Items sent at once per alarm. */
+  concurrency?: number;
+  retryDelaysMs?: number[];
+}
+
+const BATCH = 50;
+const FINAL = new Set(['sent', 'delivered', 'failed']);
+
+/** Sends and retries every alarm's deliveries; one per process, all sharing the database's outbox. */
+export class AlarmOutbox {
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly again = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Tries that failed (each counted once). */
+  failedTries = 0;
+
+  constructor(
+    private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox'>,
+    private readonly locks: Model<LockDoc>,
+    private readonly senders: Record<AlarmChannel, Sender>,
+    private readonly log: Pick<Logger, 'warn' | 'info'>,
+    private readonly options: OutboxOptions,
+  ) {}
+
+  /** Stores an alarm's deliveries and starts sending them here. */
+  async enqueue(alarmId: number, organizationId: number, items: DeliveryItem[]): Promise<void> {
+    if (items.length === 0) return;
+    // The outbox entry first: deliveries are never stored without the entry that gets them sent.
+    await this.models.Outbox.create({ _id: String(alarmId), organizationId, dueAt: new Date() });
+    await this.models.Deliveries.create({ _id: String(alarmId), organizationId, items });
+    this.kick(alarmId);
+  }
+
+  /** Sweeps the outbox every `sweepMs` until stopped. */
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => void this.sweep().catch((err) => this.log.warn({ err }, 'alarm outbox sweep failed')), this.options.sweepMs);
+    this.timer.unref();
+  }
+
+  /** Stops sweeping and waits for the sends in flight (their results are recorded). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Runs every alarm whose work is due (another process's orphaned claims included). */
+  async sweep(): Promise<void> {
+    const due = await this.models.Outbox.find({ dueAt: { $lte: new Date() } }, { _id: 1 }).lean();
+    for (const { _id } of due) this.kick(Number(_id));
+  }
+
+  /** Sends what is due of one alarm here, now (once at a time per alarm and process). */
+  kick(alarmId: number): void {
+    if (this.stopped) return;
+    if (this.running.has(alarmId)) {
+      this.again.add(alarmId);
+      return;
+    }
+    const run = this.run(alarmId)
+      .catch((err) => this.log.warn({ err, alarmId }, 'alarm deliveries could not be sent now; the sweep tries again'))
+      .finally(() => {
+        this.running.delete(alarmId);
+        if (this.again.delete(alarmId)) this.kick(alarmId);
+      });
+    this.running.set(alarmId, run);
+  }
+
+  private async run(alarmId: number): Promise<void> {
+    while (!this.stopped) {
+      const claim = `${randomBytes(6).toString('base64url')}`;
+      const picked = await this.claim(alarmId, claim);
+      if (picked.length === 0) return;
+      const results = new Map<string, Partial<DeliveryItem>>();
+      const queue = [...picked];
+      const worker = async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) results.set(item.id, await this.attempt(alarmId, item));
+      };
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 10, picked.length) }, worker));
+      await this.record(alarmId, claim, results);
+    }
+  }
+
+  // Under the lock: marks the due items (and those whose claim expired) as this run's, and brings the
+  // outbox entry up to date; none due: the entry says when the next is, or goes when all are final.
+  private claim(alarmId: number, claim: string): Promise<DeliveryItem[]> {
+    return withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      if (!doc) {
+        await this.models.Outbox.deleteOne({ _id: String(alarmId) });
+        return [];
+      }
+      const now = Date.now();
+      const picked: DeliveryItem[] = [];
+      for (const item of doc.items) {
+        if (picked.length >= BATCH) break;
+        const due = item.status === 'queued' && item.nextAt.getTime() <= now;
+        const orphaned = item.status === 'sending' && (item.claim?.until.getTime() ?? 0) <= now;
+        if (!due && !orphaned) continue;
+        item.status = 'sending';
+        item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
+        picked.push(item);
+      }
+      if (picked.length > 0) {
+        await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+        return picked;
+      }
+      const open = doc.items.filter((item) => !FINAL.has(item.status));
+      if (open.length === 0) await this.models.Outbox.deleteOne({ _id: String(alarmId) });
+      else {
+        const next = Math.min(...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()));
+        await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date(next) } });
+      }
+      return [];
+    });
+  }
+
+  // One try of one item: what changes in it.
+  private async attempt(alarmId: number, item: DeliveryItem): Promise<Partial<DeliveryItem>> {
+    const attempts = item.attempts + 1;
+    try {
+      await this.senders[item.channel](item, alarmId);
+      return { status: 'sent', attempts, lastError: null, claim: null };
+    } catch (err) {
+      this.failedTries++;
+      const reason = err instanceof DeliveryError ? err.message : `unexpected error: ${(err as Error).message}`;
+      const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+      const final = (err instanceof DeliveryError && err.final) || attempts > delays.length;
+      this.log.warn({ alarmId, delivery: item.id, channel: item.channel, attempts, final, reason }, 'alarm delivery try failed');
+      if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
+      return { status: 'queued', attempts, lastError: reason, nextAt: new Date(Date.now() + delays[attempts - 1]), claim: null };
+    }
+  }
+
+  // Under the lock: the results of this run's items, unless another process took an item over meanwhile.
+  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>): Promise<void> {
+    await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      if (!doc) return;
+      for (const item of doc.items) {
+        const result = results.get(item.id);
+        if (result && item.claim?.by === claim) Object.assign(item, result);
+      }
+      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+    });
+  }
+}

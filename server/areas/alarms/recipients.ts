@@ -1,0 +1,34 @@
+// Who an alarm reaches (docs/alarms.md "Delivery"): the organization's members, each over every active
+// target of every channel the alarm uses and the organization has not disabled (A9, S6, C6). A target
+// two members share gets one message.
+import type { AlarmChannel } from '../../../schemas/alarms.js';
+import type { ChannelFlags } from '../channels/flags.js';
+import type { DeliveryItem } from './models.js';
+
+/** Where each member's targets are found: active ones only are used. */
+export interface TargetSources {
+  flags: Pick<ChannelFlags, 'isDisabled'>;
+  /** A member's devices (their IDs), mobiles and phones (their numbers), active or not. */
+  targets: Record<AlarmChannel, (userId: number) => Promise<Array<{ target: string; active: boolean }>>>;
+}
+
+/** A member's name by user ID (answers and the wall show who is coming). */
+export type Members = Map<number, string>;
+
+/** The deliveries of a new alarm: queued, due now. */
+export async function deliveriesFor(alarmId: number, organizationId: number, channels: AlarmChannel[], members: Members, sources: TargetSources): Promise<DeliveryItem[]> {
+  const items: DeliveryItem[] = [];
+  const now = new Date();
+  for (const channel of channels) {
+    if (await sources.flags.isDisabled(channel, organizationId)) continue;
+    const seen = new Set<string>();
+    for (const userId of [...members.keys()].sort((a, b) => a - b)) {
+      for (const { target, active } of await sources.targets[channel](userId)) {
+        if (!active || seen.has(target)) continue;
+        seen.add(target);
+        items.push({ id: `${alarmId}-${items.length}`, channel, recipientUserId: userId, target, status: 'queued', attempts: 0, lastError: null, nextAt: now, claim: null });
+      }
+    }
+  }
+  return items;
+}

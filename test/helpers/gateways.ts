@@ -1,0 +1,40 @@
+// A fake SMS or voice gateway: a real HTTP server on 127.0.0.1 that records what the service POSTs and
+// answers what the test says (200 unless told otherwise).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface GatewayRequest {
+  authorization: string | undefined;
+  body: { to: string; text: string; alarmId: number; deliveryId: string };
+  at: number;
+}
+
+export interface FakeGateway {
+  url: string;
+  requests: GatewayRequest[];
+  /** The status the next requests get (by the request's body); default 200. */
+  answer: (request: GatewayRequest) => number;
+  close(): Promise<void>;
+}
+
+/** Starts a fake gateway. */
+export async function startGateway(): Promise<FakeGateway> {
+  const gateway: FakeGateway = {
+    url: '',
+    requests: [],
+    answer: () => 200,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      const request = { authorization: req.headers.authorization, body: JSON.parse(text), at: Date.now() };
+      gateway.requests.push(request);
+      res.writeHead(gateway.answer(request), { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/send`;
+  return gateway;
+}
