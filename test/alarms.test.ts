@@ -82,8 +82,10 @@ s('AL1 201 shows the alarm on every monitor of the organization, announces it, a
     });
     for (const wall of walls) {
       const data = (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/monitor/${wall}/data`)).body;
-      assert.equal({ eventId: data.alarmData.eventId, event: data.alarmData.event, awaiting: data.alarmData.awaitingResponses, geo: data.alarmData.geo, units: data.alarmData.units }, {
-        eventId: alarm.id, event: 'B3 Wohnungsbrand', awaiting: 2, geo: { address: 'Hauptstraße 40', latitude: 52.52, longitude: 13.41 }, units: [{ name: 'HLF 20', feedback: [] }],
+      assert.equal({ eventId: data.alarmData.eventId, event: data.alarmData.event, awaiting: data.alarmData.awaitingResponses, geo: data.alarmData.geo, units: data.alarmData.units.map((u: any) => ({ name: u.name, feedback: u.feedback.map((m: any) => m.feedback) })) }, {
+        eventId: alarm.id, event: 'B3 Wohnungsbrand', awaiting: 2, geo: { address: 'Hauptstraße 40', latitude: 52.52, longitude: 13.41 },
+        // The alerted members, awaiting their answers, in the alarm's first unit.
+        units: [{ name: 'HLF 20', feedback: [2, 2] }],
       });
     }
     assert.equal((await client(ctx.svc.url, key(ctx.b)).get(`/api/v1/monitor/${otherWall}/data`)).body.alarmData, {});

@@ -89,32 +89,11 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const devices = new Devices(db);
   const confirmations = new PushConfirmations(db, config.push.confirmTtlSeconds);
   const pushGateway = new PushGateways(config.push);
-  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, pushGateway, confirmations), feedback: new AlarmFeedback(db, devices, events) };
 
   const { Mobile, SmsAlarming } = smsModels(db);
   const sms = { alarming: new AlarmingConfigs(db, SmsAlarming, 'sms-alarming'), mobiles: new ChannelNumbers(db, Mobile, 'mobile'), flags, formatters: new SmsFormatters(db) };
   const { Phone, CallAlarming } = callModels(db);
   const call = { alarming: new AlarmingConfigs(db, CallAlarming, 'call-alarming'), phones: new ChannelNumbers(db, Phone, 'phone'), flags };
-
-  const journalLog = new JournalLog(journalModels(db), db.ids);
-  const categories = new CategoryCommands(db);
-  const journals = new JournalCommands(db, journalLog, events);
-  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories) };
-
-  // Opened on first use: services that never touch the integration need no key.
-  let keyring: Keyring | undefined;
-  const elsCobra = new ElsCobraCommands(db, () => (keyring ??= openKeyring(config).keyring));
-
-  const recordStore = new RecordStore(db, log);
-  const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
-  const sets = new RuleSets(db, log);
-  const runner = new RuleRunner(thingsModels(db), sets, events, log);
-  const things = {
-    entities: new EntityCommands(db, recordStore, sets),
-    records: new RecordCommands(db, recordStore, slots, runner),
-    bulk: new BulkCommands(db, recordStore, slots, runner),
-    rules: new RuleCommands(db, sets),
-  };
 
   // Alarms: raised here, shown through the monitor area, delivered through the outbox.
   const gateways = config.alarms;
@@ -165,6 +144,29 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     },
   }, log);
   const inbound = new InboundAlarms(gateways.inboundGatewayToken, sms.alarming, call.alarming, alarms, limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true), log);
+
+  // The app reports its users' answers and receipts to the alarms.
+  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, pushGateway, confirmations), feedback: new AlarmFeedback(db, devices, events, alarms), replies: alarms };
+
+  const journalLog = new JournalLog(journalModels(db), db.ids);
+  const categories = new CategoryCommands(db);
+  const journals = new JournalCommands(db, journalLog, events);
+  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories) };
+
+  // Opened on first use: services that never touch the integration need no key.
+  let keyring: Keyring | undefined;
+  const elsCobra = new ElsCobraCommands(db, () => (keyring ??= openKeyring(config).keyring));
+
+  const recordStore = new RecordStore(db, log);
+  const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
+  const sets = new RuleSets(db, log);
+  const runner = new RuleRunner(thingsModels(db), sets, events, log);
+  const things = {
+    entities: new EntityCommands(db, recordStore, sets),
+    records: new RecordCommands(db, recordStore, slots, runner),
+    bulk: new BulkCommands(db, recordStore, slots, runner),
+    rules: new RuleCommands(db, sets),
+  };
 
   return {
     monitors,

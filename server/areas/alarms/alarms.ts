@@ -10,9 +10,13 @@ import type { HubEvents } from '../../hub/events.js';
 import type { Actor } from '../../identity/actor.js';
 import { membersOf, namesOf } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
+import type { JsonObject } from '../../../common/monitor-data.js';
+import { withClaimLock } from '../../db/claim-lock.js';
+import type { AlarmAnswer, AlarmReplies } from '../app/replies.js';
+import { setById } from '../channels/upsert.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import { maskTarget } from './gateways.js';
-import { alarmModels, type AlarmDoc, type AlarmModels, type AlarmSource, type AnswerDoc, type DeliveriesDoc } from './models.js';
+import { alarmModels, type AlarmDoc, type AlarmModels, type AlarmSource, type AnswerDoc, type DeliveriesDoc, type DeliveryItem } from './models.js';
 import type { AlarmOutbox } from './outbox.js';
 import { deliveriesFor, type TargetSources } from './recipients.js';
 
@@ -21,6 +25,8 @@ export const IDEMPOTENCY_MS = 24 * 60 * 60_000;
 /** A key whose alarm never appeared this long after it was taken (its request died) may be used again. */
 const ABANDONED_KEY_MS = 30_000;
 const MAX_KEY_LENGTH = 200;
+/** Members listed on the wall per alarm (the monitor data's limit of a unit's feedback list). */
+const WALL_MEMBERS = 500;
 
 /** An alarm as the raising paths describe it. */
 export interface AlarmInput {
@@ -41,8 +47,8 @@ export interface Raised {
   created: boolean;
 }
 
-/** Raises, lists, reads and ends alarms. */
-export class AlarmCommands {
+/** Raises, lists, reads and ends alarms, and takes in the members' answers. */
+export class AlarmCommands implements AlarmReplies {
   private readonly models: AlarmModels;
 
   constructor(
@@ -54,6 +60,7 @@ export class AlarmCommands {
     private readonly log: Pick<Logger, 'warn'>,
   ) {
     this.models = alarmModels(db);
+    outbox.changed = (alarmId) => void this.announce(alarmId).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
   }
 
   /** AL1: admins and the API key; a repeated Idempotency-Key answers the alarm it raised. */
@@ -123,11 +130,10 @@ export class AlarmCommands {
     };
     const members = await membersOf(this.db, organizationId);
     const items = await deliveriesFor(alarmId, organizationId, doc.channels, members, this.sources);
-    const awaiting = new Set(items.map((item) => item.recipientUserId)).size;
     // Where the alarm lives first, so that AL3 and answers find it as soon as it exists.
     await this.models.AlarmId.create({ _id: doc._id, organizationId });
     await (await this.models.alarms.of(organizationId)).create(doc);
-    await this.show(doc, awaiting);
+    await this.show(doc, await this.wall(doc, items, []), 'set');
     const deliveries: DeliveriesDoc = { _id: doc._id, organizationId, items };
     const alarm = this.view(doc, deliveries, []);
     this.events.toOrganization(organizationId, 'alarm:created', { alarm });
@@ -200,27 +206,72 @@ export class AlarmCommands {
     return doc;
   }
 
-  // Every monitor of the alarm shows it as an M7 write would; a monitor that cannot does not stop the others.
-  private async show(doc: AlarmDoc, awaiting: number): Promise<void> {
+  /** A user's answer (A10, A11) to an alarm of the organization: his latest counts, on the wall at once. */
+  async answered(answer: AlarmAnswer): Promise<void> {
+    const doc = await this.find(answer.alarmId);
+    if (!doc || doc.organizationId !== answer.organizationId) return;
+    const { alarmId, organizationId, userId, response, distance, duration } = answer;
+    await setById(await this.models.answers.of(organizationId), `${alarmId}:${userId}`, { alarmId, organizationId, userId, response, distance, duration, at: new Date() });
+    if (!doc.endedAt) await this.refreshWall(doc);
+    await this.announce(alarmId);
+  }
+
+  /** A push of the alarm reached the device. */
+  async delivered(alarmId: number, deviceId: number): Promise<void> {
+    await this.outbox.markDelivered(alarmId, deviceId);
+  }
+
+  // The counters and the members on the wall from every answer stored. Under the alarm's lock, so that
+  // of two answers at once (on two processes) the later write is built on both.
+  private async refreshWall(doc: AlarmDoc): Promise<void> {
+    await withClaimLock(this.db.system.Lock, `alarm-wall:${doc.id}`, async () => {
+      const [deliveries, answers] = await Promise.all([this.deliveries(doc), this.answers(doc)]);
+      const { eventId, positiveResponses, negativeResponses, awaitingResponses, units } = await this.wall(doc, deliveries?.items ?? [], answers);
+      await this.show(doc, { eventId, positiveResponses, negativeResponses, awaitingResponses, units }, 'patch');
+    });
+  }
+
+  // The alarm as its monitors show it: the counters, and the alerted and answering members by name in
+  // the alarm's first unit (a unit without a name when it names none): 1 coming, 0 not, 2 awaiting.
+  private async wall(doc: AlarmDoc, items: DeliveryItem[], answers: AnswerDoc[]): Promise<JsonObject> {
+    const answered = new Map(answers.map((a) => [a.userId, a.response]));
+    const alerted = [...new Set([...items.map((item) => item.recipientUserId), ...answered.keys()])];
+    const names = await namesOf(this.db, alerted);
+    const members = alerted
+      .map((userId) => ({ name: names.get(userId) ?? `#${userId}`, feedback: answered.has(userId) ? Number(answered.get(userId)) : 2 }))
+      .sort((a, b) => a.feedback - b.feedback || a.name.localeCompare(b.name))
+      .slice(0, WALL_MEMBERS);
+    const units = doc.units.length > 0 ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] })) : members.length > 0 ? [{ name: '', feedback: members }] : [];
     const geo = {
       ...(doc.address ? { address: doc.address } : {}),
       ...(doc.latitude !== null ? { latitude: doc.latitude } : {}),
       ...(doc.longitude !== null ? { longitude: doc.longitude } : {}),
     };
-    const payload = {
+    return {
       eventId: doc.id,
       event: doc.event,
       ...(doc.message ? { message: doc.message } : {}),
       eventStartDate: doc.startedAt.toISOString(),
       ...(Object.keys(geo).length > 0 ? { geo } : {}),
-      units: doc.units.map((name) => ({ name, feedback: [] })),
-      positiveResponses: 0,
-      negativeResponses: 0,
-      awaitingResponses: awaiting,
+      units,
+      positiveResponses: answers.filter((a) => a.response).length,
+      negativeResponses: answers.filter((a) => !a.response).length,
+      awaitingResponses: alerted.filter((userId) => !answered.has(userId)).length,
     };
+  }
+
+  // Every monitor of the alarm shows it as an M7 (set) or M8 (patch) write would; a monitor that cannot
+  // does not stop the others.
+  private async show(doc: AlarmDoc, payload: JsonObject, op: 'set' | 'patch'): Promise<void> {
     await Promise.all(doc.monitorIds.map((monitorId) =>
-      this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', 'set', payload)
+      this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', op, payload)
         .catch((err) => this.log.warn({ err, alarmId: doc.id, monitorId }, 'an alarm could not be shown on a monitor'))));
+  }
+
+  // alarm:updated with the counts as stored now.
+  private async announce(alarmId: number): Promise<void> {
+    const doc = await this.find(alarmId);
+    if (doc) this.events.toOrganization(doc.organizationId, 'alarm:updated', { alarm: await this.present(doc) });
   }
 
   private async present(doc: AlarmDoc): Promise<AlarmView> {

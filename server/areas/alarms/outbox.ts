@@ -46,6 +46,8 @@ export class AlarmOutbox {
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
+  /** Told after an alarm's deliveries changed (the alarms area announces the new counts). */
+  changed: (alarmId: number) => void = () => undefined;
 
   constructor(
     private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox'>,
@@ -166,16 +168,31 @@ export class AlarmOutbox {
     }
   }
 
-  // Under the lock: the results of this run's items, unless another process took an item over meanwhile.
+  /** A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered. */
+  async markDelivered(alarmId: number, deviceId: number): Promise<void> {
+    const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const item = doc?.items.find((i) => i.channel === 'app' && i.target === String(deviceId));
+      if (!doc || !item || item.status === 'delivered') return false;
+      Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
+      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      return true;
+    });
+    if (found) this.changed(alarmId);
+  }
+
+  // Under the lock: the results of this run's items, unless another process took an item over meanwhile
+  // or the device already confirmed the push.
   private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>): Promise<void> {
     await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       if (!doc) return;
       for (const item of doc.items) {
         const result = results.get(item.id);
-        if (result && item.claim?.by === claim) Object.assign(item, result);
+        if (result && item.claim?.by === claim && item.status !== 'delivered') Object.assign(item, result);
       }
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
     });
+    this.changed(alarmId);
   }
 }

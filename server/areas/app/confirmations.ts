@@ -39,10 +39,11 @@ export class PushConfirmations {
     await appModels(this.db).PushConfirmation.deleteOne({ _id: hash(token) });
   }
 
-  /** push/delivered: records the first delivery; later receipts change nothing. */
-  async delivered(actor: Actor, token: string): Promise<void> {
+  /** push/delivered: records the first delivery (later receipts change nothing); the confirmation is returned. */
+  async delivered(actor: Actor, token: string): Promise<PushConfirmationDoc> {
     const doc = await this.answerable(actor, token);
     if (!doc.deliveredAt) await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    return doc;
   }
 
   /** A11: records the answer once; the confirmation it answers is returned. */

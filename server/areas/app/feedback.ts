@@ -9,12 +9,13 @@ import { canRead, feedbackOrganization } from '../../identity/policy.js';
 import { setById } from '../channels/upsert.js';
 import type { Devices } from './devices.js';
 import { appModels } from './models.js';
+import type { AlarmReplies } from './replies.js';
 
 export const FEEDBACK_NOT_SET = 'organizationID or alarmID not set';
 
 /** Records alarm feedback. */
 export class AlarmFeedback {
-  constructor(private readonly db: Database, private readonly devices: Devices, private readonly events: HubEvents) {}
+  constructor(private readonly db: Database, private readonly devices: Devices, private readonly events: HubEvents, private readonly replies: AlarmReplies) {}
 
   /** The organization is an API key's own or the query's; the device must be one the caller reaches. */
   async record(actor: Actor, organizationId: number | undefined, input: FeedbackInput): Promise<{ success: true }> {
@@ -30,6 +31,10 @@ export class AlarmFeedback {
     const fields = { organizationID: organization, alarmID: input.alarmID, deviceID: input.deviceID, ownerID: device.ownerID, response: input.response ?? null };
     await setById(appModels(this.db).AlarmFeedback, `${organization}:${input.alarmID}:${input.deviceID}`, { ...fields, distance, duration, updatedAt });
     this.events.toOrganization(organization, 'app:feedback', { ...fields, answerData: input.answerData, updatedAt: updatedAt.toISOString() });
+    // An answer to an alarm of this service also counts there (the device's owner answers).
+    if (input.response !== undefined && input.response !== null) {
+      await this.replies.answered({ organizationId: organization, alarmId: input.alarmID, userId: device.ownerID, response: input.response, distance, duration });
+    }
     return { success: true };
   }
 }

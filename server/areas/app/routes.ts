@@ -11,6 +11,7 @@ import { TOKEN_INVALID, type PushConfirmations } from './confirmations.js';
 import { presentDevice, type Devices } from './devices.js';
 import { FEEDBACK_NOT_SET, type AlarmFeedback } from './feedback.js';
 import type { TestPushes } from './push.js';
+import type { AlarmReplies } from './replies.js';
 
 const DEVICE_ID = idMessage('deviceID');
 const SCOPE = 'the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to';
@@ -22,10 +23,11 @@ export interface AppCommands {
   pushes: TestPushes;
   feedback: AlarmFeedback;
   flags: ChannelFlags;
+  replies: AlarmReplies;
 }
 
 /** The app area's operation declarations. */
-export function appOperations({ devices, confirmations, pushes, feedback, flags }: AppCommands): Operation[] {
+export function appOperations({ devices, confirmations, pushes, feedback, flags, replies }: AppCommands): Operation[] {
   const byId = { params: { schema: DeviceIdParams, message: DEVICE_ID }, query: { schema: OptionalOrganizationQuery, message: DEVICE_ID } };
   const savedResult = { status: 200, schema: SavedResult, description: 'Saved' } as const;
 
@@ -101,7 +103,10 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags 
       description: 'Only the app of the device\'s owner (his personal access token) answers, once per confirmation token: an unknown, expired or already answered token is a 400, another user is a 403.',
       params: { schema: AnswerParams, message: TOKEN_INVALID }, body: { schema: AnswerData, message: TOKEN_INVALID },
       response: savedResult, errors: [400, 403, 413, 415],
-      handler: ({ actor, params, body }) => saved(confirmations.answer(actor, params.token, params.answer, body)),
+      // The answer to an alarm's push also counts for that alarm.
+      handler: ({ actor, params, body }) => saved(confirmations.answer(actor, params.token, params.answer, body).then((push) => push.alarmId && push.organizationID
+        ? replies.answered({ organizationId: push.organizationID, alarmId: push.alarmId, userId: push.ownerID, response: params.answer === 'yes', distance: body.distance ?? null, duration: body.duration ?? null })
+        : undefined)),
     }),
     defineOperation({
       label: 'A11-delivered',
@@ -110,7 +115,7 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags 
       description: 'Only the app of the device\'s owner (his personal access token) confirms; an unknown or expired token is a 400. Repeating it changes nothing and answers 200 again.',
       params: { schema: ConfirmTokenParams, message: TOKEN_INVALID },
       response: savedResult, errors: [400, 403],
-      handler: ({ actor, params }) => saved(confirmations.delivered(actor, params.token)),
+      handler: ({ actor, params }) => saved(confirmations.delivered(actor, params.token).then((push) => push.alarmId ? replies.delivered(push.alarmId, push.deviceId) : undefined)),
     }),
   ];
 }
