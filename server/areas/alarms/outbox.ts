@@ -182,14 +182,14 @@ export class AlarmOutbox {
   }
 
   // Under the lock: the results of this run's items, unless another process took an item over meanwhile
-  // or the device already confirmed the push.
+  // or the device already confirmed the push (either clears this run's claim).
   private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>): Promise<void> {
     await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       if (!doc) return;
       for (const item of doc.items) {
         const result = results.get(item.id);
-        if (result && item.claim?.by === claim && item.status !== 'delivered') Object.assign(item, result);
+        if (result && item.claim?.by === claim) Object.assign(item, result);
       }
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
     });

@@ -1,0 +1,121 @@
+// The alarm outbox on the test database (server/areas/alarms/outbox.ts): two outboxes (as two processes)
+// sweeping at once send each item once; a claim whose holder died is taken over after it expires; a
+// try that keeps failing ends failed after the last retry.
+import * as assert from 'uvu/assert';
+import pino from 'pino';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { serviceModels } from '../server/areas/models.js';
+import { alarmModels, type DeliveryItem } from '../server/areas/alarms/models.js';
+import { AlarmOutbox, DeliveryError, type Sender } from '../server/areas/alarms/outbox.js';
+import { eventually } from './helpers/fleet.js';
+import { testDbUri } from './helpers/service.js';
+import { suite } from './helpers/suite.js';
+
+const s = suite<{ db: Database }>('alarm outbox', {} as { db: Database });
+s.before(async (ctx) => {
+  ctx.db = await openDatabase(testDbUri(), serviceModels);
+});
+s.after(async (ctx) => {
+  await ctx.db.close();
+});
+
+const log = pino({ level: 'silent' });
+let next = 900_000;
+const items = (alarmId: number, count: number, over: Partial<DeliveryItem> = {}): DeliveryItem[] => Array.from({ length: count }, (_, i) => ({
+  id: `${alarmId}-${i}`, channel: 'sms', recipientUserId: i + 1, target: `0049176${1_000_000 + i}`, status: 'queued', attempts: 0, lastError: null, nextAt: new Date(), claim: null, ...over,
+}));
+function outbox(db: Database, send: Sender, options: Partial<ConstructorParameters<typeof AlarmOutbox>[4]> = {}) {
+  const noSend: Sender = async () => {
+    throw new DeliveryError('not used', true);
+  };
+  return new AlarmOutbox(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, log, { sweepMs: 50, claimMs: 1_000, ...options });
+}
+const stored = async (db: Database, alarmId: number) => (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!.items;
+
+s('two outboxes sweeping the same alarm send each of 40 items exactly once', async ({ db }) => {
+  const alarmId = ++next;
+  const sent = new Map<string, number>();
+  const send: Sender = async (item) => {
+    sent.set(item.id, (sent.get(item.id) ?? 0) + 1);
+    await new Promise((r) => setTimeout(r, 5));
+  };
+  // Stored by neither: both find the work in the outbox only.
+  await alarmModels(db).Outbox.create({ _id: String(alarmId), organizationId: 1, dueAt: new Date() });
+  await alarmModels(db).Deliveries.create({ _id: String(alarmId), organizationId: 1, items: items(alarmId, 40) });
+  const [one, two] = [outbox(db, send), outbox(db, send)];
+  one.start();
+  two.start();
+  try {
+    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'every item sent');
+    assert.is(sent.size, 40);
+    assert.ok([...sent.values()].every((k) => k === 1), JSON.stringify([...sent]));
+    await eventually(() => alarmModels(db).Outbox.findById(String(alarmId)).lean(), (entry) => entry === null, 'the outbox entry gone once all are final');
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+});
+
+s('an item claimed by a process that died is sent after its claim expires, not before', async ({ db }) => {
+  const alarmId = ++next;
+  const until = new Date(Date.now() + 600);
+  await alarmModels(db).Outbox.create({ _id: String(alarmId), organizationId: 1, dueAt: new Date() });
+  await alarmModels(db).Deliveries.create({ _id: String(alarmId), organizationId: 1, items: items(alarmId, 3, { status: 'sending', attempts: 1, claim: { by: 'dead', until } }) });
+  const at: number[] = [];
+  const survivor = outbox(db, async () => void at.push(Date.now()));
+  survivor.start();
+  try {
+    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'the orphaned items sent');
+    assert.is(at.length, 3);
+    assert.ok(at.every((t) => t >= until.getTime()), 'not before the claim expired');
+    assert.ok((await stored(db, alarmId)).every((i) => i.attempts === 2 && i.claim === null));
+  } finally {
+    await survivor.stop();
+  }
+});
+
+s('a try that keeps failing is retried with backoff and ends failed with its reason after the last', async ({ db }) => {
+  const alarmId = ++next;
+  const tries: number[] = [];
+  const failing = outbox(db, async () => {
+    tries.push(Date.now());
+    throw new DeliveryError('gateway answered 502');
+  }, { retryDelaysMs: [100, 200] });
+  failing.start();
+  try {
+    await failing.enqueue(alarmId, 1, items(alarmId, 1));
+    const [item] = await eventually(() => stored(db, alarmId), (list) => list[0].status === 'failed', 'the item failed');
+    assert.equal({ attempts: item.attempts, lastError: item.lastError }, { attempts: 3, lastError: 'gateway answered 502' });
+    assert.is(tries.length, 3);
+    assert.ok(tries[1] - tries[0] >= 100 && tries[2] - tries[1] >= 200, JSON.stringify(tries));
+    assert.is(failing.failedTries, 3);
+  } finally {
+    await failing.stop();
+  }
+});
+
+s('a push confirmed while its try is being recorded stays delivered', async ({ db }) => {
+  const alarmId = ++next;
+  let release!: () => void;
+  let called = false;
+  const held = new Promise<void>((r) => (release = r));
+  const box = outbox(db, async () => {
+    called = true;
+    await held;
+  });
+  let changes = 0;
+  box.changed = () => void changes++;
+  box.start();
+  try {
+    await box.enqueue(alarmId, 1, items(alarmId, 1, { channel: 'app', target: '77' }));
+    await eventually(async () => called, (c) => c, 'the try under way');
+    await box.markDelivered(alarmId, 77);
+    release();
+    await eventually(async () => changes, (k) => k === 2, 'the receipt and then the try recorded');
+    assert.equal({ ...(await stored(db, alarmId))[0], nextAt: undefined }, { ...items(alarmId, 1, { channel: 'app', target: '77' })[0], nextAt: undefined, status: 'delivered', attempts: 1 });
+  } finally {
+    release();
+    await box.stop();
+  }
+});
+
+s.run();
