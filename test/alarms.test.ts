@@ -238,4 +238,21 @@ s('IN2 raises an alarm with the call configuration\'s template for the caller\'s
   assert.ok(Number(/alarmhub_inbound_throttled_total (\d+)/.exec(metrics)?.[1]) >= 1);
 });
 
+s('a things rule whose action is alarm raises one with its rendered event, message, template and the record\'s position', async (ctx) => {
+  const c = client(ctx.svc.url, key(ctx.a));
+  const entity = (await c.post('/api/v1/things/entities', { name: 'Hydranten', organizationID: ctx.a.orgId, fields: [{ name: 'Nummer', type: 'text' }, { name: 'Lage', type: 'coordinates' }] })).body;
+  const [nummer, lage] = entity.fields.map((f: any) => f.id);
+  const rule = await c.post(`/api/v1/things/entities/${entity.id}/rules`, {
+    name: 'Hydrant defekt', action: 'alarm', triggers: ['record_created'], conditions: [{ fieldID: nummer, operator: 'not_empty' }],
+    actionAlarmTemplate: { alarmMessage: `Hydrant {{${nummer}}} meldet Störung`, eventName: 'H1 Hydrant', alarmTemplateID: 12, positionFieldID: lage },
+  });
+  assert.is(rule.status, 201, JSON.stringify(rule.body));
+  const record = await c.post(`/api/v1/things/entities/${entity.id}/records`, { values: [{ fieldID: nummer, value: 'H-17' }, { fieldID: lage, value: '52.5,13.4' }] });
+  assert.is(record.status, 201, JSON.stringify(record.body));
+  const [raised] = (await c.get(`/api/v1/alarms?organization_id=${ctx.a.orgId}&limit=1`)).body.alarms;
+  assert.equal({ source: raised.source, event: raised.event, message: raised.message, templateId: raised.templateId, latitude: raised.latitude, longitude: raised.longitude }, {
+    source: 'rule', event: 'H1 Hydrant', message: 'Hydrant H-17 meldet Störung', templateId: 12, latitude: 52.5, longitude: 13.4,
+  });
+});
+
 s.run();

@@ -160,7 +160,14 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const recordStore = new RecordStore(db, log);
   const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
   const sets = new RuleSets(db, log);
-  const runner = new RuleRunner(thingsModels(db), sets, events, log);
+  const runner = new RuleRunner(thingsModels(db), sets, events, log, (organizationId, ruleName, alarm) => alarms.raise(organizationId, 'rule', {
+    event: alarm.eventName || ruleName,
+    message: alarm.message,
+    templateId: alarm.alarmTemplateID,
+    ...(alarm.position && 'address' in alarm.position ? { address: alarm.position.address } : {}),
+    // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
+    ...(alarm.position && 'latitude' in alarm.position && Math.abs(alarm.position.latitude) <= 90 && Math.abs(alarm.position.longitude) <= 180 ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude } : {}),
+  }));
   const things = {
     entities: new EntityCommands(db, recordStore, sets),
     records: new RecordCommands(db, recordStore, slots, runner),

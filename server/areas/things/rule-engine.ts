@@ -68,9 +68,15 @@ export function renderAlarm(rule: RuleDoc, entity: EntityDoc, values: ValueMap):
   };
 }
 
+/** At most this many alarms are raised by one record command (a bulk import must not alarm a county). */
+export const MAX_RULE_ALARMS_PER_CHANGE = 5;
+
+/** Raises a rule's alarm in the organization (the alarms area, docs/alarms.md "Raised by a things rule"). */
+export type RaiseRuleAlarm = (organizationId: number, ruleName: string, alarm: ThingsAlarm) => Promise<unknown>;
+
 /** Runs an entity's rules for record changes; used by every record command after its write. */
 export class RuleRunner {
-  constructor(private readonly models: ThingsModels, private readonly sets: RuleSets, private readonly events: OrganizationEvents, private readonly log: Logger) {}
+  constructor(private readonly models: ThingsModels, private readonly sets: RuleSets, private readonly events: OrganizationEvents, private readonly log: Logger, private readonly raise: RaiseRuleAlarm) {}
 
   /**
    * Records and emits an execution per rule that fires. The records are already written: a failure
@@ -101,6 +107,12 @@ export class RuleRunner {
         recordID: e.recordID, trigger: e.trigger, alarm: JSON.stringify(e.alarm), at,
       })));
       for (const event of fired) this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
+      // A rule's action is its alarm: raised for the first few firings of one command, logged beyond.
+      const alarming = fired.slice(0, MAX_RULE_ALARMS_PER_CHANGE);
+      if (fired.length > alarming.length) this.log.warn({ entityID: entity._id, fired: fired.length, raised: alarming.length }, 'things rules fired more alarms in one command than are raised');
+      for (const event of alarming) {
+        await this.raise(entity.organizationID, event.ruleName, event.alarm).catch((err) => this.log.error({ err, ruleID: event.ruleID }, 'a things rule\'s alarm could not be raised'));
+      }
     } catch (err) {
       this.log.error({ err, entityID: entity._id }, 'things rules could not run');
     }
