@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // (types may be shared), others ask the area's functions; server/areas/models.ts lists every set for the
 // database to open with, server/areas/index.ts builds every area's commands on theirs. sms and call
 // build their collections from the channel schemas. db/ is below every area and imports none.
-const owners = ['identity', ...['app', 'call', 'channels', 'els-cobra', 'journal', 'monitor', 'screens', 'sms', 'things'].map((a) => `areas/${a}`)];
+const owners = ['identity', ...['app', 'call', 'channels', 'els-cobra', 'journal', 'monitor', 'screens', 'sms', 'things', 'alarms'].map((a) => `areas/${a}`)];
 const setsOf = (folders) => folders.map((f) => `**/${f.split('/').pop()}/models.js`);
 function ownedCollections() {
   const rule = (group) => ({
