@@ -6,21 +6,25 @@ import { client, request } from './helpers/http.js';
 import { admin, channelSuite, key, member, newUser, pat, unauthorizedCases, type Ctx } from './helpers/channels.js';
 import { eventually } from './helpers/fleet.js';
 import { startGateway, type FakeGateway } from './helpers/gateways.js';
+import { startPushFakes, type PushFakes } from './helpers/push-fakes.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 
 const TOKEN = 'gw-secret-token';
 const INBOUND = 'inbound-secret';
 let sms: FakeGateway;
 let call: FakeGateway;
+let push: PushFakes;
 
 const s = channelSuite('AL1–AL4, IN1, IN2 alarms', async () => {
   sms = await startGateway();
   call = await startGateway();
-  return { SMS_GATEWAY_URL: sms.url, CALL_GATEWAY_URL: call.url, GATEWAY_TOKEN: TOKEN, INBOUND_GATEWAY_TOKEN: INBOUND, ALARM_OUTBOX_SWEEP_MS: '200' };
+  push = await startPushFakes();
+  return { ...push.env, SMS_GATEWAY_URL: sms.url, CALL_GATEWAY_URL: call.url, GATEWAY_TOKEN: TOKEN, INBOUND_GATEWAY_TOKEN: INBOUND, ALARM_OUTBOX_SWEEP_MS: '200' };
 });
 s.after(async () => {
   await sms.close();
   await call.close();
+  await push.close();
 });
 
 let n = 0;
@@ -253,6 +257,25 @@ s('a things rule whose action is alarm raises one with its rendered event, messa
   assert.equal({ source: raised.source, event: raised.event, message: raised.message, templateId: raised.templateId, latitude: raised.latitude, longitude: raised.longitude }, {
     source: 'rule', event: 'H1 Hydrant', message: 'Hydrant H-17 meldet Störung', templateId: 12, latitude: 52.5, longitude: 13.4,
   });
+});
+
+s('an alarm\'s push reaches the member\'s device with the alarm id and a token that confirms delivery and answers for the alarm', async (ctx) => {
+  const token = 'cd'.repeat(32);
+  const device = await client(ctx.svc.url, member(ctx.a)).post('/api/v1/app/device', { name: `iPhone ${++n}`, os: 'iOS 18', ownerID: ctx.a.member.userId, pushToken: token, pushTokenDevelopment: false, active: true });
+  assert.is(device.status, 200, JSON.stringify(device.body));
+  const alarm = (await raise(ctx, { channels: ['app'], message: 'Rauch aus Fenster' })).body;
+  const [sent] = await eventually(async () => push.apns.requests.filter((r) => r.body.alarmId === alarm.id), (list) => list.length === 1, 'the push at APNs');
+  assert.equal({ path: sent.path, status: sent.status, title: sent.body.aps.alert.title, body: sent.body.aps.alert.body }, { path: `/3/device/${token}`, status: 200, title: 'B3 Wohnungsbrand', body: 'Rauch aus Fenster' });
+  await eventually(() => detail(ctx, alarm.id), (d) => d.recipients.app.sent === 1, 'the push recorded as sent');
+  const owner = client(ctx.svc.url, member(ctx.a));
+  assert.is((await owner.post(`/api/v1/app/push/delivered/${sent.body.confirmToken}`)).status, 200);
+  assert.is((await detail(ctx, alarm.id)).recipients.app.delivered, 1);
+  assert.is((await owner.post(`/api/v1/app/push/answered/${sent.body.confirmToken}/yes`, { distance: 4, duration: 7 })).status, 200);
+  const answered = await detail(ctx, alarm.id);
+  assert.equal(answered.responses, { positive: 1, negative: 0, awaiting: 0 });
+  assert.equal(answered.answers.map((a: any) => [a.userId, a.response, a.distance, a.duration]), [[ctx.a.member.userId, true, 4, 7]]);
+  const [delivery] = answered.deliveries;
+  assert.equal({ ...delivery }, { channel: 'app', recipientUserId: ctx.a.member.userId, target: `…${String(device.body.id).slice(-3)}`, status: 'delivered', attempts: 1, lastError: null });
 });
 
 s.run();
