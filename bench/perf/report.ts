@@ -52,11 +52,23 @@ export interface Results {
   startup?: Array<{ name: string; readyMs: number; rss: number }>;
   /** Screens connecting all at once (absent in runs before it existed). */
   storm?: Array<{ screens: number; processes: number; bare: StormFigures; ours: StormFigures }>;
+  /** An alarm raised (AL1) for an organization whose members each have a device, a mobile and a phone (absent in runs before it existed). */
+  alarms?: { members: number; runs: AlarmRun[] };
   /** An organization's calls alone and beside a neighbour 100 times its size (bench/neighbour-*.ts). */
   neighbour?: {
     things: { records: number; rows: NeighbourRow[] };
     lists: { small: number; rows: NeighbourRow[] };
   };
+}
+
+/** One alarm: ms from just before AL1 to its answer, to the first screen's receipt, and until every push, SMS and call reached its fake gateway. */
+export interface AlarmRun {
+  answerMs: number;
+  firstScreenMs: number;
+  pushMs: number;
+  smsMs: number;
+  callMs: number;
+  allMs: number;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
@@ -116,6 +128,11 @@ function section(title: string, r: Results): string {
     for (const x of r.storm) {
       lines.push(`| ${x.screens} | ${x.processes} | ${x.bare.seconds.toFixed(1)} / ${x.ours.seconds.toFixed(1)} | ${ratio(x.ours.seconds, x.bare.seconds)} | ${kib(x.bare.rssPerScreen)} / ${kib(x.ours.rssPerScreen)} | ${ratio(x.ours.rssPerScreen, x.bare.rssPerScreen)} | ${x.bare.failed} / ${x.ours.failed} | ${x.bare.loopMaxMs.toFixed(0)} / ${x.ours.loopMaxMs.toFixed(0)} |`);
     }
+  }
+  if (r.alarms?.runs.length) {
+    lines.push('', `### Alarms: AL1 for an organization of ${r.alarms.members} members, each with a device, a mobile and a phone (one process; fake APNs, SMS and voice gateways on this machine)`, '');
+    lines.push('| alarm | AL1 answered ms | first screen shows it ms | every push sent ms | every SMS sent ms | every call sent ms | all sent ms |', '|---|---|---|---|---|---|---|');
+    for (const [i, x] of r.alarms.runs.entries()) lines.push(`| ${i + 1} | ${ms(x.answerMs)} | ${ms(x.firstScreenMs)} | ${ms(x.pushMs)} | ${ms(x.smsMs)} | ${ms(x.callMs)} | ${ms(x.allMs)} |`);
   }
   if (r.neighbour) {
     const { things, lists } = r.neighbour;

@@ -10,12 +10,14 @@
 // Usage: npm run bench [-- --seconds 10 --sizes 1000,2000,5000 --memory 0,1000,5000,10000
 //        --saturation 1000,5000 --rates 20,50,100 --neighbour 100000
 //        --storm 1000,3000,5000 --capacity 2000,4000,… --save NAME
-//        --only fanout,memory,saturation,capacity,startup,rest,storm,neighbour]
+//        --members 500 --only fanout,memory,saturation,capacity,startup,rest,storm,neighbour,alarms]
 //   capacity screens one process holds at 20 patches/s over 100 monitors with p99 < 250 ms and none
 //            missed, stepping up until a step fails
 //   storm    1,000 / 3,000 / 5,000 screens connecting at once (over 100 monitors) to one process and to
 //            two: time until every screen is subscribed with its monitor's data, RSS growth per screen
 //            45 s later without a forced GC, event-loop delay; baseline: the bare Socket.IO server
+//   alarms   AL1 for an organization of 500 members with a device, a mobile and a phone each (fake APNs,
+//            SMS and voice gateways): to its answer, to the first of 10 screens, to the last gateway request
 //   neighbour  an organization's things calls beside another's 100,000 records, and every list beside a
 //            neighbour 100 times its size (bench/neighbour-things.ts, bench/neighbour-lists.ts)
 // A run of some stages (--only) keeps the saved figures of the others.
@@ -37,11 +39,14 @@ import { serviceModels } from '../../server/areas/models.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
 import { neighbourLists } from '../neighbour-lists.js';
 import { neighbourThings } from '../neighbour-things.js';
-import { renderReport, type Results } from './report.js';
+import { io as connect } from 'socket.io-client';
+import { renderReport, type AlarmRun, type Results } from './report.js';
+import { startGateway } from '../../test/helpers/gateways.js';
+import { startPushFakes } from '../../test/helpers/push-fakes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,capacity,startup,storm,neighbour' }, storm: { type: 'string', default: '1000,3000,5000' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' }, capacity: { type: 'string', default: '2000,4000,6000,8000,10000,12000,15000' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, sizes: { type: 'string', default: '1000,2000,5000' }, memory: { type: 'string', default: '0,1000,5000,10000' }, save: { type: 'string', default: 'current' }, only: { type: 'string', default: 'fanout,memory,rest,saturation,capacity,startup,storm,neighbour,alarms' }, members: { type: 'string', default: '500' }, storm: { type: 'string', default: '1000,3000,5000' }, neighbour: { type: 'string', default: '100000' }, saturation: { type: 'string', default: '1000,5000' }, report: { type: 'boolean', default: false }, rates: { type: 'string', default: '20,50,100,150,200,300' }, capacity: { type: 'string', default: '2000,4000,6000,8000,10000,12000,15000' } } });
 const only = new Set(args.only!.split(','));
 const seconds = Number(args.seconds);
 const sizes = args.sizes!.split(',').map(Number);
@@ -268,6 +273,79 @@ async function writeReport(): Promise<void> {
   await fs.writeFile(path.join(root, 'BENCHMARKS.md'), renderReport(await saved('before'), await saved(args.save === 'before' ? 'current' : args.save!), notes, await saved('previous')));
 }
 
+/**
+ * Three alarms (AL1) for a new organization of `members` members, each with an iOS device, a mobile and a
+ * phone, on one fresh process with fake gateways: when AL1 answered, when the first of 10 subscribed
+ * screens got the alarm, and when the last push, SMS and call reached its gateway.
+ */
+async function alarms(uri: string, env: Record<string, string>, members: number): Promise<{ members: number; runs: AlarmRun[] }> {
+  const [push, sms, call] = await Promise.all([startPushFakes(), startGateway(), startGateway()]);
+  const proc = await start('hub-process.ts', { ...env, ...push.env, SMS_GATEWAY_URL: sms.url, CALL_GATEWAY_URL: call.url });
+  const url = `http://127.0.0.1:${proc.port}`;
+  const sockets: Array<ReturnType<typeof connect>> = [];
+  try {
+    const db = await openDatabase(uri, serviceModels);
+    const identity = new IdentityCommands(db);
+    const org = await identity.createOrganization('Kreisfeuerwehr');
+    const { token } = await identity.createApiKey(org.id, 'leitstelle');
+    const users: number[] = [];
+    for (let i = 0; i < members; i++) {
+      const user = await identity.createUser(`Mitglied ${i + 1}`);
+      await identity.addMember(org.id, user.id, 'member');
+      users.push(user.id);
+    }
+    await db.close();
+    const headers = { 'API-TOKEN': token, 'Content-Type': 'application/json' };
+    const post = async (route: string, body: object) => {
+      const res = await fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<{ id: number }>;
+    };
+    // Ten at a time: each member's device, mobile and phone.
+    for (let i = 0; i < users.length; i += 10) {
+      await Promise.all(users.slice(i, i + 10).map(async (ownerID, k) => {
+        const n = i + k;
+        await post(`/api/v1/app/device?organization_id=${org.id}`, { name: 'Phone', os: 'iOS 18', ownerID, pushToken: n.toString(16).padStart(64, '0'), pushTokenDevelopment: false, active: true });
+        await post(`/api/v1/sms/mobile?organization_id=${org.id}`, { gsm: `0049176${String(1_000_000 + n)}`, name: 'Mobil', ownerID, active: true });
+        await post(`/api/v1/call/phone?organization_id=${org.id}`, { gsm: `0049177${String(1_000_000 + n)}`, name: 'Festnetz', ownerID, active: true });
+      }));
+    }
+    const monitor = (await post('/api/v1/monitor', { name: 'Wache 1', organizationID: org.id })).id;
+    let shown: { alarmId: number; at: number } | null = null;
+    for (let i = 0; i < 10; i++) {
+      const socket = connect(url, { path: '/socket.io', transports: ['websocket'], auth: { token, scheme: 'api-token' }, forceNew: true });
+      socket.on('monitor:patch', (p: { payload: { eventId?: number } }) => {
+        if (p.payload.eventId !== undefined && (!shown || shown.alarmId !== p.payload.eventId)) shown ??= { alarmId: p.payload.eventId, at: now() };
+      });
+      await socket.timeout(30_000).emitWithAck('monitor:subscribe', { monitorId: monitor });
+      sockets.push(socket);
+    }
+    const runs: AlarmRun[] = [];
+    for (let k = 0; k < 3; k++) {
+      shown = null;
+      const begin = now();
+      const alarm = await post('/api/v1/alarms', { organizationID: org.id, event: `B3 Wohnungsbrand ${k + 1}`, address: 'Hauptstraße 40', monitorIds: [monitor] });
+      const answerMs = now() - begin;
+      const done = { push: NaN, sms: NaN, call: NaN };
+      const deadline = begin + 300_000;
+      while (Object.values(done).some(Number.isNaN) && now() < deadline) {
+        if (Number.isNaN(done.push) && push.apns.requests.filter((r) => r.body.alarmId === alarm.id && r.status === 200).length >= members) done.push = now() - begin;
+        if (Number.isNaN(done.sms) && sms.requests.filter((r) => r.body.alarmId === alarm.id).length >= members) done.sms = now() - begin;
+        if (Number.isNaN(done.call) && call.requests.filter((r) => r.body.alarmId === alarm.id).length >= members) done.call = now() - begin;
+        await sleep(20);
+      }
+      const first = shown as { alarmId: number; at: number } | null;
+      runs.push({ answerMs, firstScreenMs: first?.alarmId === alarm.id ? first.at - begin : NaN, pushMs: done.push, smsMs: done.sms, callMs: done.call, allMs: Math.max(done.push, done.sms, done.call) });
+      await post(`/api/v1/alarms/${alarm.id}/end`, {});
+    }
+    return { members, runs };
+  } finally {
+    for (const socket of sockets) socket.close();
+    await stop(proc.child);
+    await Promise.all([push.close(), sms.close(), call.close()]);
+  }
+}
+
 async function main(): Promise<void> {
   if (args.report) return writeReport();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-perf-'));
@@ -379,6 +457,11 @@ async function main(): Promise<void> {
       }
     }
 
+    if (only.has('alarms')) {
+      results.alarms = await alarms(database.uri, env, Number(args.members));
+      for (const [i, x] of results.alarms.runs.entries()) process.stderr.write(`alarm ${i + 1}: answered ${x.answerMs.toFixed(0)} ms, first screen ${x.firstScreenMs.toFixed(0)} ms, all ${results.alarms.members * 3} gateway requests ${x.allMs.toFixed(0)} ms (push ${x.pushMs.toFixed(0)}, sms ${x.smsMs.toFixed(0)}, call ${x.callMs.toFixed(0)})\n`);
+    }
+
     if (only.has('neighbour')) {
       const say = (line: string) => process.stderr.write(`${line}\n`);
       const records = Number(args.neighbour);
@@ -420,7 +503,8 @@ async function main(): Promise<void> {
     if (!only.has('startup')) results.startup = previous.startup;
     if (!only.has('neighbour')) results.neighbour = previous.neighbour;
     if (!only.has('storm')) results.storm = previous.storm;
-    if (['fanout', 'memory', 'rest', 'saturation', 'capacity', 'startup', 'storm', 'neighbour'].some((stage) => !only.has(stage))) {
+    if (!only.has('alarms')) results.alarms = previous.alarms;
+    if (['fanout', 'memory', 'rest', 'saturation', 'capacity', 'startup', 'storm', 'neighbour', 'alarms'].some((stage) => !only.has(stage))) {
       // "<first run>; <stages> on <date>; …": a stage run again replaces its own date.
       const [first, ...later] = previous.date.split('; ');
       const kept = later.filter((part) => !part.split(' on ')[0].split(', ').every((stage) => only.has(stage)));

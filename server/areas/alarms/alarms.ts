@@ -128,16 +128,17 @@ export class AlarmCommands implements AlarmReplies {
       startedAt: new Date(),
       endedAt: null,
     };
-    const members = await membersOf(this.db, organizationId);
-    const items = await deliveriesFor(alarmId, organizationId, doc.channels, members, this.sources);
-    // Where the alarm lives first, so that AL3 and answers find it as soon as it exists.
+    // Where the alarm lives first, so that AL3 and answers find it as soon as it exists; then the wall,
+    // before the recipients are looked up (hundreds of members take a while).
     await this.models.AlarmId.create({ _id: doc._id, organizationId });
     await (await this.models.alarms.of(organizationId)).create(doc);
-    await this.show(doc, await this.wall(doc, items, []), 'set');
-    const deliveries: DeliveriesDoc = { _id: doc._id, organizationId, items };
-    const alarm = this.view(doc, deliveries, []);
-    this.events.toOrganization(organizationId, 'alarm:created', { alarm });
+    await this.show(doc, await this.wall(doc, [], []), 'set');
+    const items = await deliveriesFor(alarmId, organizationId, doc.channels, await membersOf(this.db, organizationId), this.sources);
     await this.outbox.enqueue(alarmId, organizationId, items);
+    // The alerted members and how many are awaited, on the wall too.
+    if (items.length > 0) await this.refreshWall(doc);
+    const alarm = this.view(doc, { _id: doc._id, organizationId, items }, []);
+    this.events.toOrganization(organizationId, 'alarm:created', { alarm });
     return alarm;
   }
 

@@ -12,6 +12,8 @@ export interface TargetSources {
   targets: Record<AlarmChannel, (userId: number) => Promise<Array<{ target: string; active: boolean }>>>;
 }
 
+const PARALLEL = 25;
+
 /** A member's name by user ID (answers and the wall show who is coming). */
 export type Members = Map<number, string>;
 
@@ -19,11 +21,15 @@ export type Members = Map<number, string>;
 export async function deliveriesFor(alarmId: number, organizationId: number, channels: AlarmChannel[], members: Members, sources: TargetSources): Promise<DeliveryItem[]> {
   const items: DeliveryItem[] = [];
   const now = new Date();
+  const userIds = [...members.keys()].sort((a, b) => a - b);
   for (const channel of channels) {
     if (await sources.flags.isDisabled(channel, organizationId)) continue;
     const seen = new Set<string>();
-    for (const userId of [...members.keys()].sort((a, b) => a - b)) {
-      for (const { target, active } of await sources.targets[channel](userId)) {
+    // Read PARALLEL members' targets at a time (a few exact lookups each), then taken in member order.
+    const targets: Array<Array<{ target: string; active: boolean }>> = [];
+    for (let i = 0; i < userIds.length; i += PARALLEL) targets.push(...(await Promise.all(userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId)))));
+    for (const [i, userId] of userIds.entries()) {
+      for (const { target, active } of targets[i]) {
         if (!active || seen.has(target)) continue;
         seen.add(target);
         items.push({ id: `${alarmId}-${items.length}`, channel, recipientUserId: userId, target, status: 'queued', attempts: 0, lastError: null, nextAt: now, claim: null });
