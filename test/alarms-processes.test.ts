@@ -116,7 +116,8 @@ s('a process killed while 50 deliveries are pending leaves each delivered exactl
   assert.is(done.recipients.sms.failed, 0);
   assert.is(accepted.size, 50);
   assert.ok([...accepted.values()].every((k) => k === 1), JSON.stringify([...accepted.entries()].filter(([, k]) => k !== 1)));
-  assert.ok(done.deliveries.every((d: any) => d.status === 'sent' && d.attempts >= 2));
+  // A try of A's that was answered 503 but not recorded before the kill is not counted: its claim expired.
+  assert.ok(done.deliveries.every((d: any) => d.status === 'sent' && d.attempts >= 1));
 });
 
 s.run();

@@ -12,7 +12,7 @@ import type { Operation } from '../http/operation.js';
 import { AlarmCommands } from './alarms/alarms.js';
 import { gatewaySender } from './alarms/gateways.js';
 import { InboundAlarms, WRONG_PINS } from './alarms/inbound.js';
-import { alarmModels } from './alarms/models.js';
+import { alarmModels, type AlarmDoc } from './alarms/models.js';
 import { AlarmOutbox, DeliveryError } from './alarms/outbox.js';
 import { alarmOperations } from './alarms/routes.js';
 import { PushConfirmations } from './app/confirmations.js';
@@ -97,15 +97,39 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
 
   // Alarms: raised here, shown through the monitor area, delivered through the outbox.
   const gateways = config.alarms;
-  const smsText = async (alarmId: number): Promise<string> => {
-    const alarm = await alarms.find(alarmId);
+  // What a delivery says depends on the alarm only (its event, message and place never change): read
+  // once per alarm and process, not once per recipient.
+  const recent = new Map<number, Promise<AlarmDoc | null>>();
+  const alarmOf = (alarmId: number): Promise<AlarmDoc | null> => {
+    let found = recent.get(alarmId);
+    if (!found) {
+      found = alarms.find(alarmId);
+      found.catch(() => recent.delete(alarmId));
+      recent.set(alarmId, found);
+      if (recent.size > 100) recent.delete(recent.keys().next().value!);
+    }
+    return found;
+  };
+  const texts = new Map<number, Promise<string>>();
+  const smsText = (alarmId: number): Promise<string> => {
+    let text = texts.get(alarmId);
+    if (!text) {
+      text = buildText(alarmId);
+      text.catch(() => texts.delete(alarmId));
+      texts.set(alarmId, text);
+      if (texts.size > 100) texts.delete(texts.keys().next().value!);
+    }
+    return text;
+  };
+  const buildText = async (alarmId: number): Promise<string> => {
+    const alarm = await alarmOf(alarmId);
     if (!alarm) throw new DeliveryError('the alarm is gone', true);
     const geo = { ...(alarm.address ? { address: alarm.address } : {}), ...(alarm.latitude !== null ? { latitude: alarm.latitude } : {}), ...(alarm.longitude !== null ? { longitude: alarm.longitude } : {}) };
     return formatSms(await sms.formatters.nameOf(alarm.organizationId), { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(Object.keys(geo).length ? { geo } : {}) }).text;
   };
   // A push to one device, with an A11 token tied to the alarm; a dead token sets the device inactive.
   const pushAlarm = async (deviceId: string, alarmId: number): Promise<void> => {
-    const [device, alarm] = await Promise.all([appModels(db).Device.findById(deviceId).lean(), alarms.find(alarmId)]);
+    const [device, alarm] = await Promise.all([appModels(db).Device.findById(deviceId).lean(), alarmOf(alarmId)]);
     if (!alarm) throw new DeliveryError('the alarm is gone', true);
     if (!device?.active) throw new DeliveryError('the device was removed or set inactive', true);
     let gateway;
@@ -133,7 +157,7 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     app: (item, alarmId) => pushAlarm(item.target, alarmId),
     sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
     call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
-  }, log, { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3 });
+  }, log, { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 });
   const activeNumbers = (numbers: ChannelNumbers) => async (userId: number) => (await numbers.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
   const alarms: AlarmCommands = new AlarmCommands(db, monitors, events, outbox, {
     flags,

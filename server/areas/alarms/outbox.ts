@@ -35,7 +35,7 @@ export interface OutboxOptions {
   retryDelaysMs?: number[];
 }
 
-const BATCH = 50;
+const BATCH = 250;
 const FINAL = new Set(['sent', 'delivered', 'failed']);
 
 /** Sends and retries every alarm's deliveries; one per process, all sharing the database's outbox. */
