@@ -30,6 +30,10 @@ function outbox(db: Database, send: Sender, options: Partial<ConstructorParamete
   };
   return new AlarmOutbox(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, log, { sweepMs: 50, claimMs: 1_000, ...options });
 }
+const enqueue = async (box: AlarmOutbox, alarmId: number, list: DeliveryItem[]) => {
+  await box.open(alarmId, 1);
+  await box.store(alarmId, 1, list);
+};
 const stored = async (db: Database, alarmId: number) => (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!.items;
 
 s('two outboxes sweeping the same alarm send each of 40 items exactly once', async ({ db }) => {
@@ -82,7 +86,7 @@ s('a try that keeps failing is retried with backoff and ends failed with its rea
   }, { retryDelaysMs: [100, 200] });
   failing.start();
   try {
-    await failing.enqueue(alarmId, 1, items(alarmId, 1));
+    await enqueue(failing, alarmId, items(alarmId, 1));
     const [item] = await eventually(() => stored(db, alarmId), (list) => list[0].status === 'failed', 'the item failed');
     assert.equal({ attempts: item.attempts, lastError: item.lastError }, { attempts: 3, lastError: 'gateway answered 502' });
     assert.is(tries.length, 3);
@@ -106,7 +110,7 @@ s('a push confirmed while its try is being recorded stays delivered', async ({ d
   box.changed = () => void changes++;
   box.start();
   try {
-    await box.enqueue(alarmId, 1, items(alarmId, 1, { channel: 'app', target: '77' }));
+    await enqueue(box, alarmId, items(alarmId, 1, { channel: 'app', target: '77' }));
     await eventually(async () => called, (c) => c, 'the try under way');
     await box.markDelivered(alarmId, 77);
     release();
@@ -114,6 +118,62 @@ s('a push confirmed while its try is being recorded stays delivered', async ({ d
     assert.equal({ ...(await stored(db, alarmId))[0], nextAt: undefined }, { ...items(alarmId, 1, { channel: 'app', target: '77' })[0], nextAt: undefined, status: 'delivered', attempts: 1 });
   } finally {
     release();
+    await box.stop();
+  }
+});
+
+s('a slow gateway: two outboxes send each of 60 items once, no claim expiring under a live sender', async ({ db }) => {
+  const alarmId = ++next;
+  const sent = new Map<string, number>();
+  const slow: Sender = async (item) => {
+    sent.set(item.id, (sent.get(item.id) ?? 0) + 1);
+    await new Promise((r) => setTimeout(r, 300));
+  };
+  // 60 items, 10 at a time, 300 ms each: 1.8 s of sending against claims of 1 s.
+  const [one, two] = [outbox(db, slow, { concurrency: 10 }), outbox(db, slow, { concurrency: 10 })];
+  await enqueue(one, alarmId, items(alarmId, 60));
+  one.start();
+  two.start();
+  try {
+    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'every item sent');
+    assert.is(sent.size, 60);
+    assert.ok([...sent.values()].every((k) => k === 1), JSON.stringify([...sent].filter(([, k]) => k > 1)));
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+});
+
+s('deliveries promised but never stored (the raising process died) are built by a sweeper once their time is up', async ({ db }) => {
+  const alarmId = ++next;
+  const sent: string[] = [];
+  const survivor = outbox(db, async (item) => void sent.push(item.id), { prepareAfterMs: 300 });
+  let asked = 0;
+  survivor.hooks = { prepare: async () => ({ organizationId: 1, items: items(alarmId, 2, { nextAt: new Date() }).map((i) => (asked++, i)) }), blocked: async () => null };
+  const opened = Date.now();
+  await survivor.open(alarmId, 1);
+  survivor.start();
+  try {
+    await eventually(() => alarmModels(db).Deliveries.findById(String(alarmId)).lean(), (doc) => doc?.items.every((i) => i.status === 'sent') ?? false, 'the promised deliveries built and sent');
+    assert.ok(Date.now() - opened >= 300, 'not before the raising process had its time');
+    assert.equal(sent.sort(), [`${alarmId}-0`, `${alarmId}-1`]);
+    assert.is(asked, 2);
+  } finally {
+    await survivor.stop();
+  }
+});
+
+s('a channel the organization disabled sends nothing more: its queued items fail with the reason', async ({ db }) => {
+  const alarmId = ++next;
+  let calls = 0;
+  const box = outbox(db, async () => void calls++);
+  box.hooks = { prepare: async () => null, blocked: async (channel) => (channel === 'sms' ? 'the organization disabled the sms channel' : null) };
+  box.start();
+  try {
+    await enqueue(box, alarmId, items(alarmId, 3));
+    const list = await eventually(() => stored(db, alarmId), (l) => l.every((i) => i.status === 'failed'), 'the items failed');
+    assert.ok(list.every((i) => i.lastError === 'the organization disabled the sms channel'));
+    assert.is(calls, 0);
+  } finally {
     await box.stop();
   }
 });

@@ -65,9 +65,12 @@ s('an A10 answer on one process moves the counters and names the member on a wal
   const screen = await connectScreen(b.url, org.apiKey);
   ctx.screens.push(screen);
   await screen.subscribe(wall);
-  // Each member has a device: the alarm's push goes nowhere here (no push gateway), the answer counts.
+  // Each member has a mobile (the SMS reaches the fake gateway, so he is notified) and a device to
+  // answer from (its push fails here: no push gateway).
   const devices = [];
-  for (const user of org.users) {
+  for (const [i, user] of org.users.entries()) {
+    const mobile = await client(a.url, { apiKey: org.apiKey }).post(`/api/v1/sms/mobile?organization_id=${org.orgId}`, { gsm: `0049176${String(4_000_000 + i)}`, name: 'Mobil', ownerID: user.id, active: true });
+    assert.is(mobile.status, 200, JSON.stringify(mobile.body));
     const res = await client(a.url, { pat: user.token }).post('/api/v1/app/device', { name: 'Phone', os: 'Android 14', ownerID: user.id, pushToken: `tok-${user.id}`, pushTokenDevelopment: false, active: true });
     assert.is(res.status, 200, JSON.stringify(res.body));
     devices.push(res.body.id as number);

@@ -85,7 +85,8 @@ s('AL1 201 shows the alarm on every monitor of the organization, announces it, a
       responses: { positive: 0, negative: 0, awaiting: 2 },
     });
     for (const wall of walls) {
-      const data = (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/monitor/${wall}/data`)).body;
+      // The alarm is shown at once; the alerted members follow once their deliveries are stored.
+      const data = await eventually(async () => (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/monitor/${wall}/data`)).body, (d) => d.alarmData.awaitingResponses === 2, 'the alerted members on the wall');
       assert.equal({ eventId: data.alarmData.eventId, event: data.alarmData.event, awaiting: data.alarmData.awaitingResponses, geo: data.alarmData.geo, units: data.alarmData.units.map((u: any) => ({ name: u.name, feedback: u.feedback.map((m: any) => m.feedback) })) }, {
         eventId: alarm.id, event: 'B3 Wohnungsbrand', awaiting: 2, geo: { address: 'Hauptstraße 40', latitude: 52.52, longitude: 13.41 },
         // The alerted members, awaiting their answers, in the alarm's first unit.

@@ -50,6 +50,7 @@ export interface Raised {
 /** Raises, lists, reads and ends alarms, and takes in the members' answers. */
 export class AlarmCommands implements AlarmReplies {
   private readonly models: AlarmModels;
+  private readonly walls = new Map<number, { again: boolean }>();
 
   constructor(
     private readonly db: Database,
@@ -61,6 +62,10 @@ export class AlarmCommands implements AlarmReplies {
   ) {
     this.models = alarmModels(db);
     outbox.changed = (alarmId) => void this.announce(alarmId).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+    outbox.hooks = {
+      prepare: (alarmId) => this.prepare(alarmId),
+      blocked: async (channel, organizationId) => ((await sources.flags.isDisabled(channel, organizationId)) ? `the organization disabled the ${channel} channel` : null),
+    };
   }
 
   /** AL1: admins and the API key; a repeated Idempotency-Key answers the alarm it raised. */
@@ -100,8 +105,10 @@ export class AlarmCommands implements AlarmReplies {
   }
 
   /**
-   * Raises an alarm: stored, shown on its monitors (the wall first), announced to the organization's
-   * room, then handed to the outbox.
+   * Raises an alarm: its deliveries promised to the outbox, the alarm stored and shown on its monitors
+   * (the wall first), its deliveries stored, and announced to the organization's room. Once the alarm
+   * is stored nothing fails the raise: deliveries this process could not store are built by the
+   * outbox's sweep (docs/alarms.md "Delivered").
    */
   async raise(organizationId: number, source: AlarmSource, input: AlarmInput, id?: number): Promise<AlarmView> {
     const owned = await this.monitors.store.list(organizationId);
@@ -115,11 +122,12 @@ export class AlarmCommands implements AlarmReplies {
       _id: String(alarmId),
       id: alarmId,
       organizationId,
-      event: input.event,
-      message: input.message ?? '',
+      // As the Alarm schema bounds them (an SMS's first line, a rule's rendered text may be longer).
+      event: input.event.slice(0, 500),
+      message: (input.message ?? '').slice(0, 10_000),
       source,
       templateId: input.templateId ?? null,
-      address: input.address ?? '',
+      address: (input.address ?? '').slice(0, 500),
       latitude: input.latitude ?? null,
       longitude: input.longitude ?? null,
       units: input.units ?? [],
@@ -128,18 +136,37 @@ export class AlarmCommands implements AlarmReplies {
       startedAt: new Date(),
       endedAt: null,
     };
+    await this.outbox.open(alarmId, organizationId);
     // Where the alarm lives first, so that AL3 and answers find it as soon as it exists; then the wall,
     // before the recipients are looked up (hundreds of members take a while).
     await this.models.AlarmId.create({ _id: doc._id, organizationId });
     await (await this.models.alarms.of(organizationId)).create(doc);
     await this.show(doc, await this.wall(doc, [], []), 'set');
-    const items = await deliveriesFor(alarmId, organizationId, doc.channels, await membersOf(this.db, organizationId), this.sources);
-    await this.outbox.enqueue(alarmId, organizationId, items);
+    let items: DeliveryItem[] = [];
+    try {
+      items = await this.recipients(doc);
+      await this.outbox.store(alarmId, organizationId, items);
+    } catch (err) {
+      this.log.warn({ err, alarmId }, 'alarm deliveries not stored now; the outbox sweep builds them');
+    }
     // The alerted members and how many are awaited, on the wall too.
-    if (items.length > 0) await this.refreshWall(doc);
+    if (items.length > 0) this.wallLater(doc);
     const alarm = this.view(doc, { _id: doc._id, organizationId, items }, []);
     this.events.toOrganization(organizationId, 'alarm:created', { alarm });
     return alarm;
+  }
+
+  /** The deliveries of an alarm whose raise did not store them (the outbox's sweep asks); null when it is gone. */
+  async prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
+    const doc = await this.find(alarmId);
+    if (!doc) return null;
+    const items = await this.recipients(doc);
+    if (items.length > 0 && !doc.endedAt) this.wallLater(doc);
+    return { organizationId: doc.organizationId, items };
+  }
+
+  private async recipients(doc: AlarmDoc): Promise<DeliveryItem[]> {
+    return deliveriesFor(doc.id, doc.organizationId, doc.channels, await membersOf(this.db, doc.organizationId), this.sources);
   }
 
   /** AL2: members read their organization's alarms, newest first. */
@@ -213,8 +240,32 @@ export class AlarmCommands implements AlarmReplies {
     if (!doc || doc.organizationId !== answer.organizationId) return;
     const { alarmId, organizationId, userId, response, distance, duration } = answer;
     await setById(await this.models.answers.of(organizationId), `${alarmId}:${userId}`, { alarmId, organizationId, userId, response, distance, duration, at: new Date() });
-    if (!doc.endedAt) await this.refreshWall(doc);
-    await this.announce(alarmId);
+    // Stored: the answer counts. The wall and the room follow (a burst of answers shares the rewrites).
+    if (!doc.endedAt) this.wallLater(doc);
+    else void this.announce(alarmId).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+  }
+
+  // Rewrites the alarm's wall soon, once at a time per alarm here: answers arriving meanwhile are all
+  // taken by the next rewrite, which reads every answer stored. Then alarm:updated.
+  private wallLater(doc: AlarmDoc): void {
+    const pending = this.walls.get(doc.id);
+    if (pending) {
+      pending.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.walls.set(doc.id, state);
+    void (async () => {
+      try {
+        while (state.again) {
+          state.again = false;
+          await this.refreshWall(doc).catch((err) => this.log.warn({ err, alarmId: doc.id }, 'the answers could not be shown on the wall now'));
+          await this.announce(doc.id).catch((err) => this.log.warn({ err, alarmId: doc.id }, 'alarm:updated could not be announced'));
+        }
+      } finally {
+        this.walls.delete(doc.id);
+      }
+    })();
   }
 
   /** A push of the alarm reached the device. */
@@ -236,7 +287,7 @@ export class AlarmCommands implements AlarmReplies {
   // the alarm's first unit (a unit without a name when it names none): 1 coming, 0 not, 2 awaiting.
   private async wall(doc: AlarmDoc, items: DeliveryItem[], answers: AnswerDoc[]): Promise<JsonObject> {
     const answered = new Map(answers.map((a) => [a.userId, a.response]));
-    const alerted = [...new Set([...items.map((item) => item.recipientUserId), ...answered.keys()])];
+    const alerted = [...new Set([...notified(items), ...answered.keys()])];
     const names = await namesOf(this.db, alerted);
     const members = alerted
       .map((userId) => ({ name: names.get(userId) ?? `#${userId}`, feedback: answered.has(userId) ? Number(answered.get(userId)) : 2 }))
@@ -300,7 +351,6 @@ export class AlarmCommands implements AlarmReplies {
         failed: of.filter((item) => item.status === 'failed').length,
       };
     };
-    const notified = new Set(items.map((item) => item.recipientUserId));
     const answered = new Set(answers.map((a) => a.userId));
     return {
       id: doc.id,
@@ -321,8 +371,13 @@ export class AlarmCommands implements AlarmReplies {
       responses: {
         positive: answers.filter((a) => a.response).length,
         negative: answers.filter((a) => !a.response).length,
-        awaiting: [...notified].filter((userId) => !answered.has(userId)).length,
+        awaiting: notified(items).filter((userId) => !answered.has(userId)).length,
       },
     };
   }
+}
+
+// The users an alarm notifies or has notified: those with a delivery that did not fail.
+function notified(items: DeliveryItem[]): number[] {
+  return [...new Set(items.filter((item) => item.status !== 'failed').map((item) => item.recipientUserId))];
 }

@@ -10,7 +10,8 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { AlarmChannel } from '../../../schemas/alarms.js';
 import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
-import type { AlarmModels, DeliveryItem } from './models.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import type { AlarmModels, DeliveriesDoc, DeliveryItem } from './models.js';
 
 /** Waits before the 2nd … 5th try: at most 5 tries, the last about a minute after the first. */
 export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
@@ -30,12 +31,21 @@ export interface OutboxOptions {
   sweepMs: number;
   /** How long a claim holds: longer than a try can take (the gateways' timeout). */
   claimMs: number;
-  /** Items sent at once per alarm. */
+  /** Items claimed and sent at once per alarm (each wave is claimed, sent and recorded before the next). */
   concurrency?: number;
   retryDelaysMs?: number[];
+  /** How long the raising process has to store an alarm's deliveries before a sweeper builds them. */
+  prepareAfterMs?: number;
 }
 
-const BATCH = 250;
+/** What the outbox asks of the alarms area. */
+export interface OutboxHooks {
+  /** The deliveries of an alarm whose raise did not store them (its process died); null: the alarm is gone. */
+  prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null>;
+  /** Why a channel may not send for the organization now (disabled), or null. */
+  blocked(channel: AlarmChannel, organizationId: number): Promise<string | null>;
+}
+
 const FINAL = new Set(['sent', 'delivered', 'failed']);
 
 /** Sends and retries every alarm's deliveries; one per process, all sharing the database's outbox. */
@@ -48,6 +58,11 @@ export class AlarmOutbox {
   failedTries = 0;
   /** Told after an alarm's deliveries changed (the alarms area announces the new counts). */
   changed: (alarmId: number) => void = () => undefined;
+  /** Set by the alarms area once it is built. */
+  hooks: OutboxHooks = {
+    prepare: async () => null,
+    blocked: async () => null,
+  };
 
   constructor(
     private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox'>,
@@ -57,12 +72,22 @@ export class AlarmOutbox {
     private readonly options: OutboxOptions,
   ) {}
 
-  /** Stores an alarm's deliveries and starts sending them here. */
-  async enqueue(alarmId: number, organizationId: number, items: DeliveryItem[]): Promise<void> {
-    if (items.length === 0) return;
-    // The outbox entry first: deliveries are never stored without the entry that gets them sent.
-    await this.models.Outbox.create({ _id: String(alarmId), organizationId, dueAt: new Date() });
-    await this.models.Deliveries.create({ _id: String(alarmId), organizationId, items });
+  /**
+   * Promises an alarm's deliveries before the alarm is stored: should the raising process die before
+   * `store`, a sweeper builds them (hooks.prepare) once `prepareAfterMs` has passed.
+   */
+  async open(alarmId: number, organizationId: number): Promise<void> {
+    await this.models.Outbox.create({ _id: String(alarmId), organizationId, dueAt: new Date(Date.now() + (this.options.prepareAfterMs ?? 30_000)) });
+  }
+
+  /** Stores an alarm's deliveries (the first store wins) and starts sending them here. */
+  async store(alarmId: number, organizationId: number, items: DeliveryItem[]): Promise<void> {
+    try {
+      await this.models.Deliveries.create({ _id: String(alarmId), organizationId, items });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date() } });
     this.kick(alarmId);
   }
 
@@ -102,44 +127,70 @@ export class AlarmOutbox {
     this.running.set(alarmId, run);
   }
 
+  /** A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered. */
+  async markDelivered(alarmId: number, deviceId: number): Promise<void> {
+    const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const item = doc?.items.find((i) => i.channel === 'app' && i.target === String(deviceId));
+      if (!doc || !item || item.status === 'delivered') return false;
+      Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
+      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      return true;
+    });
+    if (found) this.changed(alarmId);
+  }
+
+  // Waves of `concurrency` items: each is claimed, sent and recorded well within its claim, so a live
+  // process never loses its claim to another's sweep.
   private async run(alarmId: number): Promise<void> {
     while (!this.stopped) {
-      const claim = `${randomBytes(6).toString('base64url')}`;
-      const picked = await this.claim(alarmId, claim);
-      if (picked.length === 0) return;
+      const claim = randomBytes(6).toString('base64url');
+      const wave = await this.claim(alarmId, claim);
+      if (!wave) return;
       const results = new Map<string, Partial<DeliveryItem>>();
-      const queue = [...picked];
-      const worker = async () => {
-        for (let item = queue.shift(); item; item = queue.shift()) results.set(item.id, await this.attempt(alarmId, item));
-      };
-      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 10, picked.length) }, worker));
+      const blocked = new Map<AlarmChannel, Promise<string | null>>();
+      await Promise.all(wave.items.map(async (item) => {
+        if (!blocked.has(item.channel)) blocked.set(item.channel, this.hooks.blocked(item.channel, wave.organizationId).catch(() => null));
+        const reason = await blocked.get(item.channel)!;
+        results.set(item.id, reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item));
+      }));
       await this.record(alarmId, claim, results);
     }
   }
 
   // Under the lock: marks the due items (and those whose claim expired) as this run's, and brings the
   // outbox entry up to date; none due: the entry says when the next is, or goes when all are final.
-  private claim(alarmId: number, claim: string): Promise<DeliveryItem[]> {
+  // Deliveries that were promised (open) but never stored are built here once their time is up.
+  private claim(alarmId: number, claim: string): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
     return withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      let doc: DeliveriesDoc | null = await this.models.Deliveries.findById(String(alarmId)).lean();
       if (!doc) {
-        await this.models.Outbox.deleteOne({ _id: String(alarmId) });
-        return [];
+        const entry = await this.models.Outbox.findById(String(alarmId)).lean();
+        if (!entry || entry.dueAt.getTime() > Date.now()) return null;
+        const prepared = await this.hooks.prepare(alarmId);
+        if (!prepared) {
+          await this.models.Outbox.deleteOne({ _id: String(alarmId) });
+          return null;
+        }
+        this.log.info({ alarmId, items: prepared.items.length }, 'alarm deliveries built by the sweep (their raise did not store them)');
+        const built: DeliveriesDoc = { _id: String(alarmId), ...prepared };
+        await this.models.Deliveries.create(built);
+        doc = built;
       }
       const now = Date.now();
-      const picked: DeliveryItem[] = [];
+      const items: DeliveryItem[] = [];
       for (const item of doc.items) {
-        if (picked.length >= BATCH) break;
+        if (items.length >= (this.options.concurrency ?? 10)) break;
         const due = item.status === 'queued' && item.nextAt.getTime() <= now;
         const orphaned = item.status === 'sending' && (item.claim?.until.getTime() ?? 0) <= now;
         if (!due && !orphaned) continue;
         item.status = 'sending';
         item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
-        picked.push(item);
+        items.push(item);
       }
-      if (picked.length > 0) {
+      if (items.length > 0) {
         await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
-        return picked;
+        return { organizationId: doc.organizationId, items };
       }
       const open = doc.items.filter((item) => !FINAL.has(item.status));
       if (open.length === 0) await this.models.Outbox.deleteOne({ _id: String(alarmId) });
@@ -147,10 +198,9 @@ export class AlarmOutbox {
         const next = Math.min(...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()));
         await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date(next) } });
       }
-      return [];
+      return null;
     });
   }
-
   // One try of one item: what changes in it.
   private async attempt(alarmId: number, item: DeliveryItem): Promise<Partial<DeliveryItem>> {
     const attempts = item.attempts + 1;
@@ -166,19 +216,6 @@ export class AlarmOutbox {
       if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
       return { status: 'queued', attempts, lastError: reason, nextAt: new Date(Date.now() + delays[attempts - 1]), claim: null };
     }
-  }
-
-  /** A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered. */
-  async markDelivered(alarmId: number, deviceId: number): Promise<void> {
-    const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
-      const item = doc?.items.find((i) => i.channel === 'app' && i.target === String(deviceId));
-      if (!doc || !item || item.status === 'delivered') return false;
-      Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
-      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
-      return true;
-    });
-    if (found) this.changed(alarmId);
   }
 
   // Under the lock: the results of this run's items, unless another process took an item over meanwhile
