@@ -212,6 +212,9 @@ export const VARIABLES = {
     format: 'http-url',
     expect: 'an http:// or https:// URL',
     unset: 'no SMS is sent',
+    // A provider's credentials may travel in the URL (user info, a key in the query): never printed.
+    redact: withoutCredentials,
+    show: (value) => (value ? gatewayShown(value) : '(unset: no SMS is sent)'),
   }),
   CALL_GATEWAY_URL: text<string | undefined>({
     default: undefined,
@@ -219,6 +222,9 @@ export const VARIABLES = {
     format: 'http-url',
     expect: 'an http:// or https:// URL',
     unset: 'no call is made',
+    // A provider's credentials may travel in the URL (user info, a key in the query): never printed.
+    redact: withoutCredentials,
+    show: (value) => (value ? gatewayShown(value) : '(unset: no call is made)'),
   }),
   GATEWAY_TOKEN: text<string | undefined>({ default: undefined, help: 'Sent to the SMS and call gateways as `Authorization: Bearer <GATEWAY_TOKEN>`', secret: true, unset: 'no Authorization header' }),
   GATEWAY_TIMEOUT_MS: millis({ default: 10_000, help: 'How long one try of an SMS or call waits for its gateway; a try that times out is retried (at most 5 tries within about a minute)' }),
@@ -257,6 +263,16 @@ export type Settings = { [K in VariableName]: (typeof VARIABLES)[K]['default'] }
 export const GROUPS: VariableName[][] = [['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']];
 
 /** Hides the password of a connection URI so it can be printed. */
+/** A gateway URL as printed: without user info, password or query. */
+function gatewayShown(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return `${url.origin}${url.pathname}${url.search ? '?…' : ''}`;
+  } catch {
+    return '(set, not shown)';
+  }
+}
+
 export function redactUri(uri: string): string {
   try {
     const url = new URL(uri);

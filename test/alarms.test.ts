@@ -279,4 +279,16 @@ s('an alarm\'s push reaches the member\'s device with the alarm id and a token t
   assert.equal({ ...delivery }, { channel: 'app', recipientUserId: ctx.a.member.userId, target: `…${String(device.body.id).slice(-3)}`, status: 'delivered', attempts: 1, lastError: null });
 });
 
+s('IN1 counts every 4–8 digit word as a try: a text listing many numbers matches nothing, even with the PIN among them, and spends the sender\'s limit', async (ctx) => {
+  const gsm = nextGsm();
+  assert.is((await client(ctx.svc.url, key(ctx.a)).post('/api/v1/sms/alarming', { gsm, organizationID: ctx.a.orgId, pin: '2468' })).status, 200);
+  const inbound = (text: string) => request(ctx.svc.url, 'POST', '/api/v1/inbound/sms', { body: { from: `+${gsm.slice(2)}`, text }, headers: { 'Gateway-Token': INBOUND } });
+  const count = async () => (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/alarms?organization_id=${ctx.a.orgId}`)).body.total as number;
+  const before = await count();
+  assert.is((await inbound('1111 2222 3333 2468 4444 5555 Brand')).status, 202);
+  assert.is(await count(), before, 'six candidates: no match');
+  assert.is((await inbound('2468 Brand')).status, 202);
+  assert.is(await count(), before, 'the limit is spent: the right PIN alone is ignored now');
+});
+
 s.run();

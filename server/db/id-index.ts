@@ -25,12 +25,18 @@ export class IdIndex {
     private readonly locks: Model<LockDoc>,
     private readonly noun: string,
     private readonly scan: (key: string) => Promise<string[]>,
+    /**
+     * False for keys that outsiders name (an inbound sender's number): a key that holds nothing is then
+     * answered by its scan each time instead of storing an empty entry for it.
+     */
+    private readonly keepEmpty = true,
   ) {}
 
   /** The IDs under `key`, in the order they were added. */
   async ids(key: string | number): Promise<string[]> {
     const entry = await this.model.findById(this.keyOf(key)).lean();
     if (entry) return entry.ids;
+    if (!this.keepEmpty && (await this.scan(String(key))).length === 0) return [];
     return this.change(key, (ids) => ids);
   }
 

@@ -15,6 +15,8 @@ import { maskTarget } from './gateways.js';
 
 /** Wrong PINs a sender may send before its messages are ignored, and the window they refill over. */
 export const WRONG_PINS = { burst: 5, perSeconds: 600 };
+/** What the configurations' PINs look like (schemas/channels.ts): a word of this shape is a try. */
+const PIN = /^[0-9]{4,8}$/;
 
 /** What the inbound doors counted since start (exported as metrics). */
 export interface InboundCounts {
@@ -63,10 +65,15 @@ export class InboundAlarms {
     }
   }
 
-  /** IN1: an SMS whose words include the PIN of an sms-alarming configuration of its sender. */
+  /**
+   * IN1: an SMS whose words include the PIN of an sms-alarming configuration of its sender. Every word
+   * that could be a PIN (4–8 digits) counts as a try: a text listing many numbers is that many guesses,
+   * and one with more than the limit allows matches nothing.
+   */
   async sms(input: IN1Input): Promise<{ accepted: true }> {
     const words = new Set(input.text.split(/\s+/));
-    await this.receive('sms', input.from, this.smsConfigs, (config) => words.has(config.pin), (config) => ({ ...readSms(input.text, config.pin) }));
+    const tries = Math.max(1, [...words].filter((word) => PIN.test(word)).length);
+    await this.receive('sms', input.from, this.smsConfigs, (config) => tries <= WRONG_PINS.burst && words.has(config.pin), (config) => ({ ...readSms(input.text, config.pin) }), tries);
     return { accepted: true };
   }
 
@@ -82,6 +89,7 @@ export class InboundAlarms {
     configs: Pick<AlarmingConfigs, 'ofNumber'>,
     matches: (config: AlarmingDoc) => boolean,
     describe: (config: AlarmingDoc) => { event: string; message?: string; templateId?: number | null },
+    tries = 1,
   ): Promise<void> {
     this.counts.accepted++;
     const number = storedNumber(from);
@@ -93,7 +101,7 @@ export class InboundAlarms {
     const matched = (await configs.ofNumber(number)).filter(matches);
     if (matched.length === 0) {
       this.counts.wrongPin++;
-      await this.wrongPins.take(number);
+      for (let i = 0; i < Math.min(tries, WRONG_PINS.burst); i++) await this.wrongPins.take(number);
       this.log.info({ source, from: maskTarget(number) }, 'inbound alarm without a matching number and PIN');
       return;
     }

@@ -41,8 +41,9 @@ export class AlarmingConfigs {
   constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {
     this.byOrganization = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, idName, async (organizationId) =>
       (await model.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+    // Any sender's number is asked for: one that has no configuration leaves no entry behind.
     this.byNumber = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, `${idName}-gsm`, async (gsm) =>
-      (await model.find({ gsm: String(gsm) }, { _id: 1 }).lean()).map((d) => d._id));
+      (await model.find({ gsm: String(gsm) }, { _id: 1 }).lean()).map((d) => d._id), false);
   }
 
   /** Every organization's configuration of this number (00… as stored). */
