@@ -31,7 +31,7 @@ export interface OutboxOptions {
   sweepMs: number;
   /** How long a claim holds: longer than a try can take (the gateways' timeout). */
   claimMs: number;
-  /** Items claimed and sent at once per alarm (each wave is claimed, sent and recorded before the next). */
+  /** Items sent at once per alarm. */
   concurrency?: number;
   retryDelaysMs?: number[];
   /** How long the raising process has to store an alarm's deliveries before a sweeper builds them. */
@@ -47,6 +47,10 @@ export interface OutboxHooks {
 }
 
 const FINAL = new Set(['sent', 'delivered', 'failed']);
+/** Items claimed at once per alarm. */
+const BATCH = 250;
+/** At most this long between recording a batch's results and extending its claims. */
+const CHECKPOINT_MS = 2_000;
 
 /** Sends and retries every alarm's deliveries; one per process, all sharing the database's outbox. */
 export class AlarmOutbox {
@@ -140,21 +144,36 @@ export class AlarmOutbox {
     if (found) this.changed(alarmId);
   }
 
-  // Waves of `concurrency` items: each is claimed, sent and recorded well within its claim, so a live
-  // process never loses its claim to another's sweep.
+  // A batch is claimed at once and sent `concurrency` items at a time. Every `checkpointMs` (well within
+  // the claim) the results so far are recorded and the claims of the rest extended, under the lock: a
+  // live process never loses its claim to another's sweep, and one that dies leaves little sent but
+  // unrecorded. Items another process took over meanwhile (this one stalled) are not sent here.
   private async run(alarmId: number): Promise<void> {
+    const checkpointMs = Math.min(this.options.claimMs / 3, CHECKPOINT_MS);
     while (!this.stopped) {
       const claim = randomBytes(6).toString('base64url');
-      const wave = await this.claim(alarmId, claim);
-      if (!wave) return;
-      const results = new Map<string, Partial<DeliveryItem>>();
+      const batch = await this.claim(alarmId, claim);
+      if (!batch) return;
       const blocked = new Map<AlarmChannel, Promise<string | null>>();
-      await Promise.all(wave.items.map(async (item) => {
-        if (!blocked.has(item.channel)) blocked.set(item.channel, this.hooks.blocked(item.channel, wave.organizationId).catch(() => null));
-        const reason = await blocked.get(item.channel)!;
-        results.set(item.id, reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item));
-      }));
-      await this.record(alarmId, claim, results);
+      let queue = batch.items;
+      let results = new Map<string, Partial<DeliveryItem>>();
+      let since = Date.now();
+      while (queue.length > 0) {
+        const wave = queue.slice(0, this.options.concurrency ?? 10);
+        queue = queue.slice(wave.length);
+        await Promise.all(wave.map(async (item) => {
+          if (!blocked.has(item.channel)) blocked.set(item.channel, this.hooks.blocked(item.channel, batch.organizationId).catch(() => null));
+          const reason = await blocked.get(item.channel)!;
+          results.set(item.id, reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item));
+        }));
+        if (queue.length > 0 && Date.now() - since >= checkpointMs) {
+          const kept = await this.record(alarmId, claim, results, new Set(queue.map((item) => item.id)));
+          queue = queue.filter((item) => kept.has(item.id));
+          results = new Map();
+          since = Date.now();
+        }
+      }
+      await this.record(alarmId, claim, results, new Set());
     }
   }
 
@@ -180,7 +199,7 @@ export class AlarmOutbox {
       const now = Date.now();
       const items: DeliveryItem[] = [];
       for (const item of doc.items) {
-        if (items.length >= (this.options.concurrency ?? 10)) break;
+        if (items.length >= BATCH) break;
         const due = item.status === 'queued' && item.nextAt.getTime() <= now;
         const orphaned = item.status === 'sending' && (item.claim?.until.getTime() ?? 0) <= now;
         if (!due && !orphaned) continue;
@@ -220,16 +239,26 @@ export class AlarmOutbox {
 
   // Under the lock: the results of this run's items, unless another process took an item over meanwhile
   // or the device already confirmed the push (either clears this run's claim).
-  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>): Promise<void> {
-    await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+  // `pending`: items of this batch not yet sent, whose claims are extended; answers those still this run's.
+  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>): Promise<Set<string>> {
+    const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
-      if (!doc) return;
+      const mine = new Set<string>();
+      if (!doc) return mine;
+      const until = new Date(Date.now() + this.options.claimMs);
       for (const item of doc.items) {
+        if (item.claim?.by !== claim) continue;
         const result = results.get(item.id);
-        if (result && item.claim?.by === claim) Object.assign(item, result);
+        if (result) Object.assign(item, result);
+        else if (pending.has(item.id)) {
+          item.claim = { by: claim, until };
+          mine.add(item.id);
+        }
       }
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      return mine;
     });
     this.changed(alarmId);
+    return kept;
   }
 }
