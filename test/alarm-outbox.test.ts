@@ -178,4 +178,30 @@ s('a channel the organization disabled sends nothing more: its queued items fail
   }
 });
 
+s('a try that never answers counts as failed within a third of the claim; stopping gives the unsent items back at once', async ({ db }) => {
+  const hanging = ++next;
+  const box = outbox(db, () => new Promise<void>(() => undefined), { claimMs: 900, retryDelaysMs: [60_000] });
+  box.start();
+  try {
+    await enqueue(box, hanging, items(hanging, 1));
+    const [item] = await eventually(() => stored(db, hanging), (l) => l[0].status === 'queued' && l[0].attempts === 1, 'the try given up');
+    assert.equal({ lastError: item.lastError, claim: item.claim }, { lastError: 'no answer within 300 ms', claim: null });
+  } finally {
+    await box.stop();
+  }
+  const stopping = ++next;
+  let started = 0;
+  const slow = outbox(db, async () => {
+    started++;
+    await new Promise((r) => setTimeout(r, 200));
+  }, { concurrency: 1 });
+  slow.start();
+  await enqueue(slow, stopping, items(stopping, 5));
+  await eventually(async () => started, (k) => k >= 1, 'the first send under way');
+  await slow.stop();
+  const list = await stored(db, stopping);
+  assert.is(list.filter((i) => i.status === 'sent').length, started, 'what was sent is recorded');
+  assert.ok(list.filter((i) => i.status !== 'sent').every((i) => i.status === 'queued' && i.claim === null && i.attempts === 0), JSON.stringify(list));
+});
+
 s.run();

@@ -9,17 +9,22 @@ import { suite } from './helpers/suite.js';
 import { closeScreens, openWall, settled, STATION, tearDownWall, type WallCtx } from './helpers/wall.js';
 import { launchChromium } from './helpers/browser.js';
 import { createOrg, startTestService } from './helpers/service.js';
+import { startGateway, type FakeGateway } from './helpers/gateways.js';
 
 const INBOUND = 'inbound-token';
-const wall = suite<WallCtx>('display: an alarm raised by SMS, answered on the wall');
+const wall = suite<WallCtx & { sms: FakeGateway }>('display: an alarm raised by SMS, answered on the wall');
 wall.before(async (ctx) => {
   ctx.browser = await launchChromium();
-  ctx.service = await startTestService({ INBOUND_GATEWAY_TOKEN: INBOUND });
+  ctx.sms = await startGateway();
+  ctx.service = await startTestService({ INBOUND_GATEWAY_TOKEN: INBOUND, SMS_GATEWAY_URL: ctx.sms.url });
   ctx.org = await createOrg(ctx.service);
   ctx.screens = [];
 });
 wall.after.each(closeScreens);
-wall.after(tearDownWall);
+wall.after(async (ctx) => {
+  await tearDownWall(ctx);
+  await ctx.sms.close();
+});
 
 wall('IN1 with the right PIN shows the alarm on the wall; the member\'s answer counts there by name', async (ctx) => {
   const api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
@@ -27,6 +32,9 @@ wall('IN1 with the right PIN shows the alarm on the wall; the member\'s answer c
   const sender = '004917612340001';
   const config = await api.post('/api/v1/sms/alarming', { gsm: sender, organizationID: ctx.org.orgId, pin: '4711' });
   assert.is(config.status, 200, JSON.stringify(config.body));
+  // The member is notified by SMS (the alarm's push fails here: no push gateway) and answers from his app.
+  const mobile = await api.post(`/api/v1/sms/mobile?organization_id=${ctx.org.orgId}`, { gsm: '004917612340002', name: 'Mobil', ownerID: ctx.org.member.userId, active: true });
+  assert.is(mobile.status, 200, JSON.stringify(mobile.body));
   const device = await client(ctx.service.url, { pat: ctx.org.member.token }).post('/api/v1/app/device', { name: 'Phone', os: 'Android 15', ownerID: ctx.org.member.userId, pushToken: 'tok', pushTokenDevelopment: false, active: true });
   assert.is(device.status, 200, JSON.stringify(device.body));
   const screens = [await openWall(ctx, monitor, LANDSCAPE), await openWall(ctx, monitor, PORTRAIT)];
@@ -37,7 +45,7 @@ wall('IN1 with the right PIN shows the alarm on the wall; the member\'s answer c
   for (const screen of screens) {
     // The first alarm the wall shows is the right PIN's: the wrong one raised nothing.
     assert.is(await screen.waitForText('alarm-event', 'B3 Wohnungsbrand', WAIT_MS), 'B3 Wohnungsbrand');
-    // The member with a device is alerted (the admin has no target): one awaits.
+    // The member with a mobile is notified (the admin has no target): one awaits.
     await screen.waitForText('counter-awaiting-value', '1', WAIT_MS);
   }
   const [alarm] = (await api.get(`/api/v1/alarms?organization_id=${ctx.org.orgId}`)).body.alarms;

@@ -22,9 +22,11 @@ const WAIT_MS = 10_000;
 export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task: () => Promise<T>): Promise<T> {
   const id = `lock:${key}`;
   const deadline = Date.now() + WAIT_MS;
+  let at!: Date;
   for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
     try {
-      await locks.create({ _id: id, at: new Date() });
+      at = new Date();
+      await locks.create({ _id: id, at });
       break;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -37,6 +39,7 @@ export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task:
   try {
     return await task();
   } finally {
-    await locks.deleteOne({ _id: id });
+    // Ours only: a holder that outlived STALE_MS must not remove the lock its breaker now holds.
+    await locks.deleteOne({ _id: id, at });
   }
 }

@@ -61,7 +61,12 @@ export class AlarmCommands implements AlarmReplies {
     private readonly log: Pick<Logger, 'warn'>,
   ) {
     this.models = alarmModels(db);
-    outbox.changed = (alarmId) => void this.announce(alarmId).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+    // Deliveries changed (recorded tries, receipts, built by a sweeper): the wall's notified members
+    // and the room's counts follow.
+    outbox.changed = (alarmId) => void this.find(alarmId).then((doc) => {
+      if (doc && !doc.endedAt) this.wallLater(doc);
+      else if (doc) return this.announce(alarmId);
+    }).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
     outbox.hooks = {
       prepare: (alarmId) => this.prepare(alarmId),
       blocked: async (channel, organizationId) => ((await sources.flags.isDisabled(channel, organizationId)) ? `the organization disabled the ${channel} channel` : null),
@@ -160,9 +165,7 @@ export class AlarmCommands implements AlarmReplies {
   async prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
     const doc = await this.find(alarmId);
     if (!doc) return null;
-    const items = await this.recipients(doc);
-    if (items.length > 0 && !doc.endedAt) this.wallLater(doc);
-    return { organizationId: doc.organizationId, items };
+    return { organizationId: doc.organizationId, items: await this.recipients(doc) };
   }
 
   private async recipients(doc: AlarmDoc): Promise<DeliveryItem[]> {
@@ -257,9 +260,18 @@ export class AlarmCommands implements AlarmReplies {
     this.walls.set(doc.id, state);
     void (async () => {
       try {
-        while (state.again) {
+        for (let failures = 0; state.again;) {
           state.again = false;
-          await this.refreshWall(doc).catch((err) => this.log.warn({ err, alarmId: doc.id }, 'the answers could not be shown on the wall now'));
+          try {
+            await this.refreshWall(doc);
+          } catch (err) {
+            // Tried again a few times (the lock busy under a burst), so the last answer is not lost there.
+            this.log.warn({ err, alarmId: doc.id }, 'the answers could not be shown on the wall now');
+            if (++failures < 4) {
+              state.again = true;
+              await new Promise((r) => setTimeout(r, 500 * failures));
+            }
+          }
           await this.announce(doc.id).catch((err) => this.log.warn({ err, alarmId: doc.id }, 'alarm:updated could not be announced'));
         }
       } finally {

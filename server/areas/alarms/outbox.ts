@@ -36,6 +36,8 @@ export interface OutboxOptions {
   retryDelaysMs?: number[];
   /** How long the raising process has to store an alarm's deliveries before a sweeper builds them. */
   prepareAfterMs?: number;
+  /** The longest a try may take, whatever its channel (then it counts as failed): at most a third of the claim. */
+  tryMs?: number;
 }
 
 /** What the outbox asks of the alarms area. */
@@ -56,6 +58,8 @@ const CHECKPOINT_MS = 2_000;
 export class AlarmOutbox {
   private readonly running = new Map<number, Promise<void>>();
   private readonly again = new Set<number>();
+  // Alarms whose deliveries this process's last claim found promised but missing.
+  private readonly building = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Tries that failed (each counted once). */
@@ -91,8 +95,12 @@ export class AlarmOutbox {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date() } });
-    this.kick(alarmId);
+    try {
+      // An upsert: a sweeper may have dropped the entry while this raise stalled.
+      await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { organizationId, dueAt: new Date() } }, { upsert: true });
+    } finally {
+      this.kick(alarmId);
+    }
   }
 
   /** Sweeps the outbox every `sweepMs` until stopped. */
@@ -153,12 +161,15 @@ export class AlarmOutbox {
     while (!this.stopped) {
       const claim = randomBytes(6).toString('base64url');
       const batch = await this.claim(alarmId, claim);
-      if (!batch) return;
+      if (!batch) {
+        if (this.building.delete(alarmId) && (await this.build(alarmId))) continue;
+        return;
+      }
       const blocked = new Map<AlarmChannel, Promise<string | null>>();
       let queue = batch.items;
       let results = new Map<string, Partial<DeliveryItem>>();
       let since = Date.now();
-      while (queue.length > 0) {
+      while (queue.length > 0 && !this.stopped) {
         const wave = queue.slice(0, this.options.concurrency ?? 10);
         queue = queue.slice(wave.length);
         await Promise.all(wave.map(async (item) => {
@@ -167,13 +178,28 @@ export class AlarmOutbox {
           results.set(item.id, reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item));
         }));
         if (queue.length > 0 && Date.now() - since >= checkpointMs) {
-          const kept = await this.record(alarmId, claim, results, new Set(queue.map((item) => item.id)));
+          const kept = await this.recordRetrying(alarmId, claim, results, new Set(queue.map((item) => item.id)), since);
           queue = queue.filter((item) => kept.has(item.id));
           results = new Map();
           since = Date.now();
         }
       }
-      await this.record(alarmId, claim, results, new Set());
+      // Stopping: what was not sent goes back to the queue for any process, at once.
+      await this.recordRetrying(alarmId, claim, results, new Set(), since, new Set(queue.map((item) => item.id)));
+    }
+  }
+
+  // A record that fails (the lock busy) is tried again while this run's claims hold: otherwise the
+  // batch's sent items would be sent again and its unsent ones wait for their claims to run out.
+  private async recordRetrying(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>, since: number, release = new Set<string>()): Promise<Set<string>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.record(alarmId, claim, results, pending, release);
+      } catch (err) {
+        if (Date.now() - since > (this.options.claimMs * 2) / 3 || attempt >= 5) throw err;
+        this.log.warn({ err, alarmId, attempt }, 'alarm deliveries could not be recorded now; trying again');
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
     }
   }
 
@@ -182,19 +208,12 @@ export class AlarmOutbox {
   // Deliveries that were promised (open) but never stored are built here once their time is up.
   private claim(alarmId: number, claim: string): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
     return withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      let doc: DeliveriesDoc | null = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const doc: DeliveriesDoc | null = await this.models.Deliveries.findById(String(alarmId)).lean();
       if (!doc) {
+        // Built outside the lock (hundreds of members take a while), then claimed by the next run.
         const entry = await this.models.Outbox.findById(String(alarmId)).lean();
-        if (!entry || entry.dueAt.getTime() > Date.now()) return null;
-        const prepared = await this.hooks.prepare(alarmId);
-        if (!prepared) {
-          await this.models.Outbox.deleteOne({ _id: String(alarmId) });
-          return null;
-        }
-        this.log.info({ alarmId, items: prepared.items.length }, 'alarm deliveries built by the sweep (their raise did not store them)');
-        const built: DeliveriesDoc = { _id: String(alarmId), ...prepared };
-        await this.models.Deliveries.create(built);
-        doc = built;
+        if (entry && entry.dueAt.getTime() <= Date.now()) this.building.add(alarmId);
+        return null;
       }
       const now = Date.now();
       const items: DeliveryItem[] = [];
@@ -215,16 +234,40 @@ export class AlarmOutbox {
       if (open.length === 0) await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       else {
         const next = Math.min(...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()));
-        await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date(next) } });
+        await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { organizationId: doc.organizationId, dueAt: new Date(next) } }, { upsert: true });
       }
       return null;
     });
   }
+  // The deliveries of an alarm whose raise did not store them; false when it is gone (its entry too).
+  private async build(alarmId: number): Promise<boolean> {
+    const prepared = await this.hooks.prepare(alarmId);
+    if (!prepared) {
+      await this.models.Outbox.deleteOne({ _id: String(alarmId) });
+      return false;
+    }
+    this.log.info({ alarmId, items: prepared.items.length }, 'alarm deliveries built by the sweep (their raise did not store them)');
+    try {
+      await this.models.Deliveries.create({ _id: String(alarmId), ...prepared });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    this.changed(alarmId);
+    return true;
+  }
+
   // One try of one item: what changes in it.
   private async attempt(alarmId: number, item: DeliveryItem): Promise<Partial<DeliveryItem>> {
     const attempts = item.attempts + 1;
+    const limit = Math.min(this.options.tryMs ?? this.options.claimMs / 3, this.options.claimMs / 3);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.senders[item.channel](item, alarmId);
+      // A try that outlasts its limit is left behind (it may still arrive; its retry carries the same
+      // delivery id), so that no wave outlives its claim.
+      await Promise.race([
+        this.senders[item.channel](item, alarmId),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DeliveryError(`no answer within ${limit} ms`)), limit))),
+      ]);
       return { status: 'sent', attempts, lastError: null, claim: null };
     } catch (err) {
       this.failedTries++;
@@ -234,13 +277,16 @@ export class AlarmOutbox {
       this.log.warn({ alarmId, delivery: item.id, channel: item.channel, attempts, final, reason }, 'alarm delivery try failed');
       if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
       return { status: 'queued', attempts, lastError: reason, nextAt: new Date(Date.now() + delays[attempts - 1]), claim: null };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   // Under the lock: the results of this run's items, unless another process took an item over meanwhile
   // or the device already confirmed the push (either clears this run's claim).
   // `pending`: items of this batch not yet sent, whose claims are extended; answers those still this run's.
-  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>): Promise<Set<string>> {
+  // `release`: items of this batch given back unsent (the process stops).
+  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>, release: Set<string>): Promise<Set<string>> {
     const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       const mine = new Set<string>();
@@ -250,6 +296,7 @@ export class AlarmOutbox {
         if (item.claim?.by !== claim) continue;
         const result = results.get(item.id);
         if (result) Object.assign(item, result);
+        else if (release.has(item.id)) Object.assign(item, { status: 'queued', claim: null, nextAt: new Date() });
         else if (pending.has(item.id)) {
           item.claim = { by: claim, until };
           mine.add(item.id);
