@@ -127,10 +127,11 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
   const sent = new Map<string, number>();
   const slow: Sender = async (item) => {
     sent.set(item.id, (sent.get(item.id) ?? 0) + 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1_000));
   };
-  // 60 items, 10 at a time, 300 ms each: 1.8 s of sending against claims of 1 s.
-  const [one, two] = [outbox(db, slow, { concurrency: 10 }), outbox(db, slow, { concurrency: 10 })];
+  // 60 items, 10 at a time, a second each: 6 s of sending against claims of 3 s (checkpoints every
+  // second leave two for the database on a busy machine).
+  const [one, two] = [outbox(db, slow, { concurrency: 10, claimMs: 3_000 }), outbox(db, slow, { concurrency: 10, claimMs: 3_000 })];
   await enqueue(one, alarmId, items(alarmId, 60));
   one.start();
   two.start();

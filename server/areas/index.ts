@@ -8,11 +8,12 @@ import type { Database } from '../db/database.js';
 import type { HubEvents } from '../hub/events.js';
 import { AppError } from '../errors.js';
 import type { Limits } from '../http/limits.js';
+import { Recent } from '../db/recent.js';
 import type { Operation } from '../http/operation.js';
-import { AlarmCommands } from './alarms/alarms.js';
+import { AlarmCommands, geoOf } from './alarms/alarms.js';
 import { gatewaySender } from './alarms/gateways.js';
 import { InboundAlarms, WRONG_PINS } from './alarms/inbound.js';
-import { alarmModels, type AlarmDoc } from './alarms/models.js';
+import { alarmModels } from './alarms/models.js';
 import { AlarmOutbox, DeliveryError } from './alarms/outbox.js';
 import { alarmOperations } from './alarms/routes.js';
 import { PushConfirmations } from './app/confirmations.js';
@@ -99,34 +100,13 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const gateways = config.alarms;
   // What a delivery says depends on the alarm only (its event, message and place never change): read
   // once per alarm and process, not once per recipient.
-  const recent = new Map<number, Promise<AlarmDoc | null>>();
-  const alarmOf = (alarmId: number): Promise<AlarmDoc | null> => {
-    let found = recent.get(alarmId);
-    if (!found) {
-      found = alarms.find(alarmId);
-      found.catch(() => recent.delete(alarmId));
-      recent.set(alarmId, found);
-      if (recent.size > 100) recent.delete(recent.keys().next().value!);
-    }
-    return found;
-  };
-  const texts = new Map<number, Promise<string>>();
-  const smsText = (alarmId: number): Promise<string> => {
-    let text = texts.get(alarmId);
-    if (!text) {
-      text = buildText(alarmId);
-      text.catch(() => texts.delete(alarmId));
-      texts.set(alarmId, text);
-      if (texts.size > 100) texts.delete(texts.keys().next().value!);
-    }
-    return text;
-  };
-  const buildText = async (alarmId: number): Promise<string> => {
+  const alarmOf = keptPerAlarm((alarmId) => alarms.find(alarmId));
+  const smsText = keptPerAlarm(async (alarmId): Promise<string> => {
     const alarm = await alarmOf(alarmId);
     if (!alarm) throw new DeliveryError('the alarm is gone', true);
-    const geo = { ...(alarm.address ? { address: alarm.address } : {}), ...(alarm.latitude !== null ? { latitude: alarm.latitude } : {}), ...(alarm.longitude !== null ? { longitude: alarm.longitude } : {}) };
-    return formatSms(await sms.formatters.nameOf(alarm.organizationId), { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(Object.keys(geo).length ? { geo } : {}) }).text;
-  };
+    const geo = geoOf(alarm);
+    return formatSms(await sms.formatters.nameOf(alarm.organizationId), { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(geo ? { geo } : {}) }).text;
+  });
   // A push to one device, with an A11 token tied to the alarm; a dead token sets the device inactive.
   const pushAlarm = async (deviceId: string, alarmId: number): Promise<void> => {
     const [device, alarm] = await Promise.all([appModels(db).Device.findById(deviceId).lean(), alarmOf(alarmId)]);
@@ -215,5 +195,20 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
       ...thingsOperations(things),
       ...alarmOperations({ alarms, inbound }),
     ],
+  };
+}
+
+// A per-alarm answer kept for the last 100 alarms (a failed one is asked again), for reads whose
+// answer never changes (an alarm's record, its text).
+function keptPerAlarm<V>(read: (alarmId: number) => Promise<V>): (alarmId: number) => Promise<V> {
+  const kept = new Recent<number, Promise<V>>(100);
+  return (alarmId) => {
+    let value = kept.get(alarmId);
+    if (!value) {
+      value = read(alarmId);
+      value.catch(() => kept.delete(alarmId));
+      kept.set(alarmId, value);
+    }
+    return value;
   };
 }

@@ -306,17 +306,13 @@ export class AlarmCommands implements AlarmReplies {
       .sort((a, b) => a.feedback - b.feedback || a.name.localeCompare(b.name))
       .slice(0, WALL_MEMBERS);
     const units = doc.units.length > 0 ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] })) : members.length > 0 ? [{ name: '', feedback: members }] : [];
-    const geo = {
-      ...(doc.address ? { address: doc.address } : {}),
-      ...(doc.latitude !== null ? { latitude: doc.latitude } : {}),
-      ...(doc.longitude !== null ? { longitude: doc.longitude } : {}),
-    };
+    const geo = geoOf(doc);
     return {
       eventId: doc.id,
       event: doc.event,
       ...(doc.message ? { message: doc.message } : {}),
       eventStartDate: doc.startedAt.toISOString(),
-      ...(Object.keys(geo).length > 0 ? { geo } : {}),
+      ...(geo ? { geo } : {}),
       units,
       positiveResponses: answers.filter((a) => a.response).length,
       negativeResponses: answers.filter((a) => !a.response).length,
@@ -387,6 +383,16 @@ export class AlarmCommands implements AlarmReplies {
       },
     };
   }
+}
+
+/** An alarm's place as monitor data and the SMS formatters take it (`geo`), or undefined when it has none. */
+export function geoOf(doc: Pick<AlarmDoc, 'address' | 'latitude' | 'longitude'>): { address?: string; latitude?: number; longitude?: number } | undefined {
+  const geo = {
+    ...(doc.address ? { address: doc.address } : {}),
+    ...(doc.latitude !== null ? { latitude: doc.latitude } : {}),
+    ...(doc.longitude !== null ? { longitude: doc.longitude } : {}),
+  };
+  return Object.keys(geo).length > 0 ? geo : undefined;
 }
 
 // The users an alarm notifies or has notified: those with a delivery that did not fail.

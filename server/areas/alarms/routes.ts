@@ -1,5 +1,6 @@
 // The alarms area's operations AL1–AL4 and the gateways' inbound doors IN1, IN2 (docs/alarms.md).
 import { AL1Body, AL2Query, Alarm, AlarmDetail, AlarmIdParams, AlarmList, IN1Body, IN2Body, InboundAccepted } from '../../../schemas/alarms.js';
+import type { Context } from 'koa';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AlarmCommands } from './alarms.js';
 import type { InboundAlarms } from './inbound.js';
@@ -16,6 +17,8 @@ const INBOUND = 'Inbound message in wrong format';
 
 /** The alarms area's operation declarations. */
 export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operation[] {
+  // IN1 and IN2: 401 before the body is looked at, unless the gateway's token is sent.
+  const gatewayToken = async ({ ctx }: { ctx: Context }) => inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token'));
   return [
     defineOperation({
       label: 'AL1',
@@ -79,7 +82,7 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       description: 'Raises an alarm when the sender\'s number has an sms-alarming configuration (S3) and a word of the text is its PIN. The answer is 202 whether or not anything matched. Every word of 4–8 digits is a try: a sender\'s wrong tries are limited to 5 per 10 minutes, and past that its messages are ignored until the limit refills (a text with more than 5 such words matches nothing). 6,000 requests per minute per gateway address.',
       public: true,
       perMinute: 6_000,
-      authorize: async ({ ctx }) => inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token')),
+      authorize: gatewayToken,
       body: { schema: IN1Body, message: INBOUND },
       response: { status: 202, schema: InboundAccepted, description: 'Received' },
       errors: [400, 413, 415],
@@ -94,7 +97,7 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       description: 'Raises an alarm (with the configuration\'s alarm template) when the caller\'s number has a call-alarming configuration (C3) whose PIN the digits are. The answer is 202 whether or not anything matched; wrong PINs are limited as for IN1.',
       public: true,
       perMinute: 6_000,
-      authorize: async ({ ctx }) => inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token')),
+      authorize: gatewayToken,
       body: { schema: IN2Body, message: INBOUND },
       response: { status: 202, schema: InboundAccepted, description: 'Received' },
       errors: [400, 413, 415],
