@@ -156,6 +156,46 @@ export interface JournalChangedEvent {
   journal: JournalStateView & { totalEntries: number };
 }
 
+/** `water:nearby`: the water sources near the position of an alarm the monitor shows. */
+export interface WaterNearbyRequest {
+  monitorId: number;
+  latitude: number;
+  longitude: number;
+}
+
+/** One water source as a screen receives it: what a crew needs, nothing else of the record. */
+export interface WaterSourceView {
+  id: string;
+  name: string;
+  /** The kind's text (e.g. "Unterflurhydrant"), '' when the entity has none. */
+  kind: string;
+  /** The status field's text, '' when none. */
+  status: string;
+  inService: boolean;
+  latitude: number;
+  longitude: number;
+  /** From the alarm's position, rounded to whole metres. */
+  distanceMeters: number;
+}
+
+export interface WaterNearbyResult {
+  monitorId: number;
+  latitude: number;
+  longitude: number;
+  entityId: string;
+  radiusMeters: number;
+  /** The grid cells searched: a `water:changed` naming one of them means the answer may have changed. */
+  cells: string[];
+  /** Nearest first, at most the configured number. */
+  sources: WaterSourceView[];
+}
+
+/** Records of a water sources entity changed in these grid cells (null: anywhere). */
+export interface WaterChangedEvent {
+  entityId: string;
+  cells: string[] | null;
+}
+
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
@@ -174,6 +214,8 @@ export interface ServerToClientEvents {
   'alarm:updated': (event: AlarmEvent) => void;
   /** To the organization's room: a things rule fired for a record. */
   'things:rule-triggered': (event: RuleTriggeredEvent) => void;
+  /** To screens that asked for water sources of the entity: look again if one of your cells changed. */
+  'water:changed': (event: WaterChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -181,6 +223,7 @@ export interface ClientToServerEvents {
   'monitor:unsubscribe': (request: UnsubscribeRequest, ack: (answer: Ack<{ monitorId: number }>) => void) => void;
   'screen:report': (report: ScreenReportEvent) => void;
   'screen:power': (power: ScreenPowerEvent) => void;
+  'water:nearby': (request: WaterNearbyRequest, ack: (answer: Ack<WaterNearbyResult>) => void) => void;
 }
 
 /** Credential schemes of the handshake's `auth.scheme`. */
@@ -199,6 +242,8 @@ export const rooms = {
   monitor: (id: number) => `monitor:${id}`,
   screen: (id: number) => `screen:${id}`,
   agents: (id: number) => `screen-agents:${id}`,
+  /** Sockets shown water sources of a things entity. */
+  water: (entityId: string) => `water:${entityId}`,
 };
 
 /** The alarm a things rule with the action `alarm` produced from a record. */

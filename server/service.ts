@@ -59,7 +59,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
   const store = new MonitorStore(db, log);
   const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
-  const { monitors, screens, outbox, inbound, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
+  const { monitors, screens, outbox, inbound, water, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
   const validator = new Validator();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
@@ -78,6 +78,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     monitors,
     live,
     screens,
+    water,
     screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator,
     log,

@@ -21,6 +21,8 @@ import { soundBlockedBadge } from './views/badge.js';
 import { banner, type BannerState } from './views/banner.js';
 import { fallbackView } from './views/fallback.js';
 import { renderView } from './views/screen.js';
+import { createWaterBook } from './water.js';
+import { waterSourcesOf } from '../../common/water-sources.js';
 
 /** How the app leaves the live view. */
 export interface AppExits {
@@ -69,6 +71,7 @@ export function startApp(o: AppOptions): App {
   });
 
   const configuration = () => store.state.monitor?.configuration ?? {};
+  const waters = createWaterBook(o.monitorId, (request) => connection?.waterNearby(request) ?? Promise.resolve(null), () => render(false));
   // The monitor's configured language, else the address's ?lang= (a kiosk set up for its station), else the browser's.
   const language = () => languageOf(configuration().language, new URLSearchParams(location.search).get('lang'), navigator.language);
   const strings = (): Strings => stringsFor(language());
@@ -123,11 +126,12 @@ export function startApp(o: AppOptions): App {
     const decided = decideView(store.state.data, memory, now, monitor.standbyDelay);
     memory = decided.memory;
     shown = decided.view;
+    showWaters(decided.view);
     remote.sync(isBusy(shown));
     reporter?.shown(store.state.version);
     const t = strings();
     document.documentElement.lang = language();
-    const next = renderView(decided.view, { monitor, data: store.state.data, version: store.state.version, nowMs: now, t, language: language(), screen: { width: innerWidth, height: innerHeight } });
+    const next = renderView(decided.view, { monitor, data: store.state.data, version: store.state.version, nowMs: now, t, language: language(), screen: { width: innerWidth, height: innerHeight }, waters });
     if (force || next.key !== renderedKey) {
       try {
         o.root.replaceChildren(next.build());
@@ -146,6 +150,14 @@ export function startApp(o: AppOptions): App {
     showSoundBlocked(t);
   }
 
+  // The water sources near the alarms on the wall, when the monitor names an entity of them.
+  function showWaters(view: ViewDecision): void {
+    const setting = waterSourcesOf(configuration());
+    const alarms = view.mode === 'split' ? view.alarms : view.mode === 'alarm' || view.mode === 'ended' ? [view.alarm] : [];
+    const positions = setting ? alarms.flatMap((a) => (a.latitude !== null && a.longitude !== null ? [{ latitude: a.latitude, longitude: a.longitude }] : [])) : [];
+    waters.show(positions, JSON.stringify(setting));
+  }
+
   // Only a screen that should gong asks for the tap that lets it.
   function showSoundBlocked(t: Strings): void {
     const blocked = bool(configuration(), 'gong', true) && audioBlocked(Date.now());
@@ -161,6 +173,8 @@ export function startApp(o: AppOptions): App {
     if (!store.stale) setBanner(null);
     // Whatever kept tiles from loading may have gone with the connection: try them again now.
     retryFailedTiles();
+    // The hub forgot this socket's water sources with the old connection.
+    waters.reconnected();
   }
 
   connection = connect(o.token, o.scheme, {
@@ -197,6 +211,7 @@ export function startApp(o: AppOptions): App {
     },
     onCommand: remote.command,
     onTestAlarm,
+    onWaterChanged: (event) => waters.changed(event),
   });
 
   // Four checks a second: the shown seconds never lag the real ones by more than a quarter second,
@@ -214,6 +229,7 @@ export function startApp(o: AppOptions): App {
     connection?.close();
     remote.stop();
     reporter?.stop();
+    waters.stop();
     setBanner(null);
     badge.remove();
     shown = null;

@@ -16,6 +16,9 @@ import type {
   SubscribeRequest,
   SubscribeResult,
   TestAlarmEvent,
+  WaterChangedEvent,
+  WaterNearbyRequest,
+  WaterNearbyResult,
 } from '../../common/hub-protocol.js';
 
 /** What the connection reports to the app. */
@@ -34,6 +37,7 @@ export interface ConnectionHooks {
   /** A remote command to this screen (paired screens only); `ack` answers it. */
   onCommand: (command: ScreenCommandName, ack: (answer: ScreenCommandAck) => void) => void;
   onTestAlarm: (event: TestAlarmEvent) => void;
+  onWaterChanged: (event: WaterChangedEvent) => void;
 }
 
 /** A live hub connection. */
@@ -45,6 +49,8 @@ export interface Connection {
   report: (report: ScreenReportEvent) => void;
   /** Tells the hub the page slept or woke (screen:power), for the kiosk agent. */
   power: (state: ScreenPowerEvent['state']) => void;
+  /** Asks for the water sources near an alarm; null when not connected or no answer in time. */
+  waterNearby: (request: WaterNearbyRequest) => Promise<Ack<WaterNearbyResult> | null>;
   close: () => void;
 }
 
@@ -118,6 +124,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   socket.on('monitor:updated', (event) => hooks.onUpdated(event.monitor, event.revision));
   socket.on('monitor:deleted', (event) => hooks.onDeleted(event.monitorId));
   socket.on('monitor:test-alarm', hooks.onTestAlarm);
+  socket.on('water:changed', hooks.onWaterChanged);
   socket.on('screen:command', (event, ack) => hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined));
 
   return {
@@ -125,6 +132,10 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
     retryLater,
     report: (report) => socket.emit('screen:report', report),
     power: (state) => socket.emit('screen:power', { state }),
+    waterNearby: (request) => new Promise((resolve) => {
+      if (!socket.connected) return resolve(null);
+      socket.timeout(ACK_TIMEOUT_MS).emit('water:nearby', request, (err: Error | null, answer: Ack<WaterNearbyResult>) => resolve(err ? null : answer));
+    }),
     close: () => {
       window.clearTimeout(retry);
       window.clearTimeout(reconnect);

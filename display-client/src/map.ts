@@ -2,9 +2,10 @@
 // strict firewalls, so tiles are optional: a failed or missing tile leaves the grid, the markers and the
 // printed coordinates, and the page never shows a broken image. A failed tile is tried again with
 // backoff (1 s, 2 s, 4 s … at most a minute), and at once after the hub connection comes back.
-import { h } from './dom.js';
-import { LABEL_GAP, placeMarkers, type LabelSide, type MarkerSize } from './placement.js';
-import { scaledTiles, TILE, tileUrl } from './tiles.js';
+import type { WaterSourceView } from '../../common/hub-protocol.js';
+import { h, svg } from './dom.js';
+import { LABEL_GAP, mapMargin, placeMarkers, type LabelSide, type MarkerSize, type Placement } from './placement.js';
+import { fitZoom, project, scaledTiles, TILE, tileUrl } from './tiles.js';
 
 /** Where and what to draw. */
 export interface MapOptions {
@@ -18,6 +19,8 @@ export interface MapOptions {
 }
 
 const FIRST_RETRY_MS = 1_000;
+/** Width kept free beside the sources at the map's edge for their distance labels. */
+const WATER_LABEL_ROOM = 160;
 const MAX_RETRY_MS = 60_000;
 
 /** The tile template: monitor configuration first, else the server's `<meta name="tile-url">` (may be empty). */
@@ -28,8 +31,15 @@ export function tileTemplate(configured: unknown): string {
   return value.includes('{z}') ? value : '';
 }
 
+interface DrawnMap {
+  el: HTMLElement;
+  retry: () => void;
+  /** Marks these water sources (nearest first) and draws again when they changed. */
+  waters: (sources: WaterSourceView[], outOfService: string) => void;
+}
+
 // Maps are reused across re-renders (a patch to the counters must not reload tiles or flicker).
-const cache = new Map<string, { el: HTMLElement; retry: () => void }>();
+const cache = new Map<string, DrawnMap>();
 
 /** A map element for the options, reused when the same map was drawn before for the same event. */
 export function mapElement(options: MapOptions, eventKey: string): HTMLElement {
@@ -43,6 +53,11 @@ export function mapElement(options: MapOptions, eventKey: string): HTMLElement {
   return created.el;
 }
 
+/** Marks water sources on a map from mapElement (an empty list removes them). */
+export function showWaterSources(el: HTMLElement, sources: WaterSourceView[], outOfService: string): void {
+  for (const drawn of cache.values()) if (drawn.el === el) drawn.waters(sources, outOfService);
+}
+
 /** Tries every failed tile of the maps on screen again now (after a reconnect: the network is back). */
 export function retryFailedTiles(): void {
   for (const { el, retry } of cache.values()) if (el.isConnected) retry();
@@ -51,6 +66,31 @@ export function retryFailedTiles(): void {
 function marker(kind: 'alarm' | 'station', label: string): HTMLElement {
   return h('div', { class: `map-marker map-marker--${kind}`, 'data-testid': `map-${kind}` },
     h('span', { class: 'map-marker__dot' }), h('span', { class: 'map-marker__label' }, label));
+}
+
+/** A water source's symbol, by its kind's words: a hydrant, a tank or cistern, open water, else a drop. */
+function waterIcon(kind: string): SVGElement {
+  const k = kind.toLowerCase();
+  const shape =
+    /hydrant|überflur|unterflur|ueberflur/.test(k)
+      ? [svg('path', { d: 'M9 5h6v2h2v3h-2v9h2v2H7v-2h2v-9H7V7h2z' }), svg('path', { d: 'M5 12h4M15 12h4', class: 'water-icon__line' })]
+      : /zistern|cistern|tank|behälter|behaelter|brunnen|well|reservoir|speicher/.test(k)
+        ? [svg('ellipse', { cx: 12, cy: 6.5, rx: 7, ry: 2.5 }), svg('path', { d: 'M5 6.5v11c0 1.4 3.1 2.5 7 2.5s7-1.1 7-2.5v-11' })]
+        : /teich|see|fluss|bach|pond|lake|river|stream|offen|open/.test(k)
+          ? [svg('path', { d: 'M3 9c3-2.5 6 2.5 9 0s6 2.5 9 0M3 14c3-2.5 6 2.5 9 0s6 2.5 9 0M3 19c3-2.5 6 2.5 9 0s6 2.5 9 0', class: 'water-icon__line' })]
+          : [svg('path', { d: 'M12 3s6 7 6 11a6 6 0 0 1-12 0c0-4 6-11 6-11z' })];
+  return svg('svg', { class: 'water-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' }, ...shape);
+}
+
+function waterMarker(source: WaterSourceView, outOfService: string): HTMLElement {
+  const label = h('span', { class: 'map-marker__label' }, `${source.distanceMeters} m`, source.inService ? null : h('span', { class: 'water-out' }, ` ✕ ${outOfService}`));
+  return h('div', {
+    class: `map-marker map-marker--water${source.inService ? '' : ' map-marker--water-out'}`,
+    'data-testid': 'map-water',
+    'data-water-id': source.id,
+    'data-in-service': String(source.inService),
+    title: [source.name, source.kind, source.status].filter(Boolean).join(' · '),
+  }, h('span', { class: 'map-marker__dot' }, waterIcon(source.kind)), label);
 }
 
 function coords(lat: number, lon: number): string {
@@ -89,13 +129,17 @@ function tileImage(url: string, onChange: () => void): { img: HTMLImageElement; 
   };
 }
 
-function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
+function createMap(o: MapOptions): DrawnMap {
   const tilesEl = h('div', { class: 'map-tiles' });
+  const watersEl = h('div', { class: 'map-waters' });
+  let waters: WaterSourceView[] = [];
+  let watersKey = '[]';
+  let waterLabel = '';
   const alarm = marker('alarm', o.labels.alarm);
   const station = o.station ? marker('station', o.labels.station) : null;
   const note = h('div', { class: 'map-note' }, o.template ? o.labels.tilesFailed : o.labels.noTiles);
   const root = h('div', { class: `map${o.template ? '' : ' map--no-tiles'}`, 'data-testid': 'map' },
-    tilesEl, station, alarm,
+    tilesEl, watersEl, station, alarm,
     h('div', { class: 'map-coords', 'data-testid': 'map-coords' }, coords(o.lat, o.lon)),
     note,
     o.attribution && o.template ? h('div', { class: 'map-attribution' }, o.attribution) : null);
@@ -106,9 +150,9 @@ function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
   const draw = () => {
     const width = root.clientWidth;
     const height = root.clientHeight;
-    if (width === 0 || height === 0 || drawn === `${width}x${height}`) return;
-    drawn = `${width}x${height}`;
-    const placed = placeMarkers({
+    if (width === 0 || height === 0 || drawn === `${width}x${height}|${watersKey}`) return;
+    drawn = `${width}x${height}|${watersKey}`;
+    const placed = waters.length > 0 ? placeAround(o, waters, width, height, sizeOf(alarm)) : placeMarkers({
       alarm: { lat: o.lat, lon: o.lon },
       station: o.station,
       width,
@@ -130,7 +174,16 @@ function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
     if (station && placed.station) {
       place(station, placed.station.x, placed.station.y);
       setSide(station, placed.station.side);
+      // Around water sources the view follows the fire ground: a station beyond it is left out.
+      station.hidden = placed.station.x < 0 || placed.station.y < 0 || placed.station.x > width || placed.station.y > height;
     }
+    // The farthest first, so the nearest (the one a crew goes for) is drawn on top.
+    watersEl.replaceChildren(...[...waters].reverse().map((source) => {
+      const p = project(source.latitude, source.longitude, zoom);
+      const el = waterMarker(source, waterLabel);
+      place(el, p.x - center.x + width / 2, p.y - center.y + height / 2);
+      return el;
+    }));
     tiles.forEach((t) => t.drop());
     tiles = o.template ? layout.tiles.map((t) => {
       const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
@@ -143,7 +196,35 @@ function createMap(o: MapOptions): { el: HTMLElement; retry: () => void } {
   // Sizes are known only once the map is laid out, and change with orientation or split layout.
   if (typeof ResizeObserver === 'function') new ResizeObserver(draw).observe(root);
   requestAnimationFrame(draw);
-  return { el: root, retry: () => tiles.forEach((t) => t.failed() && t.retryNow()) };
+  return {
+    el: root,
+    retry: () => tiles.forEach((t) => t.failed() && t.retryNow()),
+    waters: (sources, outOfService) => {
+      const key = JSON.stringify([sources, outOfService]);
+      if (key === watersKey) return;
+      waters = sources;
+      watersKey = key;
+      waterLabel = outOfService;
+      root.classList.toggle('map--waters', sources.length > 0);
+      draw();
+    },
+  };
+}
+
+/**
+ * The view around an alarm with water sources: centred on the alarm at the highest zoom that keeps
+ * every source on the map with the usual margin (the station is marked only if it falls inside).
+ */
+function placeAround(o: MapOptions, waters: WaterSourceView[], width: number, height: number, alarmSize: MarkerSize): Placement {
+  // The usual margin, and room for a distance label beside the dot of a source at the edge.
+  const margin = mapMargin(width, height);
+  const box = { width: Math.max(2, width - 2 * margin.x - WATER_LABEL_ROOM), height: Math.max(2, height - 2 * margin.y) };
+  const zoom = Math.min(...waters.map((w) => fitZoom({ lat: o.lat, lon: o.lon }, { lat: w.latitude, lon: w.longitude }, box, o.maxZoom, 3, alarmSize.dot / 2)));
+  const a = project(o.lat, o.lon, zoom);
+  const center = { x: Math.round(a.x), y: Math.round(a.y) };
+  const onMap = (p: { x: number; y: number }) => ({ x: p.x - center.x + width / 2, y: p.y - center.y + height / 2 });
+  const s = o.station ? project(o.station.lat, o.station.lon, zoom) : null;
+  return { zoom, center, alarm: onMap(a), station: s ? { ...onMap(s), side: 'right' } : null };
 }
 
 /** A marker's drawn size: the dot with its outline shadow (3 px each side), and the label's box. */

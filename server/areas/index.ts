@@ -48,8 +48,10 @@ import { formatSms } from './sms/formatters.js';
 import { smsModels } from './sms/models.js';
 import { smsOperations } from './sms/routes.js';
 import { BulkCommands } from './things/bulk.js';
+import { RecordEffects } from './things/effects.js';
 import { EntityCommands } from './things/entities.js';
 import { thingsModels } from './things/models.js';
+import { PositionIndex } from './things/positions.js';
 import { RecordCommands } from './things/records.js';
 import { RuleRunner } from './things/rule-engine.js';
 import { RuleSets } from './things/rule-sets.js';
@@ -57,6 +59,7 @@ import { RuleCommands } from './things/rules.js';
 import { thingsOperations } from './things/routes.js';
 import { RecordSlots } from './things/slots.js';
 import { RecordStore } from './things/store.js';
+import { WaterSources } from './things/water.js';
 
 /** What the areas are built from. */
 export interface AreaDeps {
@@ -78,6 +81,8 @@ export interface Areas {
   /** Sends alarm deliveries; the service starts and stops its sweep. */
   outbox: AlarmOutbox;
   inbound: InboundAlarms;
+  /** Answers screens' `water:nearby` on the hub. */
+  water: WaterSources;
   operations: Operation[];
 }
 
@@ -172,10 +177,12 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
     ...(alarm.position && 'latitude' in alarm.position && Math.abs(alarm.position.latitude) <= 90 && Math.abs(alarm.position.longitude) <= 180 ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude } : {}),
   }));
+  const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, recordStore);
+  const effects = new RecordEffects(positions, runner, events, log);
   const things = {
     entities: new EntityCommands(db, recordStore, sets),
-    records: new RecordCommands(db, recordStore, slots, runner),
-    bulk: new BulkCommands(db, recordStore, slots, runner),
+    records: new RecordCommands(db, recordStore, slots, effects),
+    bulk: new BulkCommands(db, recordStore, slots, effects),
     rules: new RuleCommands(db, sets),
   };
 
@@ -184,6 +191,7 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     screens,
     outbox,
     inbound,
+    water: new WaterSources(thingsModels(db), recordStore, positions, monitors),
     operations: [
       ...monitorOperations(monitors),
       ...screenOperations(screens),

@@ -3,17 +3,17 @@
 // credentials. Every process receives them through the adapter.
 import type { Logger } from 'pino';
 import type { CredentialCache } from '../identity/credential-cache.js';
-import type { CredentialEvents, OrganizationEvents, ScreenEvents } from './events.js';
+import type { CredentialEvents, OrganizationEvents, ScreenEvents, WaterEvents } from './events.js';
 import type { HubServer } from './io.js';
 import type { RedisPair } from './redis.js';
 import { commandScreens } from './screens.js';
-import { rooms, type ScreenCommandName, type ServerToClientEvents, type TestAlarmEvent } from '../../common/hub-protocol.js';
+import { rooms, type ScreenCommandName, type ServerToClientEvents, type TestAlarmEvent, type WaterChangedEvent } from '../../common/hub-protocol.js';
 
 /** How long a revocation waits for the other processes to confirm they forgot the credential. */
 const FORGET_WAIT_MS = 2_000;
 
 /** The hub's broadcasts on one Socket.IO server. */
-export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents {
+export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents {
   private readonly testAlarmListeners: Array<(event: TestAlarmEvent) => void> = [];
 
   constructor(private readonly io: HubServer, private readonly credentials: CredentialCache, private readonly redis: RedisPair | null, private readonly log: Pick<Logger, 'warn'>) {
@@ -27,6 +27,10 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
 
   toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
     (this.io.to(rooms.organization(organizationId)).emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
+  }
+
+  waterChanged(event: WaterChangedEvent): void {
+    this.io.to(rooms.water(event.entityId)).emit('water:changed', event);
   }
 
   commandScreens(screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]> {

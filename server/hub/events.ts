@@ -2,7 +2,7 @@
 // writes succeed; the hub implements them (server/hub/broadcasts.ts, on every process through Redis).
 // A monitor's changes leave through the monitor area's own events (server/areas/monitor/events.ts),
 // which its live side implements. Routes never publish.
-import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent } from '../../common/hub-protocol.js';
+import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent, WaterChangedEvent } from '../../common/hub-protocol.js';
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
 export interface OrganizationEvents {
@@ -28,5 +28,11 @@ export interface CredentialEvents {
   credentialRevoked(credential: string): Promise<void>;
 }
 
+/** Changes screens showing water sources must hear (server/areas/things/water.ts). */
+export interface WaterEvents {
+  /** Tells the screens shown sources of the entity, on every process, which grid cells changed. */
+  waterChanged(event: WaterChangedEvent): void;
+}
+
 /** Everything the areas publish through the hub itself. */
-export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents;
+export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents & WaterEvents;

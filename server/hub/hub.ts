@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { MonitorCommands } from '../areas/monitor/commands.js';
 import type { MonitorLive } from '../areas/monitor/live.js';
 import type { ScreenCommands } from '../areas/screens/commands.js';
+import type { WaterSources } from '../areas/things/water.js';
 import { ScreenHealth } from '../areas/screens/health.js';
 import type { Database } from '../db/database.js';
 import type { Limits } from '../http/limits.js';
@@ -21,6 +22,7 @@ import { recheckSockets } from './recheck.js';
 import type { RedisPair } from './redis.js';
 import { attachScreen, screensHere } from './screens.js';
 import { handleSubscriptions } from './subscriptions.js';
+import { handleWater } from './water.js';
 import { rooms } from '../../common/hub-protocol.js';
 
 export interface HubDeps {
@@ -28,6 +30,8 @@ export interface HubDeps {
   monitors: MonitorCommands;
   live: MonitorLive;
   screens: ScreenCommands;
+  /** Water sources near an alarm, for screens' maps. */
+  water: Pick<WaterSources, 'nearby'>;
   /** A screen silent this long counts as offline (screen:offline to its organization). */
   screenOfflineAfterMs: number;
   validator: Validator;
@@ -99,6 +103,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       log.info({ socket: socket.id, reason, ...connected }, `${kind} disconnected`);
     });
     handleSubscriptions(socket, { admission, validator: deps.validator, monitors: deps.monitors, live: deps.live, screens: deps.screens });
+    handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });
 
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs.

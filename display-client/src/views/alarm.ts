@@ -7,15 +7,19 @@
 //   tileAttribution  text shown in the map corner when tiles are used (e.g. "© OpenStreetMap")
 //   mapZoom          highest zoom level, default 16 (lowered automatically, in fractions, to fit the station)
 //   showMap          boolean, default true
+//   waterSources     {entityId, radiusMeters = 300, max = 8, …}: the things entity of hydrants and other
+//                    water sources; the nearest within the radius are marked on the alarm's map
+//                    (common/water-sources.ts, docs/display.md "Water sources")
 //   gong             boolean, default true: gong on a new alarm
 //   speech           boolean, default false: speak event and address on a new alarm
 //   speechLang       BCP 47 language of the voice (default: the display's language)
 //   language         "de" or "en" (or a tag such as "de-AT"): the display's language, default the browser's
+import type { WaterSourceView } from '../../../common/hub-protocol.js';
 import type { JsonObject } from '../../../common/monitor-data.js';
 import type { Alarm } from '../alarms.js';
 import { bool, coordinate, int, text } from '../config.js';
 import { h, svg } from '../dom.js';
-import { mapElement, tileTemplate } from '../map.js';
+import { mapElement, showWaterSources, tileTemplate } from '../map.js';
 import { elapsedText, type Strings } from '../strings.js';
 import { crewView } from './crew.js';
 import { responseIcon, type Response } from './icons.js';
@@ -33,6 +37,8 @@ export interface PanelContext {
   /** A test alarm (F8): striped and bannered so nobody takes it for a real one. */
   test?: boolean;
   t: Strings;
+  /** The water sources near a position (null: not known yet); absent when none are configured. */
+  waters?: (latitude: number, longitude: number) => WaterSourceView[] | null;
 }
 
 function counter(kind: Response, value: number, label: string): HTMLElement {
@@ -54,14 +60,15 @@ function pin(): SVGElement {
     svg('path', { d: 'M12 22s7-6.6 7-12.2A7 7 0 0 0 5 9.8C5 15.4 12 22 12 22z' }), svg('circle', { cx: 12, cy: 9.8, r: 2.6 }));
 }
 
-function map(alarm: Alarm, configuration: JsonObject, t: Strings): HTMLElement {
+function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
+  const { configuration, t } = ctx;
   const lat = coordinate(configuration, 'latitude');
   const lon = coordinate(configuration, 'longitude');
   const station = lat !== null && lon !== null ? { lat, lon } : null;
   if (alarm.latitude === null || alarm.longitude === null) {
     return h('div', { class: 'map map--no-tiles map--empty', 'data-testid': 'map' }, h('div', { class: 'map-note' }, t.noCoordinates));
   }
-  return mapElement({
+  const el = mapElement({
     lat: alarm.latitude,
     lon: alarm.longitude,
     station,
@@ -70,6 +77,8 @@ function map(alarm: Alarm, configuration: JsonObject, t: Strings): HTMLElement {
     attribution: text(configuration, 'tileAttribution'),
     labels: { alarm: t.alarm, station: t.station, noTiles: t.noTiles, tilesFailed: t.tilesFailed },
   }, alarm.key);
+  showWaterSources(el, ctx.waters?.(alarm.latitude, alarm.longitude) ?? [], t.outOfService);
+  return el;
 }
 
 /** Builds one alarm panel; elements marked data-since tick with the clock without a re-render. */
@@ -93,7 +102,7 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
     alarm.message ? h('p', { class: 'message', 'data-testid': 'alarm-message' }, alarm.message) : null,
     alarm.address ? h('p', { class: 'address', 'data-testid': 'alarm-address' }, pin(), h('span', {}, alarm.address)) : null),
   h('div', { class: 'panel__body' },
-    showMap ? h('div', { class: 'panel__map' }, map(alarm, ctx.configuration, t)) : null,
+    showMap ? h('div', { class: 'panel__map' }, map(alarm, ctx)) : null,
     h('div', { class: 'panel__side' },
       h('div', { class: 'counters', 'data-testid': 'counters' },
         counter('positive', alarm.positive, t.coming),

@@ -9,6 +9,7 @@ import { testAlarmAsAlarm } from '../test-alarm.js';
 import { alarmPanel } from './alarm.js';
 import { splitView } from './split.js';
 import { standbyView } from './standby.js';
+import type { WaterBook } from '../water.js';
 
 /** What drawing needs besides the decision. */
 export interface ScreenContext {
@@ -19,6 +20,8 @@ export interface ScreenContext {
   t: Strings;
   language: Language;
   screen: { width: number; height: number };
+  /** Water sources near the alarms, when configured (absent: none are shown). */
+  waters?: Pick<WaterBook, 'at' | 'key'>;
 }
 
 /** A drawable view: its key, the alarms a fallback would name, and the builder. */
@@ -32,13 +35,14 @@ export interface RenderedView {
 export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
   const { monitor, t, nowMs } = c;
   const configuration = monitor.configuration;
-  const base = `${c.version}|${JSON.stringify(monitor)}|${c.language}|${view.mode}`;
+  const base = `${c.version}|${JSON.stringify(monitor)}|${c.language}|${view.mode}|${c.waters?.key() ?? ''}`;
+  const waters = c.waters?.at;
   if (view.mode === 'split') {
     const { width, height } = c.screen;
     return {
       key: `${base}|${view.alarms.map((a) => a.key).join(',')}|${width}x${height}`,
       alarms: view.alarms,
-      build: () => splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t),
+      build: () => splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t, waters),
     };
   }
   if (view.mode === 'alarm' || view.mode === 'ended' || view.mode === 'test') {
@@ -49,7 +53,7 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
     return {
       key: `${base}|${alarm.key}`,
       alarms: [alarm],
-      build: () => alarmPanel(alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, endedAt: view.mode === 'ended' ? view.endedAt : undefined, test, t }),
+      build: () => alarmPanel(alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, endedAt: view.mode === 'ended' ? view.endedAt : undefined, test, t, waters: test ? undefined : waters }),
     };
   }
   const locale = localeFor(c.language, monitor.configurationStandby.locale);

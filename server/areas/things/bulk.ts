@@ -9,7 +9,8 @@ import { loadEntity } from './access.js';
 import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
 import { writeValues } from './records.js';
-import type { RecordChange, RuleRunner } from './rule-engine.js';
+import type { RecordEffects } from './effects.js';
+import type { RecordChange } from './rule-engine.js';
 import type { RecordStore } from './store.js';
 import { draftOf, type RecordDraft, type RecordSlots } from './slots.js';
 import { applyValues, checkValues } from './values.js';
@@ -27,7 +28,7 @@ const NOT_FOUND = 'record not found in this entity';
 
 /** The bulk command (T7). */
 export class BulkCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RecordEffects) {}
 
   /** Applies a bulk request; item failures never fail the request. */
   async apply(actor: Actor, entityId: string, input: T7Input): Promise<BulkResult> {
@@ -103,7 +104,7 @@ export class BulkCommands {
     if ('problem' in checked) return checked.problem.message;
     const values = await writeValues(this.db, this.store, entity, item.id, checked.changes, record);
     if (!values) return NOT_FOUND;
-    return { trigger: 'record_updated', recordId: item.id, values };
+    return { trigger: 'record_updated', recordId: item.id, values, previous: valuesOf(record) };
   }
 
   private async creates(entity: EntityDoc, items: Item[], result: BulkResult): Promise<RecordChange[]> {

@@ -20,7 +20,9 @@ function validDate(text: string): boolean {
   return !Number.isNaN(d.getTime()) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
 }
 
-function coordinates(text: string): [number, number] | null {
+/** A coordinates value as [latitude, longitude]; null when empty or not one. */
+export function coordinatesOf(text: string | undefined): [number, number] | null {
+  if (text === undefined) return null;
   const m = COORDINATES.exec(text.trim());
   if (!m) return null;
   const [lat, lon] = [Number(m[1]), Number(m[2])];
@@ -47,7 +49,7 @@ export function valueProblem(field: FieldDoc, value: string): string | null {
     case 'date': return validDate(value) ? null : `"${clip(value)}" is not a date (YYYY-MM-DD)`;
     case 'datetime': return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : `"${clip(value)}" is not an RFC 3339 date-time (e.g. 2026-11-22T14:00:00Z)`;
     case 'selection': return field.selectionValues.includes(value) ? null : `"${clip(value)}" is not one of ${field.selectionValues.map((v) => `"${v}"`).join(', ')}`;
-    case 'coordinates': return coordinates(value) ? null : `"${clip(value)}" is not "latitude,longitude" (-90…90, -180…180)`;
+    case 'coordinates': return coordinatesOf(value) ? null : `"${clip(value)}" is not "latitude,longitude" (-90…90, -180…180)`;
     case 'url': return validUrl(value) ? null : `"${clip(value)}" is not an http or https URL`;
     case 'email': return value.length <= 254 && EMAIL.test(value) ? null : `"${clip(value)}" is not an e-mail address`;
     case 'phone': {
@@ -75,7 +77,7 @@ export function keyOf(field: FieldDoc, value: string | undefined): Key {
       return index < 0 ? null : index;
     }
     // Latitude first, longitude breaks ties.
-    case 'coordinates': return coordinates(value);
+    case 'coordinates': return coordinatesOf(value);
     default: return value.toLowerCase();
   }
 }

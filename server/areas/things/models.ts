@@ -141,6 +141,8 @@ export interface ThingsModels {
   ThingRuleSet: Model<RuleSetDoc>;
   ThingRule: Model<RuleDoc>;
   ThingRuleExecution: Model<RuleExecutionDoc>;
+  /** Records' positions by grid cell ("<entityID>:<fieldID>:<cell>", server/areas/things/positions.ts). */
+  ThingPositionIndex: Model<IdIndexDoc>;
 }
 
 const opts = { versionKey: false } as const;
@@ -239,5 +241,6 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
     ThingRuleSet: conn.model<RuleSetDoc>('ThingRuleSet', ruleSet, 'things_rule_sets'),
     ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_entity_rules'),
     ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),
+    ThingPositionIndex: idIndexModel(conn, 'ThingPositionIndex', 'things_position_index'),
   };
 });

@@ -9,7 +9,7 @@ import { authorize, loadEntity, type Right } from './access.js';
 import { byCreation, orderRecords, searchRecords, type Listed } from './listing.js';
 import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
-import type { RuleRunner } from './rule-engine.js';
+import type { RecordEffects } from './effects.js';
 import { draftOf, type RecordSlots } from './slots.js';
 import type { RecordStore } from './store.js';
 import { applyValues, requireValues, type ValueChanges } from './values.js';
@@ -29,7 +29,7 @@ export async function writeValues(db: Database, store: RecordStore, entity: Enti
 
 /** The record commands (T5, T6, T8, T9) and usage (T13). */
 export class RecordCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RuleRunner) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RecordEffects) {}
 
   /**
    * T5: one page of an entity's records. Without search and orderby the page comes from the database in
@@ -82,7 +82,7 @@ export class RecordCommands {
     const { entity, record } = await this.load(actor, recordId, 'write');
     const values = await writeValues(this.db, this.store, entity, recordId, requireValues(entity, input), record);
     if (!values) throw notFound('Record not found');
-    await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values }]);
+    await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values, previous: valuesOf(record) }]);
     return presentRecord(entity, { _id: recordId, values });
   }
 

@@ -17,6 +17,8 @@ export interface RecordChange {
   trigger: RuleTrigger;
   recordId: string;
   values: ValueMap;
+  /** For an update: the values as the command read them before its write. */
+  previous?: ValueMap;
 }
 
 /** Whether one condition holds for a record's value of its field (text compares without case). */

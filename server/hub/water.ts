@@ -1,0 +1,36 @@
+// `water:nearby` (docs/hub.md "Water sources"): a socket asks for the water sources near an alarm of a
+// monitor it reads; the things area answers (server/areas/things/water.ts) and the socket joins the
+// entity's room, where `water:changed` names the grid cells whose records changed.
+import type { Logger } from 'pino';
+import type { WaterSources } from '../areas/things/water.js';
+import type { Validator } from '../http/validation.js';
+import { ackError, type HubSocket } from './io.js';
+import { rooms, type Ack, type WaterNearbyRequest, type WaterNearbyResult } from '../../common/hub-protocol.js';
+
+/** Requests one socket may have in flight; a screen asks once per alarm position. */
+const MAX_IN_FLIGHT = 4;
+
+/** Handles one socket's water source requests. */
+export function handleWater(socket: HubSocket, deps: { validator: Validator; water: Pick<WaterSources, 'nearby'>; log: Logger }): void {
+  let inFlight = 0;
+  socket.on('water:nearby', async (request: WaterNearbyRequest, ack: (a: Ack<WaterNearbyResult>) => void) => {
+    if (typeof ack !== 'function') return;
+    if (inFlight >= MAX_IN_FLIGHT) {
+      ack({ error: { error: 'too_many_requests', message: `At most ${MAX_IN_FLIGHT} water source requests at a time` } });
+      return;
+    }
+    inFlight++;
+    try {
+      const checked = deps.validator.check<WaterNearbyRequest>('HubWaterNearby', request, 'body', 'monitorId, latitude and longitude are required');
+      const result = await deps.water.nearby(socket.data.actor, checked);
+      await socket.join(rooms.water(result.entityId));
+      ack({ data: result });
+    } catch (err) {
+      const error = ackError(err);
+      if (error.error === 'internal_error') deps.log.error({ err, socket: socket.id }, 'water:nearby failed');
+      ack({ error });
+    } finally {
+      inFlight--;
+    }
+  });
+}
