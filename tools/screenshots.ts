@@ -1,5 +1,6 @@
 // Takes the screenshots of the station display in docs/display.md: the pairing screen, the German standby, the
-// identify overlay, a test alarm, the dense alarm (3 units × 6 members) and the four-way split, landscape
+// identify overlay, a test alarm, the dense alarm (3 units × 6 members) and the four-way split, both with
+// the water sources near each alarm (one hydrant out of service), landscape
 // (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png. The
 // monitor's language is German; both screens are paired the way a station does it (code, then F3).
 //
@@ -116,6 +117,23 @@ const flood = {
   units: [{ name: 'LF 10 · 4/42-1', feedback: [m('Rita Horn', 'Gruppenführerin', L.gf, 1), m('Alex Stein', 'Maschinist', L.ma, 2), m('Kim Vogel', 'Trupp', L.crew, 2), m('Sven Graf', 'Trupp', L.agt, 0)] }],
 };
 
+/** A point `north` and `east` metres from a position. */
+const off = (at: { latitude: number; longitude: number }, north: number, east: number) =>
+  `${(at.latitude + north / 111_320).toFixed(6)},${(at.longitude + east / (111_320 * Math.cos((at.latitude * Math.PI) / 180))).toFixed(6)}`;
+
+/** The brigade's water sources (a things entity): number, kind, position, status. */
+const waterSources: Array<[string, string, string, string]> = [
+  ['H 112', 'Überflurhydrant', off(fire.geo, 60, 20), 'in Betrieb'],
+  ['H 113', 'Unterflurhydrant', off(fire.geo, -30, -140), 'außer Betrieb'],
+  ['Z 4', 'Löschwasserbehälter', off(fire.geo, -170, 120), 'in Betrieb'],
+  ['H 115', 'Unterflurhydrant', off(fire.geo, 40, 230), 'in Betrieb'],
+  ['H 201', 'Überflurhydrant', off(crash.geo, 90, -40), 'in Betrieb'],
+  ['H 202', 'Unterflurhydrant', off(crash.geo, -120, 150), 'in Betrieb'],
+  ['H 301', 'Unterflurhydrant', off(medical.geo, 70, 90), 'in Betrieb'],
+  ['T 2', 'Löschteich', off(flood.geo, -180, -60), 'in Betrieb'],
+  ['H 401', 'Überflurhydrant', off(flood.geo, 50, 110), 'außer Betrieb'],
+];
+
 const meta = {
   latestAlarms: [
     '22.11. 03:12  B2 Müllcontainerbrand, Talstraße 5',
@@ -190,10 +208,24 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
       return text ? JSON.parse(text) : undefined;
     };
+    const hydrants = await rest('POST', '/api/v1/things/entities', {
+      name: 'Wasserentnahmestellen',
+      organizationID: org.id,
+      fields: [
+        { name: 'Nummer', type: 'text' },
+        { name: 'Art', type: 'selection', selectionValues: ['Überflurhydrant', 'Unterflurhydrant', 'Löschwasserbehälter', 'Löschteich'] },
+        { name: 'Position', type: 'coordinates' },
+        { name: 'Status', type: 'selection', selectionValues: ['in Betrieb', 'außer Betrieb'] },
+      ],
+    });
+    const fieldIds: string[] = hydrants.fields.map((f: { id: string }) => f.id);
+    await rest('POST', `/api/v1/things/entities/${hydrants.id}/records/bulk`, {
+      records: waterSources.map((values) => ({ values: values.map((value, i) => ({ fieldID: fieldIds[i], value })) })),
+    });
     const monitor = await rest('POST', '/api/v1/monitor', {
       name: 'Wache Nord',
       organizationID: org.id,
-      configuration: { ...station, language: 'de' },
+      configuration: { ...station, language: 'de', waterSources: { entityId: hydrants.id, radiusMeters: 300, max: 8 } },
       configurationStandby: { title: 'Freiwillige Feuerwehr Aachen · Wache Nord', text: 'Übungsdienst Dienstag 19:30' },
       configurationSplitScreen: {},
       standbyDelay: 0,
@@ -240,11 +272,11 @@ async function main(): Promise<void> {
     await shoot('test-alarm', (page) => page.getByTestId('test-banner').waitFor());
     // The real alarm replaces the test alarm at once.
     await data('alarming', fire);
-    await shoot('alarm', (page) => page.getByTestId('alarm-event').waitFor());
+    await shoot('alarm', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=map-water]').length === 4));
     await data('alarming', crash);
     await data('alarming', medical);
     await data('alarming', flood);
-    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 4));
+    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 4 && document.querySelectorAll('[data-testid=map-water]').length === 9));
   } finally {
     // A long-poll may still be in a route handler: closing must not fail it.
     for (const context of browser.contexts()) for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' });

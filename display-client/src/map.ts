@@ -4,7 +4,7 @@
 // backoff (1 s, 2 s, 4 s … at most a minute), and at once after the hub connection comes back.
 import type { WaterSourceView } from '../../common/hub-protocol.js';
 import { h, svg } from './dom.js';
-import { LABEL_GAP, mapMargin, placeMarkers, type LabelSide, type MarkerSize, type Placement } from './placement.js';
+import { dotBox, LABEL_GAP, labelBox, mapMargin, overlapArea, placeMarkers, type Box, type LabelSide, type MarkerSize, type Placement } from './placement.js';
 import { fitZoom, project, scaledTiles, TILE, tileUrl } from './tiles.js';
 
 /** Where and what to draw. */
@@ -83,7 +83,7 @@ function waterIcon(kind: string): SVGElement {
 }
 
 function waterMarker(source: WaterSourceView, outOfService: string): HTMLElement {
-  const label = h('span', { class: 'map-marker__label' }, `${source.distanceMeters} m`, source.inService ? null : h('span', { class: 'water-out' }, ` ✕ ${outOfService}`));
+  const label = h('span', { class: 'map-marker__label' }, `${source.distanceMeters} m`, source.inService ? null : h('span', { class: 'water-out' }, `✕ ${outOfService}`));
   return h('div', {
     class: `map-marker map-marker--water${source.inService ? '' : ' map-marker--water-out'}`,
     'data-testid': 'map-water',
@@ -174,16 +174,21 @@ function createMap(o: MapOptions): DrawnMap {
     if (station && placed.station) {
       place(station, placed.station.x, placed.station.y);
       setSide(station, placed.station.side);
-      // Around water sources the view follows the fire ground: a station beyond it is left out.
-      station.hidden = placed.station.x < 0 || placed.station.y < 0 || placed.station.x > width || placed.station.y > height;
+      // Around water sources the view follows the fire ground: a station not well inside it is left out.
+      const m = mapMargin(width, height);
+      const outside = placed.station.x < m.x || placed.station.y < m.y || placed.station.x > width - m.x - WATER_LABEL_ROOM || placed.station.y > height - m.y;
+      station.style.display = waters.length > 0 && outside ? 'none' : '';
     }
     // The farthest first, so the nearest (the one a crew goes for) is drawn on top.
-    watersEl.replaceChildren(...[...waters].reverse().map((source) => {
+    const marks = waters.map((source) => {
       const p = project(source.latitude, source.longitude, zoom);
       const el = waterMarker(source, waterLabel);
-      place(el, p.x - center.x + width / 2, p.y - center.y + height / 2);
-      return el;
-    }));
+      const at = { x: p.x - center.x + width / 2, y: p.y - center.y + height / 2 };
+      place(el, at.x, at.y);
+      return { el, at };
+    });
+    watersEl.replaceChildren(...marks.map((m) => m.el).reverse());
+    labelWaters(marks, { x: placed.alarm.x, y: placed.alarm.y, size: sizeOf(alarm) }, width, height);
     tiles.forEach((t) => t.drop());
     tiles = o.template ? layout.tiles.map((t) => {
       const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
@@ -225,6 +230,29 @@ function placeAround(o: MapOptions, waters: WaterSourceView[], width: number, he
   const onMap = (p: { x: number; y: number }) => ({ x: p.x - center.x + width / 2, y: p.y - center.y + height / 2 });
   const s = o.station ? project(o.station.lat, o.station.lon, zoom) : null;
   return { zoom, center, alarm: onMap(a), station: s ? { ...onMap(s), side: 'right' } : null };
+}
+
+/**
+ * Puts each water source's label, nearest first, on the side that covers least of the alarm, the labels
+ * placed before and the map's edge (away from the alarm first).
+ */
+function labelWaters(marks: Array<{ el: HTMLElement; at: { x: number; y: number } }>, alarm: { x: number; y: number; size: MarkerSize }, width: number, height: number): void {
+  const taken: Box[] = [dotBox(alarm.x, alarm.y, alarm.size), labelBox(alarm.x, alarm.y, alarm.size, 'right')];
+  const inside: Box = { left: 0, top: 0, right: width, bottom: height };
+  for (const { el, at } of marks) {
+    const size = sizeOf(el);
+    const sides: LabelSide[] = at.x < alarm.x ? ['left', 'below', 'above', 'right'] : ['right', 'below', 'above', 'left'];
+    let best: { side: LabelSide; cost: number; box: Box } | null = null;
+    for (const side of sides) {
+      const box = labelBox(at.x, at.y, size, side);
+      const area = (box.right - box.left) * (box.bottom - box.top);
+      const cost = taken.reduce((sum, b) => sum + overlapArea(box, b, 2), 0) + (area - overlapArea(box, inside));
+      if (!best || cost < best.cost) best = { side, cost, box };
+      if (cost === 0) break;
+    }
+    setSide(el, best!.side);
+    taken.push(dotBox(at.x, at.y, size), best!.box);
+  }
 }
 
 /** A marker's drawn size: the dot with its outline shadow (3 px each side), and the label's box. */
