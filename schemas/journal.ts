@@ -90,6 +90,17 @@ export const JournalIdParams = {
   properties: { journalID: { ...int64Id, examples: [17] } },
 } as const;
 
+export const JournalExportQuery = {
+  $id: 'JournalExportQuery',
+  type: 'object',
+  required: ['format'],
+  properties: {
+    format: { enum: ['csv', 'pdf'], examples: ['pdf'] },
+    timeZone: { type: 'string', minLength: 1, maxLength: 64, examples: ['Europe/Berlin'] },
+    lang: { enum: ['de', 'en'], examples: ['de'] },
+  },
+} as const;
+
 export const JournalEntryParams = {
   $id: 'JournalEntryParams',
   type: 'object',
@@ -237,5 +248,6 @@ export const JournalCategoryDeleted = deletedStatus('JournalCategoryDeleted');
 export type CategoryInput = FromSchema<typeof JournalCategoryBody>;
 export type CategoryView = FromSchema<typeof JournalCategory>;
 export type J6QueryInput = FromSchema<typeof J6Query>;
+export type JournalExportQueryInput = FromSchema<typeof JournalExportQuery>;
 export type J9Input = FromSchema<typeof J9Body>;
 export type ForceUnlockInput = FromSchema<typeof JournalForceUnlockBody>;

@@ -163,6 +163,7 @@ export const VARIABLES = {
     expect: 'one of fatal, error, warn, info, debug, trace, silent',
   },
   TILE_URL: text({ default: '', defaultText: 'empty', help: 'Map tiles for the display (`https://tiles.example/{z}/{x}/{y}.png`); empty: maps without tiles', unset: 'display maps without tiles' }),
+  JOURNAL_TIME_ZONE: text({ default: 'Europe/Berlin', help: 'Time zone of the local times in journal exports unless a request names one (`timeZone`), an IANA name', format: 'time-zone', expect: 'an IANA time zone such as Europe/Berlin' }),
   SHUTDOWN_TIMEOUT_MS: millis({ default: 10_000, help: 'How long SIGTERM waits for in-flight requests' }),
   SCREEN_OFFLINE_AFTER_MS: millis({ default: 120_000, zeroIsDefault: true, help: 'A paired screen silent this long counts as offline (`screen:offline`; `0` is the default)' }),
   DATA_WRITES_PER_ORGANIZATION: integer({

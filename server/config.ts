@@ -34,6 +34,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Map tile URL template for the display client ({z}/{x}/{y}); empty means no tiles. */
   tileUrl: string;
+  /** The time zone of journal exports' local times unless a request names one. */
+  journalTimeZone: string;
   /** How often connected screens' tokens are checked for revocation. */
   tokenRecheckMs: number;
   /** How long a resolved credential is reused without reading it again (0: never). */
@@ -97,6 +99,14 @@ const hostPort = (node: string) => {
 const keyBytes = (key: string) => (/^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0);
 const FORMATS: Record<string, (value: string) => boolean> = {
   host: (value) => /^[A-Za-z0-9._:%-]+$/.test(value),
+  'time-zone': (value) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+      return value.length <= 64;
+    } catch {
+      return false;
+    }
+  },
   'mongodb-uri': (value) => {
     const match = /^mongodb(\+srv)?:\/\/(?:[^@/]*@)?([^/?#@]+)(\/[^?#]*)?(\?[^#]*)?$/.exec(value);
     return Boolean(match) && match![2].split(',').every(hostPort);
@@ -182,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
     tileUrl: s.TILE_URL,
+    journalTimeZone: s.JOURNAL_TIME_ZONE,
     tokenRecheckMs: s.TOKEN_RECHECK_MS,
     credentialCacheMs: s.CREDENTIAL_CACHE_MS,
     rateLimitPerSecond: s.RATE_LIMIT_PER_SECOND,

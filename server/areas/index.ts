@@ -33,6 +33,7 @@ import { elsCobraOperations } from './els-cobra/routes.js';
 import { openKeyring, type Keyring } from './els-cobra/secrets.js';
 import { CategoryCommands } from './journal/categories.js';
 import { EntryCommands } from './journal/entries.js';
+import { JournalExport } from './journal/export.js';
 import { JournalCommands } from './journal/journals.js';
 import { JournalLog } from './journal/log.js';
 import { journalModels } from './journal/models.js';
@@ -160,7 +161,7 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const journalLog = new JournalLog(journalModels(db), db.ids);
   const categories = new CategoryCommands(db);
   const journals = new JournalCommands(db, journalLog, events);
-  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories) };
+  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories), exports: new JournalExport(db, journalLog, journals), timeZone: config.journalTimeZone };
 
   // Opened on first use: services that never touch the integration need no key.
   let keyring: Keyring | undefined;

@@ -69,7 +69,9 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
   const responses: Json = {
     [op.response.status]: {
       description: op.response.description,
-      content: media(validator, op.response.schema),
+      content: op.response.files
+        ? Object.fromEntries(op.response.files.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+        : media(validator, op.response.schema),
       ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
     },
   };

@@ -45,8 +45,11 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
   query?: { schema: string; message: string };
   params?: { schema: string; message: string };
   body?: { schema: string; message: string };
-  /** `conditional`: the handler honours If-None-Match against its ETag and may answer 304. */
-  response: { status: 200 | 201 | 202; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean };
+  /**
+   * `conditional`: the handler honours If-None-Match against its ETag and may answer 304. `files`: the
+   * answer is a file (a FileAnswer from the handler) of one of these media types, not JSON of `schema`.
+   */
+  response: { status: 200 | 201 | 202; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean; files?: string[] };
   /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
   /**
@@ -69,6 +72,11 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    */
   admit?(authorized: A, ctx: Context): Promise<() => void>;
   handler(input: OperationInput<Q, P, B, A>): Promise<unknown>;
+}
+
+/** What a handler of an operation with `response.files` returns: bytes sent as a download. */
+export class FileAnswer {
+  constructor(readonly body: Buffer, readonly type: string, readonly filename: string, readonly headers: Record<string, string> = {}) {}
 }
 
 // A refusal of an exempt operation costs a token; past the budget it becomes a 429.
@@ -107,7 +115,8 @@ export interface Declaration<QS extends NamedSchema | undefined, PS extends Name
   query?: Place<NonNullable<QS>>;
   params?: Place<NonNullable<PS>>;
   body?: Place<NonNullable<BS>>;
-  response: Omit<Operation['response'], 'schema'> & { schema: NamedSchema };
+  /** A JSON answer of `schema`, or a file (`files`: its media types; the handler returns a FileAnswer). */
+  response: Omit<Operation['response'], 'schema' | 'files'> & ({ schema: NamedSchema; files?: undefined } | { schema?: undefined; files: string[] });
   authorize?(input: Omit<OperationInput<Valid<QS>, Valid<PS>, unknown>, 'body' | 'authorized'>): Promise<A>;
   admit?(authorized: A, ctx: Context): Promise<() => void>;
   handler(input: OperationInput<Valid<QS>, Valid<PS>, Valid<BS>, A>): Promise<unknown>;
@@ -125,7 +134,7 @@ export function defineOperation<QS extends NamedSchema | undefined = undefined, 
     ...(query && { query: named(query) }),
     ...(params && { params: named(params) }),
     ...(body && { body: named(body) }),
-    response: { ...response, schema: response.schema.$id },
+    response: { ...response, schema: response.schema?.$id ?? '' },
   } as Operation;
 }
 
@@ -171,7 +180,14 @@ export function mountOperations(router: Router, validator: Validator, operations
           }
           // A handler may answer another success status it documents (AL1: 200 for a repeated request).
           ctx.status = (ctx.state.status as number | undefined) ?? op.response.status;
-          ctx.body = result;
+          if (result instanceof FileAnswer) {
+            ctx.type = result.type;
+            ctx.set('Content-Disposition', `attachment; filename="${result.filename}"`);
+            for (const [name, value] of Object.entries(result.headers)) ctx.set(name, value);
+            ctx.body = result.body;
+          } else {
+            ctx.body = result;
+          }
         } finally {
           release?.();
         }

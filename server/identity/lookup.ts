@@ -20,6 +20,11 @@ export async function organizationExists(db: Connected, organizationId: number):
   return (await identityModels(db).Organization.findById(String(organizationId), { _id: 1 }).lean()) !== null;
 }
 
+/** The organization's name; null when it does not exist. */
+export async function organizationName(db: Connected, organizationId: number): Promise<string | null> {
+  return (await identityModels(db).Organization.findById(String(organizationId), { name: 1 }).lean())?.name ?? null;
+}
+
 /** Which of the given users are members of the organization (one exact lookup per user). */
 export async function membersAmong(db: Connected, organizationId: number, userIds: number[]): Promise<Set<number>> {
   const unique = [...new Set(userIds)];

@@ -1,6 +1,8 @@
 // The journal area's operations J1–J10 (docs/api.md "REST API") plus close and force-unlock.
-import { J1Query, J6Query, J9Body, Journal, JournalCategory, JournalCategoryBody, JournalCategoryDeleted, JournalCategoryIdParams, JournalCategoryList, JournalEntry, JournalEntryParams, JournalForceUnlockBody, JournalIdParams, JournalState } from '../../../schemas/journal.js';
-import { defineOperation, type Named, type Operation } from '../../http/operation.js';
+import { J1Query, J6Query, JournalExportQuery, J9Body, Journal, JournalCategory, JournalCategoryBody, JournalCategoryDeleted, JournalCategoryIdParams, JournalCategoryList, JournalEntry, JournalEntryParams, JournalForceUnlockBody, JournalIdParams, JournalState } from '../../../schemas/journal.js';
+import { defineOperation, FileAnswer, type Named, type Operation } from '../../http/operation.js';
+import { badRequest } from '../../errors.js';
+import { knownTimeZone, type JournalExport } from './export.js';
 import type { CategoryCommands } from './categories.js';
 import type { EntryCommands } from './entries.js';
 import type { JournalCommands } from './journals.js';
@@ -16,10 +18,13 @@ export interface JournalAreaCommands {
   categories: CategoryCommands;
   journals: JournalCommands;
   entries: EntryCommands;
+  exports: JournalExport;
+  /** Local times of an export unless the request names a time zone (JOURNAL_TIME_ZONE). */
+  timeZone: string;
 }
 
 /** The journal area's operation declarations. */
-export function journalOperations({ categories, journals, entries }: JournalAreaCommands): Operation[] {
+export function journalOperations({ categories, journals, entries, exports, timeZone }: JournalAreaCommands): Operation[] {
   const stateChange = (names: Named, kind: 'lock' | 'unlock' | 'close', summary: string, result: string, description: string) => defineOperation({
     ...names,
     method: 'post',
@@ -149,6 +154,27 @@ export function journalOperations({ categories, journals, entries }: JournalArea
       response: { status: 200, schema: JournalEntry, description: 'The entry with its deleted record' },
       errors: [400, 404, 409],
       handler: ({ actor, params }) => entries.remove(actor, params.journalID, params.entryID),
+    }),
+    defineOperation({
+      label: 'J-export',
+      operationId: 'exportJournal',
+      method: 'get',
+      path: '/api/v1/journal/:journalID/export',
+      summary: 'Export a journal as CSV or PDF, every entry and the deleted ones marked (members and the API key)',
+      description: 'The readers of the journal (members, admins and the API key of its organization; another organization\'s journal is a 404). '
+        + 'Every entry in serial order with its time in UTC and in `timeZone` (default JOURNAL_TIME_ZONE), author, category, text, location and attachment; deleted entries are kept, marked with who deleted them and when (struck through in the PDF). '
+        + 'CSV: RFC 4180, UTF-8 with BOM, a text starting with = + - @ tab or CR is prefixed with \' so it stays text. PDF: A4, DejaVu Sans embedded, a header with the organization, event, first and last entry and whether the journal is closed, and on every page its number and the entries\' SHA-256. '
+        + 'The header Journal-Entries-SHA256 carries the same SHA-256 (docs/api.md "Journal export" defines it). `lang` (de, en; default en) chooses the labels.',
+      params: journalParams,
+      query: { schema: JournalExportQuery, message: wording.exportQuery },
+      response: { status: 200, files: ['text/csv', 'application/pdf'], description: 'The journal as a file (Content-Disposition: attachment)', headers: { 'Journal-Entries-SHA256': 'SHA-256 of the entries (hex), as printed on every PDF page' } },
+      errors: [400, 404],
+      handler: async ({ actor, params, query }) => {
+        const zone = query.timeZone ?? timeZone;
+        if (!knownTimeZone(zone)) throw badRequest('invalid_parameter', wording.exportQuery, [{ in: 'query', path: 'timeZone', problem: 'is not an IANA time zone (e.g. Europe/Berlin)' }]);
+        const file = await exports.export(actor, params.journalID, query.format, zone, query.lang ?? 'en');
+        return new FileAnswer(file.body, file.type, file.filename, { 'Journal-Entries-SHA256': file.sha256 });
+      },
     }),
   ];
 }

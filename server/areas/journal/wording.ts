@@ -7,6 +7,7 @@ export const wording = {
   categoryId: 'No or invalid categoryID in the request',
   journalQuery: 'No or invalid organization_id or event_id in the request',
   journalId: 'No or invalid journalID in the request',
+  exportQuery: 'No or invalid format (csv or pdf), timeZone or lang in the request',
   entryParams: 'No or invalid journalID or entryID in the request',
   entryId: 'No or invalid entryID in the request',
   entryBody: 'No or invalid entry in the request',

@@ -1,0 +1,192 @@
+// A journal as a record to hand over (docs/api.md "Journal export"): every entry, deleted ones kept and
+// marked, as CSV (RFC 4180, UTF-8 with BOM, formulas neutralised) or PDF (DejaVu Sans embedded, page
+// numbers and the entries' SHA-256 on every page). The SHA-256 is computed over the entries themselves,
+// not over a file, so the CSV, the PDF and the response header name the same value whatever the
+// format, time zone or language, and a printed copy can be checked against the service.
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import type { Database } from '../../db/database.js';
+import { namesOf, organizationName } from '../../identity/lookup.js';
+import type { Actor } from '../../identity/actor.js';
+import { entryKey, type JournalLog } from './log.js';
+import { journalModels, type EntryDoc, type JournalDoc, type Stamp } from './models.js';
+import type { JournalCommands } from './journals.js';
+
+export type ExportFormat = 'csv' | 'pdf';
+export type ExportLanguage = 'de' | 'en';
+
+/** A file to send: its bytes, media type, name, and the entries' SHA-256. */
+export interface ExportFile {
+  body: Buffer;
+  type: string;
+  filename: string;
+  sha256: string;
+}
+
+/** Entries read by exact _id at a time. */
+const READ_BATCH = 250;
+
+const WORDS = {
+  en: {
+    title: 'Operations journal', organization: 'Organization', event: 'Event', none: 'none (the organization\'s journal)', first: 'First entry', last: 'Last entry',
+    state: 'State', closed: 'closed', open: 'open', exported: 'Exported', timeZone: 'Time zone', entries: 'Entries', deletedCount: 'deleted',
+    page: (n: number, of: number) => `Page ${n} of ${of}`, deleted: 'DELETED', by: 'by', at: 'at', custom: 'stated time', location: 'Location', attachment: 'Attachment',
+    noEntries: 'No entries.', apiKey: 'API key',
+    columns: ['serialNumber', 'time', 'localTime', 'customTime', 'author', 'category', 'text', 'location', 'attachment', 'deleted', 'deletedTime', 'deletedBy'],
+  },
+  de: {
+    title: 'Einsatztagebuch', organization: 'Organisation', event: 'Einsatz', none: 'keiner (Tagebuch der Organisation)', first: 'Erster Eintrag', last: 'Letzter Eintrag',
+    state: 'Status', closed: 'abgeschlossen', open: 'offen', exported: 'Exportiert', timeZone: 'Zeitzone', entries: 'Einträge', deletedCount: 'gelöscht',
+    page: (n: number, of: number) => `Seite ${n} von ${of}`, deleted: 'GELÖSCHT', by: 'von', at: 'am', custom: 'angegebene Zeit', location: 'Ort', attachment: 'Anhang',
+    noEntries: 'Keine Einträge.', apiKey: 'API-Schlüssel',
+    columns: ['Nr', 'Zeit', 'Ortszeit', 'angegebene Zeit', 'Verfasser', 'Kategorie', 'Text', 'Ort', 'Anhang', 'gelöscht', 'Löschzeit', 'gelöscht von'],
+  },
+} as const;
+
+/** One entry as exported, with its author's and deleter's names resolved. */
+interface Row {
+  entry: EntryDoc;
+  author: string;
+  deletedBy: string | null;
+}
+
+/** The entries' SHA-256: over one JSON array per entry in serial order, joined by "\n" (docs/api.md). */
+export function entriesDigest(entries: EntryDoc[]): string {
+  const hash = createHash('sha256');
+  const who = (s: Stamp) => (s.by.apiKeyId !== null ? `apikey:${s.by.apiKeyId}` : `user:${s.by.userId}`);
+  entries.forEach((e, i) => {
+    hash.update((i > 0 ? '\n' : '') + JSON.stringify([
+      e.serial, e.created.time, e.created.timeCustom, who(e.created), e.category?.name ?? null, e.text, e.location, e.attachment,
+      e.deleted ? e.deleted.time : null, e.deleted ? who(e.deleted) : null,
+    ]));
+  });
+  return hash.digest('hex');
+}
+
+/** A cell for a spreadsheet: a text that starts like a formula stays text (prefixed with '). */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** "2026-11-22 14:02:37 MEZ"-style local time in `timeZone`. */
+function localTime(iso: string, timeZone: string, language: ExportLanguage): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const parts = Object.fromEntries(new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+  }).formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+}
+
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function knownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONT = path.join(fontDir, 'DejaVuSans.ttf');
+const FONT_BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
+
+/** The journal export command. */
+export class JournalExport {
+  constructor(private readonly db: Database, private readonly log: JournalLog, private readonly journals: JournalCommands) {}
+
+  /** Every entry of a journal the actor may use (another organization's is not found), as a file. */
+  async export(actor: Actor, journalId: number, format: ExportFormat, timeZone: string, language: ExportLanguage): Promise<ExportFile> {
+    const journal = await this.journals.readable(actor, journalId);
+    const { state } = await this.log.head(journalId);
+    const entries: EntryDoc[] = [];
+    for (let from = 1; from <= state.entries; from += READ_BATCH) {
+      const serials = Array.from({ length: Math.min(READ_BATCH, state.entries - from + 1) }, (_, k) => from + k);
+      const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(journalId, s)).lean()));
+      for (const doc of docs) if (doc) entries.push(doc);
+    }
+    const userIds = entries.flatMap((e) => [e.created.by.userId, e.deleted?.by.userId]).filter((id): id is number => typeof id === 'number');
+    const [names, organization] = await Promise.all([namesOf(this.db, userIds), organizationName(this.db, journal.organizationId)]);
+    const words = WORDS[language];
+    const who = (s: Stamp) => (s.by.apiKeyId !== null ? `${words.apiKey} ${s.by.apiKeyId}` : `${names.get(s.by.userId ?? -1) ?? ''} (user ${s.by.userId})`.trim());
+    const rows: Row[] = entries.map((entry) => ({ entry, author: who(entry.created), deletedBy: entry.deleted ? who(entry.deleted) : null }));
+    const sha256 = entriesDigest(entries);
+    const filename = `journal-${journalId}.${format}`;
+    if (format === 'csv') return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
+    const header = { journal, organization, closed: state.closed, total: entries.length, sha256, timeZone };
+    return { body: await this.pdf(rows, header, language), type: 'application/pdf', filename, sha256 };
+  }
+
+  private csv(rows: Row[], timeZone: string, language: ExportLanguage): Buffer {
+    const lines = [WORDS[language].columns.map(csvCell).join(',')];
+    for (const { entry: e, author, deletedBy } of rows) {
+      lines.push([
+        e.serial, e.created.time, localTime(e.created.time, timeZone, language), e.created.timeCustom ?? '', author, e.category?.name ?? '', e.text, e.location, e.attachment,
+        e.deleted ? 'true' : 'false', e.deleted?.time ?? '', deletedBy ?? '',
+      ].map(csvCell).join(','));
+    }
+    return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  }
+
+  private pdf(rows: Row[], h: { journal: JournalDoc; organization: string | null; closed: boolean; total: number; sha256: string; timeZone: string }, language: ExportLanguage): Promise<Buffer> {
+    const w = WORDS[language];
+    const doc = new PDFDocument({ size: 'A4', margins: { top: 50, bottom: 60, left: 50, right: 50 }, bufferPages: true, info: { Title: `${w.title} ${h.journal._id}`, Producer: 'alarm-hub' } });
+    doc.registerFont('text', FONT);
+    doc.registerFont('bold', FONT_BOLD);
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const done = new Promise<Buffer>((resolve, reject) => {
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      doc.on('error', reject);
+    });
+    const local = (iso: string) => localTime(iso, h.timeZone, language);
+    const width = doc.page.width - 100;
+
+    doc.font('bold').fontSize(16).text(`${w.title} #${h.journal._id}`);
+    doc.moveDown(0.4).font('text').fontSize(10);
+    const deleted = rows.filter((r) => r.entry.deleted).length;
+    for (const [label, value] of [
+      [w.organization, `${h.organization ?? ''} (ID ${h.journal.organizationId})`.trim()],
+      [w.event, h.journal.eventId === null ? w.none : String(h.journal.eventId)],
+      [w.first, rows.length ? `${local(rows[0].entry.created.time)} (${rows[0].entry.created.time})` : '–'],
+      [w.last, rows.length ? `${local(rows.at(-1)!.entry.created.time)} (${rows.at(-1)!.entry.created.time})` : '–'],
+      [w.state, h.closed ? w.closed : w.open],
+      [w.entries, `${h.total} (${deleted} ${w.deletedCount})`],
+      [w.timeZone, h.timeZone],
+      [w.exported, new Date().toISOString()],
+      ['SHA-256', h.sha256],
+    ]) doc.font('bold').text(`${label}: `, { continued: true }).font('text').text(value);
+    doc.moveDown(0.8);
+    if (rows.length === 0) doc.text(w.noEntries);
+
+    for (const { entry: e, author, deletedBy } of rows) {
+      if (doc.y > doc.page.height - 140) doc.addPage();
+      const head = [`#${e.serial}`, local(e.created.time), author, e.category?.name ?? ''].filter(Boolean).join('  ·  ');
+      doc.font('bold').fontSize(10).fillColor(e.deleted ? '#666666' : '#000000').text(head, { width });
+      if (e.created.timeCustom) doc.font('text').fontSize(9).text(`${w.custom}: ${local(e.created.timeCustom)}`, { width });
+      doc.font('text').fontSize(10).text(e.text, { width, strike: Boolean(e.deleted) });
+      if (e.location) doc.fontSize(9).text(`${w.location}: ${e.location}`, { width, strike: Boolean(e.deleted) });
+      if (e.attachment) doc.fontSize(9).text(`${w.attachment}: ${e.attachment}`, { width, strike: Boolean(e.deleted) });
+      if (e.deleted) doc.font('bold').fontSize(9).fillColor('#b00020').text(`${w.deleted} ${w.by} ${deletedBy} ${w.at} ${local(e.deleted.time)} (${e.deleted.time})`, { width });
+      doc.fillColor('#000000').moveDown(0.6);
+    }
+
+    // Every page: its number and the entries' SHA-256, below the bottom margin.
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const y = doc.page.height - 45;
+      doc.page.margins.bottom = 0;
+      doc.font('text').fontSize(8).fillColor('#333333')
+        .text(`${w.title} #${h.journal._id} · ${w.page(i - range.start + 1, range.count)}`, 50, y, { width, lineBreak: false })
+        .text(`SHA-256 ${h.sha256}`, 50, y + 11, { width, lineBreak: false });
+    }
+    doc.end();
+    return done;
+  }
+}
