@@ -72,13 +72,23 @@ export function csvCell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// Building a formatter costs far more than using one: one per zone and language.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** "2026-11-22 14:02:37 MEZ"-style local time in `timeZone`. */
 function localTime(iso: string, timeZone: string, language: ExportLanguage): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  const parts = Object.fromEntries(new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
-  }).formatToParts(date).map((p) => [p.type, p.value]));
+  const key = `${timeZone}|${language}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+    });
+    if (formatters.size > 100) formatters.clear();
+    formatters.set(key, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
 }
 
