@@ -35,6 +35,9 @@ async function watch(svc: TestService, run: () => Promise<void>): Promise<Seen[]
   const listener = (event: { commandName: string; command: Record<string, any> }) => {
     const { commandName: name, command } = event;
     const collection = String(command[name]);
+    // Background work, not a request's path: the alarm outbox's sweep reads its collection of
+    // unfinished deliveries whole on its own timer (docs/alarms.md "Delivered").
+    if (collection === 'alarm_outbox') return;
     if (name === 'find') seen.push({ command: name, collection, filter: command.filter ?? {} });
     else if (name === 'update') for (const u of command.updates ?? []) seen.push({ command: name, collection, filter: u.q });
     else if (name === 'delete') for (const d of command.deletes ?? []) seen.push({ command: name, collection, filter: d.q });

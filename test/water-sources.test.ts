@@ -35,6 +35,18 @@ grid('cellsAround holds the cell of every point within the radius, also across t
   }
 });
 
+grid('the search box measures degrees as distanceMeters does, and longitude 180 is -180', () => {
+  // 299.9 m due north of a point just below a cell edge: inside a 300 m circle, so its cell is searched.
+  const at = { latitude: 50.007304, longitude: 6.5 };
+  const north = { latitude: at.latitude + 299.9 / ((6_371_008.8 * Math.PI) / 180), longitude: 6.5 };
+  assert.ok(distanceMeters(at, north) <= 300);
+  assert.ok(cellsAround(at.latitude, at.longitude, 300).includes(cellOf(north.latitude, north.longitude)));
+  assert.is(cellOf(10, 180), cellOf(10, -180));
+  assert.ok(cellsAround(10, 179.9995, 300).includes(cellOf(10, 180)));
+  // Far north the box stops widening: a bounded number of cells.
+  assert.ok(cellsAround(89.9, 0, 2000).length < 400);
+});
+
 grid('distanceMeters agrees with known distances', () => {
   // Aachen Dom → Aachen Hauptbahnhof, about 1.1 km; one degree of latitude, about 111 km.
   const d = distanceMeters({ latitude: 50.7747, longitude: 6.0839 }, { latitude: 50.7677, longitude: 6.0912 });
@@ -222,6 +234,41 @@ wire('a record change reaches the screens whose cells it touched, on the other p
   assert.is((await api(ctx).post(`/api/v1/things/entities/${ctx.entityId}/records/bulk`, { deleteIDs: [created] })).status, 200);
   await screen.waitFor(() => changes().length > seen, WAIT_MS, 'water:changed after the delete');
   assert.not.ok((await ask()).sources.some((s) => s.id === created));
+});
+
+wire('concurrent creates in one cell on two processes are all indexed; a cleared position is announced and gone; a move leaves no entry behind', async (ctx) => {
+  const monitorId = (await api(ctx).post('/api/v1/monitor', { name: 'Wache 2', organizationID: ctx.org.orgId, configuration: { waterSources: { entityId: ctx.entityId, radiusMeters: 150, max: 20 } } })).body.id;
+  const spot = { latitude: 50.7901, longitude: 6.1201 };
+  assert.is((await api(ctx).post(`/api/v1/monitor/${monitorId}/data/alarming`, { eventId: 92, event: 'Brand', geo: spot })).status, 200);
+  const at = (north: number) => `${(spot.latitude + north / 111_195).toFixed(6)},${spot.longitude}`;
+  // 20 at once, half through each process: FerretDB's $addToSet alone would lose some of them.
+  const ids = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+    const res = await client(i % 2 ? ctx.b.url : ctx.a.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/things/entities/${ctx.entityId}/records`, { values: [{ fieldID: ctx.field.Nummer, value: `P ${i}` }, { fieldID: ctx.field.Position, value: at(i * 5) }] });
+    assert.is(res.status, 201, JSON.stringify(res.body));
+    return res.body.id as string;
+  }));
+  const screen = await screenOn(ctx, ctx.a.url, ctx.org.apiKey, 'api-token');
+  const ask = async () => {
+    const answer = await nearby(screen, { monitorId, ...spot });
+    assert.ok('data' in answer, JSON.stringify(answer));
+    return answer.data as { cells: string[]; sources: Array<{ id: string }> };
+  };
+  assert.equal((await ask()).sources.map((s) => s.id).sort(), [...ids].sort());
+
+  // Cleared: the screens hear of it and it is no longer listed.
+  const changes = () => screen.events.filter((e) => e.name === 'water:changed').length;
+  const seen = changes();
+  assert.is((await api(ctx).put(`/api/v1/things/records/${ids[0]}`, { values: [{ fieldID: ctx.field.Position, value: '' }] })).status, 200);
+  await screen.waitFor(() => changes() > seen, WAIT_MS, 'water:changed after clearing a position');
+  assert.not.ok((await ask()).sources.some((s) => s.id === ids[0]));
+
+  // Moved within the circle and away: the cells hold only its current place.
+  const cellDocs = () => thingsModels(ctx.a.db).ThingPositionIndex.find({ _id: { $regex: `^${ctx.entityId}:` } }).lean();
+  assert.is((await api(ctx).put(`/api/v1/things/records/${ids[1]}`, { values: [{ fieldID: ctx.field.Position, value: at(120) }] })).status, 200);
+  assert.is((await api(ctx).put(`/api/v1/things/records/${ids[1]}`, { values: [{ fieldID: ctx.field.Position, value: at(3000) }] })).status, 200);
+  const entries = (await cellDocs()).flatMap((d) => d.ids).filter((e) => e.startsWith(`${ids[1]}@`));
+  assert.equal(entries, [`${ids[1]}@${at(3000).split(',').map(Number).join(',')}`]);
+  assert.not.ok((await ask()).sources.some((s) => s.id === ids[1]));
 });
 
 wire('among 50,000 records of the entity, a search reads only its cells by _id and finds exactly the records a full scan finds', async (ctx) => {

@@ -223,7 +223,8 @@ function createMap(o: MapOptions): DrawnMap {
 function placeAround(o: MapOptions, waters: WaterSourceView[], width: number, height: number, alarmSize: MarkerSize): Placement {
   // The usual margin, and room for a distance label beside the dot of a source at the edge.
   const margin = mapMargin(width, height);
-  const box = { width: Math.max(2, width - 2 * margin.x - WATER_LABEL_ROOM), height: Math.max(2, height - 2 * margin.y) };
+  // A map too narrow for that keeps half its width for the sources (never a continent-wide zoom).
+  const box = { width: Math.max(width / 2, width - 2 * margin.x - WATER_LABEL_ROOM), height: Math.max(height / 2, height - 2 * margin.y) };
   const zoom = Math.min(...waters.map((w) => fitZoom({ lat: o.lat, lon: o.lon }, { lat: w.latitude, lon: w.longitude }, box, o.maxZoom, 3, alarmSize.dot / 2)));
   const a = project(o.lat, o.lon, zoom);
   const center = { x: Math.round(a.x), y: Math.round(a.y) };

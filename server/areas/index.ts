@@ -178,7 +178,7 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
     ...(alarm.position && 'latitude' in alarm.position && Math.abs(alarm.position.latitude) <= 90 && Math.abs(alarm.position.longitude) <= 180 ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude } : {}),
   }));
-  const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, recordStore);
+  const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
   const effects = new RecordEffects(positions, runner, events, log);
   const things = {
     entities: new EntityCommands(db, recordStore, sets),

@@ -7,8 +7,8 @@ import type { Validator } from '../http/validation.js';
 import { ackError, type HubSocket } from './io.js';
 import { rooms, type Ack, type WaterNearbyRequest, type WaterNearbyResult } from '../../common/hub-protocol.js';
 
-/** Requests one socket may have in flight; a screen asks once per alarm position. */
-const MAX_IN_FLIGHT = 4;
+/** Requests one socket may have in flight; a screen asks once per alarm position (a split screen: up to 9). */
+const MAX_IN_FLIGHT = 10;
 
 /** Handles one socket's water source requests. */
 export function handleWater(socket: HubSocket, deps: { validator: Validator; water: Pick<WaterSources, 'nearby'>; log: Logger }): void {
@@ -22,8 +22,11 @@ export function handleWater(socket: HubSocket, deps: { validator: Validator; wat
     inFlight++;
     try {
       const checked = deps.validator.check<WaterNearbyRequest>('HubWaterNearby', request, 'body', 'monitorId, latitude and longitude are required');
-      const result = await deps.water.nearby(socket.data.actor, checked);
-      await socket.join(rooms.water(result.entityId));
+      const result = await deps.water.nearby(socket.data.actor, checked, async (entityId) => {
+        // One entity's changes at a time: a monitor whose setting names another leaves the old one.
+        for (const room of socket.rooms) if (room.startsWith('water:') && room !== rooms.water(entityId)) await socket.leave(room);
+        await socket.join(rooms.water(entityId));
+      });
       ack({ data: result });
     } catch (err) {
       const error = ackError(err);

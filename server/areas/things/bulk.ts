@@ -9,7 +9,7 @@ import { loadEntity } from './access.js';
 import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { valuesOf, type ValueMap } from './presenter.js';
 import { writeValues } from './records.js';
-import type { RecordEffects } from './effects.js';
+import { written, type RecordEffects } from './effects.js';
 import type { RecordChange } from './rule-engine.js';
 import type { RecordStore } from './store.js';
 import { draftOf, type RecordDraft, type RecordSlots } from './slots.js';
@@ -102,6 +102,7 @@ export class BulkCommands {
     if (!record) return deleted.includes(item.id) ? 'deleted by this request' : NOT_FOUND;
     const checked = checkValues(entity, item.values);
     if ('problem' in checked) return checked.problem.message;
+    await this.rules.before(entity, [{ recordId: item.id, values: written(applyValues(entity, valuesOf(record), checked.changes), checked.changes) }]);
     const values = await writeValues(this.db, this.store, entity, item.id, checked.changes, record);
     if (!values) return NOT_FOUND;
     return { trigger: 'record_updated', recordId: item.id, values, previous: valuesOf(record) };
@@ -122,6 +123,7 @@ export class BulkCommands {
       drafts.push({ label, values, draft: draftOf(entity, values, now, index) });
     }
     if (drafts.length === 0) return [];
+    await this.rules.before(entity, drafts.map((d) => ({ recordId: d.draft._id, values: d.values })));
     const { inserted } = await this.slots.insert(entity.organizationID, drafts.map((d) => d.draft));
     const stored = new Set(inserted.map((r) => r._id));
     const limit = stored.size < drafts.length ? await this.slots.limitOf(entity.organizationID) : 0;

@@ -9,7 +9,7 @@ import { authorize, loadEntity, type Right } from './access.js';
 import { byCreation, orderRecords, searchRecords, type Listed } from './listing.js';
 import { thingsModels, type EntityDoc, type RecordDoc } from './models.js';
 import { presentRecord, valuesOf, type RecordView, type ValueMap } from './presenter.js';
-import type { RecordEffects } from './effects.js';
+import { written, type RecordEffects } from './effects.js';
 import { draftOf, type RecordSlots } from './slots.js';
 import type { RecordStore } from './store.js';
 import { applyValues, requireValues, type ValueChanges } from './values.js';
@@ -63,6 +63,7 @@ export class RecordCommands {
     const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'write');
     const values = applyValues(entity, {}, requireValues(entity, input));
     const draft = draftOf(entity, values, new Date(), 0);
+    await this.rules.before(entity, [{ recordId: draft._id, values }]);
     const { inserted } = await this.slots.insert(entity.organizationID, [draft]);
     if (inserted.length === 0) {
       throw conflict('record_limit_reached', `The organization has reached its record limit of ${await this.slots.limitOf(entity.organizationID)} records`);
@@ -80,7 +81,9 @@ export class RecordCommands {
   /** T9: sets the given fields' values ('' clears one); the other values stay. */
   async update(actor: Actor, recordId: string, input: ValueInput[]): Promise<RecordView> {
     const { entity, record } = await this.load(actor, recordId, 'write');
-    const values = await writeValues(this.db, this.store, entity, recordId, requireValues(entity, input), record);
+    const changes = requireValues(entity, input);
+    await this.rules.before(entity, [{ recordId, values: written(applyValues(entity, valuesOf(record), changes), changes) }]);
+    const values = await writeValues(this.db, this.store, entity, recordId, changes, record);
     if (!values) throw notFound('Record not found');
     await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values, previous: valuesOf(record) }]);
     return presentRecord(entity, { _id: recordId, values });

@@ -72,7 +72,11 @@ export class WaterSources {
   ) {}
 
   /** The water sources near an alarm the monitor shows, nearest first. */
-  async nearby(caller: Caller, request: WaterNearbyRequest): Promise<WaterNearbyResult> {
+  /**
+   * `join` puts the asking socket into the entity's room once the request is allowed, before any
+   * position is read: a change after that read reaches the socket.
+   */
+  async nearby(caller: Caller, request: WaterNearbyRequest, join: (entityId: string) => Promise<void>): Promise<WaterNearbyResult> {
     const { monitorId, latitude, longitude } = request;
     const monitor = await this.monitors.readable(caller, monitorId);
     const config = waterSourcesOf(monitor.config.configuration);
@@ -85,6 +89,7 @@ export class WaterSources {
     if (!entity || entity.organizationID !== monitor.organizationID) throw notFound('The water sources entity was not found in the monitor\'s organization');
     const fields = waterFields(entity, config);
     if (!fields) throw conflict('not_configured', 'The water sources entity has no coordinates field (or positionFieldId names none)');
+    await join(entity._id);
 
     const { cells, candidates } = await this.positions.near(entity, fields.position, latitude, longitude, config.radiusMeters);
     const records = await this.store.of(entity.organizationID);
