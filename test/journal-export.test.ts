@@ -25,6 +25,8 @@ unit('a CSV cell quotes what RFC 4180 asks and neutralises formulas', () => {
   assert.is(csvCell('er sagte "Feuer"'), '"er sagte ""Feuer"""');
   assert.is(csvCell('Zeile 1\nZeile 2'), '"Zeile 1\nZeile 2"');
   for (const formula of ['=1+1', '+49 170', '-2', '@SUM(A1)', '\tx', '\rx']) assert.ok(csvCell(formula).replace(/^"/, '').startsWith("'"), formula);
+  // German Excel splits at ";": such a cell is quoted, so the formula after it stays inside it.
+  assert.is(csvCell("Lage;=cmd|' /C calc'!A0"), `"Lage;=cmd|' /C calc'!A0"`);
   assert.is(csvCell(12), '12');
 });
 
@@ -86,6 +88,7 @@ const TEXTS = [
   '-Abschnitt Süd gebildet',
   '@Leitstelle: zweites HLF nachgefordert, "dringend", Größe; ÄÖÜ äöü ß',
   'Zeile eins\nZeile zwei, mit Komma',
+  "Lage;=cmd|' /C calc'!A0;",
 ];
 
 exp('CSV: RFC 4180 with BOM and CRLF; a parser reads back every entry, formulas stay text, the deleted one is marked', async (ctx) => {
@@ -146,6 +149,15 @@ exp('PDF: header, every entry with umlauts, the deleted one marked, page numbers
     assert.ok(page.includes(`SHA-256 ${sha}`), `page ${i + 1} carries the SHA-256`);
   }
   assert.ok(pages[0].includes(`SHA-256: ${sha}`), 'the header names it too');
+});
+
+exp('PDF: a 10,000-character word and a text of 1,600 lines export whole', async (ctx) => {
+  const { id } = await journalWith(ctx, ['x'.repeat(10_000), 'Zeile\n'.repeat(1_600) + 'Ende']);
+  const res = await download(ctx, id, 'format=pdf');
+  assert.is(res.status, 200);
+  const { text } = await pdfText(res.bytes, []);
+  assert.ok((text.match(/x/g) ?? []).length >= 10_000, 'every character of the long word is printed');
+  assert.ok(text.includes('Ende'));
 });
 
 exp('who may export: 401 without a credential, 400 on bad parameters, 404 for another organization and for a missing journal', async (ctx) => {

@@ -10,7 +10,9 @@ import PDFDocument from 'pdfkit';
 import type { Database } from '../../db/database.js';
 import { namesOf, organizationName } from '../../identity/lookup.js';
 import type { Actor } from '../../identity/actor.js';
+import { unavailable } from '../../errors.js';
 import { entryKey, type JournalLog } from './log.js';
+import type { JournalStateData } from './state.js';
 import { journalModels, type EntryDoc, type JournalDoc, type Stamp } from './models.js';
 import type { JournalCommands } from './journals.js';
 
@@ -27,6 +29,10 @@ export interface ExportFile {
 
 /** Entries read by exact _id at a time. */
 const READ_BATCH = 250;
+/** Reads of a journal that changes while it is exported, before the export gives up (503). */
+const SNAPSHOT_TRIES = 3;
+/** PDF entries laid out between two turns of the event loop: an export never holds the process long. */
+const ROWS_PER_TURN = 25;
 
 const WORDS = {
   en: {
@@ -69,7 +75,9 @@ export function entriesDigest(entries: EntryDoc[]): string {
 export function csvCell(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // A semicolon or tab is quoted too: spreadsheets set to another separator (German Excel splits at ";")
+  // then keep the cell whole, so a formula after it never becomes a cell of its own.
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 // Building a formatter costs far more than using one: one per zone and language.
@@ -78,7 +86,8 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 /** "2026-11-22 14:02:37 MEZ"-style local time in `timeZone`. */
 function localTime(iso: string, timeZone: string, language: ExportLanguage): string {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
+  // A time JavaScript cannot read (a leap second) is shown as stored.
+  if (Number.isNaN(date.getTime())) return iso;
   const key = `${timeZone}|${language}`;
   let format = formatters.get(key);
   if (!format) {
@@ -90,6 +99,15 @@ function localTime(iso: string, timeZone: string, language: ExportLanguage): str
   }
   const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+}
+
+/**
+ * A text pdfkit can lay out in time: a zero-width space after every 40 characters without a space. A
+ * word wider than the line is otherwise split by measuring its rest again for every line (a
+ * 10,000-character word took 3 s and 150 MB). The printed text reads the same; the hash is the stored text's.
+ */
+function breakable(text: string): string {
+  return text.replace(/(\S{40})(?=\S)/g, '$1\u200B');
 }
 
 /** Whether `timeZone` is an IANA zone this runtime knows. */
@@ -113,13 +131,7 @@ export class JournalExport {
   /** Every entry of a journal the actor may use (another organization's is not found), as a file. */
   async export(actor: Actor, journalId: number, format: ExportFormat, timeZone: string, language: ExportLanguage): Promise<ExportFile> {
     const journal = await this.journals.readable(actor, journalId);
-    const { state } = await this.log.head(journalId);
-    const entries: EntryDoc[] = [];
-    for (let from = 1; from <= state.entries; from += READ_BATCH) {
-      const serials = Array.from({ length: Math.min(READ_BATCH, state.entries - from + 1) }, (_, k) => from + k);
-      const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(journalId, s)).lean()));
-      for (const doc of docs) if (doc) entries.push(doc);
-    }
+    const { state, entries } = await this.snapshot(journalId);
     const userIds = entries.flatMap((e) => [e.created.by.userId, e.deleted?.by.userId]).filter((id): id is number => typeof id === 'number');
     const [names, organization] = await Promise.all([namesOf(this.db, userIds), organizationName(this.db, journal.organizationId)]);
     const words = WORDS[language];
@@ -130,6 +142,29 @@ export class JournalExport {
     if (format === 'csv') return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
     const header = { journal, organization, closed: state.closed, total: entries.length, sha256, timeZone };
     return { body: await this.pdf(rows, header, language), type: 'application/pdf', filename, sha256 };
+  }
+
+  /**
+   * Every entry as of one log position: read, then the head looked at again; when a change came in
+   * between (a delete marked after its entry was read), read again, so the file never shows a state
+   * the journal never had. Every serial up to the head's count must be there: a gap is refused (503),
+   * never hashed over.
+   */
+  private async snapshot(journalId: number): Promise<{ state: JournalStateData; entries: EntryDoc[] }> {
+    for (let attempt = 0; attempt < SNAPSHOT_TRIES; attempt++) {
+      const { position, state } = await this.log.head(journalId);
+      const entries: EntryDoc[] = [];
+      for (let from = 1; from <= state.entries; from += READ_BATCH) {
+        const serials = Array.from({ length: Math.min(READ_BATCH, state.entries - from + 1) }, (_, k) => from + k);
+        const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(journalId, s)).lean()));
+        for (const [k, doc] of docs.entries()) {
+          if (!doc) throw unavailable(`Entry ${serials[k]} of journal ${journalId} cannot be read yet; try again`);
+          entries.push(doc);
+        }
+      }
+      if ((await this.log.head(journalId)).position === position) return { state, entries };
+    }
+    throw unavailable('The journal changed during every attempt to export it; try again');
   }
 
   private csv(rows: Row[], timeZone: string, language: ExportLanguage): Buffer {
@@ -143,7 +178,7 @@ export class JournalExport {
     return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
   }
 
-  private pdf(rows: Row[], h: { journal: JournalDoc; organization: string | null; closed: boolean; total: number; sha256: string; timeZone: string }, language: ExportLanguage): Promise<Buffer> {
+  private async pdf(rows: Row[], h: { journal: JournalDoc; organization: string | null; closed: boolean; total: number; sha256: string; timeZone: string }, language: ExportLanguage): Promise<Buffer> {
     const w = WORDS[language];
     const doc = new PDFDocument({ size: 'A4', margins: { top: 50, bottom: 60, left: 50, right: 50 }, bufferPages: true, info: { Title: `${w.title} ${h.journal._id}`, Producer: 'alarm-hub' } });
     doc.registerFont('text', FONT);
@@ -174,14 +209,15 @@ export class JournalExport {
     doc.moveDown(0.8);
     if (rows.length === 0) doc.text(w.noEntries);
 
-    for (const { entry: e, author, deletedBy } of rows) {
+    for (const [index, { entry: e, author, deletedBy }] of rows.entries()) {
+      if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       if (doc.y > doc.page.height - 140) doc.addPage();
       const head = [`#${e.serial}`, local(e.created.time), author, e.category?.name ?? ''].filter(Boolean).join('  ·  ');
       doc.font('bold').fontSize(10).fillColor(e.deleted ? '#666666' : '#000000').text(head, { width });
       if (e.created.timeCustom) doc.font('text').fontSize(9).text(`${w.custom}: ${local(e.created.timeCustom)}`, { width });
-      doc.font('text').fontSize(10).text(e.text, { width, strike: Boolean(e.deleted) });
-      if (e.location) doc.fontSize(9).text(`${w.location}: ${e.location}`, { width, strike: Boolean(e.deleted) });
-      if (e.attachment) doc.fontSize(9).text(`${w.attachment}: ${e.attachment}`, { width, strike: Boolean(e.deleted) });
+      doc.font('text').fontSize(10).text(breakable(e.text), { width, strike: Boolean(e.deleted) });
+      if (e.location) doc.fontSize(9).text(`${w.location}: ${breakable(e.location)}`, { width, strike: Boolean(e.deleted) });
+      if (e.attachment) doc.fontSize(9).text(`${w.attachment}: ${breakable(e.attachment)}`, { width, strike: Boolean(e.deleted) });
       if (e.deleted) doc.font('bold').fontSize(9).fillColor('#b00020').text(`${w.deleted} ${w.by} ${deletedBy} ${w.at} ${local(e.deleted.time)} (${e.deleted.time})`, { width });
       doc.fillColor('#000000').moveDown(0.6);
     }

@@ -158,6 +158,8 @@ export function journalOperations({ categories, journals, entries, exports, time
     defineOperation({
       label: 'J-export',
       operationId: 'exportJournal',
+      // A file of a whole journal is heavy work: its own budget per credential.
+      perMinute: 30,
       method: 'get',
       path: '/api/v1/journal/:journalID/export',
       summary: 'Export a journal as CSV or PDF, every entry and the deleted ones marked (members and the API key)',
