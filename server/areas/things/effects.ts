@@ -34,7 +34,8 @@ export class RecordEffects {
       const cells = await this.positions.changed(entity, changes);
       if (cells.length > 0) this.events.waterChanged({ entityId: entity._id, cells: cells.length <= MAX_CELLS_NAMED ? cells : null });
     } catch (err) {
-      this.log.error({ err, entityID: entity._id }, 'records\' positions could not be indexed (the entity is scanned again on its next search)');
+      // Entries of old places stay: searches pass over them (their records are elsewhere or gone).
+      this.log.error({ err, entityID: entity._id }, 'old positions of deleted or moved records could not be removed from the position index');
       this.events.waterChanged({ entityId: entity._id, cells: null });
     }
     await this.rules.run(entity, changes);

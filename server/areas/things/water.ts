@@ -71,9 +71,8 @@ export class WaterSources {
     private readonly monitors: Pick<MonitorCommands, 'readable' | 'data'>,
   ) {}
 
-  /** The water sources near an alarm the monitor shows, nearest first. */
   /**
-   * `join` puts the asking socket into the entity's room once the request is allowed, before any
+   * The water sources near an alarm the monitor shows, nearest first. `join` puts the asking socket into the entity's room once the request is allowed, before any
    * position is read: a change after that read reaches the socket.
    */
   async nearby(caller: Caller, request: WaterNearbyRequest, join: (entityId: string) => Promise<void>): Promise<WaterNearbyResult> {
