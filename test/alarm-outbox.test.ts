@@ -127,11 +127,12 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
   const sent = new Map<string, number>();
   const slow: Sender = async (item) => {
     sent.set(item.id, (sent.get(item.id) ?? 0) + 1);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The gateway's answer time: what makes the claims run out without checkpoints.
+    await new Promise((r) => setTimeout(r, 2_000));
   };
-  // 60 items, 10 at a time, a second each: 6 s of sending against claims of 3 s (checkpoints every
-  // second leave two for the database on a busy machine).
-  const [one, two] = [outbox(db, slow, { concurrency: 10, claimMs: 3_000 }), outbox(db, slow, { concurrency: 10, claimMs: 3_000 })];
+  // 60 items, 10 at a time, two seconds each: 12 s of sending against claims of 6 s (checkpoints every
+  // two seconds leave four for the database on a busy machine).
+  const [one, two] = [outbox(db, slow, { concurrency: 10, claimMs: 6_000 }), outbox(db, slow, { concurrency: 10, claimMs: 6_000 })];
   await enqueue(one, alarmId, items(alarmId, 60));
   one.start();
   two.start();

@@ -28,7 +28,7 @@ const NOT_FOUND = 'record not found in this entity';
 
 /** The bulk command (T7). */
 export class BulkCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RecordEffects) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly effects: RecordEffects) {}
 
   /** Applies a bulk request; item failures never fail the request. */
   async apply(actor: Actor, entityId: string, input: T7Input): Promise<BulkResult> {
@@ -43,7 +43,7 @@ export class BulkCommands {
       ...(await this.updates(entity, updates, targets, result)),
       ...(await this.creates(entity, items, result)),
     ];
-    await this.rules.run(entity, changes);
+    await this.effects.run(entity, changes);
     return result;
   }
 
@@ -102,7 +102,7 @@ export class BulkCommands {
     if (!record) return deleted.includes(item.id) ? 'deleted by this request' : NOT_FOUND;
     const checked = checkValues(entity, item.values);
     if ('problem' in checked) return checked.problem.message;
-    await this.rules.before(entity, [{ recordId: item.id, values: written(applyValues(entity, valuesOf(record), checked.changes), checked.changes) }]);
+    await this.effects.before(entity, [{ recordId: item.id, values: written(applyValues(entity, valuesOf(record), checked.changes), checked.changes) }]);
     const values = await writeValues(this.db, this.store, entity, item.id, checked.changes, record);
     if (!values) return NOT_FOUND;
     return { trigger: 'record_updated', recordId: item.id, values, previous: valuesOf(record) };
@@ -123,7 +123,7 @@ export class BulkCommands {
       drafts.push({ label, values, draft: draftOf(entity, values, now, index) });
     }
     if (drafts.length === 0) return [];
-    await this.rules.before(entity, drafts.map((d) => ({ recordId: d.draft._id, values: d.values })));
+    await this.effects.before(entity, drafts.map((d) => ({ recordId: d.draft._id, values: d.values })));
     const { inserted } = await this.slots.insert(entity.organizationID, drafts.map((d) => d.draft));
     const stored = new Set(inserted.map((r) => r._id));
     const limit = stored.size < drafts.length ? await this.slots.limitOf(entity.organizationID) : 0;

@@ -1,5 +1,5 @@
 // T5, T6, T8, T9 and T13: records of an entity and the organization's usage. Load → authorize → check
-// values → write → run the entity's rules.
+// values → index the positions they will have → write → what follows a write (effects.ts: positions, rules).
 import type { T5QueryInput, ValueInput } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -29,7 +29,7 @@ export async function writeValues(db: Database, store: RecordStore, entity: Enti
 
 /** The record commands (T5, T6, T8, T9) and usage (T13). */
 export class RecordCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly rules: RecordEffects) {}
+  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly effects: RecordEffects) {}
 
   /**
    * T5: one page of an entity's records. Without search and orderby the page comes from the database in
@@ -63,12 +63,12 @@ export class RecordCommands {
     const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'write');
     const values = applyValues(entity, {}, requireValues(entity, input));
     const draft = draftOf(entity, values, new Date(), 0);
-    await this.rules.before(entity, [{ recordId: draft._id, values }]);
+    await this.effects.before(entity, [{ recordId: draft._id, values }]);
     const { inserted } = await this.slots.insert(entity.organizationID, [draft]);
     if (inserted.length === 0) {
       throw conflict('record_limit_reached', `The organization has reached its record limit of ${await this.slots.limitOf(entity.organizationID)} records`);
     }
-    await this.rules.run(entity, [{ trigger: 'record_created', recordId: draft._id, values }]);
+    await this.effects.run(entity, [{ trigger: 'record_created', recordId: draft._id, values }]);
     return presentRecord(entity, { _id: draft._id, values });
   }
 
@@ -82,10 +82,10 @@ export class RecordCommands {
   async update(actor: Actor, recordId: string, input: ValueInput[]): Promise<RecordView> {
     const { entity, record } = await this.load(actor, recordId, 'write');
     const changes = requireValues(entity, input);
-    await this.rules.before(entity, [{ recordId, values: written(applyValues(entity, valuesOf(record), changes), changes) }]);
+    await this.effects.before(entity, [{ recordId, values: written(applyValues(entity, valuesOf(record), changes), changes) }]);
     const values = await writeValues(this.db, this.store, entity, recordId, changes, record);
     if (!values) throw notFound('Record not found');
-    await this.rules.run(entity, [{ trigger: 'record_updated', recordId, values, previous: valuesOf(record) }]);
+    await this.effects.run(entity, [{ trigger: 'record_updated', recordId, values, previous: valuesOf(record) }]);
     return presentRecord(entity, { _id: recordId, values });
   }
 
