@@ -8,7 +8,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import * as assert from 'uvu/assert';
+import { entriesAsOf } from '../server/areas/journal/chunks.js';
 import { csvCell, entriesDigest } from '../server/areas/journal/export.js';
+import { journalModels, type EntryDoc, type JournalModels } from '../server/areas/journal/models.js';
+import { INITIAL_STATE } from '../server/areas/journal/state.js';
 import { expectBadRequest, expectError } from './helpers/expect.js';
 import { client, request, type Credential } from './helpers/http.js';
 import { as, BASE, eventJournal, journalSuite, lock, newCategory, wording, writeEntry, type JournalCtx } from './helpers/journal.js';
@@ -180,3 +183,62 @@ exp('who may export: 401 without a credential, 400 on bad parameters, 404 for an
 });
 
 exp.run();
+
+// ---------------------------------------------------------------- the chunks an export reads
+const chunked = journalSuite('journal export: chunks of a hundred entries', { RATE_LIMIT_PER_SECOND: '0' });
+
+/** Every entry of a journal read one by one from its own document: what the export must equal. */
+async function oneByOne(models: JournalModels, journalId: number, count: number): Promise<EntryDoc[]> {
+  const docs = await Promise.all(Array.from({ length: count }, (_, k) => models.JournalEntry.findById(`${journalId}:${k + 1}`).lean()));
+  assert.ok(docs.every(Boolean), 'every entry has its document');
+  return docs as EntryDoc[];
+}
+
+chunked('an export reads a hundred entries at a time and equals the entries read one by one, chunks missing or damaged included', async (ctx) => {
+  const texts = Array.from({ length: 230 }, (_, i) => `Meldung ${i + 1}: Lage unverändert`);
+  const { id, entryIds } = await journalWith(ctx, texts); // entry 2 is deleted after its chunk was written
+  assert.is((await client(ctx.svc.url, as.member(ctx.a)).delete(`${BASE}/${id}/entries/${entryIds[214]}`)).status, 200);
+  const models = journalModels(ctx.svc.db);
+
+  // Two full chunks, written as their hundredth entry was; the rest is the tail. Two deletes recorded.
+  const chunks = await Promise.all([1, 2, 3].map((n) => models.JournalChunk.findById(`${id}:${n}`).lean()));
+  assert.equal(chunks.map((c) => c?.entries.map((e) => e.serial).join(',')), [
+    Array.from({ length: 100 }, (_, k) => k + 1).join(','), Array.from({ length: 100 }, (_, k) => k + 101).join(','), undefined,
+  ]);
+  assert.equal((await models.JournalDeletion.findById(`${id}:1`).lean())?.serial, 2);
+  assert.equal((await models.JournalDeletion.findById(`${id}:2`).lean())?.serial, 215);
+
+  const expected = entriesDigest(await oneByOne(models, id, texts.length));
+  const reads: Record<string, number> = {};
+  ctx.svc.db.conn.set('debug', (collection: string) => {
+    reads[collection] = (reads[collection] ?? 0) + 1;
+  });
+  let res;
+  try {
+    res = await download(ctx, id, 'format=csv&lang=en');
+  } finally {
+    ctx.svc.db.conn.set('debug', false);
+  }
+  assert.is(res.status, 200);
+  assert.is(res.headers.get('journal-entries-sha256'), expected);
+  assert.is(reads.journal_chunks, 2, JSON.stringify(reads));
+  assert.is(reads.journal_entries, 30, `only the tail is read entry by entry: ${JSON.stringify(reads)}`);
+  const rows: string[][] = parse(res.bytes.toString('utf8').slice(1), { record_delimiter: '\r\n' });
+  assert.equal(rows.slice(1).flatMap((row) => (row[9] === 'true' ? [Number(row[0])] : [])), [2, 215]);
+
+  // A missing chunk (a restore leaves them out) is read entry by entry and written again.
+  await models.JournalChunk.deleteOne({ _id: `${id}:1` });
+  assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), expected);
+  assert.is((await models.JournalChunk.findById(`${id}:1`).lean())?.entries.length, 100);
+  // A damaged one is not trusted.
+  await models.JournalChunk.updateOne({ _id: `${id}:2` }, { $set: { entries: chunks[0]!.entries.slice(0, 50) } });
+  assert.is((await download(ctx, id, 'format=pdf')).headers.get('journal-entries-sha256'), expected);
+  // A missing delete record: the entries' own marks are read instead.
+  await models.JournalDeletion.deleteOne({ _id: `${id}:2` });
+  assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), expected);
+  // A journal begun before deletes were counted is read entry by entry.
+  const { deletes: _, ...uncounted } = { ...INITIAL_STATE, entries: texts.length };
+  assert.is(entriesDigest(await entriesAsOf(models, id, uncounted)), expected);
+});
+
+chunked.run();

@@ -45,7 +45,11 @@ table('unlock: locked by the caller, not closed → not locked; otherwise refuse
 
 table('entry and delete: only by the holder; an entry takes the next serial number and stays locked', () => {
   assert.equal(transition(lockedBy(alice), 'entry', alice, AT, 12), { ...lockedBy(alice), entries: 5, lastEntryAt: 12 });
-  assert.equal(transition(lockedBy(key), 'delete', key, AT, 12), lockedBy(key));
+  // A delete is counted (its ordinal names its record for the export); a journal begun before the
+  // count was kept stays without one.
+  assert.equal(transition(lockedBy(key), 'delete', key, AT, 12), { ...lockedBy(key), deletes: 1 });
+  const { deletes: _, ...uncounted } = lockedBy(key);
+  assert.equal(transition(uncounted, 'delete', key, AT, 12), uncounted);
   for (const kind of ['entry', 'delete'] as const) {
     refused(INITIAL_STATE, kind, alice, 'journal_not_locked', wording.entryFailed);
     refused(lockedBy(bob), kind, alice, 'journal_locked', wording.entryFailed);

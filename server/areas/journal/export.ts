@@ -11,7 +11,8 @@ import type { Database } from '../../db/database.js';
 import { namesOf, organizationName } from '../../identity/lookup.js';
 import type { Actor } from '../../identity/actor.js';
 import { unavailable } from '../../errors.js';
-import { entryKey, type JournalLog } from './log.js';
+import { entriesAsOf, MissingEntry } from './chunks.js';
+import type { JournalLog } from './log.js';
 import type { JournalStateData } from './state.js';
 import { journalModels, type EntryDoc, type JournalDoc, type Stamp } from './models.js';
 import type { JournalCommands } from './journals.js';
@@ -27,8 +28,6 @@ export interface ExportFile {
   sha256: string;
 }
 
-/** Entries read by exact _id at a time. */
-const READ_BATCH = 250;
 /** Reads of a journal that changes while it is exported, before the export gives up (503). */
 const SNAPSHOT_TRIES = 3;
 /** PDF entries laid out between two turns of the event loop: an export never holds the process long. */
@@ -153,14 +152,12 @@ export class JournalExport {
   private async snapshot(journalId: number): Promise<{ state: JournalStateData; entries: EntryDoc[] }> {
     for (let attempt = 0; attempt < SNAPSHOT_TRIES; attempt++) {
       const { position, state } = await this.log.head(journalId);
-      const entries: EntryDoc[] = [];
-      for (let from = 1; from <= state.entries; from += READ_BATCH) {
-        const serials = Array.from({ length: Math.min(READ_BATCH, state.entries - from + 1) }, (_, k) => from + k);
-        const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(journalId, s)).lean()));
-        for (const [k, doc] of docs.entries()) {
-          if (!doc) throw unavailable(`Entry ${serials[k]} of journal ${journalId} cannot be read yet; try again`);
-          entries.push(doc);
-        }
+      let entries: EntryDoc[];
+      try {
+        entries = await entriesAsOf(journalModels(this.db), journalId, state);
+      } catch (err) {
+        if (err instanceof MissingEntry) throw unavailable(`Entry ${err.serial} of journal ${journalId} cannot be read yet; try again`);
+        throw err;
       }
       if ((await this.log.head(journalId)).position === position) return { state, entries };
     }

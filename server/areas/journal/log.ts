@@ -7,7 +7,7 @@
 // entry slipping in after an unlock, close or force-unlock that won its position first.
 //
 // What a change implies elsewhere (the entry document read by serial for J6's pages, the entry-ID
-// lookup for J10, a delete's mark on its entry) is written right after the insert ("applied"). Should
+// lookup for J10, a delete's mark on its entry, the export's chunks and delete records) is written right after the insert ("applied"). Should
 // a process die in between, whoever builds on or reads that head applies it first, so every change
 // below the head is always applied. Changes to one journal are queued per process, so only writers on
 // different processes ever collide on a position (the loser reads the new head and decides again).
@@ -15,6 +15,7 @@ import { isDuplicateKey } from '../../db/errors.js';
 import type { IdAllocator } from '../../db/ids.js';
 import { notFound, unavailable } from '../../errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
+import { completeChunk, recordDeletion } from './chunks.js';
 import { Recent } from '../../db/recent.js';
 import type { EntryDoc, JournalModels, LogRecordDoc, StoredEntry } from './models.js';
 import { INITIAL_STATE, transition, writesEntry, type ChangeKind, type Holder, type JournalStateData } from './state.js';
@@ -152,10 +153,12 @@ export class JournalLog {
       const doc: EntryDoc = { ...record.entry, _id: entryKey(journalId, record.entry.serial), journalId, deleted: null };
       await ignoreDuplicate(JournalEntry.create(doc));
       await ignoreDuplicate(JournalEntryId.create({ _id: String(record.entry.entryId), journalId, serial: record.entry.serial }));
+      await completeChunk(this.models, journalId, record.entry);
     }
     if (record.kind === 'delete' && record.target !== null) {
       const deleted = { time: record.at.toISOString(), by: record.by };
       await JournalEntry.updateOne({ _id: entryKey(journalId, record.target), deleted: null }, { $set: { deleted } });
+      if (record.state.deletes !== undefined) await recordDeletion(this.models, journalId, record.state.deletes, record.target, deleted.time, deleted.by);
     }
     head.applied = true;
   }

@@ -7,6 +7,9 @@
 //                         (lock, unlock, close, force-unlock, entry, delete) with the state after it
 //   journal_entries       "<journalId>:<serialNumber>": the entries, read by serial for J6's pages
 //   journal_entry_ids     "<entryId>": where an entry lives, for J10
+//   journal_chunks        "<journalId>:<n>": entries (n-1)·100+1 … n·100 as written, for the export
+//                         (derived: rebuilt from journal_entries when missing; see chunks.ts)
+//   journal_deletions     "<journalId>:<ordinal>": the journal's deletes in log order, for the export
 //   journal_categories    "<categoryId>", listed by organizationId (J1)
 //   journal_category_marks "<categoryId>": 'used' (by an entry) or 'deleted' — whichever comes first
 import { Schema, type Connection, type Model } from 'mongoose';
@@ -72,6 +75,20 @@ export interface EntryIdDoc {
   serial: number;
 }
 
+/** A hundred consecutive entries of a journal as written (deletes are kept apart). */
+export interface ChunkDoc {
+  _id: string;
+  journalId: number;
+  entries: StoredEntry[];
+}
+
+/** One delete of a journal's log: which entry, when, by whom. */
+export interface DeletionDoc extends Stamp {
+  _id: string;
+  journalId: number;
+  serial: number;
+}
+
 export interface CategoryDoc {
   _id: string;
   organizationId: number;
@@ -92,6 +109,8 @@ export interface JournalModels {
   JournalLog: Model<LogRecordDoc>;
   JournalEntry: Model<EntryDoc>;
   JournalEntryId: Model<EntryIdDoc>;
+  JournalChunk: Model<ChunkDoc>;
+  JournalDeletion: Model<DeletionDoc>;
   JournalCategory: Model<CategoryDoc>;
   /** An organization's category IDs ("categories:<organization ID>"), so J1 reads by exact lookups. */
   JournalCategoryIndex: Model<IdIndexDoc>;
@@ -152,6 +171,18 @@ export const journalModels = defineModels((conn: Connection): JournalModels => {
       journalId: { type: Number, required: true },
       serial: { type: Number, required: true },
     }, opts), 'journal_entry_ids'),
+    JournalChunk: conn.model<ChunkDoc>('JournalChunk', new Schema<ChunkDoc>({
+      _id: String,
+      journalId: { type: Number, required: true },
+      entries: { type: mixed, required: true },
+    }, opts), 'journal_chunks'),
+    JournalDeletion: conn.model<DeletionDoc>('JournalDeletion', new Schema<DeletionDoc>({
+      _id: String,
+      journalId: { type: Number, required: true },
+      serial: { type: Number, required: true },
+      time: { type: String, required: true },
+      by: { type: mixed, required: true },
+    }, opts), 'journal_deletions'),
     JournalCategory: conn.model<CategoryDoc>('JournalCategory', category, 'journal_categories'),
     JournalCategoryIndex: idIndexModel(conn, 'JournalCategoryIndex', 'journal_category_index'),
     JournalCategoryMark: conn.model<CategoryMarkDoc>('JournalCategoryMark', new Schema<CategoryMarkDoc>({

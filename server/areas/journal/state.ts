@@ -23,10 +23,15 @@ export interface JournalStateData {
   entries: number;
   /** Log position of the newest entry (0: none). */
   lastEntryAt: number;
+  /**
+   * How many deletes the log holds; each one's ordinal names its record in journal_deletions. Absent
+   * in journals begun before the count was kept: their export reads every entry (chunks.ts).
+   */
+  deletes?: number;
 }
 
 /** The state of a journal whose log is empty. */
-export const INITIAL_STATE: JournalStateData = { holder: null, lockedAt: null, closed: false, entries: 0, lastEntryAt: 0 };
+export const INITIAL_STATE: JournalStateData = { holder: null, lockedAt: null, closed: false, entries: 0, lastEntryAt: 0, deletes: 0 };
 
 /** The holder identity of an actor: the user, or the API key itself. */
 export function holderOf(actor: Actor): Holder {
@@ -63,7 +68,7 @@ export function transition(state: JournalStateData, kind: ChangeKind, by: Holder
       return { ...state, entries: state.entries + 1, lastEntryAt: position };
     case 'delete':
       requireHolder(state, by, wording.entryFailed);
-      return state;
+      return state.deletes === undefined ? state : { ...state, deletes: state.deletes + 1 };
     case 'close':
       // Closing supersedes a lock: nobody changes the journal afterwards, the holder included.
       if (state.closed) throw conflict('journal_closed', wording.alreadyClosed);
