@@ -38,6 +38,8 @@ interface IntegerOptions {
   default: number;
   help: string;
   max?: number;
+  /** The smallest value taken (0 unless named). */
+  min?: number;
   /** A 0 means the default (documented in the help) rather than a timer that spins. */
   zeroIsDefault?: boolean;
   note?(value: number): string | undefined;
@@ -46,7 +48,7 @@ interface IntegerOptions {
 function integer(o: IntegerOptions): Variable<number> {
   const max = o.max ?? Number.MAX_SAFE_INTEGER;
   return {
-    schema: { type: 'integer', minimum: 0, maximum: max },
+    schema: { type: 'integer', minimum: o.min ?? 0, maximum: max },
     read: (text) => (/^[0-9]+$/.test(text) ? Number(text) : text),
     finish: (value: number) => (o.zeroIsDefault && value === 0 ? o.default : value),
     default: o.default,
@@ -117,6 +119,12 @@ const httpUrl = (o: TextOptions<string>) => text({ format: 'http-url', expect: '
 export const VARIABLES = {
   PORT: integer({ default: 3000, max: 65_535, help: 'HTTP, hub and display on one port (`0` picks a free one)' }),
   HOST: text({ default: '0.0.0.0', help: 'Listen address', format: 'host', expect: 'a host name or an IP address' }),
+  LISTEN_BACKLOG: integer({
+    default: 4096,
+    min: 1,
+    max: 65_535,
+    help: 'Connections the kernel queues before they are accepted; screens reconnecting at once after a restart are held instead of dropped and retried seconds later (Linux caps it at `net.core.somaxconn`; docs/hub.md "Reconnect storms")',
+  }),
   MONGODB_URI: text<string | undefined>({
     default: undefined,
     help: 'MongoDB 6+ (replica set). Unset: `mongod` on PATH, else embedded FerretDB, else a downloaded MongoDB (mongodb-memory-server, needs internet)',

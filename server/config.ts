@@ -8,6 +8,8 @@ import { GROUPS, redactUri, VARIABLES, type Settings, type Variable } from './co
 export interface Config {
   port: number;
   host: string;
+  /** Connections the kernel queues before they are accepted (capped by net.core.somaxconn). */
+  listenBacklog: number;
   /** Set when the operator names a database; otherwise the launcher picks one (docs/storage.md). */
   mongodbUri: string | undefined;
   dataDir: string;
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
   const s = readSettings(env);
   return {
     port: s.PORT,
+    listenBacklog: s.LISTEN_BACKLOG,
     host: s.HOST,
     mongodbUri: s.MONGODB_URI,
     dataDir: s.DATA_DIR,

@@ -46,9 +46,10 @@ async function localConfig(ctx: Ctx, port: number): Promise<string> {
   const text = (await fs.readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8'))
     .replace('server hub1:3000', `server 127.0.0.1:${ctx.a.port}`)
     .replace('server hub2:3000', `server 127.0.0.1:${ctx.b.port}`)
-    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
+    .replace('listen 8080 backlog=4096;', `listen 127.0.0.1:${port} backlog=4096;`)
     .replaceAll('/tmp/', `${ctx.dir}/`);
   assert.not.match(text, 'hub1:3000');
+  assert.match(text, `listen 127.0.0.1:${port} backlog=4096;`);
   const file = path.join(ctx.dir, 'nginx.conf');
   await fs.writeFile(file, text);
   return file;
