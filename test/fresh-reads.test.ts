@@ -111,6 +111,34 @@ kept('a read that a change overtook answers its callers but is not kept', async 
   assert.is(source.reads, 2);
 });
 
+kept('callers that find a read in flight that no change overtook share it; after a change they wait for a new one', async () => {
+  const { source, cache } = keptSource();
+  source.slowMs = 50;
+  // A storm's first screens of a monitor: one read for all of them.
+  const first = cache.get('a');
+  await new Promise((r) => setTimeout(r, 10));
+  const joined = Array.from({ length: 20 }, () => cache.get('a'));
+  assert.equal(await Promise.all([first, ...joined]), Array(21).fill(0));
+  assert.is(source.reads, 1);
+  // A change heard while a read runs: who asks after it gets a read begun after the change.
+  cache.changed('a');
+  const early = cache.get('a');
+  await new Promise((r) => setTimeout(r, 10));
+  source.stored = 1;
+  cache.changed('a');
+  const late = cache.get('a');
+  assert.is(await early, 0);
+  assert.is(await late, 1);
+  assert.is(source.reads, 3);
+  // A forgotten cache (Redis came back) shares nothing that ran before.
+  const before = cache.get('b');
+  await new Promise((r) => setTimeout(r, 10));
+  cache.forget();
+  const after = cache.get('b');
+  await Promise.all([before, after]);
+  assert.is(source.reads, 5);
+});
+
 kept('nothing is kept past its trust, while changes may go unheard, or across a restored database', async () => {
   let up = true;
   const { source, cache } = keptSource(30, () => up);

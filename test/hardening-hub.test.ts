@@ -174,6 +174,33 @@ hub('repeated snapshots of one version read the monitor\'s data from the databas
   assert.ok(reads.length <= 1, `the data was read ${reads.length} times for 20 snapshots`);
 });
 
+hub('screens of one monitor subscribing at once to a fresh process share its reads: one of its owner, one of its test alarm', async (ctx) => {
+  const first = await start(ctx, { RATE_LIMIT_PER_SECOND: '0' });
+  const org = await createOrg(first);
+  const id = (await api(first, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
+  await api(first, org).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3' });
+  // Another process, which has read nothing of this monitor yet: a storm after its restart.
+  const fresh = await start(ctx, { RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' });
+  const screens = await Promise.all(Array.from({ length: 30 }, () => screenOn(ctx, fresh, org.apiKey)));
+  const reads: Record<string, number> = {};
+  fresh.db.conn.set('debug', (collection: string, method: string) => {
+    if (method.startsWith('find')) reads[collection] = (reads[collection] ?? 0) + 1;
+  });
+  try {
+    const acks = await Promise.all(screens.map((screen) => screen.subscribe(id)));
+    for (const ack of acks) assert.ok('data' in ack && ack.data.snapshot?.version === 1, JSON.stringify(ack));
+    // The test alarm is looked up after each answer: counted until every lookup had its turn.
+    const deadline = Date.now() + WAIT_MS;
+    while (!reads.test_alarms && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    fresh.db.conn.set('debug', false);
+  }
+  // The owner is read once for the check, the monitor once more for its snapshot.
+  assert.ok((reads.monitors ?? 0) <= 2, `the monitor was read ${reads.monitors} times for 30 subscriptions`);
+  assert.ok((reads.test_alarms ?? 0) <= 1, `the test alarm was read ${reads.test_alarms} times for 30 subscriptions`);
+});
+
 hub('a history restored from a backup: live patches reach the screens and a screen holding the old history gets the new one', async (ctx) => {
   const svc = await start(ctx);
   const org = await createOrg(svc);

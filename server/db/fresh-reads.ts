@@ -51,11 +51,17 @@ export class FreshReads<K, V> {
  * the key: for `trustMs` at most (the bound on what a change this process never heard of can cost),
  * and only while `trusted()` says changes are being heard (the hub's Redis is up). A read that a
  * change overtook is answered but not kept. A restored database (server/db/generation.ts) empties it.
+ *
+ * A caller of get() that finds nothing kept but a read in flight that no change has overtaken shares
+ * that read: it is what would be kept a moment later, and no change was heard since it began, so it is
+ * as current as a kept answer (a storm's first screens of a monitor then cause one read, not two).
  */
 export class KeptReads<K, V> {
   private readonly reads: FreshReads<K, V>;
   private readonly kept = new Map<K, { value: V; at: number; generation: number }>();
   private readonly reading = new Map<K, Set<{ overtaken: boolean }>>();
+  // The newest read of each key begun by fresh(), while it runs.
+  private readonly inFlight = new Map<K, { answer: Promise<V>; mark: { overtaken: boolean }; at: number; generation: number }>();
   private swept = Date.now();
 
   constructor(read: (key: K) => Promise<V>, private readonly trustMs: number, private readonly trusted: () => boolean = () => true) {
@@ -67,22 +73,29 @@ export class KeptReads<K, V> {
     if (Date.now() - this.swept >= this.trustMs) this.dropExpired();
     const kept = this.kept.get(key);
     if (kept && Date.now() - kept.at < this.trustMs && kept.generation === cacheGeneration() && this.trusted()) return Promise.resolve(kept.value);
+    const running = this.inFlight.get(key);
+    if (running && !running.mark.overtaken && Date.now() - running.at < this.trustMs && running.generation === cacheGeneration() && this.trusted()) return running.answer;
     return this.fresh(key);
   }
 
   /** A read begun after this call, kept unless a change overtakes it. */
-  async fresh(key: K): Promise<V> {
+  fresh(key: K): Promise<V> {
     const [mark, generation, asked] = [{ overtaken: false }, cacheGeneration(), Date.now()];
     const marks = this.reading.get(key) ?? new Set();
     this.reading.set(key, marks.add(mark));
-    try {
-      const value = await this.reads.get(key);
-      if (!mark.overtaken && cacheGeneration() === generation) this.kept.set(key, { value, at: asked, generation });
-      return value;
-    } finally {
-      marks.delete(mark);
-      if (!marks.size && this.reading.get(key) === marks) this.reading.delete(key);
-    }
+    const answer = (async () => {
+      try {
+        const value = await this.reads.get(key);
+        if (!mark.overtaken && cacheGeneration() === generation) this.kept.set(key, { value, at: asked, generation });
+        return value;
+      } finally {
+        marks.delete(mark);
+        if (!marks.size && this.reading.get(key) === marks) this.reading.delete(key);
+        if (this.inFlight.get(key)?.mark === mark) this.inFlight.delete(key);
+      }
+    })();
+    this.inFlight.set(key, { answer, mark, at: asked, generation });
+    return answer;
   }
 
   /** A change to the key reached this process; `value`: the state it leaves, kept from now on. */

@@ -58,6 +58,8 @@ export class MonitorStore {
   // most recently used ones): data reads and writes need no read of the monitor. A monitor deleted by another
   // process is still noticed there: its data history is gone.
   private readonly owners = new Recent<number, number>(OWNERS_KEPT);
+  // Owner reads in flight: a storm's first screens of a monitor all wait for one (the owner never changes).
+  private readonly ownerReads = new Map<number, Promise<number | null>>();
   // Monitors as last read here: answered again after one exact lookup shows no newer configuration
   // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
   private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
@@ -88,10 +90,23 @@ export class MonitorStore {
   async owner(id: number): Promise<MonitorOwner | null> {
     const known = this.owners.get(id);
     if (known !== undefined) return { id, organizationID: known };
-    const doc = await monitorModels(this.db).Monitor.findById(String(id), { organizationID: 1 }).lean();
-    if (!doc) return null;
-    this.owners.set(id, doc.organizationID);
-    return { id, organizationID: doc.organizationID };
+    const running = this.ownerReads.get(id);
+    // A shared read that found nothing may have begun before the monitor was created: asked again.
+    const organizationID = (running && (await running)) ?? (await this.readOwner(id));
+    return organizationID === null ? null : { id, organizationID };
+  }
+
+  private readOwner(id: number): Promise<number | null> {
+    const read: Promise<number | null> = monitorModels(this.db).Monitor.findById(String(id), { organizationID: 1 }).lean()
+      .then((doc) => {
+        if (doc) this.owners.set(id, doc.organizationID);
+        return doc?.organizationID ?? null;
+      })
+      .finally(() => {
+        if (this.ownerReads.get(id) === read) this.ownerReads.delete(id);
+      });
+    this.ownerReads.set(id, read);
+    return read;
   }
 
   /** The monitor with its newest configuration, or null. */
