@@ -54,7 +54,7 @@ function integer(o: IntegerOptions): Variable<number> {
     default: o.default,
     defaultText: String(o.default),
     help: o.help,
-    expect: max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `a non-negative integer up to ${max}`,
+    expect: `${o.min ? `an integer of at least ${o.min}` : 'a non-negative integer'}${max === Number.MAX_SAFE_INTEGER ? '' : ` up to ${max}`}`,
     note: o.note,
   };
 }

@@ -135,7 +135,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     server.once('error', reject);
     // A storm of reconnecting screens fills Node's default queue of 511 while handshakes are being
     // worked through; every connection beyond it is dropped and retried by the client's kernel 1, 3, 7…
-    // seconds later (docs/operating.md "Reconnect storms").
+    // seconds later (docs/hub.md "Reconnect storms").
     server.listen({ port: config.port, host: config.host, backlog: config.listenBacklog }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

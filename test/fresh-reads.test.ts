@@ -112,29 +112,50 @@ kept('a read that a change overtook answers its callers but is not kept', async 
 });
 
 kept('callers that find a read in flight that no change overtook share it; after a change they wait for a new one', async () => {
-  const { source, cache } = keptSource();
-  source.slowMs = 50;
+  // Each read waits for its gate, so "in flight" does not depend on this machine's speed.
+  const source = { stored: 0, reads: 0, gates: [] as Array<() => void> };
+  const cache = new KeptReads<string, number>(async () => {
+    source.reads++;
+    const seen = source.stored;
+    await new Promise<void>((resolve) => source.gates.push(resolve));
+    return seen;
+  }, 60_000);
+  // Waits for a read to be waiting (a read that never comes fails the test instead of hanging it).
+  const until = async (what: string, condition: () => boolean) => {
+    const deadline = Date.now() + 5_000;
+    while (!condition()) {
+      if (Date.now() > deadline) assert.unreachable(`no ${what}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  const release = async () => {
+    await until('read waiting', () => source.gates.length > 0);
+    source.gates.shift()!();
+  };
   // A storm's first screens of a monitor: one read for all of them.
   const first = cache.get('a');
-  await new Promise((r) => setTimeout(r, 10));
   const joined = Array.from({ length: 20 }, () => cache.get('a'));
+  await release();
   assert.equal(await Promise.all([first, ...joined]), Array(21).fill(0));
   assert.is(source.reads, 1);
   // A change heard while a read runs: who asks after it gets a read begun after the change.
   cache.changed('a');
   const early = cache.get('a');
-  await new Promise((r) => setTimeout(r, 10));
+  await until('second read', () => source.reads >= 2);
   source.stored = 1;
   cache.changed('a');
   const late = cache.get('a');
+  await release();
+  await release();
   assert.is(await early, 0);
   assert.is(await late, 1);
   assert.is(source.reads, 3);
   // A forgotten cache (Redis came back) shares nothing that ran before.
   const before = cache.get('b');
-  await new Promise((r) => setTimeout(r, 10));
   cache.forget();
   const after = cache.get('b');
+  await release();
+  await release();
   await Promise.all([before, after]);
   assert.is(source.reads, 5);
 });

@@ -222,6 +222,7 @@ chunked('an export reads a hundred entries at a time and equals the entries read
   assert.is(res.status, 200);
   assert.is(res.headers.get('journal-entries-sha256'), expected);
   assert.is(reads.journal_chunks, 2, JSON.stringify(reads));
+  assert.is(reads.journal_entry_ids, 2, `each chunk checked by its last entry: ${JSON.stringify(reads)}`);
   assert.is(reads.journal_entries, 30, `only the tail is read entry by entry: ${JSON.stringify(reads)}`);
   const rows: string[][] = parse(res.bytes.toString('utf8').slice(1), { record_delimiter: '\r\n' });
   assert.equal(rows.slice(1).flatMap((row) => (row[9] === 'true' ? [Number(row[0])] : [])), [2, 215]);
@@ -230,15 +231,29 @@ chunked('an export reads a hundred entries at a time and equals the entries read
   await models.JournalChunk.deleteOne({ _id: `${id}:1` });
   assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), expected);
   assert.is((await models.JournalChunk.findById(`${id}:1`).lean())?.entries.length, 100);
-  // A damaged one is not trusted.
+  // A damaged one is not trusted, and is written again.
   await models.JournalChunk.updateOne({ _id: `${id}:2` }, { $set: { entries: chunks[0]!.entries.slice(0, 50) } });
   assert.is((await download(ctx, id, 'format=pdf')).headers.get('journal-entries-sha256'), expected);
+  assert.is((await models.JournalChunk.findById(`${id}:2`).lean())?.entries.at(-1)?.serial, 200);
+  // A chunk of another history (a restore under running processes): serials that fit, other entries.
+  const foreign = chunks[1]!.entries.map((e, i) => ({ ...e, serial: i + 1, text: `anders ${i}` }));
+  await models.JournalChunk.updateOne({ _id: `${id}:1` }, { $set: { entries: foreign } });
+  assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), expected);
+  assert.is((await models.JournalChunk.findById(`${id}:1`).lean())?.entries[0].text, texts[0]);
+  // A delete record of another history at the next ordinal is replaced by the next real delete.
+  await models.JournalDeletion.create({ _id: `${id}:3`, journalId: id, serial: 5, time: '2026-01-01T00:00:00.000Z', by: { userId: 1, apiKeyId: null } });
+  assert.is((await client(ctx.svc.url, as.member(ctx.a)).delete(`${BASE}/${id}/entries/${entryIds[6]}`)).status, 200);
+  const withSeventh = entriesDigest(await oneByOne(models, id, texts.length));
+  const after = await download(ctx, id, 'format=csv');
+  assert.is(after.headers.get('journal-entries-sha256'), withSeventh);
+  const marked: string[][] = parse(after.bytes.toString('utf8').slice(1), { record_delimiter: '\r\n' });
+  assert.equal(marked.slice(1).flatMap((row) => (row[9] === 'true' ? [Number(row[0])] : [])), [2, 7, 215]);
   // A missing delete record: the entries' own marks are read instead.
   await models.JournalDeletion.deleteOne({ _id: `${id}:2` });
-  assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), expected);
+  assert.is((await download(ctx, id, 'format=csv')).headers.get('journal-entries-sha256'), withSeventh);
   // A journal begun before deletes were counted is read entry by entry.
   const { deletes: _, ...uncounted } = { ...INITIAL_STATE, entries: texts.length };
-  assert.is(entriesDigest(await entriesAsOf(models, id, uncounted)), expected);
+  assert.is(entriesDigest(await entriesAsOf(models, id, uncounted)), withSeventh);
 });
 
 chunked.run();

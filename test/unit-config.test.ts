@@ -95,6 +95,7 @@ function problem(env: Record<string, string>): string {
 config('every kind of bad value is refused with the variable, what it must be and the fix', () => {
   assert.is(problem({ PORT: 'abc' }), 'PORT must be a non-negative integer up to 65535, not "abc": correct it or unset it for the default (3000)');
   assert.match(problem({ PORT: '70000' }), /^PORT must be a non-negative integer up to 65535, not "70000"/);
+  assert.match(problem({ LISTEN_BACKLOG: '0' }), /^LISTEN_BACKLOG must be an integer of at least 1 up to 65535, not "0"/);
   assert.match(problem({ SHUTDOWN_TIMEOUT_MS: '3000000000' }), /^SHUTDOWN_TIMEOUT_MS must be a non-negative integer up to 2147483647/);
   assert.match(problem({ HUB_RESYNC_MS: '1.5' }), /^HUB_RESYNC_MS must be a non-negative integer/);
   assert.is(problem({ LOG_LEVEL: 'verbose' }), 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose": correct it or unset it for the default (info)');

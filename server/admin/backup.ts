@@ -98,6 +98,9 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
   }
   // Indexes of the service's models (a replaced collection keeps its own; new ones get them here).
   await buildIndexes(db.conn);
+  // Derived data again: a process that has not heard of the restore yet may have written some of the
+  // old history while the backup loaded.
+  for (const name of DERIVED) await native.collection(name).deleteMany({});
   await markRestored(native);
   return { collections: names.length, documents };
 }

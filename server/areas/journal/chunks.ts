@@ -10,7 +10,8 @@
 // written then; a journal begun before deletes were counted is read entry by entry every time.
 import { isDuplicateKey } from '../../db/errors.js';
 import { entryKey } from './log.js';
-import type { EntryDoc, JournalModels, StoredEntry } from './models.js';
+import type { Model } from 'mongoose';
+import type { ChunkDoc, EntryDoc, JournalModels, StoredEntry } from './models.js';
 import type { JournalStateData } from './state.js';
 
 /** Entries per chunk. An entry is at most about 33 KB, so a chunk stays far below a document's 16 MB. */
@@ -35,13 +36,23 @@ async function readEntries(models: JournalModels, journalId: number, from: numbe
   return docs;
 }
 
-async function insertOnce(write: Promise<unknown>): Promise<void> {
+/**
+ * Inserts a document of a fixed _id. Writers of one _id write the same content, so a duplicate is
+ * normally that same document; one that differs is left from another history (a backup restored
+ * under running processes, or a dump that was not taken at one instant) and is replaced.
+ */
+async function writeOnce<T extends { _id: string }>(model: Model<T>, doc: T, same: (stored: T) => boolean): Promise<void> {
   try {
-    await write;
+    await model.create(doc);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
+    const stored = (await model.findById(doc._id).lean()) as T | null;
+    if (!stored || !same(stored)) await model.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }
 }
+
+const sameChunk = (entries: StoredEntry[]) => (stored: ChunkDoc) =>
+  Array.isArray(stored.entries) && stored.entries.length === entries.length && stored.entries.every((e, i) => e?.entryId === entries[i].entryId);
 
 /**
  * Writes the chunk that `entry` completes (the log's apply step, after the entry's own document): the
@@ -54,12 +65,13 @@ export async function completeChunk(models: JournalModels, journalId: number, en
   // export reads entry by entry and reports the gap.
   if (before.some((doc) => !doc)) return;
   const entries = [...before.map((doc) => written(doc!)), entry];
-  await insertOnce(models.JournalChunk.create({ _id: chunkKey(journalId, entry.serial / CHUNK_SIZE), journalId, entries }));
+  await writeOnce(models.JournalChunk, { _id: chunkKey(journalId, entry.serial / CHUNK_SIZE), journalId, entries }, sameChunk(entries));
 }
 
 /** Records a delete of the log (the log's apply step); `ordinal` is the log state's count after it. */
 export async function recordDeletion(models: JournalModels, journalId: number, ordinal: number, serial: number, time: string, by: EntryDoc['created']['by']): Promise<void> {
-  await insertOnce(models.JournalDeletion.create({ _id: deletionKey(journalId, ordinal), journalId, serial, time, by }));
+  const doc = { _id: deletionKey(journalId, ordinal), journalId, serial, time, by };
+  await writeOnce(models.JournalDeletion, doc, (stored) => stored.serial === serial && stored.time === time && JSON.stringify(stored.by) === JSON.stringify(by));
 }
 
 /** Why the entries could not be read: the serial number that is missing. */
@@ -77,22 +89,31 @@ export async function entriesAsOf(models: JournalModels, journalId: number, stat
   if (state.deletes === undefined) return allRead(await readEntries(models, journalId, 1, state.entries), 1);
   const full = Math.floor(state.entries / CHUNK_SIZE);
   const [chunks, deletions] = await Promise.all([
-    Promise.all(Array.from({ length: full }, (_, k) => models.JournalChunk.findById(chunkKey(journalId, k + 1)).lean())),
-    Promise.all(Array.from({ length: state.deletes }, (_, k) => models.JournalDeletion.findById(deletionKey(journalId, k + 1)).lean())),
+    batched(full, (k) => models.JournalChunk.findById(chunkKey(journalId, k + 1)).lean()),
+    batched(state.deletes, (k) => models.JournalDeletion.findById(deletionKey(journalId, k + 1)).lean()),
   ]);
   // A delete record missing (a backup taken between a delete and its record): the entry documents'
   // own marks are read instead.
   if (deletions.some((d) => !d)) return allRead(await readEntries(models, journalId, 1, state.entries), 1);
+  // Each chunk is checked against where its last entry lives: entry IDs are never reused, so a chunk
+  // left from another history (a restore) cannot pass for this one.
+  const lasts = await batched(full, (k) => {
+    const last = Array.isArray(chunks[k]?.entries) ? chunks[k]!.entries[CHUNK_SIZE - 1] : undefined;
+    return last?.entryId === undefined ? Promise.resolve(null) : models.JournalEntryId.findById(String(last.entryId)).lean();
+  });
 
   const entries: EntryDoc[] = [];
   for (const [k, chunk] of chunks.entries()) {
     const first = k * CHUNK_SIZE + 1;
-    if (chunk && chunk.entries.length === CHUNK_SIZE && chunk.entries.every((e, i) => e.serial === first + i)) {
+    const last = lasts[k];
+    if (chunk && Array.isArray(chunk.entries) && chunk.entries.length === CHUNK_SIZE && chunk.entries.every((e, i) => e?.serial === first + i)
+      && last?.journalId === journalId && last.serial === first + CHUNK_SIZE - 1) {
       for (const e of chunk.entries) entries.push({ ...e, _id: entryKey(journalId, e.serial), journalId, deleted: null });
       continue;
     }
     const docs = allRead(await readEntries(models, journalId, first, first + CHUNK_SIZE - 1), first);
-    await insertOnce(models.JournalChunk.create({ _id: chunkKey(journalId, k + 1), journalId, entries: docs.map(written) }));
+    const asWritten = docs.map(written);
+    await writeOnce(models.JournalChunk, { _id: chunkKey(journalId, k + 1), journalId, entries: asWritten }, sameChunk(asWritten));
     entries.push(...docs.map((doc) => ({ ...doc, deleted: null })));
   }
   entries.push(...allRead(await readEntries(models, journalId, full * CHUNK_SIZE + 1, state.entries), full * CHUNK_SIZE + 1).map((doc) => ({ ...doc, deleted: null })));
@@ -103,6 +124,15 @@ export async function entriesAsOf(models: JournalModels, journalId: number, stat
     if (entry && !entry.deleted) entry.deleted = { time: deletion!.time, by: deletion!.by };
   }
   return entries;
+}
+
+/** `read(0…count-1)`, READ_BATCH lookups in flight at a time. */
+async function batched<T>(count: number, read: (k: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < count; start += READ_BATCH) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(READ_BATCH, count - start) }, (_, k) => read(start + k)))));
+  }
+  return out;
 }
 
 function allRead(docs: (EntryDoc | null)[], first: number): EntryDoc[] {

@@ -91,8 +91,13 @@ export class MonitorStore {
     const known = this.owners.get(id);
     if (known !== undefined) return { id, organizationID: known };
     const running = this.ownerReads.get(id);
-    // A shared read that found nothing may have begun before the monitor was created: asked again.
-    const organizationID = (running && (await running)) ?? (await this.readOwner(id));
+    // A shared read that found nothing may have begun before the monitor was created: asked again, in
+    // one read shared by the callers that found nothing together.
+    const again = () => {
+      const newer = this.ownerReads.get(id);
+      return newer && newer !== running ? newer : this.readOwner(id);
+    };
+    const organizationID = (running && (await running)) ?? (await again());
     return organizationID === null ? null : { id, organizationID };
   }
 
