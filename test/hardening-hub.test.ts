@@ -186,15 +186,34 @@ hub('screens of one monitor subscribing at once to a fresh process share its rea
   fresh.db.conn.set('debug', (collection: string, method: string) => {
     if (method.startsWith('find')) reads[collection] = (reads[collection] ?? 0) + 1;
   });
+  // The test alarm is looked up after each answer; a second read would begin when the first ends.
+  const driver = fresh.db.conn.getClient();
+  const alarmReads = { started: 0, running: new Set<number>() };
+  const started = (e: { requestId: number; command: { find?: unknown } }) => {
+    if (e.command.find !== 'test_alarms') return;
+    alarmReads.started++;
+    alarmReads.running.add(e.requestId);
+  };
+  const ended = (e: { requestId: number }) => void alarmReads.running.delete(e.requestId);
+  driver.on('commandStarted', started);
+  driver.on('commandSucceeded', ended);
+  driver.on('commandFailed', ended);
   try {
     const acks = await Promise.all(screens.map((screen) => screen.subscribe(id)));
     for (const ack of acks) assert.ok('data' in ack && ack.data.snapshot?.version === 1, JSON.stringify(ack));
-    // The test alarm is looked up after each answer: counted until every lookup had its turn.
+    // Counted until the test-alarm reads begun have ended and no further one began after them.
     const deadline = Date.now() + WAIT_MS;
-    while (!reads.test_alarms && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
+    for (let quiet = 0; quiet < 3;) {
+      assert.ok(Date.now() < deadline, `test-alarm reads still running: ${alarmReads.running.size} of ${alarmReads.started}`);
+      const settled = alarmReads.started > 0 && alarmReads.running.size === 0;
+      quiet = settled ? quiet + 1 : 0;
+      await new Promise((r) => setTimeout(r, 10));
+    }
   } finally {
     fresh.db.conn.set('debug', false);
+    driver.off('commandStarted', started);
+    driver.off('commandSucceeded', ended);
+    driver.off('commandFailed', ended);
   }
   // The owner is read once for the check, the monitor once more for its snapshot.
   assert.ok((reads.monitors ?? 0) <= 2, `the monitor was read ${reads.monitors} times for 30 subscriptions`);
