@@ -27,13 +27,8 @@ export const deletionKey = (journalId: number, ordinal: number) => `${journalId}
 const written = ({ _id: _, journalId: __, deleted: ___, ...entry }: EntryDoc): StoredEntry => entry;
 
 /** The entries with serials `from`…`to` as their documents hold them; null where one is missing. */
-async function readEntries(models: JournalModels, journalId: number, from: number, to: number): Promise<(EntryDoc | null)[]> {
-  const docs: (EntryDoc | null)[] = [];
-  for (let start = from; start <= to; start += READ_BATCH) {
-    const serials = Array.from({ length: Math.min(READ_BATCH, to - start + 1) }, (_, k) => start + k);
-    docs.push(...(await Promise.all(serials.map((s) => models.JournalEntry.findById(entryKey(journalId, s)).lean()))));
-  }
-  return docs;
+function readEntries(models: JournalModels, journalId: number, from: number, to: number): Promise<(EntryDoc | null)[]> {
+  return batched(to - from + 1, (k) => models.JournalEntry.findById(entryKey(journalId, from + k)).lean());
 }
 
 /**
