@@ -17,7 +17,7 @@ import type { CredentialCache } from '../identity/credential-cache.js';
 import type { Metrics } from '../metrics.js';
 import { Admission } from './admission.js';
 import { checkHandshakes } from './handshake.js';
-import type { HubServer, HubSocket } from './io.js';
+import { requireOneRequest, type HubServer, type HubSocket } from './io.js';
 import { recheckSockets } from './recheck.js';
 import type { RedisPair } from './redis.js';
 import { attachScreen, screensHere } from './screens.js';
@@ -102,6 +102,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       connected[count]--;
       log.info({ socket: socket.id, reason, ...connected }, `${kind} disconnected`);
     });
+    requireOneRequest(socket);
     handleSubscriptions(socket, { admission, validator: deps.validator, monitors: deps.monitors, live: deps.live, screens: deps.screens });
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });

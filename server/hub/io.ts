@@ -59,3 +59,24 @@ export function ackError(err: unknown): AckError {
   const known = err instanceof AppError ? err : translateDbError(err);
   return known ? { error: known.code, message: known.message } : { error: 'internal_error', message: 'Unexpected error' };
 }
+
+// The events a socket asks with: one request object and an acknowledgement (docs/hub.md "Protocol").
+const REQUESTS = new Set(['monitor:subscribe', 'monitor:unsubscribe', 'water:nearby']);
+
+/**
+ * Answers a request event sent with more arguments than its one request (the acknowledgement is always
+ * the last) with invalid_body instead of leaving the client waiting; one without an acknowledgement has
+ * nobody to answer and is dropped.
+ */
+export function requireOneRequest(socket: HubSocket): void {
+  socket.use(([event, ...args], next) => {
+    if (!REQUESTS.has(event)) return next();
+    const ack = args[args.length - 1];
+    if (typeof ack !== 'function') return;
+    if (args.length !== 2) {
+      ack({ error: { error: 'invalid_body', message: `${event} takes one request object and an acknowledgement, got ${args.length - 1} arguments` } });
+      return;
+    }
+    next();
+  });
+}

@@ -1,0 +1,127 @@
+// Isolation between organizations (RELIABILITY.md "Isolation"): every operation of /openapi.json that
+// takes an organization's credential, sent as a valid request at organization A's resources by five
+// strangers — B's API key, B's admin, B's member, a user of no organization, a screen of A's other
+// monitor — is refused (401, 403 or 404), echoes nothing of A (every name A's world was given carries a
+// marker), and changes nothing (a dump of the database before and after). The same for the hub's events.
+import { suite } from '../helpers/suite.js';
+import * as assert from 'uvu/assert';
+import { io } from 'socket.io-client';
+import { TEST_KEY } from '../helpers/els-cobra.js';
+import { request } from '../helpers/http.js';
+import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
+import { buildWorld, documentedOperations, dumpDifference, exampleBody, settledDump, target, type DocOperation, type World } from '../helpers/world.js';
+import { figure } from './figures.js';
+
+interface Ctx {
+  svc: TestService;
+  a: World;
+  b: World;
+  loner: string;
+  ops: DocOperation[];
+}
+
+const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
+
+// Reached without an organization's credential (their own tokens: RELIABILITY.md "Abuse of the new doors").
+const OWN_DOORS = new Set(['F1', 'F2', 'A11', 'A11-delivered', 'IN1', 'IN2']);
+
+iso.before(async (ctx) => {
+  ctx.svc = await startTestService({ SECRETS_KEY: TEST_KEY }, { dbUri: otherDatabase(`reliability-isolation-${process.pid}`) });
+  ctx.a = await buildWorld(ctx.svc, 'ISOA');
+  ctx.b = await buildWorld(ctx.svc, 'ISOB');
+  const loner = await ctx.svc.identity.createUser('Nobody of any organization');
+  ctx.loner = (await ctx.svc.identity.createPersonalToken(loner.id, 'laptop')).token;
+  ctx.ops = (await documentedOperations(ctx.svc)).filter((op) => !OWN_DOORS.has(op.label));
+});
+iso.after(async (ctx) => {
+  await ctx.svc.db.conn.db!.dropDatabase().catch(() => undefined);
+  await ctx.svc.close();
+});
+
+iso('every operation × five strangers at A\'s resources: refused, nothing of A echoed, nothing changed', async (ctx) => {
+  const strangers: Record<string, Record<string, string>> = {
+    'B\'s API key': { 'API-TOKEN': ctx.b.org.apiKey },
+    'B\'s admin': { 'Personal-Access-Token': ctx.b.org.admin.token },
+    'B\'s member': { 'Personal-Access-Token': ctx.b.org.member.token },
+    'a user of no organization': { 'Personal-Access-Token': ctx.loner },
+    'a screen of A\'s other monitor': { 'Screen-Token': ctx.a.otherScreenToken },
+  };
+  const failures: string[] = [];
+  const statuses: Record<number, number> = {};
+  let probes = 0;
+  for (const op of ctx.ops) {
+    const before = await settledDump(ctx.svc);
+    const body = exampleBody(op, ctx.a);
+    for (const [who, headers] of Object.entries(strangers)) {
+      const path = target(op, ctx.a);
+      const res = await request(ctx.svc.url, op.method, path, { headers, body: op.method === 'GET' ? undefined : body });
+      probes++;
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      if (![401, 403, 404].includes(res.status)) failures.push(`${op.label} ${op.method} ${path} as ${who}: ${res.status} ${text?.slice(0, 200)}`);
+      if (text?.includes('ISOA')) failures.push(`${op.label} as ${who} echoed A's data: ${text.slice(0, 200)}`);
+    }
+    const changed = dumpDifference(before, await settledDump(ctx.svc));
+    if (changed.length) failures.push(`${op.label} by strangers changed ${changed.join('; ').slice(0, 600)}`);
+  }
+  figure('isolation: operations × strangers probed', `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`);
+  figure('isolation: statuses', Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', '));
+  figure('isolation: violations (not refused, echoed, or changed)', failures.length);
+  assert.is(failures.length, 0, failures.join('\n'));
+});
+
+iso('the hub: strangers cannot follow A\'s monitors nor ask for their water sources', async (ctx) => {
+  const strangers = {
+    'B\'s API key': { token: ctx.b.org.apiKey, scheme: 'api-token' },
+    'B\'s admin': { token: ctx.b.org.admin.token, scheme: 'personal-access-token' },
+    'B\'s member': { token: ctx.b.org.member.token, scheme: 'personal-access-token' },
+    'a user of no organization': { token: ctx.loner, scheme: 'personal-access-token' },
+    'a screen of A\'s other monitor': { token: ctx.a.otherScreenToken, scheme: 'screen-token' },
+  };
+  const failures: string[] = [];
+  let probes = 0;
+  const before = await settledDump(ctx.svc);
+  const sockets: Array<{ who: string; socket: ReturnType<typeof io>; events: string[] }> = [];
+  try {
+    for (const [who, auth] of Object.entries(strangers)) {
+      const socket = io(ctx.svc.url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
+      const events: string[] = [];
+      socket.onAny((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
+      sockets.push({ who, socket, events });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      for (const [name, payload] of [
+        ['monitor:subscribe', { monitorId: ctx.a.monitor }],
+        ['monitor:subscribe', { monitorId: ctx.a.monitor, version: 0 }],
+        ['water:nearby', { monitorId: ctx.a.monitor, latitude: 50.1336, longitude: 8.9183 }],
+      ] as const) {
+        const ack = await socket.timeout(30_000).emitWithAck(name, payload);
+        probes++;
+        if (!['not_found', 'forbidden'].includes(ack?.error?.error)) failures.push(`${name} as ${who}: ${JSON.stringify(ack).slice(0, 200)}`);
+        if (JSON.stringify(ack).includes('ISOA')) failures.push(`${name} as ${who} echoed A's data`);
+      }
+    }
+    // The screen of A's other monitor is one of A's screens: that it is online is recorded on connect.
+    const changed = dumpDifference(before, await settledDump(ctx.svc)).filter((c) => !/^screen(s|_claims): /.test(c));
+    if (changed.length) failures.push(`strangers' hub requests changed ${changed.join('; ').slice(0, 600)}`);
+    // A's next alarm data reaches none of them.
+    await request(ctx.svc.url, 'PATCH', `/api/v1/monitor/${ctx.a.monitor}/data/alarming`, { auth: { apiKey: ctx.a.org.apiKey }, body: { message: 'ISOA geheim' } });
+    const own = io(ctx.svc.url, { path: '/socket.io', auth: { token: ctx.a.screenToken, scheme: 'screen-token' }, transports: ['websocket'], reconnection: false });
+    // The own screen's snapshot holds the message: by then the patch has been broadcast everywhere.
+    const ack = await own.timeout(30_000).emitWithAck('monitor:subscribe', { monitorId: ctx.a.monitor });
+    own.close();
+    assert.match(JSON.stringify(ack), 'ISOA geheim');
+    for (const { who, events } of sockets) {
+      const leaked = events.find((e) => e.includes('ISOA'));
+      if (leaked) failures.push(`${who} received A's data: ${leaked.slice(0, 200)}`);
+    }
+  } finally {
+    for (const { socket } of sockets) socket.close();
+  }
+  figure('isolation: hub requests by strangers', probes);
+  assert.is(failures.length, 0, failures.join('\n'));
+});
+
+iso.run();
