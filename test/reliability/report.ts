@@ -2,7 +2,8 @@
 // the test runner and writes the figures its tests print into RELIABILITY.md, between its markers,
 // with the machine, the date and the command. `npm test` runs the same files in a bounded form.
 //
-// RELIABILITY_REQUESTS (default here 10,000) and RELIABILITY_SEED pass through to the tests.
+// RELIABILITY_REQUESTS (default here 10,000), RELIABILITY_SOAK_ROUNDS (here 30) and RELIABILITY_SEED
+// pass through to the tests.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const env = { ...process.env, RELIABILITY_REQUESTS: process.env.RELIABILITY_REQUESTS || '10000' };
+const env = { ...process.env, RELIABILITY_REQUESTS: process.env.RELIABILITY_REQUESTS || '10000', RELIABILITY_SOAK_ROUNDS: process.env.RELIABILITY_SOAK_ROUNDS || '30' };
 const started = Date.now();
 const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', '^test/reliability/'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'inherit'] });
 let output = '';

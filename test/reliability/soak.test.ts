@@ -1,0 +1,115 @@
+// Soak (RELIABILITY.md "Soak"): hours of a station's life compressed into rounds — in each, screens
+// connect and subscribe, alarm data is written and reaches them, staff read and write the journal and
+// the things, and the screens leave again. After the warm-up, the process's heap (after a full garbage
+// collection) and its handles must come back flat: what a round leaves behind is what a leak is.
+//
+// RELIABILITY_SOAK_ROUNDS sets the rounds (default 8; `npm run test:reliability` 30); SOAK_SCREENS and
+// SOAK_WRITES the screens per round and the warm-up rounds' writes.
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { suite } from '../helpers/suite.js';
+import * as assert from 'uvu/assert';
+import { TEST_KEY } from '../helpers/els-cobra.js';
+import { client } from '../helpers/http.js';
+import { connectScreen, type Screen } from '../helpers/screen.js';
+import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
+import { buildWorld, type World } from '../helpers/world.js';
+import { figure } from './figures.js';
+
+const ROUNDS = Math.max(4, Number(process.env.RELIABILITY_SOAK_ROUNDS || 8));
+const WARM_UP = 2;
+const SCREENS = Number(process.env.SOAK_SCREENS || 40);
+const WRITES = Number(process.env.SOAK_WRITES || 30);
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+interface Ctx {
+  svc: TestService;
+  world: World;
+}
+
+const soak = suite<Ctx>('reliability: soak', {} as Ctx);
+
+soak.before(async (ctx) => {
+  ctx.svc = await startTestService({ SECRETS_KEY: TEST_KEY }, { dbUri: otherDatabase(`reliability-soak-${process.pid}`) });
+  ctx.world = await buildWorld(ctx.svc, 'SOAK');
+});
+soak.after(async (ctx) => {
+  await ctx.svc.db.conn.db!.dropDatabase().catch(() => undefined);
+  await ctx.svc.close();
+});
+
+/** Heap used after full collections: the smallest of three readings. */
+async function heapAfterGc(): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+    readings.push(process.memoryUsage().heapUsed);
+  }
+  return Math.min(...readings);
+}
+
+const handles = () => process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap').length;
+
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.unreachable(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+soak(`${ROUNDS} rounds of ${SCREENS} screens coming and going, alarm writes and staff work: heap and handles flat`, async (ctx) => {
+  const w = ctx.world;
+  const key = client(ctx.svc.url, { apiKey: w.org.apiKey });
+  const admin = client(ctx.svc.url, { pat: w.org.admin.token });
+  const samples: Array<{ heap: number; handles: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const screens: Screen[] = await Promise.all(Array.from({ length: SCREENS }, (_, i) => (i % 4 ? connectScreen(ctx.svc.url, w.org.apiKey) : connectScreen(ctx.svc.url, w.screenToken, 'screen-token'))));
+    const acks = await Promise.all(screens.map((s) => s.subscribe(w.monitor)));
+    assert.ok(acks.every((a) => 'data' in a), JSON.stringify(acks.find((a) => !('data' in a))));
+    // The warm-up rounds write a lot (caches of versions, entries and records fill: they are bounded,
+    // by bytes and entries, not leaks); the measured rounds write once each, so that what a round
+    // leaves behind is what screens coming and going and the reads leave.
+    const writes = round < WARM_UP ? WRITES : 1;
+    for (let i = 0; i < writes; i++) {
+      const res = await key.patch(`/api/v1/monitor/${w.monitor}/data/alarming`, { positiveResponses: round * WRITES + i, message: `SOAK Runde ${round}` });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+    }
+    // M6's ETag is the data's version.
+    const latest = Number((await key.get(`/api/v1/monitor/${w.monitor}/data`)).headers.get('etag')?.slice(1, -1));
+    await waitUntil(() => screens.every((s) => s.version === latest), `every screen on version ${latest}`);
+    // Staff at work meanwhile: the journal, the things, the lists.
+    if (round < WARM_UP) {
+      assert.is((await admin.post(`/api/v1/journal/${w.journal}/entries`, { journalId: w.journal, categoryId: w.category, text: `SOAK Eintrag ${round}` })).status, 201);
+      assert.is((await key.post(`/api/v1/things/entities/${w.entity}/records`, { values: [{ fieldID: w.fieldIds[1], value: `SOAK Straße ${round}` }] })).status, 201);
+    }
+    assert.is((await admin.get(`/api/v1/journal/${w.journal}/export?format=csv`)).status, 200);
+    assert.is((await key.get(`/api/v1/things/entities/${w.entity}/records?search=SOAK`)).status, 200);
+    assert.is((await key.get(`/api/v1/journal?organization_id=${w.org.orgId}`)).status, 200);
+    assert.is((await key.get(`/api/v1/monitor?organization=${w.org.orgId}`)).status, 200);
+    for (const s of screens) s.close();
+    // The screens are gone once the hub has seen them go (its own count) and their handles are closed.
+    await waitUntil(() => { const s = ctx.svc.hub.status(); return s.screens + s.otherSockets === 0; }, 'the hub to see every screen leave');
+    if (round >= WARM_UP - 1) {
+      // Closed sockets release their handles a moment later; the final assertion judges what is left.
+      if (samples.length) await waitUntil(() => handles() <= samples[0].handles, `handles back to ${samples[0].handles}`, 10_000).catch(() => undefined);
+      samples.push({ heap: await heapAfterGc(), handles: handles() });
+    }
+  }
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  const cycled = (samples.length - 1) * SCREENS;
+  const perScreen = (last.heap - first.heap) / cycled;
+  figure('soak: rounds (screens connected and left, alarm writes)', `${ROUNDS} (${ROUNDS * SCREENS}, ${WARM_UP * WRITES + ROUNDS - WARM_UP})`);
+  figure('soak: heap after GC, after warm-up → end', `${(first.heap / 2 ** 20).toFixed(1)} → ${(last.heap / 2 ** 20).toFixed(1)} MiB (${perScreen.toFixed(0)} bytes per screen that came and went)`);
+  figure('soak: active handles, after warm-up → end', `${first.handles} → ${last.handles}`);
+  assert.ok(last.handles <= first.handles, `handles grew: ${samples.map((s) => s.handles).join(' → ')}`);
+  // A screen that came and went may leave nothing behind; 1 KiB each is room for caches filling up
+  // (credentials, monitors) and the heap's own noise, far below a screen's footprint (about 17 KiB).
+  assert.ok(perScreen < 1024, `heap grew ${perScreen.toFixed(0)} bytes per screen: ${samples.map((s) => (s.heap / 2 ** 20).toFixed(2)).join(' → ')} MiB`);
+});
+
+soak.run();
