@@ -176,7 +176,7 @@ export function target(op: DocOperation, w: World, override: Record<string, stri
   const query = op.params
     .filter((p) => p.in === 'query')
     .map((p) => [p.name, override[p.name] ?? parameterValue(op, p.name, w)] as const)
-    .filter((pair): pair is readonly [string, string] => pair[1] !== undefined && (op.params.find((p) => p.name === pair[0])!.required || pair[0] !== 'mobileID' && pair[0] !== 'phoneID'));
+    .filter((pair): pair is readonly [string, string] => pair[1] !== undefined);
   return query.length ? `${path}?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : path;
 }
 
