@@ -1,0 +1,99 @@
+// Races on two processes (RELIABILITY.md "Races"): guarantees hammered with concurrent requests spread
+// over two service instances on one database and one Redis, rate limits off. Each race runs in rounds;
+// the figures count races run and violations.
+import { suite } from '../helpers/suite.js';
+import * as assert from 'uvu/assert';
+import { TEST_KEY } from '../helpers/els-cobra.js';
+import { client } from '../helpers/http.js';
+import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
+import { buildWorld, type World } from '../helpers/world.js';
+import { figure } from './figures.js';
+
+const ROUNDS = Number(process.env.RELIABILITY_RACE_ROUNDS || 3);
+
+interface Ctx {
+  one: TestService;
+  two: TestService;
+  world: World;
+}
+
+const races = suite<Ctx>('reliability: races on two processes', {} as Ctx);
+
+races.before(async (ctx) => {
+  const db = otherDatabase(`reliability-races-${process.pid}`);
+  const env = { SECRETS_KEY: TEST_KEY, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `reliability-races-${process.pid}` };
+  ctx.one = await startTestService(env, { dbUri: db });
+  ctx.two = await startTestService(env, { dbUri: db });
+  ctx.world = await buildWorld(ctx.one, 'RACES');
+});
+races.after(async (ctx) => {
+  await ctx.one.db.conn.db!.dropDatabase().catch(() => undefined);
+  await ctx.two.close();
+  await ctx.one.close();
+});
+
+/** The API key's client on process one for even i, on process two for odd i. */
+const on = (ctx: Ctx, i: number) => client((i % 2 ? ctx.two : ctx.one).url, { apiKey: ctx.world.org.apiKey });
+
+let run = 0;
+let violations = 0;
+const check = (ok: boolean, message: string) => {
+  run++;
+  if (!ok) violations++;
+  assert.ok(ok, message);
+};
+
+races('one gsm number, one alarming configuration: 20 racing creates on two processes, one wins, the rest 409', async (ctx) => {
+  for (let round = 0; round < ROUNDS; round++) {
+    const gsm = `0049172${String(round).padStart(7, '0')}`;
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => on(ctx, i).post('/api/v1/sms/alarming', { gsm, organizationID: ctx.world.org.orgId, pin: `${1000 + i}` })));
+    const won = replies.filter((r) => r.status === 200 || r.status === 201);
+    check(won.length === 1 && replies.every((r) => r.status === 409 || r === won[0]), `round ${round}: ${replies.map((r) => r.status).join(',')}`);
+    const listed = (await on(ctx, round).get(`/api/v1/sms/alarming?organization_id=${ctx.world.org.orgId}`)).body.filter((c: { gsm: string }) => c.gsm === gsm);
+    check(listed.length === 1 && listed[0].id === won[0].body.id, `round ${round}: listed ${JSON.stringify(listed)}`);
+  }
+});
+
+races('the record limit under racing bulk creates on two processes: never exceeded, every accepted record stored, usage agrees', async (ctx) => {
+  const w = ctx.world;
+  for (let round = 0; round < ROUNDS; round++) {
+    const entity = (await on(ctx, 0).post('/api/v1/things/entities', { name: `RACES Runde ${round}`, organizationID: w.org.orgId, fields: [{ name: 'Name', type: 'text' }] })).body;
+    const held = (await on(ctx, 0).get(`/api/v1/things/usage?organization_id=${w.org.orgId}`)).body;
+    const used = held.recordCount as number;
+    // Room for 25 more; 10 bulks of 5 race for it.
+    await ctx.one.identity.setRecordLimit(w.org.orgId, used + 25);
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => on(ctx, i).post(`/api/v1/things/entities/${entity.id}/records/bulk`, {
+      records: Array.from({ length: 5 }, (_, j) => ({ values: [{ fieldID: entity.fields[0].id, value: `r${round}-${i}-${j}` }] })),
+    })));
+    // A bulk past the limit creates what fits and names the rest in failedEntries.
+    check(replies.every((r) => r.status === 200), `round ${round}: ${replies.map((r) => `${r.status} ${r.status >= 300 ? r.body.error : ''}`).join(',')}`);
+    const accepted = replies.reduce((n, r) => n + r.body.createdIDs.length, 0);
+    const failed = replies.reduce((n, r) => n + r.body.failedEntries.length, 0);
+    const listed = (await on(ctx, 1).get(`/api/v1/things/entities/${entity.id}/records`)).body;
+    const stored = listed.total as number;
+    const usedAfter = (await on(ctx, 1).get(`/api/v1/things/usage?organization_id=${w.org.orgId}`)).body.recordCount as number;
+    check(stored === 25 && usedAfter === used + stored, `round ${round}: stored ${stored}, usage ${used} → ${usedAfter}, limit ${used + 25}`);
+    check(accepted === stored && accepted + failed === 50, `round ${round}: created ${accepted}, failed ${failed}, stored ${stored}`);
+  }
+});
+
+races('alarm data writes racing on two processes: every acknowledged write has its own version, and none is lost', async (ctx) => {
+  const w = ctx.world;
+  const path = `/api/v1/monitor/${w.monitor}/data/alarming`;
+  for (let round = 0; round < ROUNDS; round++) {
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => on(ctx, i).patch(path, { positiveResponses: i })));
+    check(replies.every((r) => r.status === 200), `round ${round}: ${replies.map((r) => r.status).join(',')}`);
+    const versions = replies.map((r) => Number(/version (\d+)/.exec(r.body.message)?.[1]));
+    check(new Set(versions).size === versions.length && versions.every(Number.isFinite), `round ${round}: versions ${versions.join(',')}`);
+    const max = Math.max(...versions);
+    check(max - Math.min(...versions) === versions.length - 1, `round ${round}: versions not contiguous: ${[...versions].sort((a, b) => a - b).join(',')}`);
+    // The stored state is the write of the highest version.
+    const data = await on(ctx, round + 1).get(`/api/v1/monitor/${w.monitor}/data`);
+    check(Number(data.headers.get('etag')?.slice(1, -1)) === max, `round ${round}: M6 at ${data.headers.get('etag')}, highest acknowledged ${max}`);
+    const last = replies[versions.indexOf(max)];
+    check(data.body.alarmData?.positiveResponses === replies.indexOf(last), `round ${round}: stored positiveResponses ${data.body.alarmData?.positiveResponses}, the last write set ${replies.indexOf(last)}`);
+  }
+  figure('races: guarantees checked on two processes (violations)', `${run} (${violations})`);
+});
+
+races.run();
