@@ -49,9 +49,17 @@ iso('every operation × five strangers at A\'s resources: refused, nothing of A 
   const failures: string[] = [];
   const statuses: Record<number, number> = {};
   let probes = 0;
+  let controls = 0;
   for (const op of ctx.ops) {
-    const before = await settledDump(ctx.svc);
     const body = exampleBody(op, ctx.a);
+    // The control: a read as A's own admin succeeds, so the strangers' refusals are not of a wrong target.
+    if (op.method === 'GET') {
+      const own = await request(ctx.svc.url, 'GET', target(op, ctx.a), { auth: { pat: ctx.a.org.admin.token } });
+      if (own.status !== 200) failures.push(`${op.label} control: A's admin got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
+      else controls++;
+    }
+    // After the control: a read may make what it reads (J6 opens the organization's journal).
+    const before = await settledDump(ctx.svc);
     for (const [who, headers] of Object.entries(strangers)) {
       const path = target(op, ctx.a);
       const res = await request(ctx.svc.url, op.method, path, { headers, body: op.method === 'GET' ? undefined : body });
@@ -65,6 +73,7 @@ iso('every operation × five strangers at A\'s resources: refused, nothing of A 
     if (changed.length) failures.push(`${op.label} by strangers changed ${changed.join('; ').slice(0, 600)}`);
   }
   figure('isolation: operations × strangers probed', `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`);
+  figure('isolation: reads answered 200 to A\'s own admin (the control)', controls);
   figure('isolation: statuses', Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', '));
   figure('isolation: violations (not refused, echoed, or changed)', failures.length);
   assert.is(failures.length, 0, failures.join('\n'));
