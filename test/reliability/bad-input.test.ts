@@ -31,8 +31,14 @@ interface Ctx {
 
 const bad = suite<Ctx>('reliability: bad input', {} as Ctx);
 
+// Every EPOCH requests the run starts over on a new database with a new world: accepted writes make the
+// database grow, and every comparison reads all of it.
+const EPOCH = Number(process.env.RELIABILITY_EPOCH || 2000);
+let epoch = 0;
+const serviceOfEpoch = () => startTestService({ SECRETS_KEY: TEST_KEY, INBOUND_GATEWAY_TOKEN: GATEWAY_TOKEN }, { dbUri: otherDatabase(`reliability-bad-input-${process.pid}-${epoch}`) });
+
 bad.before(async (ctx) => {
-  ctx.svc = await startTestService({ SECRETS_KEY: TEST_KEY, INBOUND_GATEWAY_TOKEN: GATEWAY_TOKEN }, { dbUri: otherDatabase(`reliability-bad-input-${process.pid}`) });
+  ctx.svc = await serviceOfEpoch();
   ctx.world = await buildWorld(ctx.svc, 'BADINPUT');
   ctx.ops = await documentedOperations(ctx.svc);
   process.stdout.write(`[reliability] bad input: seed ${SEED} (RELIABILITY_SEED=${SEED} replays it), ${REQUESTS} requests, ${EVENTS} hub events\n`);
@@ -219,6 +225,19 @@ function build(c: Case, ops: DocOperation[], w: World): Built {
 
 const describe = (b: Built, label: string) => `${label} ${b.method} ${b.path.slice(0, 200)} ${b.headers['Content-Type'] ?? ''} ${(b.body ?? '').slice(0, 200)}${(b.body?.length ?? 0) > 200 ? `… (${b.body!.length} chars)` : ''}`;
 
+/** The world is whole: its resources still answer (refusals were not 404s of a world gone). */
+async function assertWorldWhole(ctx: Ctx): Promise<void> {
+  const w = ctx.world;
+  const own = { auth: { apiKey: w.org.apiKey } };
+  for (const path of [`/api/v1/monitor/${w.monitor}`, `/api/v1/app/device/${w.device}?organization_id=${w.org.orgId}`, `/api/v1/journal/categories/${w.category}`,
+    `/api/v1/things/entities/${w.entity}`, `/api/v1/things/records/${w.record}`, `/api/v1/alarms/${w.alarm}`, `/api/v1/sms/${w.mobile}?organization_id=${w.org.orgId}`]) {
+    const res = await request(ctx.svc.url, 'GET', path, path.includes('/app/') || path.includes('/sms/') ? { auth: { pat: w.org.admin.token } } : own);
+    assert.is(res.status, 200, `${path} after epoch ${epoch}: ${JSON.stringify(res.body)}`);
+  }
+  const screens = (await request(ctx.svc.url, 'GET', `/api/v1/monitor/${w.monitor}/screens`, own)).body;
+  assert.ok(JSON.stringify(screens).includes(`"id":${w.screen}`), `the world's screen is still paired: ${JSON.stringify(screens).slice(0, 200)}`);
+}
+
 bad('generated requests over every operation: no 5xx, every refusal a JSON error, nothing changed by a refused request', async (ctx) => {
   const cases = fc.sample(caseArbitrary(ctx.ops.length), { seed: SEED, numRuns: REQUESTS });
   const failures: string[] = [];
@@ -231,6 +250,16 @@ bad('generated requests over every operation: no 5xx, every refusal a JSON error
   let baseline = await settledDump(ctx.svc);
   let stale = false;
   for (const [index, c] of cases.entries()) {
+    if (index > 0 && index % EPOCH === 0) {
+      await assertWorldWhole(ctx);
+      await ctx.svc.db.conn.db!.dropDatabase();
+      await ctx.svc.close();
+      epoch++;
+      ctx.svc = await serviceOfEpoch();
+      ctx.world = await buildWorld(ctx.svc, 'BADINPUT');
+      baseline = await settledDump(ctx.svc);
+      stale = false;
+    }
     // The first pass sends each operation once, in order; then the generator picks.
     if (index < ctx.ops.length) c.op = index;
     const b = build(c, ctx.ops, ctx.world);
@@ -281,16 +310,7 @@ bad('generated requests over every operation: no 5xx, every refusal a JSON error
   figure('bad input: statuses', Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', '));
   assert.is(failures.length, 0, `seed ${SEED}:\n${failures.join('\n')}`);
   assert.is(covered.size, ctx.ops.length, 'every operation was sent at least once');
-  // The world is whole: its resources still answer (refusals were not 404s of a world gone).
-  const w = ctx.world;
-  const own = { auth: { apiKey: w.org.apiKey } };
-  for (const path of [`/api/v1/monitor/${w.monitor}`, `/api/v1/app/device/${w.device}?organization_id=${w.org.orgId}`, `/api/v1/journal/categories/${w.category}`,
-    `/api/v1/things/entities/${w.entity}`, `/api/v1/things/records/${w.record}`, `/api/v1/alarms/${w.alarm}`, `/api/v1/sms/${w.mobile}?organization_id=${w.org.orgId}`]) {
-    const res = await request(ctx.svc.url, 'GET', path, path.includes('/app/') || path.includes('/sms/') ? { auth: { pat: w.org.admin.token } } : own);
-    assert.is(res.status, 200, `${path} after the run: ${JSON.stringify(res.body)}`);
-  }
-  const screens = (await request(ctx.svc.url, 'GET', `/api/v1/monitor/${w.monitor}/screens`, own)).body;
-  assert.ok(JSON.stringify(screens).includes(`"id":${w.screen}`), `the world's screen is still paired: ${JSON.stringify(screens).slice(0, 200)}`);
+  await assertWorldWhole(ctx);
 });
 
 // The hub's events: hostile handshakes and payloads, with and without an acknowledgement callback.
