@@ -21,20 +21,29 @@ const env = {
   // `npm test` may.
   TEST_FILE_TIMEOUT_S: process.env.TEST_FILE_TIMEOUT_S || '7200',
 };
-const started = Date.now();
-const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', '^test/reliability/'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'inherit'] });
+// RELIABILITY_FROM_LOG: the saved output of an earlier run, written into RELIABILITY.md without running.
+const fromLog = process.env.RELIABILITY_FROM_LOG;
 let output = '';
-child.stdout.on('data', (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  output += chunk.toString();
-});
-const code = await new Promise<number>((resolve) => child.once('close', (c) => resolve(c ?? 1)));
+let code = 0;
+if (fromLog) {
+  output = await fs.readFile(fromLog, 'utf8');
+} else {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', '^test/reliability/'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    output += chunk.toString();
+  });
+  code = await new Promise<number>((resolve) => child.once('close', (c) => resolve(c ?? 1)));
+}
 
-const figures = [...output.matchAll(/^\[figure\] ([^:]+(?::[^:]+)?): (.*)$/gm)].map((m) => [m[1], m[2]] as const);
+// A figure line may follow uvu's own output on the same line (the suite's name).
+const figures = [...output.matchAll(/\[figure\] ([^:\n]+(?::[^:\n]+)?): (.*)$/gm)].map((m) => [m[1], m[2]] as const);
+const seconds = /^duration: ([\d.]+) s$/m.exec(output)?.[1] ?? '?';
+const requests = /bad input: requests sent: (\d+)/.exec(output)?.[1] ?? env.RELIABILITY_REQUESTS;
 const summary = /^(\d+) passed, (\d+) failed.*$/m.exec(output)?.[0] ?? 'no summary';
 const cpus = os.cpus();
 const table = [
-  `Run of ${new Date().toISOString().slice(0, 10)}: \`RELIABILITY_REQUESTS=${env.RELIABILITY_REQUESTS} npm run test:reliability\`, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, the embedded database; ${((Date.now() - started) / 1000).toFixed(0)} s, tests: ${summary}.`,
+  `Run of ${new Date().toISOString().slice(0, 10)}: \`RELIABILITY_REQUESTS=${requests} npm run test:reliability\`, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, the embedded database; ${Math.round(Number(seconds))} s, tests: ${summary}.`,
   '',
   '| figure | value |',
   '|---|---|',
