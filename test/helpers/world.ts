@@ -102,12 +102,14 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
   const journal = (await ok(api.get(`/api/v1/journal?organization_id=${o}&event_id=${++events}`), 'J6')).id;
   await ok(admin.post(`/api/v1/journal/${journal}/lock`), 'J7');
   const entry = (await ok(admin.post(`/api/v1/journal/${journal}/entries`, { journalId: journal, categoryId: category, text: `${marker} Eintrag` }), 'J9')).id;
-  const entityBody = { ...(entityExample as object), name: `${marker} Hydranten`, description: `${marker} Hydranten der Wache`, organizationID: o };
+  const ops = await documentedOperations(svc);
+  const example = (label: string) => ops.find((op) => op.label === label)!.example as Record<string, unknown>;
+  // T2's example: the fields the other things examples' field IDs (c1d2e3f4-…491 to …495) refer to, in order.
+  const entityBody = { icon: example('T2').icon, fields: example('T2').fields, name: `${marker} Hydranten`, description: `${marker} Hydranten der Wache`, organizationID: o };
   const created = await ok(api.post('/api/v1/things/entities', entityBody), 'T2');
   const fieldIds: string[] = created.fields.map((f: { id: string }) => f.id);
   const record = (await ok(api.post(`/api/v1/things/entities/${created.id}/records`, { values: [{ fieldID: fieldIds[0], value: 'H 80' }, { fieldID: fieldIds[1], value: `${marker} Hauptstraße 38` }] }), 'T6')).id;
-  const ruleExample = (await documentedOperations(svc)).find((op) => op.label === 'T11')!.example as object;
-  const ruleBody = { ...withFieldIds(ruleExample, fieldIds), name: `${marker} Hydrant defekt` };
+  const ruleBody = { ...withFieldIds(example('T11'), fieldIds), name: `${marker} Hydrant defekt` };
   const rule = (await ok(api.post(`/api/v1/things/entities/${created.id}/rules`, ruleBody), 'T11')).id;
   const alarm = (await ok(api.post('/api/v1/alarms', { organizationID: o, event: `${marker} B3 Wohnungsbrand`, message: `${marker} Rauch` }), 'AL1')).id;
   const certificate = pem();
@@ -124,17 +126,6 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
 
 const EXAMPLE_FIELD = (i: number) => `c1d2e3f4-0a1b-4c2d-8e3f-40516273849${i + 1}`;
 
-// T2's example, the fields the example field IDs of the other things examples refer to, in order.
-const entityExample = {
-  icon: '💧',
-  fields: [
-    { name: 'Typ', type: 'selection', selectionValues: ['H 80', 'H 100', 'U 80', 'U 100'] },
-    { name: 'Standort', type: 'address' },
-    { name: 'Position', type: 'coordinates' },
-    { name: 'Zustand', type: 'selection', selectionValues: ['in Ordnung', 'defekt'] },
-    { name: 'Letzte Prüfung', type: 'date' },
-  ],
-};
 
 /** `value` with the document examples' field IDs replaced by the world entity's. */
 function withFieldIds<T>(value: T, fieldIds: string[]): T {
