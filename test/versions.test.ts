@@ -66,6 +66,36 @@ chain('a stalled writer on a pruned base re-inserts an old version number: detec
   assert.equal((await b.latest(key))!.body.writes.slice(-2), [40, 41]);
 });
 
+chain('pruning deletes each window of old links with one delete command of exact _ids, oldest first, and keeps the newest 20', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  const deletes: Array<Array<{ q: { _id: string } }>> = [];
+  const client = ctx.db.conn.getClient();
+  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+    if (e.commandName === 'delete' && e.command.delete === 'chain_links') deletes.push(e.command.deletes as Array<{ q: { _id: string } }>);
+  };
+  client.on('commandStarted', seen);
+  try {
+    await a.start(key, { writes: [] });
+    for (let n = 1; n <= 40; n++) await a.append(key, add(n), absent);
+    // Versions 20, 30 and 40 each prune the window 20 behind them: 0, 1–10, 11–20 (the newest 20 stay).
+    await until(async () => !(await ctx.db.chains.links.findById(`${key}:20`).lean()), 'the prune of the second window');
+  } finally {
+    client.off('commandStarted', seen);
+  }
+  const mine = deletes.filter((statements) => statements.some((st) => st.q._id.startsWith(`${key}:`)));
+  assert.is(mine.length, 3, 'one delete command per window');
+  assert.equal(mine.map((statements) => statements.map((st) => st.q._id)), [
+    [`${key}:0`],
+    Array.from({ length: 10 }, (_, i) => `${key}:${i + 1}`),
+    Array.from({ length: 10 }, (_, i) => `${key}:${i + 11}`),
+  ]);
+  for (let n = 0; n <= 40; n++) {
+    const kept = (await ctx.db.chains.links.findById(`${key}:${n}`).lean()) !== null;
+    assert.is(kept, n > 20, `link ${n} ${n > 20 ? 'kept' : 'pruned'}`);
+  }
+});
+
 chain('concurrent appends on two chains give each version exactly once and keep every write', async (ctx) => {
   const key = newKey();
   const chains = two(ctx);

@@ -370,11 +370,13 @@ export class Chain<T> {
       this.layouts.delete(id);
       if (link?.apart) await this.dropContent(key, { n: old, epoch: link.epoch });
     }
-    // Each multiple of PRUNE_EVERY deletes the window of links behind it, each by its exact _id (a
-    // filter on `key` would read every link of every monitor on FerretDB, bodies included).
+    // Each multiple of PRUNE_EVERY deletes the window of links behind it: one delete command whose
+    // statements each name an exact _id, oldest first (a filter on `key` or `_id: {$in}` would read
+    // every link of every monitor on FerretDB, bodies included; a command per link cost a write its
+    // share of ten round trips).
     if (n % PRUNE_EVERY !== 0) return;
-    for (let old = n - LINKS_KEPT - PRUNE_EVERY + 1; old <= n - LINKS_KEPT; old++) {
-      if (old >= 0) await this.models.links.deleteOne({ _id: linkId(key, old) });
-    }
+    const window: Array<{ deleteOne: { filter: { _id: string } } }> = [];
+    for (let old = Math.max(0, n - LINKS_KEPT - PRUNE_EVERY + 1); old <= n - LINKS_KEPT; old++) window.push({ deleteOne: { filter: { _id: linkId(key, old) } } });
+    if (window.length > 0) await this.models.links.bulkWrite(window, { ordered: true });
   }
 }
