@@ -7,11 +7,14 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { RedisClient } from '../hub/redis.js';
 import { RateLimiter } from './rate-limit.js';
 
-/** One limit: `take` spends one unit for `key`; both answer the seconds to wait (0: go ahead). */
+/** One limit: `take` spends units for `key` (one unless told); both answer the seconds to wait (0: go ahead). */
 export interface Limiter {
-  take(key: string): Promise<number>;
+  /** Spends `points` at once, or none when they are not all there (then the wait is answered). */
+  take(key: string, points?: number): Promise<number>;
   /** Looks without spending. */
   wait(key: string): Promise<number>;
+  /** Gives back units a take spent for something that turned out not to count (never above the burst). */
+  give(key: string, points: number): Promise<void>;
 }
 
 export interface LimitsOptions {
@@ -22,7 +25,7 @@ export interface LimitsOptions {
   prefix?: string;
 }
 
-const OFF: Limiter = { take: async () => 0, wait: async () => 0 };
+const OFF: Limiter = { take: async () => 0, wait: async () => 0, give: async () => undefined };
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -51,9 +54,10 @@ export class Limits {
       insuranceLimiter: new RateLimiterMemory({ points: burst, duration }),
     });
     return {
-      async take(key) {
+      // consume() counts atomically in Redis: of racing takes, only those the burst holds succeed.
+      async take(key, points = 1) {
         try {
-          await redis.consume(key);
+          await redis.consume(key, points);
           return 0;
         } catch (res) {
           if (res instanceof RateLimiterRes) return seconds(res.msBeforeNext);
@@ -64,11 +68,16 @@ export class Limits {
         const res = await redis.get(key).catch(() => null);
         return res && res.consumedPoints >= burst ? seconds(res.msBeforeNext) : 0;
       },
+      async give(key, points) {
+        // Not below what was spent in this window: a give after the window ended starts no credit.
+        const res = await redis.get(key).catch(() => null);
+        if (res && res.consumedPoints > 0) await redis.reward(key, Math.min(points, res.consumedPoints)).catch(() => undefined);
+      },
     };
   }
 }
 
 function memoryLimiter(perSecond: number, burst: number): Limiter {
   const bucket = new RateLimiter(perSecond, burst);
-  return { take: async (key) => bucket.take(key), wait: async (key) => bucket.wait(key) };
+  return { take: async (key, points) => bucket.take(key, Date.now(), points), wait: async (key) => bucket.wait(key), give: async (key, points) => bucket.give(key, points) };
 }

@@ -21,20 +21,28 @@ export class RateLimiter {
     return bucket;
   }
 
-  /** Seconds to wait before `key` may act again; 0 when it may act now (nothing is taken). */
-  wait(key: string, now = Date.now()): number {
+  /** Seconds to wait before `key` may spend `points`; 0 when it may now (nothing is taken). */
+  wait(key: string, now = Date.now(), points = 1): number {
     if (this.rate <= 0) return 0;
     const bucket = this.refill(key, now);
     this.buckets.set(key, bucket);
-    return bucket.tokens >= 1 ? 0 : Math.ceil((1 - bucket.tokens) / this.rate);
+    return bucket.tokens >= points ? 0 : Math.ceil((points - bucket.tokens) / this.rate);
   }
 
-  /** Takes one token for `key`; returns the seconds to wait when there was none (then nothing is taken). */
-  take(key: string, now = Date.now()): number {
-    const wait = this.wait(key, now);
-    if (wait === 0 && this.rate > 0) this.buckets.get(key)!.tokens -= 1;
+  /** Takes `points` tokens for `key`; returns the seconds to wait when they were not all there (then nothing is taken). */
+  take(key: string, now = Date.now(), points = 1): number {
+    const wait = this.wait(key, now, points);
+    if (wait === 0 && this.rate > 0) this.buckets.get(key)!.tokens -= points;
     if (this.buckets.size > SWEEP_AT) this.sweep(now);
     return wait;
+  }
+
+  /** Gives `points` tokens back to `key` (never above the burst). */
+  give(key: string, points: number, now = Date.now()): void {
+    if (this.rate <= 0) return;
+    const bucket = this.refill(key, now);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + points);
+    this.buckets.set(key, bucket);
   }
 
   // Full buckets carry no information: dropping them keeps memory bounded by the active keys.

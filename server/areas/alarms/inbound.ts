@@ -94,17 +94,22 @@ export class InboundAlarms {
     this.counts.accepted++;
     const number = storedNumber(from);
     if (!number) return;
-    if ((await this.wrongPins.wait(number)) > 0) {
+    // The tries are spent before the configurations are looked at, in one atomic take: of messages
+    // racing from one sender, only as many tries as the limit holds are ever compared with a PIN (a
+    // look first and a take after let a burst of concurrent guesses all through).
+    const spent = Math.min(tries, WRONG_PINS.burst);
+    if ((await this.wrongPins.take(number, spent)) > 0) {
       this.counts.throttled++;
       return;
     }
     const matched = (await configs.ofNumber(number)).filter(matches);
     if (matched.length === 0) {
       this.counts.wrongPin++;
-      for (let i = 0; i < Math.min(tries, WRONG_PINS.burst); i++) await this.wrongPins.take(number);
       this.log.info({ source, from: maskTarget(number) }, 'inbound alarm without a matching number and PIN');
       return;
     }
+    // The right PIN is no wrong try: what it spent is given back.
+    await this.wrongPins.give(number, spent);
     // One alarm per organization whose configuration matched (a number may serve several).
     for (const config of matched) {
       const alarm = await this.alarms.raise(config.organizationID, source, describe(config));
