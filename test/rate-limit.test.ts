@@ -20,6 +20,20 @@ unit('a bucket allows the burst, then one request per 1/rate seconds; rate 0 is 
   for (let i = 0; i < 100; i++) assert.is(off.take('k', t), 0);
 });
 
+unit('a take of several tokens spends all or none; given back tokens never exceed the burst', () => {
+  const limiter = new RateLimiter(5 / 600, 5);
+  const t = 1_000_000;
+  assert.is(limiter.take('k', t, 3), 0);
+  assert.ok(limiter.take('k', t, 3) > 0, 'three more are not there');
+  assert.is(limiter.take('k', t, 2), 0, 'the refused take spent nothing');
+  assert.ok(limiter.take('k', t) > 0);
+  limiter.give('k', 2, t);
+  assert.is(limiter.take('k', t, 2), 0);
+  limiter.give('k', 50, t);
+  assert.is(limiter.take('k', t, 5), 0);
+  assert.ok(limiter.take('k', t) > 0, 'the gift stopped at the burst');
+});
+
 unit.run();
 
 const limited = suite<{ svc: TestService; org: OrgFixture }>('rate limits on the wire', {} as { svc: TestService; org: OrgFixture });
