@@ -1,6 +1,8 @@
 // A mutex across processes on MongoDB and FerretDB alike: whoever inserts the lock document (unique
-// _id) holds it. For rare administrative read-modify-writes of one document (a user's memberships),
-// which FerretDB's non-atomic updates would otherwise let two processes overwrite each other.
+// _id) holds it. For read-modify-writes of one document (an ID index, a user's memberships, an alarm's
+// deliveries), which FerretDB's non-atomic updates would otherwise let two processes overwrite each
+// other. A holder that dies leaves its lock for 30 s; a database that goes away while a lock is held
+// does not: the lock is removed as soon as it answers again.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { unavailable } from '../errors.js';
 import { isDuplicateKey } from './errors.js';
@@ -17,6 +19,18 @@ export function lockModel(conn: Connection): Model<LockDoc> {
 
 const STALE_MS = 30_000;
 const WAIT_MS = 10_000;
+const RELEASE_RETRY_MAX_MS = 1_000;
+
+// Removes our lock once the database answers again: a lock whose removal failed (the database went
+// away while it was held) or whose insert may have been stored although its answer was lost would
+// otherwise lock its key for everyone until it is stale (30 s) — a blip of the database must not cost
+// that. Conditional on our `at`, so a lock someone else holds by then is never touched.
+function releaseLater(locks: Model<LockDoc>, id: string, at: Date, delay = 50): void {
+  if (Date.now() - at.getTime() > STALE_MS) return;
+  setTimeout(() => {
+    locks.deleteOne({ _id: id, at }).catch(() => releaseLater(locks, id, at, Math.min(delay * 2, RELEASE_RETRY_MAX_MS)));
+  }, delay).unref();
+}
 
 /** Runs `task` holding the lock `key`; a lock older than 30 s (its holder died) is broken. */
 export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task: () => Promise<T>): Promise<T> {
@@ -29,7 +43,10 @@ export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task:
       await locks.create({ _id: id, at });
       break;
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicateKey(err)) {
+        releaseLater(locks, id, at);
+        throw err;
+      }
       const held = await locks.findById(id).lean();
       if (held && Date.now() - held.at.getTime() > STALE_MS) await locks.deleteOne({ _id: id, at: held.at });
       if (Date.now() > deadline) throw unavailable('Another change of the same record is in progress; try again', 1);
@@ -39,7 +56,8 @@ export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task:
   try {
     return await task();
   } finally {
-    // Ours only: a holder that outlived STALE_MS must not remove the lock its breaker now holds.
-    await locks.deleteOne({ _id: id, at });
+    // Ours only: a holder that outlived STALE_MS must not remove the lock its breaker now holds. A
+    // removal that fails is tried again until it succeeds; the task's outcome stands.
+    await locks.deleteOne({ _id: id, at }).catch(() => releaseLater(locks, id, at));
   }
 }
