@@ -4,6 +4,7 @@
 // hub's Socket.IO server (the areas publish on it), the monitor area's store and live side, every
 // area's commands and operations (server/areas/index.ts), the Koa application, the HTTP server, and
 // the hub on it.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -71,7 +72,17 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const display = await displayRoutes(config.tileUrl);
   const app = createApp({ config, log, operations, validator, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
 
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  // Set when shutdown begins. A request that arrives after that (on a keep-alive connection that is
+  // being closed) is refused before anything handles it: a client either gets its answer or the
+  // request had no effect, and may safely send it again elsewhere.
+  let closing = false;
+  const server = http.createServer((req, res) => {
+    if (!closing) return void handle(req, res);
+    const requestId = randomUUID();
+    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'X-Request-Id': requestId, Connection: 'close' });
+    res.end(JSON.stringify({ error: 'unavailable', message: 'The service is shutting down; try again', requestId }));
+  });
   server.on('clientError', answerClientError);
   hub = createHub(io, server, {
     db,
@@ -129,7 +140,6 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
       if (closing) req.socket.end();
     });
   });
-  let closing = false;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
