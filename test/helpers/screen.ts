@@ -57,7 +57,8 @@ export function connectScreen(url: string, token: string, scheme = token.startsW
       epoch = patch.epoch;
       screen.shown.push(patch.version);
     } else if (patch.version >= screen.version + 1) {
-      void resubscribe();
+      // A screen closed meanwhile has no use for the answer.
+      void resubscribe().catch(() => undefined);
     }
   });
   const subscribe = screen.subscribe;
