@@ -8,6 +8,7 @@ import { TEST_KEY } from '../helpers/els-cobra.js';
 import { client } from '../helpers/http.js';
 import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
 import { buildWorld, type World } from '../helpers/world.js';
+import { connectScreen } from '../helpers/screen.js';
 import { figure } from './figures.js';
 
 const ROUNDS = Number(process.env.RELIABILITY_RACE_ROUNDS || 3);
@@ -73,6 +74,58 @@ races('the record limit under racing bulk creates on two instances: never exceed
     const usedAfter = (await on(ctx, 1).get(`/api/v1/things/usage?organization_id=${w.org.orgId}`)).body.recordCount as number;
     check(stored === 25 && usedAfter === used + stored, `round ${round}: stored ${stored}, usage ${used} → ${usedAfter}, limit ${used + 25}`);
     check(accepted === stored && accepted + failed === 50, `round ${round}: created ${accepted}, failed ${failed}, stored ${stored}`);
+  }
+});
+
+races('device names, unique per owner without case and surrounding spaces: of 10 racing creates and of 2 racing renames on two instances, one wins, the rest 409', async (ctx) => {
+  const w = ctx.world;
+  const owner = w.org.member.userId;
+  const device = (name: string, n: string) => ({ active: true, name, os: 'android 14', ownerID: owner, pushToken: `RACES-${n}-${Date.now()}`, pushTokenDevelopment: false });
+  const named = async (i: number, name: string) => (await on(ctx, i).get(`/api/v1/app/device?owner_id=${owner}`)).body.filter((d: { name: string }) => d.name.trim().toLowerCase() === name.toLowerCase());
+  for (let round = 0; round < ROUNDS; round++) {
+    const name = `RACES Pixel ${round}`;
+    const spellings = [name, name.toLowerCase(), ` ${name.toUpperCase()} `, `${name}  `];
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => on(ctx, i).post('/api/v1/app/device', device(spellings[i % spellings.length], `${round}-${i}`))));
+    const won = replies.filter((r) => r.status === 200);
+    check(won.length === 1 && replies.every((r) => r.status === 409 || r === won[0]), `round ${round} creates: ${replies.map((r) => r.status).join(',')}`);
+    check((await named(round, name)).length === 1, `round ${round}: ${name} listed once`);
+    // Two other devices renamed to one new name at once.
+    const [first, second] = await Promise.all([0, 1].map(async (i) => (await on(ctx, i).post('/api/v1/app/device', device(`RACES Tablet ${round}.${i}`, `${round}-t${i}`))).body));
+    const target = `RACES Wache ${round}`;
+    const renames = await Promise.all([first, second].map((d, i) => on(ctx, i).put(`/api/v1/app/device/${d.id}`, { ...device(target, `${round}-r${i}`), id: d.id })));
+    check(renames.map((r) => r.status).sort().join(',') === '200,409', `round ${round} renames: ${renames.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; ')}`);
+    check((await named(round + 1, target)).length === 1, `round ${round}: ${target} listed once`);
+  }
+});
+
+races('monitor configuration updates (M2) racing on two instances, each changing another field: every change survives, each got its own revision', async (ctx) => {
+  const w = ctx.world;
+  const screen = await connectScreen(ctx.one.url, w.org.apiKey);
+  try {
+    await screen.subscribe(w.otherMonitor);
+    for (let round = 0; round < ROUNDS; round++) {
+      const changes: Array<Record<string, unknown>> = [
+        { name: `RACES Lehrsaal ${round}` },
+        { standbyDelay: 60 + round },
+        { configuration: { address: `RACES Hauptstraße ${round}`, gong: round % 2 === 0 } },
+        { configurationSplitScreen: { layout: `r${round}` } },
+        { configurationStandby: { showCalendar: round % 2 === 1 } },
+      ];
+      const seen = screen.events.length;
+      const replies = await Promise.all(changes.map((change, i) => on(ctx, i + round).put('/api/v1/monitor', { id: w.otherMonitor, ...change })));
+      check(replies.every((r) => r.status === 200), `round ${round}: ${replies.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; ')}`);
+      const stored = (await on(ctx, round + 1).get(`/api/v1/monitor/${w.otherMonitor}`)).body;
+      for (const change of changes) {
+        const [field, value] = Object.entries(change)[0];
+        check(JSON.stringify(stored[field]) === JSON.stringify(value), `round ${round}: ${field} is ${JSON.stringify(stored[field])}, a change set ${JSON.stringify(value)}`);
+      }
+      // Every process tells the screens of each change with its revision: five changes, five revisions.
+      await screen.waitFor(() => screen.events.slice(seen).filter((e) => e.name === 'monitor:updated').length >= changes.length, 30_000, 'five monitor:updated');
+      const revisions = screen.events.slice(seen).filter((e) => e.name === 'monitor:updated').map((e) => e.payload.revision as number);
+      check(new Set(revisions).size === changes.length && Math.max(...revisions) - Math.min(...revisions) === changes.length - 1, `round ${round}: revisions ${revisions.join(',')}`);
+    }
+  } finally {
+    screen.close();
   }
 });
 
