@@ -2,14 +2,15 @@
 // (RELIABILITY.md "Abuse of the new doors"): IN1/IN2 with wrong gateway tokens, PIN guessing per sender
 // (one after another and all at once) and across senders, `Idempotency-Key`s replayed across
 // organizations, and A10/A11 answers for another organization's alarm or with a used token. Two service
-// instances on one database and one Redis, as two processes share the wrong-PIN limit; throughput
-// limits off, the wrong-PIN limit (always on) is what is tested.
+// processes (one in this test's process, one spawned) on one database and one Redis, which carries the
+// wrong-PIN limit they share; throughput limits off, the wrong-PIN limit (always on) is what is tested.
 import { suite } from '../helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { TEST_KEY } from '../helpers/els-cobra.js';
 import { eventually } from '../helpers/fleet.js';
 import { client, request, type Reply } from '../helpers/http.js';
 import { startPushFakes, type PushFakes } from '../helpers/push-fakes.js';
+import { spawnService, type ServiceProcess } from '../helpers/processes.js';
 import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
 import { buildWorld, type World } from '../helpers/world.js';
 import { figure } from './figures.js';
@@ -27,7 +28,7 @@ const LIMIT = 5;
 interface Ctx {
   push: PushFakes;
   one: TestService;
-  two: TestService;
+  two: ServiceProcess;
   a: World;
   b: World;
   /** Every distinct answer of IN1/IN2 with the right gateway token: there must be one. */
@@ -44,23 +45,23 @@ doors.before(async (ctx) => {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `reliability-doors-${process.pid}`,
   };
   ctx.one = await startTestService(env, { dbUri: db });
-  ctx.two = await startTestService(env, { dbUri: db });
+  ctx.two = await spawnService({ ...env, MONGODB_URI: db, RATE_LIMIT_PER_SECOND: '0' });
   ctx.a = await buildWorld(ctx.one, 'DOORA');
   ctx.b = await buildWorld(ctx.one, 'DOORB');
   ctx.shapes = new Map();
 });
 doors.after(async (ctx) => {
   await ctx.one.db.conn.db!.dropDatabase().catch(() => undefined);
-  await ctx.two.close();
+  await ctx.two.stop();
   await ctx.one.close();
   await ctx.push.close();
 });
 
-const instance = (ctx: Ctx, i: number) => (i % 2 ? ctx.two : ctx.one);
+const processOf = (ctx: Ctx, i: number) => (i % 2 ? ctx.two : ctx.one);
 const alarmsOf = async (ctx: Ctx, w: World) => (await client(ctx.one.url, { apiKey: w.org.apiKey }).get(`/api/v1/alarms?organization_id=${w.org.orgId}`)).body.total as number;
 const international = (gsm: string) => `+${gsm.slice(2)}`;
 
-/** The counters of /metrics summed over both instances. */
+/** The counters of /metrics summed over both processes. */
 async function inboundCounts(ctx: Ctx): Promise<Record<'received' | 'raised' | 'wrong' | 'throttled', number>> {
   const sum = { received: 0, raised: 0, wrong: 0, throttled: 0 };
   for (const svc of [ctx.one, ctx.two]) {
@@ -83,8 +84,8 @@ function recordShape(ctx: Ctx, res: Reply): void {
   ctx.shapes.set(shape, (ctx.shapes.get(shape) ?? 0) + 1);
 }
 
-const sms = (ctx: Ctx, i: number, from: string, text: string) => request(instance(ctx, i).url, 'POST', '/api/v1/inbound/sms', { body: { from, text }, headers: { 'Gateway-Token': INBOUND } });
-const call = (ctx: Ctx, i: number, from: string, digits: string) => request(instance(ctx, i).url, 'POST', '/api/v1/inbound/call', { body: { from, digits }, headers: { 'Gateway-Token': INBOUND } });
+const sms = (ctx: Ctx, i: number, from: string, text: string) => request(processOf(ctx, i).url, 'POST', '/api/v1/inbound/sms', { body: { from, text }, headers: { 'Gateway-Token': INBOUND } });
+const call = (ctx: Ctx, i: number, from: string, digits: string) => request(processOf(ctx, i).url, 'POST', '/api/v1/inbound/call', { body: { from, digits }, headers: { 'Gateway-Token': INBOUND } });
 
 let numbers = 0;
 /** A new sms-alarming configuration of A with PIN 4711 (its own sender number, so its own limit). */
@@ -97,7 +98,7 @@ async function smsSender(ctx: Ctx): Promise<string> {
 // Five digits: never the four-digit PIN 4711.
 const wrongPin = (i: number) => String(10_000 + ((i * 7919) % 89_999));
 
-doors('IN1 and IN2 with a wrong Gateway-Token: 401 on both instances, nothing received, nothing raised', async (ctx) => {
+doors('IN1 and IN2 with a wrong Gateway-Token: 401 on both processes, nothing received, nothing raised', async (ctx) => {
   const right = INBOUND;
   const wrongs: Array<[string, Record<string, string>, string]> = [
     ['no header', {}, ''],
@@ -140,12 +141,12 @@ doors('IN1 and IN2 with a wrong Gateway-Token: 401 on both instances, nothing re
     assert.is(res.status, 202, `${door} control: ${JSON.stringify(res.body)}`);
   }
   assert.is(await alarmsOf(ctx, ctx.a), alarms + 2, 'the controls raised their alarms');
-  figure('doors: wrong gateway tokens tried (IN1 and IN2, both instances)', probes);
+  figure('doors: wrong gateway tokens tried (IN1 and IN2, both processes)', probes);
   figure('doors: wrong gateway tokens let through', failures.length);
   assert.is(failures.length, 0, failures.join('\n'));
 });
 
-doors(`PIN guessing by one sender, one after another over two instances: ${LIMIT} wrong tries counted, then even the right PIN is ignored, every answer alike`, async (ctx) => {
+doors(`PIN guessing by one sender, one after another over two processes: ${LIMIT} wrong tries counted, then even the right PIN is ignored, every answer alike`, async (ctx) => {
   const from = await smsSender(ctx);
   const before = await inboundCounts(ctx);
   const alarms = await alarmsOf(ctx, ctx.a);
@@ -163,7 +164,7 @@ doors(`PIN guessing by one sender, one after another over two instances: ${LIMIT
   assert.equal(delta(callsBefore, await inboundCounts(ctx)), { received: LIMIT + 4, raised: 0, wrong: LIMIT, throttled: 4 });
 });
 
-doors(`PIN guessing by one sender, ${BURST} messages at once on two instances: at most ${LIMIT} compared`, async (ctx) => {
+doors(`PIN guessing by one sender, ${BURST} messages at once on two processes: at most ${LIMIT} compared`, async (ctx) => {
   const from = await smsSender(ctx);
   const before = await inboundCounts(ctx);
   const alarms = await alarmsOf(ctx, ctx.a);
@@ -205,8 +206,8 @@ doors('every answer of the inbound doors with the right token was the same: stat
   assert.match(shapes[0][0], /^202 \{"accepted":true\} /);
 });
 
-doors(`Idempotency-Key replayed across organizations (${KEY_ROUNDS} keys, both organizations at once on two instances): never another organization's alarm`, async (ctx) => {
-  const raise = async (w: World, svc: TestService, key: string): Promise<Reply> => {
+doors(`Idempotency-Key replayed across organizations (${KEY_ROUNDS} keys, both organizations at once on two processes): never another organization's alarm`, async (ctx) => {
+  const raise = async (w: World, svc: { url: string }, key: string): Promise<Reply> => {
     for (;;) {
       const res = await request(svc.url, 'POST', '/api/v1/alarms', { auth: { apiKey: w.org.apiKey }, headers: { 'Idempotency-Key': key }, body: { organizationID: w.org.orgId, event: `${w.marker} Probealarm`, channels: [] } });
       // A repeat before the first request stored its alarm: try again as asked.
@@ -256,7 +257,7 @@ doors('A11 with a used, foreign or made-up token and A10 for another organizatio
   const failures: string[] = [];
   const probes: Array<[string, () => Promise<Reply>, number[]]> = [
     ['A11 again with the used token (no)', () => request(ctx.one.url, 'POST', `/api/v1/app/push/answered/${token}/no`, { auth: { pat: a.org.member.token }, body: {} }), [400]],
-    ['A11 again with the used token on the other instance (yes)', () => request(ctx.two.url, 'POST', `/api/v1/app/push/answered/${token}/yes`, { auth: { pat: a.org.member.token }, body: {} }), [400]],
+    ['A11 again with the used token on the other process (yes)', () => request(ctx.two.url, 'POST', `/api/v1/app/push/answered/${token}/yes`, { auth: { pat: a.org.member.token }, body: {} }), [400]],
     ['A11 with A\'s token by B\'s member', () => request(ctx.one.url, 'POST', `/api/v1/app/push/answered/${token}/no`, { auth: { pat: ctx.b.org.member.token }, body: {} }), [400, 403]],
     ['A11 with A\'s token by B\'s API key', () => request(ctx.one.url, 'POST', `/api/v1/app/push/answered/${token}/no`, { auth: { apiKey: ctx.b.org.apiKey }, body: {} }), [401, 403]],
     ['A11 with a made-up token', () => request(ctx.one.url, 'POST', `/api/v1/app/push/answered/${'A'.repeat(43)}/no`, { auth: { pat: a.org.member.token }, body: {} }), [400]],

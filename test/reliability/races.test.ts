@@ -1,11 +1,12 @@
-// Races between two service instances (RELIABILITY.md "Races"): guarantees hammered with concurrent
-// requests spread over two instances — each with its own HTTP server, database pool, Redis connections
-// and caches, in this test's one Node process — on one database and one Redis, rate limits off. Each
-// race runs in rounds; a violated guarantee fails at once.
+// Races between two service processes (RELIABILITY.md "Races"): guarantees hammered with concurrent
+// requests spread over two processes — one in this test's process, one spawned as `npm start` runs it —
+// on one database and one Redis, rate limits off. Each race runs in rounds; a violated guarantee fails
+// at once.
 import { suite } from '../helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { TEST_KEY } from '../helpers/els-cobra.js';
 import { client } from '../helpers/http.js';
+import { spawnService, type ServiceProcess } from '../helpers/processes.js';
 import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
 import { buildWorld, type World } from '../helpers/world.js';
 import { connectScreen } from '../helpers/screen.js';
@@ -15,26 +16,26 @@ const ROUNDS = Number(process.env.RELIABILITY_RACE_ROUNDS || 3);
 
 interface Ctx {
   one: TestService;
-  two: TestService;
+  two: ServiceProcess;
   world: World;
 }
 
-const races = suite<Ctx>('reliability: races between two instances', {} as Ctx);
+const races = suite<Ctx>('reliability: races between two processes', {} as Ctx);
 
 races.before(async (ctx) => {
   const db = otherDatabase(`reliability-races-${process.pid}`);
   const env = { SECRETS_KEY: TEST_KEY, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `reliability-races-${process.pid}` };
   ctx.one = await startTestService(env, { dbUri: db });
-  ctx.two = await startTestService(env, { dbUri: db });
+  ctx.two = await spawnService({ ...env, MONGODB_URI: db, RATE_LIMIT_PER_SECOND: '0' });
   ctx.world = await buildWorld(ctx.one, 'RACES');
 });
 races.after(async (ctx) => {
   await ctx.one.db.conn.db!.dropDatabase().catch(() => undefined);
-  await ctx.two.close();
+  await ctx.two.stop();
   await ctx.one.close();
 });
 
-/** The API key's client on process one for even i, on process two for odd i. */
+/** The API key's client on the test's process for even i, on the spawned one for odd i. */
 const on = (ctx: Ctx, i: number) => client((i % 2 ? ctx.two : ctx.one).url, { apiKey: ctx.world.org.apiKey });
 
 let checked = 0;
@@ -43,7 +44,7 @@ const check = (ok: boolean, message: string) => {
   assert.ok(ok, message);
 };
 
-races('one gsm number, one alarming configuration: 20 racing creates on two instances, one wins, the rest 409', async (ctx) => {
+races('one gsm number, one alarming configuration: 20 racing creates on two processes, one wins, the rest 409', async (ctx) => {
   for (let round = 0; round < ROUNDS; round++) {
     const gsm = `0049172${String(round).padStart(7, '0')}`;
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => on(ctx, i).post('/api/v1/sms/alarming', { gsm, organizationID: ctx.world.org.orgId, pin: `${1000 + i}` })));
@@ -54,7 +55,7 @@ races('one gsm number, one alarming configuration: 20 racing creates on two inst
   }
 });
 
-races('the record limit under racing bulk creates on two instances: never exceeded, every accepted record stored, usage agrees', async (ctx) => {
+races('the record limit under racing bulk creates on two processes: never exceeded, every accepted record stored, usage agrees', async (ctx) => {
   const w = ctx.world;
   for (let round = 0; round < ROUNDS; round++) {
     const entity = (await on(ctx, 0).post('/api/v1/things/entities', { name: `RACES Runde ${round}`, organizationID: w.org.orgId, fields: [{ name: 'Name', type: 'text' }] })).body;
@@ -77,7 +78,7 @@ races('the record limit under racing bulk creates on two instances: never exceed
   }
 });
 
-races('device names, unique per owner without case and surrounding spaces: of 10 racing creates and of 2 racing renames on two instances, one wins, the rest 409', async (ctx) => {
+races('device names, unique per owner without case and surrounding spaces: of 10 racing creates and of 2 racing renames on two processes, one wins, the rest 409', async (ctx) => {
   const w = ctx.world;
   const owner = w.org.member.userId;
   const device = (name: string, n: string) => ({ active: true, name, os: 'android 14', ownerID: owner, pushToken: `RACES-${n}-${Date.now()}`, pushTokenDevelopment: false });
@@ -98,7 +99,7 @@ races('device names, unique per owner without case and surrounding spaces: of 10
   }
 });
 
-races('monitor configuration updates (M2) racing on two instances, each changing another field: every change survives, each got its own revision', async (ctx) => {
+races('monitor configuration updates (M2) racing on two processes, each changing another field: every change survives, each got its own revision', async (ctx) => {
   const w = ctx.world;
   const screen = await connectScreen(ctx.one.url, w.org.apiKey);
   try {
@@ -129,7 +130,17 @@ races('monitor configuration updates (M2) racing on two instances, each changing
   }
 });
 
-races('alarm data writes racing on two instances: every acknowledged write has its own version, and none is lost', async (ctx) => {
+races('one journal per event: 10 racing J6 for a new event on two processes open one journal', async (ctx) => {
+  const w = ctx.world;
+  for (let round = 0; round < ROUNDS; round++) {
+    const eventId = 90_000 + (process.pid % 1000) * 10 + round;
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => on(ctx, i).get(`/api/v1/journal?organization_id=${w.org.orgId}&event_id=${eventId}`)));
+    const ids = new Set(replies.map((r) => r.body?.id));
+    check(replies.every((r) => r.status === 200) && ids.size === 1, `round ${round}: ${replies.map((r) => `${r.status} ${r.body?.id}`).join(',')}`);
+  }
+});
+
+races('alarm data writes racing on two processes: every acknowledged write has its own version, and none is lost', async (ctx) => {
   const w = ctx.world;
   const path = `/api/v1/monitor/${w.monitor}/data/alarming`;
   for (let round = 0; round < ROUNDS; round++) {
@@ -145,7 +156,7 @@ races('alarm data writes racing on two instances: every acknowledged write has i
     const last = replies[versions.indexOf(max)];
     check(data.body.alarmData?.positiveResponses === replies.indexOf(last), `round ${round}: stored positiveResponses ${data.body.alarmData?.positiveResponses}, the last write set ${replies.indexOf(last)}`);
   }
-  figure('races: checks of guarantees between two instances (all held, or the test failed)', checked);
+  figure('races: checks of guarantees between two processes (all held, or the test failed)', checked);
 });
 
 races.run();
