@@ -54,14 +54,17 @@ export class Limits {
       insuranceLimiter: new RateLimiterMemory({ points: burst, duration }),
     });
     return {
-      // consume() counts atomically in Redis: of racing takes, only those the burst holds succeed.
+      // consume() counts atomically in Redis: of racing takes, only those the burst holds succeed. A
+      // refused one has counted its points too; they are taken back, so that a refusal spends nothing,
+      // as in the memory bucket.
       async take(key, points = 1) {
         try {
           await redis.consume(key, points);
           return 0;
         } catch (res) {
-          if (res instanceof RateLimiterRes) return seconds(res.msBeforeNext);
-          return 0;
+          if (!(res instanceof RateLimiterRes)) return 0;
+          await redis.reward(key, points).catch(() => undefined);
+          return seconds(res.msBeforeNext);
         }
       },
       async wait(key) {

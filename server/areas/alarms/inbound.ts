@@ -96,13 +96,21 @@ export class InboundAlarms {
     if (!number) return;
     // The tries are spent before the configurations are looked at, in one atomic take: of messages
     // racing from one sender, only as many tries as the limit holds are ever compared with a PIN (a
-    // look first and a take after let a burst of concurrent guesses all through).
+    // look first and a take after let a burst of concurrent guesses all through). So a message is only
+    // compared while as many tries are left as it has words that could be a PIN.
     const spent = Math.min(tries, WRONG_PINS.burst);
     if ((await this.wrongPins.take(number, spent)) > 0) {
       this.counts.throttled++;
       return;
     }
-    const matched = (await configs.ofNumber(number)).filter(matches);
+    let matched: AlarmingDoc[];
+    try {
+      matched = (await configs.ofNumber(number)).filter(matches);
+    } catch (err) {
+      // Nothing was compared (the database is away): the gateway's retry must not find the tries spent.
+      await this.wrongPins.give(number, spent);
+      throw err;
+    }
     if (matched.length === 0) {
       this.counts.wrongPin++;
       this.log.info({ source, from: maskTarget(number) }, 'inbound alarm without a matching number and PIN');
