@@ -68,4 +68,21 @@ lock('a lock stored although its insert answered an error is removed; the next h
   assert.is(await withClaimLock(ctx.db.system.Lock, key, async () => 'next'), 'next');
 });
 
+lock('the late removal of a lock whose insert failed never touches the lock another holder took meanwhile', async (ctx) => {
+  const key = `test-owner-${process.pid}-${++n}`;
+  const id = `lock:${key}`;
+  await withClaimLock(failing(ctx.db.system.Lock, 'create', 1), key, async () => 'never').catch(() => undefined);
+  // The failed holder's lock goes (as if its removal had run already), and another caller takes the key.
+  await ctx.db.system.Lock.deleteOne({ _id: id });
+  const seen: Array<string | undefined> = [];
+  await withClaimLock(ctx.db.system.Lock, key, async () => {
+    // Long enough for the failed holder's removal (50 ms after its failure, then retried) to have run.
+    for (let i = 0; i < 10; i++) {
+      seen.push((await ctx.db.system.Lock.findById(id).lean())?.owner);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  });
+  assert.ok(seen.every((owner) => owner !== undefined && owner === seen[0]), `the holder's lock while it held it: ${seen.join(', ')}`);
+});
+
 lock.run();
