@@ -30,9 +30,10 @@ races.before(async (ctx) => {
   ctx.world = await buildWorld(ctx.one, 'RACES');
 });
 races.after(async (ctx) => {
-  await ctx.one.db.conn.db!.dropDatabase().catch(() => undefined);
-  await ctx.two.stop();
-  await ctx.one.close();
+  // The spawned process first: it could otherwise write into the database after it was dropped.
+  await ctx.two?.stop();
+  await ctx.one?.db.conn.db!.dropDatabase().catch(() => undefined);
+  await ctx.one?.close();
 });
 
 /** The API key's client on the test's process for even i, on the spawned one for odd i. */
