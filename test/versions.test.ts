@@ -96,6 +96,25 @@ chain('pruning deletes each window of old links with one delete command of exact
   }
 });
 
+chain('a chain keeps only the newest body of a key in memory, whether it wrote the versions or learned them', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  const held = (c: Chain<Body>) => (c as unknown as { bodies: { bytes: number } }).bodies.bytes;
+  const size = (body: Body) => Buffer.byteLength(JSON.stringify(body));
+  await a.start(key, { writes: [] });
+  let last = (await a.latest(key))!;
+  for (let n = 1; n <= 12; n++) {
+    const written = await a.append(key, add(n), absent);
+    // b hears of each write as another process would, and derives it from the one before.
+    if (n === 1) await b.latest(key);
+    else b.learn(key, written, written.base, (head) => add(n)({ body: head }));
+    last = written;
+  }
+  assert.is(held(a), size(last.body), 'the writer holds the newest body only');
+  assert.is(held(b), size(last.body), 'a process that learned the versions holds the newest body only');
+  assert.equal((await b.latest(key))!.body, last.body);
+});
+
 chain('concurrent appends on two chains give each version exactly once and keep every write', async (ctx) => {
   const key = newKey();
   const chains = two(ctx);

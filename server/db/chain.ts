@@ -4,7 +4,8 @@
 // string-_id lookup — the only query FerretDB answers from an index. A small body (up to 32 KiB of JSON)
 // is kept in its link, so a write is one insert; a larger one lives apart, in a content document
 // "<key>:<n>:<epoch>" written first, so probing for the newest version never parses a large document.
-// Bodies never change: each process caches them.
+// Bodies never change: each process caches the newest one of each key (an older one is read again only
+// by a late reader, from its link).
 //
 // Each version has a random epoch and names its base's epoch. Together they identify one history:
 // after a database restore, version 50 of the new history and version 50 of the old one differ in
@@ -223,6 +224,8 @@ export class Chain<T> {
           continue;
         }
         this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
+        // Only the newest body of a key is read again (a late reader of an older one reads its link).
+        this.bodies.delete(contentId(key, head));
         this.remember(key, next);
         // Housekeeping: the write is committed, so its failure must not fail the write.
         this.layouts.set(linkId(key, next.n), { epoch: next.epoch, apart: inline.apart === true });
@@ -254,6 +257,7 @@ export class Chain<T> {
     }
     const bytes = Buffer.byteLength(json);
     this.bodies.set(contentId(key, ref), JSON.parse(json) as T, bytes);
+    this.bodies.delete(contentId(key, head));
     this.remember(key, ref);
     // Well below the limit it was surely kept in its link (the writer's JSON is the same text).
     if (bytes < INLINE_BYTES - 1024) this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart: false });
