@@ -131,6 +131,26 @@ races('monitor configuration updates (M2) racing on two processes, each changing
   }
 });
 
+races('entity updates (T4) racing on two processes, each changing another property: every change survives', async (ctx) => {
+  const w = ctx.world;
+  const entity = (await on(ctx, 0).post('/api/v1/things/entities', { name: 'RACES Fahrzeuge', organizationID: w.org.orgId, fields: [{ name: 'Kennzeichen', type: 'text' }] })).body;
+  for (let round = 0; round < ROUNDS; round++) {
+    const changes: Array<Record<string, unknown>> = [
+      { name: `RACES Fahrzeuge ${round}` },
+      { description: `RACES Fuhrpark, Stand ${round}` },
+      { icon: round % 2 ? '🚒' : '🚑' },
+      { readOnlyUserIDs: [w.org.member.userId] },
+    ];
+    const replies = await Promise.all(changes.map((change, i) => on(ctx, i + round).put(`/api/v1/things/entities/${entity.id}`, change)));
+    check(replies.every((r) => r.status === 200), `round ${round}: ${replies.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; ')}`);
+    const stored = (await on(ctx, round + 1).get(`/api/v1/things/entities/${entity.id}`)).body;
+    for (const change of changes) {
+      const [field, value] = Object.entries(change)[0];
+      check(JSON.stringify(stored[field]) === JSON.stringify(value), `round ${round}: ${field} is ${JSON.stringify(stored[field])}, a change set ${JSON.stringify(value)}`);
+    }
+  }
+});
+
 races('one journal per event: 10 racing J6 for a new event on two processes open one journal', async (ctx) => {
   const w = ctx.world;
   for (let round = 0; round < ROUNDS; round++) {

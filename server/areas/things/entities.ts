@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldInput, T1QueryInput, T2Input, T4Input } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
+import { withClaimLock } from '../../db/claim-lock.js';
 import { IdIndex } from '../../db/id-index.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
@@ -76,8 +77,18 @@ export class EntityCommands {
     return presentEntity(doc, actor, await this.countOf(doc));
   }
 
-  /** T4: replaces the given properties; `fields` is the complete new field list. */
+  /**
+   * T4: replaces the given properties; `fields` is the complete new field list. Read, checked and
+   * written under the entity's claim lock, one update at a time across processes: each writes the
+   * whole entity from what it read, so two at once would otherwise lose the first one's change.
+   */
   async update(actor: Actor, id: string, input: T4Input): Promise<EntityView> {
+    // Refused before the lock when the actor may not configure it (nor learn that it exists).
+    await loadEntity(thingsModels(this.db), actor, id, 'configure');
+    return withClaimLock(this.db.system.Lock, `things-entity:${id}`, () => this.updateLocked(actor, id, input));
+  }
+
+  private async updateLocked(actor: Actor, id: string, input: T4Input): Promise<EntityView> {
     const current = await loadEntity(thingsModels(this.db), actor, id, 'configure');
     if (input.id !== undefined && input.id !== id) throw invalid('id does not match the entity in the path', 'id');
     if (input.organizationID !== undefined && input.organizationID !== current.organizationID) throw invalid('organizationID cannot be changed', 'organizationID');
