@@ -1,10 +1,9 @@
 // The database going away and coming back: REST answers 503 with Retry-After (never hangs, never a
 // 500), /healthz stays up, /readyz says unavailable, and everything works again once it is back.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
@@ -12,22 +11,13 @@ import { loadConfig } from '../server/config.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { startService, type RunningService } from '../server/service.js';
 import { client } from './helpers/http.js';
-import { repoRoot } from './helpers/processes.js';
+import { startFerret } from './helpers/processes.js';
 
-const BINARY = path.join(repoRoot, 'tools/ferretdb/bin/ferretdb-embedded');
 
 interface Ctx {
   dir: string;
   db: ChildProcess | null;
   service: RunningService;
-}
-
-function startFerret(dir: string, listen: string): Promise<{ child: ChildProcess; uri: string }> {
-  const child = spawn(BINARY, ['-dir', dir, '-listen', listen], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (uri) => resolve({ child, uri: uri.trim() }));
-  });
 }
 
 const faults = suite<Ctx>('database outage', {} as Ctx);

@@ -46,6 +46,15 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
   });
 }
 
+/** The embedded FerretDB helper on `listen` over `dir`, for tests that kill and restart the database. */
+export function startFerret(dir: string, listen: string): Promise<{ child: ChildProcess; uri: string }> {
+  const child = spawn(path.join(repoRoot, 'tools/ferretdb/bin/ferretdb-embedded'), ['-dir', dir, '-listen', listen], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, uri: line.trim() }));
+  });
+}
+
 export interface RedisServer {
   url: string;
   port: number;

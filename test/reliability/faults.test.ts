@@ -4,19 +4,18 @@
 // process gets SIGTERM. Each scenario asserts what the service promises (REST keeps answering or says
 // 503 with Retry-After, nothing acknowledged is lost, screens end on the latest version) and prints
 // how long recovery took as a figure; the times are figures, not assertions, beyond generous deadlines.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { suite } from '../helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../server/db/database.js';
 import { serviceModels } from '../../server/areas/models.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
 import { client, type Reply } from '../helpers/http.js';
-import { privateRedis, repoRoot, spawnService, type RedisServer, type ServiceProcess } from '../helpers/processes.js';
+import { privateRedis, spawnService, startFerret, type RedisServer, type ServiceProcess } from '../helpers/processes.js';
 import { connectScreen, type Screen } from '../helpers/screen.js';
 import { otherDatabase } from '../helpers/service.js';
 import { figure } from './figures.js';
@@ -101,13 +100,20 @@ function writers(count: number, send: (i: number) => Promise<Reply>, onReply: (r
 /** Statuses counted as "code: n" for a figure. */
 const tally = (statuses: number[]) => Object.entries(statuses.reduce<Record<string, number>>((t, s) => ((t[s === 0 ? 'no answer' : s] = (t[s === 0 ? 'no answer' : s] ?? 0) + 1), t), {})).map(([s, n]) => `${s}: ${n}`).join(', ');
 
-faults('Redis killed under fan-out on two processes and started again: REST keeps answering, every screen converges on the latest version', async (ctx) => {
-  const uri = otherDatabase(`reliability-faults-redis-${process.pid}`);
-  const { orgId, apiKey } = await organization(uri, 'Faults Redis');
+/** Two service processes on one database and a Redis of the test's own, and an organization with an API key. */
+async function twoProcesses(ctx: Ctx, name: string) {
+  const uri = otherDatabase(`reliability-faults-${name}-${process.pid}`);
+  const { orgId, apiKey } = await organization(uri, `Faults ${name}`);
   ctx.redis = await privateRedis();
   const env = { MONGODB_URI: uri, REDIS_URL: ctx.redis.url, RATE_LIMIT_PER_SECOND: '0' };
   const [a, b] = await Promise.all([spawnService(env), spawnService(env)]);
   ctx.procs.push(a, b);
+  return { orgId, apiKey, a, b };
+}
+
+faults('Redis killed under fan-out on two processes and started again: REST keeps answering, every screen converges on the latest version', async (ctx) => {
+  const { orgId, apiKey, a, b } = await twoProcesses(ctx, 'redis');
+  const redis = ctx.redis!;
   const apis = [client(a.url, { apiKey }), client(b.url, { apiKey })];
   const id = (await apis[0].post('/api/v1/monitor', { name: 'Wache 1', organizationID: orgId })).body.id as number;
   assert.is((await apis[0].post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3 Brand', eventId: 1 })).status, 200);
@@ -122,12 +128,12 @@ faults('Redis killed under fan-out on two processes and started again: REST keep
     statuses.push(res?.status ?? 0);
     if (res?.status === 200) acknowledged++;
   });
-  await sleep(1_000);
-  await ctx.redis.kill();
+  await until(() => acknowledged >= 20, 'writes before the outage');
+  await redis.kill();
   const downAt = statuses.length;
-  await sleep(3_000);
+  await until(() => statuses.length - downAt >= 60, 'writes answered during the outage');
   const duringOutage = statuses.slice(downAt);
-  await ctx.redis.start();
+  await redis.start();
   const backAt = now();
   // The newest version acknowledged when Redis came back: every screen must reach it.
   const target = await storedVersion(a.url, apiKey, id);
@@ -135,25 +141,17 @@ faults('Redis killed under fan-out on two processes and started again: REST keep
     await until(() => screen.version >= target, `a screen at version ${target}`);
     return now() - backAt;
   }));
-  await sleep(1_000);
+  const afterBack = acknowledged;
+  await until(() => acknowledged >= afterBack + 20, 'writes after Redis returned');
   await load.stop();
   const latest = await storedVersion(b.url, apiKey, id);
   await until(() => ctx.screens.every((s) => s.version === latest), `every screen at the final version ${latest}`);
-  figure('faults: Redis killed for 3 s under writes on two processes, REST answers during the outage', tally(duringOutage));
+  figure('faults: Redis killed under writes on two processes, REST answers during the outage', tally(duringOutage));
   figure('faults: Redis back → every screen (3 per process) at the version stored then, ms', Math.round(Math.max(...reached)));
   figure('faults: Redis outage, writes acknowledged / screens at the final version', `${acknowledged} / ${ctx.screens.length} of ${ctx.screens.length}`);
   assert.ok(duringOutage.length > 0 && duringOutage.every((s) => s === 200), `REST during the outage: ${tally(duringOutage)}`);
   assert.ok(statuses.every((s) => s === 200), `REST overall: ${tally(statuses)}`);
 });
-
-/** FerretDB on `listen` over `dir`: the database the next scenario kills. */
-function startFerret(dir: string, listen: string): Promise<{ child: ChildProcess; uri: string }> {
-  const child = spawn(path.join(repoRoot, 'tools/ferretdb/bin/ferretdb-embedded'), ['-dir', dir, '-listen', listen], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, uri: line.trim() }));
-  });
-}
 
 faults('the database killed under writes and started again: 503 with Retry-After meanwhile, never a 500, recovery without a restart, no acknowledged write lost', async (ctx) => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-reliability-db-'));
@@ -180,26 +178,28 @@ faults('the database killed under writes and started again: 503 with Retry-After
     }
     if (res?.status === 503 && !res.headers.get('retry-after')) without.push(503);
   });
-  await sleep(1_000);
+  await until(() => created.length >= 20, 'writes before the outage');
   await new Promise((r) => {
     first.child.once('exit', r);
     first.child.kill('SIGKILL');
   });
   const downAt = statuses.length;
-  await sleep(8_000);
+  // Down until every writer has been answered 503 at least once (each waits up to 5 s for the database).
+  await until(() => statuses.slice(downAt).filter((st) => st === 503).length >= 4, '503 answers during the outage');
   const duringOutage = statuses.slice(downAt);
   const again = await startFerret(dir, listen);
   ctx.ferret = again.child;
   backAt = now();
   await until(() => firstAfter > 0, 'a write acknowledged after the database returned');
-  await sleep(500);
+  const afterBack = created.length;
+  await until(() => created.length >= afterBack + 10, 'writes after the database returned');
   await load.stop();
   // Every acknowledged create is there, read by a process that never saw the outage.
   const reader = await spawnService({ MONGODB_URI: again.uri, RATE_LIMIT_PER_SECOND: '0' });
   ctx.procs.push(reader);
   const missing: number[] = [];
   for (const id of created) if ((await client(reader.url, { apiKey }).get(`/api/v1/monitor/${id}`)).status !== 200) missing.push(id);
-  figure('faults: database killed for 8 s under 4 writers, answers during the outage', tally(duringOutage));
+  figure('faults: database killed under 4 writers until each was answered 503, answers during the outage', tally(duringOutage));
   figure('faults: database outage, slowest 503 in ms (the driver waits 5 s for the database per operation)', Math.round(slowest503));
   figure('faults: database back → first write sent after it acknowledged, ms', Math.round(firstAfter));
   figure('faults: database outage, writes acknowledged / found afterwards', `${created.length} / ${created.length - missing.length}`);
@@ -244,12 +244,7 @@ async function balancer(backends: () => number[]): Promise<{ url: string; close:
 }
 
 faults('a hub process killed: its screens reconnect through the balancer to the other and converge on the latest version', async (ctx) => {
-  const uri = otherDatabase(`reliability-faults-kill-${process.pid}`);
-  const { orgId, apiKey } = await organization(uri, 'Faults Kill');
-  ctx.redis = await privateRedis();
-  const env = { MONGODB_URI: uri, REDIS_URL: ctx.redis.url, RATE_LIMIT_PER_SECOND: '0' };
-  const [a, b] = await Promise.all([spawnService(env), spawnService(env)]);
-  ctx.procs.push(a, b);
+  const { orgId, apiKey, a, b } = await twoProcesses(ctx, 'kill');
   const alive = new Set([a, b]);
   const lb = await balancer(() => [...alive].map((p) => Number(new URL(p.url).port)));
   ctx.closers.push(lb.close);
@@ -291,15 +286,18 @@ faults('SIGTERM under load: every request it answered is kept, none answered 5xx
   const statuses: number[] = [];
   let termAt = Infinity;
   let inFlightUnanswered = 0;
+  let refusedAfter = 0;
   const load = writers(8, (i) => api.post('/api/v1/monitor', { name: `Wache ${i}`, organizationID: orgId }), (res, startedAt) => {
     statuses.push(res?.status ?? 0);
     if (res?.status === 201) created.push(res.body.id);
     if (!res && startedAt < termAt) inFlightUnanswered++;
+    if (!res && startedAt > termAt) refusedAfter++;
   });
-  await sleep(1_500);
+  await until(() => created.length >= 50, 'writes before the SIGTERM');
   termAt = now();
   const exit = await proc.stop();
-  await sleep(300);
+  // Every writer has found the process gone.
+  await until(() => refusedAfter >= 8, 'writers refused after the exit');
   await load.stop();
   const reader = await spawnService({ MONGODB_URI: uri, RATE_LIMIT_PER_SECOND: '0' });
   ctx.procs.push(reader);
@@ -341,13 +339,14 @@ faults('the embedded database process killed alone under writes: its owner start
       if (startedAt > killedAt && !firstAfter) firstAfter = now() - killedAt;
     }
   });
-  await sleep(1_000);
+  await until(() => created.length >= 20, 'writes before the kill');
   killedAt = now();
   process.kill(childPid, 'SIGKILL');
   await until(() => firstAfter > 0, 'a write acknowledged after the kill').catch((err: Error) => {
     throw new Error(`${err.message} (answers: ${tally(statuses)})`);
   });
-  await sleep(500);
+  const afterBack = created.length;
+  await until(() => created.length >= afterBack + 10, 'writes after the database returned');
   await load.stop();
   const restarted = JSON.parse(await fs.readFile(path.join(dir, 'embedded-db.json'), 'utf8')) as { childPid: number };
   await until(async () => (await client(proc.url, null).get('/readyz')).status === 200, 'the service ready again');
