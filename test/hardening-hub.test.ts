@@ -174,7 +174,7 @@ hub('repeated snapshots of one version read the monitor\'s data from the databas
   assert.ok(reads.length <= 1, `the data was read ${reads.length} times for 20 snapshots`);
 });
 
-hub('screens of one monitor subscribing at once to a fresh process share its reads: one of its owner, one of its test alarm', async (ctx) => {
+hub('screens of one monitor subscribing at once to a fresh process share its reads: one of the monitor, four of its histories, one of its test alarm', async (ctx) => {
   const first = await start(ctx, { RATE_LIMIT_PER_SECOND: '0' });
   const org = await createOrg(first);
   const id = (await api(first, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
@@ -215,8 +215,11 @@ hub('screens of one monitor subscribing at once to a fresh process share its rea
     driver.off('commandSucceeded', ended);
     driver.off('commandFailed', ended);
   }
-  // The owner is read once for the check, the monitor once more for its snapshot.
-  assert.ok((reads.monitors ?? 0) <= 2, `the monitor was read ${reads.monitors} times for 30 subscriptions`);
+  // The monitor is read once, for the check and its snapshot. Its histories by exact lookups: the
+  // configuration's next revision (none), and the data's versions 0 and 1 and the absent 2, each link
+  // read whole on this cold process, so that the newest one's body needs no further read.
+  assert.ok((reads.monitors ?? 0) <= 1, `the monitor was read ${reads.monitors} times for 30 subscriptions`);
+  assert.ok((reads.chain_links ?? 0) <= 4, `the histories' links were read ${reads.chain_links} times for 30 subscriptions`);
   assert.ok((reads.test_alarms ?? 0) <= 1, `the test alarm was read ${reads.test_alarms} times for 30 subscriptions`);
 });
 

@@ -293,9 +293,9 @@ export class Chain<T> {
     return json;
   }
 
-  // A link's identity only: a small body travelling in it is not fetched.
-  private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
-    return this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
+  // A link's identity only (a small body travelling in it is not fetched), or with `whole` the link.
+  private async link(key: string, n: number, whole = false): Promise<Pick<LinkDoc, 'n' | 'epoch' | 'body'> | null> {
+    return whole ? this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean() : this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
   }
 
   // The base a new version was built on is still the one read: see the comment at the top.
@@ -305,28 +305,32 @@ export class Chain<T> {
   }
 
   // From a hint (this process's last known version, else the head document), exact lookups only:
-  // usually two (the hint is there, its successor is not). Links exist as one contiguous range.
+  // usually two (the hint is there, its successor is not). Links exist as one contiguous range. Without
+  // a hint (a cold read, as after a restart) the links are read whole, so that the newest one's small
+  // body is at hand for the read that follows.
   private async probe(key: string): Promise<VersionRef | null> {
     let start = this.hints.get(key)?.n;
+    const whole = start === undefined;
     if (start === undefined) start = (await this.models.heads.findById(key).lean())?.n ?? 0;
-    const [at, after] = await Promise.all([this.link(key, start), this.link(key, start + 1)]);
-    let found: Pick<LinkDoc, 'n' | 'epoch'> | null;
+    const [at, after] = await Promise.all([this.link(key, start, whole), this.link(key, start + 1, whole)]);
+    let found: Pick<LinkDoc, 'n' | 'epoch' | 'body'> | null;
     if (!at) found = await this.scan(key);
     else if (!after) found = at;
-    else found = await this.gallop(key, after);
+    else found = await this.gallop(key, after, whole);
     if (!found) return null;
     const ref = { n: found.n, epoch: found.epoch };
+    if (found.body !== undefined) this.bodies.set(contentId(key, ref), JSON.parse(found.body) as T, Buffer.byteLength(found.body));
     this.remember(key, ref);
     return ref;
   }
 
   // Doubling steps from a known link, then bisection: log2 of the distance in exact lookups.
-  private async gallop(key: string, known: Pick<LinkDoc, 'n' | 'epoch'>): Promise<Pick<LinkDoc, 'n' | 'epoch'>> {
+  private async gallop(key: string, known: Pick<LinkDoc, 'n' | 'epoch' | 'body'>, whole: boolean): Promise<Pick<LinkDoc, 'n' | 'epoch' | 'body'>> {
     let low = known;
     let step = 1;
     let high = -1;
     while (high < 0) {
-      const candidate = await this.link(key, low.n + step);
+      const candidate = await this.link(key, low.n + step, whole);
       if (candidate) {
         low = candidate;
         step *= 2;
@@ -334,7 +338,7 @@ export class Chain<T> {
     }
     while (high - low.n > 1) {
       const mid = Math.floor((low.n + high) / 2);
-      const candidate = await this.link(key, mid);
+      const candidate = await this.link(key, mid, whole);
       if (candidate) low = candidate;
       else high = mid;
     }

@@ -101,11 +101,16 @@ export class MonitorStore {
     return organizationID === null ? null : { id, organizationID };
   }
 
+  // The whole document: the subscription or data read that follows the check of the right to read
+  // (a reconnect storm's first screen of each monitor) then starts from it as a kept record, which is
+  // answered only after the lookup that shows no newer configuration revision (get).
   private readOwner(id: number): Promise<number | null> {
-    const read: Promise<number | null> = monitorModels(this.db).Monitor.findById(String(id), { organizationID: 1 }).lean()
+    const read: Promise<number | null> = monitorModels(this.db).Monitor.findById(String(id)).lean()
       .then((doc) => {
-        if (doc) this.owners.set(id, doc.organizationID);
-        return doc?.organizationID ?? null;
+        if (!doc) return null;
+        this.owners.set(id, doc.organizationID);
+        if (!this.records.get(String(id))) this.keepRecord({ id, organizationID: doc.organizationID, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig }, doc.config.length);
+        return doc.organizationID;
       })
       .finally(() => {
         if (this.ownerReads.get(id) === read) this.ownerReads.delete(id);
