@@ -163,6 +163,40 @@ chain('reading the newest version costs exact lookups only, however far the head
   assert.ok(finds.every((f) => /^\{"_id":"[^"]+"\}$/.test(f)), `only {_id: string} filters: ${finds.join(' ')}`);
 });
 
+chain('a process without a hint reads the newest version: its body from the link found after its successor was absent, else read again', async (ctx) => {
+  const lookups: string[] = [];
+  const original = ctx.db.chains.links.findOne.bind(ctx.db.chains.links);
+  const counting = async <R>(read: () => Promise<R>) => {
+    lookups.length = 0;
+    ctx.db.chains.links.findOne = ((...args: Parameters<typeof original>) => {
+      lookups.push((args[0] as { _id: string })._id.split(':').pop()!);
+      return original(...args);
+    }) as typeof original;
+    try {
+      return await read();
+    } finally {
+      ctx.db.chains.links.findOne = original;
+    }
+  };
+  // The head document is at the newest version (10): its successor, then the link with its body.
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  for (let n = 1; n <= 10; n++) await a.append(key, add(n), absent);
+  await until(async () => (await ctx.db.chains.heads.findById(key).lean())?.n === 10, 'the head at version 10');
+  const cold = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+  assert.is(cold!.n, 10);
+  assert.equal(cold!.body.writes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.equal(lookups, ['11', '10']);
+  // Three versions past the head: found by galloping from the successor, its body read again after
+  // the absence that ended the search.
+  for (let n = 11; n <= 13; n++) await a.append(key, add(n), absent);
+  const galloped = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+  assert.is(galloped!.n, 13);
+  assert.equal(galloped!.body.writes.slice(-3), [11, 12, 13]);
+  assert.equal(lookups, ['11', '12', '14', '13', '13']);
+});
+
 chain('a history without a genesis (removed) refuses appends with the absent error', async (ctx) => {
   const key = newKey();
   const [a] = two(ctx);

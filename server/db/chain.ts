@@ -293,9 +293,9 @@ export class Chain<T> {
     return json;
   }
 
-  // A link's identity only (a small body travelling in it is not fetched), or with `whole` the link.
-  private async link(key: string, n: number, whole = false): Promise<Pick<LinkDoc, 'n' | 'epoch' | 'body'> | null> {
-    return whole ? this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean() : this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
+  // A link's identity only: a small body travelling in it is not fetched.
+  private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
+    return this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
   }
 
   // The base a new version was built on is still the one read: see the comment at the top.
@@ -304,33 +304,51 @@ export class Chain<T> {
     return found !== null && found.epoch === base.epoch;
   }
 
-  // From a hint (this process's last known version, else the head document), exact lookups only:
-  // usually two (the hint is there, its successor is not). Links exist as one contiguous range. Without
-  // a hint (a cold read, as after a restart) the links are read whole, so that the newest one's small
-  // body is at hand for the read that follows.
+  // From this process's last known version, exact lookups only: usually two (the hint is there, its
+  // successor is not). Links exist as one contiguous range.
   private async probe(key: string): Promise<VersionRef | null> {
-    let start = this.hints.get(key)?.n;
-    const whole = start === undefined;
-    if (start === undefined) start = (await this.models.heads.findById(key).lean())?.n ?? 0;
-    const [at, after] = await Promise.all([this.link(key, start, whole), this.link(key, start + 1, whole)]);
-    let found: Pick<LinkDoc, 'n' | 'epoch' | 'body'> | null;
+    const hint = this.hints.get(key)?.n;
+    if (hint === undefined) return this.coldProbe(key);
+    const [at, after] = await Promise.all([this.link(key, hint), this.link(key, hint + 1)]);
+    let found: Pick<LinkDoc, 'n' | 'epoch'> | null;
     if (!at) found = await this.scan(key);
     else if (!after) found = at;
-    else found = await this.gallop(key, after, whole);
-    if (!found) return null;
-    const ref = { n: found.n, epoch: found.epoch };
-    if (found.body !== undefined) this.bodies.set(contentId(key, ref), JSON.parse(found.body) as T, Buffer.byteLength(found.body));
+    else found = await this.gallop(key, after);
+    return found && this.found(key, found);
+  }
+
+  // Without a hint (as after a restart), from the head document: the successor first, and only when
+  // it is absent the link itself, whole. Found there after its successor was seen absent, that link was
+  // the newest then (had the successor been written and pruned, the link would have gone before it), so
+  // its small body is the newest version's and needs no second read. A link found by galloping was read
+  // before the absence that ended the search: its body is read again (latest), which checks just that.
+  private async coldProbe(key: string): Promise<VersionRef | null> {
+    const start = (await this.models.heads.findById(key).lean())?.n ?? 0;
+    const after = await this.link(key, start + 1);
+    if (after) return this.found(key, await this.gallop(key, after));
+    const at = await this.models.links.findById(linkId(key, start), { n: 1, epoch: 1, body: 1 }).lean();
+    if (!at) {
+      const newest = await this.scan(key);
+      return newest && this.found(key, newest);
+    }
+    const ref = this.found(key, at);
+    if (at.body !== undefined) this.bodies.set(contentId(key, ref), JSON.parse(at.body) as T, Buffer.byteLength(at.body));
+    return ref;
+  }
+
+  private found(key: string, link: Pick<LinkDoc, 'n' | 'epoch'>): VersionRef {
+    const ref = { n: link.n, epoch: link.epoch };
     this.remember(key, ref);
     return ref;
   }
 
   // Doubling steps from a known link, then bisection: log2 of the distance in exact lookups.
-  private async gallop(key: string, known: Pick<LinkDoc, 'n' | 'epoch' | 'body'>, whole: boolean): Promise<Pick<LinkDoc, 'n' | 'epoch' | 'body'>> {
+  private async gallop(key: string, known: Pick<LinkDoc, 'n' | 'epoch'>): Promise<Pick<LinkDoc, 'n' | 'epoch'>> {
     let low = known;
     let step = 1;
     let high = -1;
     while (high < 0) {
-      const candidate = await this.link(key, low.n + step, whole);
+      const candidate = await this.link(key, low.n + step);
       if (candidate) {
         low = candidate;
         step *= 2;
@@ -338,7 +356,7 @@ export class Chain<T> {
     }
     while (high - low.n > 1) {
       const mid = Math.floor((low.n + high) / 2);
-      const candidate = await this.link(key, mid, whole);
+      const candidate = await this.link(key, mid);
       if (candidate) low = candidate;
       else high = mid;
     }

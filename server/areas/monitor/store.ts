@@ -46,6 +46,8 @@ export interface MonitorOwner {
 }
 
 const OWNERS_KEPT = 100_000;
+// Thrown by a deletion's tombstone step that finds one already written.
+const ALREADY_DELETED = new Error('already deleted');
 const RECORDS_BYTES = 16 * 1024 * 1024;
 /** How long a remembered monitor is answered with one lookup (a database restored under running processes is seen after this). */
 const RECORD_TRUST_MS = 10_000;
@@ -158,8 +160,18 @@ export class MonitorStore {
     this.owners.delete(id);
     this.records.delete(String(id));
     // The tombstone first: a process that remembers the monitor finds it with its one lookup. It stays
-    // (a small link per deleted monitor; IDs are never reused).
-    const tombstone = await this.configs.append(configKey(id), (head) => ({ ...head.body, deleted: true as const }), gone).catch((err: unknown) => {
+    // (a small link per deleted monitor; IDs are never reused). A deletion racing another one (two
+    // processes) keeps the tombstone it finds instead of writing its own: each keeping its own would
+    // remove the other's, and none would be left.
+    let found: number | undefined;
+    const tombstone = await this.configs.append(configKey(id), (head) => {
+      if (head.body.deleted) {
+        found = head.n;
+        throw ALREADY_DELETED;
+      }
+      return { ...head.body, deleted: true as const };
+    }, gone).catch((err: unknown) => {
+      if (err === ALREADY_DELETED) return { n: found! };
       if (err instanceof AppError && err.status === 404) return null;
       throw err;
     });
