@@ -169,7 +169,7 @@ chain('a process without a hint reads the newest version: its body from the link
   const counting = async <R>(read: () => Promise<R>) => {
     lookups.length = 0;
     ctx.db.chains.links.findOne = ((...args: Parameters<typeof original>) => {
-      lookups.push((args[0] as { _id: string })._id.split(':').pop()!);
+      lookups.push((args[0] as unknown as { _id: string })._id.split(':').pop()!);
       return original(...args);
     }) as typeof original;
     try {

@@ -9,7 +9,12 @@ const { loadConfig } = (await import(`${dist}/config.js`)) as typeof import('../
 const { startService } = (await import(`${dist}/service.js`)) as typeof import('../../server/service.js');
 
 const service = await startService(loadConfig(), process.env.BENCH_MONGODB_URI!, pino({ level: 'silent' }));
-reportMemoryOnRequest(() => service.hub.status().screens);
+// Every hub socket (the bench's screens connect with the API key, which the hub counts apart from
+// paired screens), as the bare server counts its clients.
+reportMemoryOnRequest(() => {
+  const { screens, otherSockets } = service.hub.status();
+  return screens + otherSockets;
+});
 process.send?.({ listening: service.port });
 process.on('message', async (message: { stop?: true }) => {
   if (!message.stop) return;
