@@ -1,5 +1,5 @@
 // Every list of every area beside a neighbour 100 times its size: organization A holds `small` of each
-// thing (monitors, a monitor's screens, categories, journal entries, sms and call configurations,
+// thing (alarms, monitors, a monitor's screens, categories, journal entries, sms and call configurations,
 // entities, rules, credentials, and one user's devices, mobile and phone numbers); each list is timed
 // alone, then again after organization B made 100 times as many of each through the API. The goal
 // (BENCHMARKS.md): each at most 1.5× its time alone. T1, T5 and T13 beside 100,000 records:
@@ -40,6 +40,9 @@ export async function neighbourLists(small: number, runs: number, say: (line: st
   // How each thing is made (the i-th of an organization) and listed.
   const digits = (i: number, n: number) => String(i).padStart(n, '0');
   const kinds: Array<{ label: string; serial?: boolean; make(o: Org, i: number): Promise<unknown>; list(o: Org): Promise<unknown> }> = [
+    // First, while the member has no device or number yet: an alarm raises no deliveries then, and it
+    // is shown on the organization's one monitor (by default it would be on each of its monitors).
+    { label: 'AL2 alarms, first page', make: (o, i) => call(o.token, 'POST', '/api/v1/alarms', { organizationID: o.id, event: `B3 Wohnungsbrand ${i}`, address: 'Hauptstraße 40', monitorIds: [o.monitorId], channels: ['app'] }), list: (o) => call(o.token, 'GET', `/api/v1/alarms?organization_id=${o.id}`) },
     { label: 'M1 monitors', make: (o, i) => call(o.token, 'POST', '/api/v1/monitor', { name: `Wache ${i}`, organizationID: o.id }), list: (o) => call(o.token, 'GET', `/api/v1/monitor?organization=${o.id}`) },
     {
       label: 'F4 screens of a monitor',
