@@ -58,10 +58,11 @@ hub('two installations on one Redis (own databases, same monitor IDs) never see 
   await wallB.subscribe(monitorB);
 
   assert.is((await api(a, orgA).post(`/api/v1/monitor/${monitorA}/data/alarming`, { event: 'A: Brand', eventId: 1 })).status, 200);
-  await new Promise((r) => setTimeout(r, 500));
-  assert.equal(patches(wallB), [], 'installation A\'s write reached B\'s wall');
+  // B's own write, published after A's, is the point by which A's would have arrived.
   assert.is((await api(b, orgB).post(`/api/v1/monitor/${monitorB}/data/alarming`, { event: 'B: Unfall', eventId: 2 })).status, 200);
-  await wallB.waitFor(() => patches(wallB).length === 1, WAIT_MS, 'B\'s own alarm');
+  await wallB.waitFor(() => patches(wallB).some((p) => p.payload.event === 'B: Unfall'), WAIT_MS, 'B\'s own alarm');
+  assert.equal(patches(wallB).filter((p) => p.payload.event !== 'B: Unfall'), [], 'installation A\'s write reached B\'s wall');
+  assert.is(patches(wallB).length, 1);
   assert.is(patches(wallB)[0].payload.event, 'B: Unfall');
   assert.is(wallB.version, 1);
 });
@@ -291,8 +292,18 @@ hub('processes on one database with different hub settings: an error at start an
 hub('processes with the same hub settings report no mismatch', async (ctx) => {
   const dbUri = otherDatabase(`same_${randomBytes(4).toString('hex')}`);
   const one = await start(ctx, { REDIS_URL: redisUrl(), HUB_HEARTBEAT_MS: '200' }, { dbUri });
+  const { HubProcess } = one.db.system;
+  const [first] = await HubProcess.find({}).lean();
   await start(ctx, { REDIS_URL: redisUrl(), HUB_HEARTBEAT_MS: '200' }, { dbUri });
-  await new Promise((r) => setTimeout(r, 500));
+  // The first process compares after each heartbeat: two of them after the second started, so that
+  // one comparison surely saw it.
+  const beats = new Set<number>();
+  const deadline = Date.now() + WAIT_MS;
+  while (beats.size < 3) {
+    assert.ok(Date.now() < deadline, 'the first process beat twice');
+    beats.add((await HubProcess.findById(first._id).lean())!.seenAt.getTime());
+    await new Promise((r) => setTimeout(r, 20));
+  }
   assert.equal((await client(one.url, null).get('/readyz')).body.checks.hub.detail.mismatchedProcesses, []);
 });
 
