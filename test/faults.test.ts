@@ -13,7 +13,6 @@ import { startService, type RunningService } from '../server/service.js';
 import { client } from './helpers/http.js';
 import { startFerret } from './helpers/processes.js';
 
-
 interface Ctx {
   dir: string;
   db: ChildProcess | null;
