@@ -42,9 +42,12 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
-export async function startService(config: Config, mongodbUri: string, log: Logger): Promise<RunningService> {
-  const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs });
+/**
+ * Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. `monitorCommands`
+ * turns the driver's command events on, for tests that count a request's commands.
+ */
+export async function startService(config: Config, mongodbUri: string, log: Logger, options: { monitorCommands?: boolean } = {}): Promise<RunningService> {
+  const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs, monitorCommands: options.monitorCommands });
   const installationId = await loadInstallationId(db.system);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
   const peers = await watchHubPeers(db.system, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);

@@ -18,7 +18,7 @@ const absent = () => new Error('no history');
 const add = (n: number) => (head: { body: Body }) => ({ writes: [...head.body.writes, n] });
 
 chain.before(async (ctx) => {
-  ctx.db = await openDatabase(testDbUri(), []);
+  ctx.db = await openDatabase(testDbUri(), [], { monitorCommands: true });
 });
 chain.after(async (ctx) => {
   await ctx.db.close();

@@ -29,10 +29,16 @@ function hasDatabaseName(uri: string): boolean {
   return /^\/[^?]+/.test(afterHosts);
 }
 
-/** Connection pool settings (MONGODB_POOL_SIZE, MONGODB_WAIT_QUEUE_TIMEOUT_MS). */
+/** Connection settings: the pool (MONGODB_POOL_SIZE, MONGODB_WAIT_QUEUE_TIMEOUT_MS), and command events. */
 export interface PoolOptions {
   maxPoolSize?: number;
   waitQueueTimeoutMS?: number;
+  /**
+   * The driver's command events (commandStarted…), for tests that count a request's commands. Off in
+   * the service: with it on, the driver copies every command and decodes every reply a second time
+   * for events nobody reads.
+   */
+  monitorCommands?: boolean;
 }
 
 /**
@@ -51,7 +57,7 @@ export async function openDatabase(uri: string, sets: ModelSet[], pool: PoolOpti
     waitQueueTimeoutMS: pool.waitQueueTimeoutMS ?? 10_000,
     socketTimeoutMS: 30_000,
     maxPoolSize: pool.maxPoolSize ?? 20,
-    monitorCommands: true,
+    monitorCommands: pool.monitorCommands ?? false,
   });
   await conn.asPromise();
   const system = systemModels(conn);

@@ -31,7 +31,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0', ...env });
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const service = await startService(config, opts.dbUri ?? testDbUri(), log);
+  // Command events on: some tests count the database commands a request costs.
+  const service = await startService(config, opts.dbUri ?? testDbUri(), log, { monitorCommands: true });
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };
 }
 
