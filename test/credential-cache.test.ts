@@ -38,7 +38,7 @@ cache('a removed membership is seen within CREDENTIAL_CACHE_MS', async (ctx) => 
 
 cache('requests arriving together with a credential not yet cached read it once', async () => {
   // A cache time no request of this test outlives: every read after the first is one too many.
-  const svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000' });
+  const svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000' }, { monitorCommands: true });
   try {
     const org = await createOrg(svc);
     let reads = 0;

@@ -181,7 +181,7 @@ hub('screens of one monitor subscribing at once to a fresh process share its rea
   const id = (await api(first, org).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
   await api(first, org).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3' });
   // Another process, which has read nothing of this monitor yet: a storm after its restart.
-  const fresh = await start(ctx, { RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' });
+  const fresh = await start(ctx, { RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' }, { monitorCommands: true });
   const screens = await Promise.all(Array.from({ length: 30 }, () => screenOn(ctx, fresh, org.apiKey)));
   const reads: Record<string, number> = {};
   fresh.db.conn.set('debug', (collection: string, method: string) => {

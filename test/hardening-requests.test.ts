@@ -5,11 +5,7 @@ import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen } from './helpers/screen.js';
-import { createOrg, startTestService, testDbUri, type OrgFixture, type TestService } from './helpers/service.js';
-import { pino } from 'pino';
-import { loadConfig } from '../server/config.js';
-import { IdentityCommands } from '../server/identity/commands.js';
-import { startService } from '../server/service.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
   svc: TestService;
@@ -148,25 +144,25 @@ pool('a hub subscribe that cannot get a connection is acknowledged with unavaila
   assert.not.ok(codes.has('internal_error'), [...codes].join(','));
 });
 
-// The driver's command events copy every command and decode every reply a second time; the service
-// as server/main.ts starts it has them off (tests that count commands turn them on).
+// The driver's command events copy every command and decode every reply a second time; services are
+// started without them (server/main.ts, and the tests' services unless a test counts commands).
 const events = suite('database: command events');
 
 events('a request costs no command events unless they are asked for', async () => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' });
   for (const asked of [false, true]) {
-    const svc = await startService(config, testDbUri(), pino({ level: 'silent' }), asked ? { monitorCommands: true } : {});
+    const svc = await startTestService({}, { monitorCommands: asked });
+    const driver = svc.db.conn.getClient();
+    let seen = 0;
+    const count = () => void seen++;
     try {
-      const org = await createOrg({ ...svc, url: `http://127.0.0.1:${svc.port}`, identity: new IdentityCommands(svc.db) });
-      let seen = 0;
-      const count = () => void seen++;
-      svc.db.conn.getClient().on('commandStarted', count);
-      const answer = await client(`http://127.0.0.1:${svc.port}`, { apiKey: org.apiKey }).get(`/api/v1/monitor?organization=${org.orgId}`);
-      svc.db.conn.getClient().off('commandStarted', count);
+      const org = await createOrg(svc);
+      driver.on('commandStarted', count);
+      const answer = await client(svc.url, { apiKey: org.apiKey }).get(`/api/v1/monitor?organization=${org.orgId}`);
       assert.is(answer.status, 200);
       if (asked) assert.ok(seen > 0, 'asked for, the events arrive');
       else assert.is(seen, 0, `${seen} command events without anyone asking`);
     } finally {
+      driver.off('commandStarted', count);
       await svc.close();
     }
   }

@@ -16,7 +16,7 @@ const rule = suite<Ctx>('storage: hot paths read and write by exact string _id o
 
 rule.before(async (ctx) => {
   // Credentials are read on every request unless cached; with the cache off their reads are watched too.
-  ctx.svc = await startTestService({ RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0' });
+  ctx.svc = await startTestService({ RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0' }, { monitorCommands: true });
   ctx.org = await createOrg(ctx.svc);
 });
 rule.after(async (ctx) => {

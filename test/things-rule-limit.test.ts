@@ -15,7 +15,7 @@ const LIMIT_MESSAGE = `The entity has reached its limit of ${LIMIT} rules; delet
 const rulesUrl = (entityId: string) => `${BASE}/entities/${entityId}/rules`;
 const rule = (name: string) => ({ name, action: 'alarm', triggers: ['record_updated'], actionAlarmTemplate: { alarmMessage: name } });
 
-const s = area('rules per entity: the limit, T12-delete, exact lookups');
+const s = area('rules per entity: the limit, T12-delete, exact lookups', {}, { monitorCommands: true });
 // A second service instance on the same database: another process's queues and caches.
 let other: TestService;
 s.before(async () => {

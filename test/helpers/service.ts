@@ -25,14 +25,14 @@ export function otherDatabase(name: string): string {
 
 /**
  * A service on a free port; `env` overrides configuration (REDIS_URL is off unless given), `dbUri`
- * picks another database, `log` receives its log lines.
+ * picks another database, `log` receives its log lines, `monitorCommands` turns the driver's command
+ * events on (for tests that count a request's commands; off, as in the service, unless asked).
  */
-export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger } = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger; monitorCommands?: boolean } = {}): Promise<TestService> {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0', ...env });
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  // Command events on: some tests count the database commands a request costs.
-  const service = await startService(config, opts.dbUri ?? testDbUri(), log, { monitorCommands: true });
+  const service = await startService(config, opts.dbUri ?? testDbUri(), log, { monitorCommands: opts.monitorCommands });
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };
 }
 

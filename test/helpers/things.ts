@@ -85,10 +85,10 @@ export function valuesByName(ctx: Ctx, record: { values: Array<{ fieldID: string
 }
 
 /** A suite with a fresh service, organizations A and B, granted members and the entity of A. */
-export function area(name: string, env: Record<string, string> = {}) {
+export function area(name: string, env: Record<string, string> = {}, options: { monitorCommands?: boolean } = {}) {
   const s = suite<Ctx>(name, {} as Ctx);
   s.before(async (ctx) => {
-    ctx.svc = await startTestService(env);
+    ctx.svc = await startTestService(env, options);
     ctx.a = await createOrg(ctx.svc);
     ctx.b = await createOrg(ctx.svc);
     ctx.reader = await addMember(ctx.svc, ctx.a, 'reader');
