@@ -15,7 +15,7 @@ import { MonitorStore } from './areas/monitor/store.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Config } from './config.js';
 import { serviceModels } from './areas/models.js';
-import { openDatabase, type Database } from './db/database.js';
+import { openDatabase, type Database, type DatabaseOptions } from './db/database.js';
 import { displayRoutes } from './display/routes.js';
 import { HubBroadcasts } from './hub/broadcasts.js';
 import { createHub, type Hub } from './hub/hub.js';
@@ -42,11 +42,8 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/**
- * Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. `monitorCommands`
- * turns the driver's command events on, for tests that count a request's commands.
- */
-export async function startService(config: Config, mongodbUri: string, log: Logger, options: { monitorCommands?: boolean } = {}): Promise<RunningService> {
+/** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
+export async function startService(config: Config, mongodbUri: string, log: Logger, options: Pick<DatabaseOptions, 'monitorCommands'> = {}): Promise<RunningService> {
   const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs, monitorCommands: options.monitorCommands });
   const installationId = await loadInstallationId(db.system);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;

@@ -144,8 +144,7 @@ pool('a hub subscribe that cannot get a connection is acknowledged with unavaila
   assert.not.ok(codes.has('internal_error'), [...codes].join(','));
 });
 
-// The driver's command events copy every command and decode every reply a second time; services are
-// started without them (server/main.ts, and the tests' services unless a test counts commands).
+// Command events cost every command a copy and every reply a second decoding (server/db/database.ts).
 const events = suite('database: command events');
 
 events('a request costs no command events unless they are asked for', async () => {

@@ -29,8 +29,8 @@ function hasDatabaseName(uri: string): boolean {
   return /^\/[^?]+/.test(afterHosts);
 }
 
-/** Connection settings: the pool (MONGODB_POOL_SIZE, MONGODB_WAIT_QUEUE_TIMEOUT_MS), and command events. */
-export interface PoolOptions {
+/** Connection settings: the pool (MONGODB_POOL_SIZE, MONGODB_WAIT_QUEUE_TIMEOUT_MS) and command events. */
+export interface DatabaseOptions {
   maxPoolSize?: number;
   waitQueueTimeoutMS?: number;
   /**
@@ -45,7 +45,7 @@ export interface PoolOptions {
  * Connects, registers the service's own models and those of each set (every area's: server/areas/index.ts)
  * and awaits their indexes so a failed index build fails loudly.
  */
-export async function openDatabase(uri: string, sets: ModelSet[], pool: PoolOptions = {}): Promise<Database> {
+export async function openDatabase(uri: string, sets: ModelSet[], options: DatabaseOptions = {}): Promise<Database> {
   const conn = mongoose.createConnection(uri, {
     // A URI without a database name gets ours rather than the driver's "test".
     ...(hasDatabaseName(uri) ? {} : { dbName: DEFAULT_DB_NAME }),
@@ -54,10 +54,10 @@ export async function openDatabase(uri: string, sets: ModelSet[], pool: PoolOpti
     bufferCommands: false,
     serverSelectionTimeoutMS: 5_000,
     // No request waits without bound for a connection or an answer.
-    waitQueueTimeoutMS: pool.waitQueueTimeoutMS ?? 10_000,
+    waitQueueTimeoutMS: options.waitQueueTimeoutMS ?? 10_000,
     socketTimeoutMS: 30_000,
-    maxPoolSize: pool.maxPoolSize ?? 20,
-    monitorCommands: pool.monitorCommands ?? false,
+    maxPoolSize: options.maxPoolSize ?? 20,
+    monitorCommands: options.monitorCommands ?? false,
   });
   await conn.asPromise();
   const system = systemModels(conn);

@@ -25,8 +25,8 @@ export function otherDatabase(name: string): string {
 
 /**
  * A service on a free port; `env` overrides configuration (REDIS_URL is off unless given), `dbUri`
- * picks another database, `log` receives its log lines, `monitorCommands` turns the driver's command
- * events on (for tests that count a request's commands; off, as in the service, unless asked).
+ * picks another database, `log` receives its log lines, `monitorCommands` is openDatabase's (for tests
+ * that count a request's commands).
  */
 export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger; monitorCommands?: boolean } = {}): Promise<TestService> {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
