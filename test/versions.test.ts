@@ -197,6 +197,58 @@ chain('a process without a hint reads the newest version: its body from the link
   assert.equal(lookups, ['11', '12', '14', '13', '13']);
 });
 
+// The commands a chain sends to its collections while `run` runs: name and, for a lookup, the _id.
+async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ result: R; commands: string[] }> {
+  const commands: string[] = [];
+  const client = ctx.db.conn.getClient();
+  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+    const collection = e.command[e.commandName];
+    if (collection !== 'chain_links' && collection !== 'chain_contents' && collection !== 'chain_heads') return;
+    const filter = (e.command.filter as { _id?: string } | undefined)?._id;
+    commands.push(`${e.commandName} ${collection}${filter ? ` ${filter.split(':').pop()}` : ''}`);
+  };
+  client.on('commandStarted', seen);
+  try {
+    return { result: await run(), commands };
+  } finally {
+    client.off('commandStarted', seen);
+  }
+}
+
+chain('a write that finds its version taken builds on the version that took it: one lookup of that link, no read of the newest', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await b.latest(key);
+  // b still holds version 0 as the newest when a writes version 1.
+  await a.append(key, add(1), absent);
+  const { result, commands } = await chainCommands(ctx, () => b.append(key, add(2), absent));
+  assert.is(result.n, 2);
+  assert.equal(result.body.writes, [1, 2]);
+  assert.is(b.collisions, 1);
+  // The refused insert, the taken link with its body, the insert on it, the check of its base; no
+  // delete for a body that was never stored apart.
+  assert.equal(commands, ['insert chain_links', 'find chain_links 1', 'insert chain_links', 'find chain_links 1']);
+  assert.equal((await a.latest(key))!.body.writes, [1, 2]);
+});
+
+chain('a write refused on the version that took its place is decided again on the newest', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await b.latest(key);
+  // Version 1 ends with -1 (a "closed" state that refuses writes), version 2 reopens it.
+  await a.append(key, add(-1), absent);
+  await a.append(key, add(5), absent);
+  const refusing = (head: { body: Body }) => {
+    if (head.body.writes.at(-1) === -1) throw new Error('closed');
+    return add(6)(head);
+  };
+  const written = await b.append(key, refusing, absent);
+  assert.is(written.n, 3);
+  assert.equal(written.body.writes, [-1, 5, 6]);
+});
+
 chain('a history without a genesis (removed) refuses appends with the absent error', async (ctx) => {
   const key = newKey();
   const [a] = two(ctx);

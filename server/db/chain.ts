@@ -183,7 +183,8 @@ export class Chain<T> {
     return this.lock.run(key, async () => {
       const deadline = Date.now() + WRITE_DEADLINE_MS;
       // Built on what this process knows, without reading first: if another process wrote meanwhile,
-      // the insert collides and the newest is read then; the base check covers a long-stale hint.
+      // the insert collides and the version that took its place is the next base (taken); the base
+      // check covers a long-stale hint.
       const cached = this.known(key);
       let head = cached ?? (await this.latest(key));
       let fresh = cached === null;
@@ -208,16 +209,18 @@ export class Chain<T> {
         try {
           await this.models.links.create({ _id: linkId(key, next.n), key, n: next.n, epoch: next.epoch, base: head.epoch, at: new Date(), ...inline });
         } catch (err) {
-          await this.dropContent(key, next);
+          if (inline.apart) await this.dropContent(key, next);
           if (!isDuplicateKey(err)) throw err;
           this.collisions++;
-          head = await this.latest(key);
-          fresh = true;
+          // Not the newest for certain: a refusal on it is decided again on the newest.
+          head = await this.taken(key, next.n);
+          fresh = head === null;
+          head ??= await this.latest(key);
           continue;
         }
         if (!(await this.intact(key, head))) {
           await this.models.links.deleteOne({ _id: linkId(key, next.n), epoch: next.epoch });
-          await this.dropContent(key, next);
+          if (inline.apart) await this.dropContent(key, next);
           this.hints.delete(key);
           head = await this.latest(key);
           fresh = true;
@@ -261,6 +264,28 @@ export class Chain<T> {
     this.remember(key, ref);
     // Well below the limit it was surely kept in its link (the writer's JSON is the same text).
     if (bytes < INLINE_BYTES - 1024) this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart: false });
+  }
+
+  /**
+   * The version `n` another writer took, as the base of the next try: learned from its publication
+   * meanwhile (no read), else read from its link (one exact lookup; a small body travels in it). Null
+   * when its body lives apart or the link is gone: then the newest is read.
+   */
+  private async taken(key: string, n: number): Promise<Version<T> | null> {
+    const learned = this.known(key);
+    if (learned && learned.n >= n) return learned;
+    const link = await this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean();
+    if (link?.body === undefined) return null;
+    const ref = { n: link.n, epoch: link.epoch };
+    const body = JSON.parse(link.body) as T;
+    const hint = this.hints.get(key);
+    // Only the newest body known here is kept, and a hint never moves back.
+    if (!hint || hint.n < n) {
+      if (hint) this.bodies.delete(contentId(key, hint));
+      this.bodies.set(contentId(key, ref), body, Buffer.byteLength(link.body));
+      this.remember(key, ref);
+    }
+    return { ...ref, body };
   }
 
   // The newest version this process knows with its body in memory, if it has both.
