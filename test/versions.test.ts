@@ -249,6 +249,63 @@ chain('a write refused on the version that took its place is decided again on th
   assert.equal(written.body.writes, [-1, 5, 6]);
 });
 
+chain('writes waiting for their turn are stored together: one insert and one base check for ten, each its own version in call order', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  const { result, commands } = await chainCommands(ctx, () => Promise.all(Array.from({ length: 10 }, (_, i) => a.append(key, add(i + 1), absent))));
+  assert.equal(result.map((r) => r.n), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  result.forEach((r, i) => assert.equal(r.body.writes, Array.from({ length: i + 1 }, (_, j) => j + 1), `version ${r.n} holds the writes before it`));
+  result.slice(1).forEach((r, i) => assert.is(r.base, result[i].epoch, `version ${r.n} is built on the one before`));
+  assert.equal(commands.filter((c) => c.includes('chain_links')), ['insert chain_links', 'find chain_links 0']);
+  // Another process reads every version of the turn.
+  const [b] = two(ctx);
+  for (const r of result) assert.equal(await b.body(key, r), r.body);
+});
+
+chain('a refusal within a turn is decided on the version stored before it; the writes after it go on', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  const refuseAfterOne = (head: { body: Body }) => {
+    if (head.body.writes.at(-1) === 1) throw new Error('refused after 1');
+    return add(2)(head);
+  };
+  const results = await Promise.allSettled([a.append(key, add(1), absent), a.append(key, refuseAfterOne, absent), a.append(key, add(3), absent)]);
+  assert.is(results[0].status === 'fulfilled' && results[0].value.n, 1);
+  assert.is(results[1].status === 'rejected' && (results[1].reason as Error).message, 'refused after 1');
+  assert.is(results[2].status === 'fulfilled' && results[2].value.n, 2);
+  assert.equal((await a.latest(key))!.body.writes, [1, 3]);
+});
+
+chain('a turn whose insert stops at a version taken in its middle keeps the versions before it and builds the rest on the taken one', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  await a.append(key, add(1), absent);
+  // Version 3 stands for another writer that took it while this turn was on its way.
+  await ctx.db.chains.links.create({ _id: `${key}:3`, key, n: 3, epoch: 'other', base: 'x', at: new Date(), body: JSON.stringify({ writes: [1, 99] }) });
+  const results = await Promise.all([2, 4, 5].map((n) => a.append(key, add(n), absent)));
+  assert.equal(results.map((r) => r.n), [2, 4, 5]);
+  assert.is(results[1].base, 'other');
+  assert.equal(results[2].body.writes, [1, 99, 4, 5]);
+  assert.is(a.collisions, 1);
+  assert.equal((await ctx.db.chains.links.findById(`${key}:2`).lean())?.body, JSON.stringify({ writes: [1, 2] }), 'the version before the taken one stays stored');
+});
+
+chain('at most 100 writes of a key wait in a process: the rest are refused with 503 and nothing of them is stored', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  const results = await Promise.allSettled(Array.from({ length: 105 }, (_, i) => a.append(key, add(i), absent)));
+  const refused = results.filter((r) => r.status === 'rejected');
+  assert.is(refused.length, 5);
+  for (const r of refused) assert.is(((r as PromiseRejectedResult).reason as { status?: number }).status, 503);
+  const latest = (await a.latest(key))!;
+  assert.is(latest.n, 100);
+  assert.equal(latest.body.writes, Array.from({ length: 100 }, (_, i) => i));
+});
+
 chain('a history without a genesis (removed) refuses appends with the absent error', async (ctx) => {
   const key = newKey();
   const [a] = two(ctx);

@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
 import { Recent } from './recent.js';
-import { isDuplicateKey } from './errors.js';
+import { insertInOrder, isDuplicateKey } from './errors.js';
 import { unavailable } from '../errors.js';
 
 export interface LinkDoc {
@@ -85,6 +85,24 @@ const MAX_LAYOUTS = 10_000;
 const WRITE_DEADLINE_MS = 20_000;
 const MAX_QUEUED_WRITES = 100;
 const MAX_HINTS = 10_000;
+/** Writes of one key stored together in one turn at most. */
+const MAX_BATCH = 10;
+
+/** A write waiting for its key's turn. */
+interface Pending<T> {
+  make: (head: Version<T>) => T;
+  absent: () => Error;
+  resolve: (version: Version<T> & { base: string }) => void;
+  reject: (err: unknown) => void;
+  settled: boolean;
+}
+
+function settle<T>(write: Pending<T>, err: unknown, version?: Version<T> & { base: string }): void {
+  if (write.settled) return;
+  write.settled = true;
+  if (version) write.resolve(version);
+  else write.reject(err);
+}
 
 const linkId = (key: string, n: number) => `${key}:${n}`;
 const contentId = (key: string, ref: VersionRef) => `${key}:${ref.n}:${ref.epoch}`;
@@ -104,6 +122,8 @@ export class Chain<T> {
   private readonly bodies: ByteCache<T>;
   private readonly reading = new Map<string, Promise<VersionRef | null>>();
   private readonly removed = new Set<string>();
+  // Writes waiting for their key's turn, in call order.
+  private readonly waiting = new Map<string, Array<Pending<T>>>();
 
   constructor(private readonly models: ChainModels, private readonly options: ChainOptions) {
     this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
@@ -178,69 +198,138 @@ export class Chain<T> {
   /**
    * Appends the version `make` builds from the newest one (called again when another process won the
    * version). `make` may throw to refuse the write. Without a history, `absent()` answers.
+   *
+   * Writes of one key take turns in this process; a turn takes every write waiting for it (up to
+   * MAX_BATCH) and stores their versions with one ordered insert and one base check, so a key written
+   * faster than a round trip queues one turn, not one round trip per write (group commit).
    */
   append(key: string, make: (head: Version<T>) => T, absent: () => Error): Promise<Version<T> & { base: string }> {
-    return this.lock.run(key, async () => {
-      const deadline = Date.now() + WRITE_DEADLINE_MS;
-      // Built on what this process knows, without reading first: if another process wrote meanwhile,
-      // the insert collides and the version that took its place is the next base (taken); the base
-      // check covers a long-stale hint.
-      const cached = this.known(key);
-      let head = cached ?? (await this.latest(key));
-      let fresh = cached === null;
-      while (head && Date.now() < deadline) {
-        // A write queued behind this process's removal of the key must not bring it back.
-        if (this.removed.has(key)) break;
-        let body: T;
-        let json: string;
-        try {
-          body = make(head);
-          json = this.serialise(body);
-        } catch (err) {
-          // A refusal decided on a remembered head may not hold on the stored one: decide on that.
-          if (fresh) throw err;
-          head = await this.latest(key);
-          fresh = true;
-          continue;
-        }
-        const next = { n: head.n + 1, epoch: newEpoch() };
-        // A large body first: a link that is visible always has its body.
-        const inline = await this.storeBody(key, next, json);
-        try {
-          await this.models.links.create({ _id: linkId(key, next.n), key, n: next.n, epoch: next.epoch, base: head.epoch, at: new Date(), ...inline });
-        } catch (err) {
-          if (inline.apart) await this.dropContent(key, next);
-          if (!isDuplicateKey(err)) throw err;
-          this.collisions++;
-          // Not the newest for certain: a refusal on it is decided again on the newest.
-          head = await this.taken(key, next.n);
-          fresh = head === null;
-          head ??= await this.latest(key);
-          continue;
-        }
-        if (!(await this.intact(key, head))) {
-          await this.models.links.deleteOne({ _id: linkId(key, next.n), epoch: next.epoch });
-          if (inline.apart) await this.dropContent(key, next);
-          this.hints.delete(key);
-          head = await this.latest(key);
-          fresh = true;
-          continue;
-        }
-        this.bodies.set(contentId(key, next), body, Buffer.byteLength(json));
-        // Only the newest body of a key is read again (a late reader of an older one reads its link).
-        this.bodies.delete(contentId(key, head));
-        this.remember(key, next);
-        // Housekeeping: the write is committed, so its failure must not fail the write.
-        this.layouts.set(linkId(key, next.n), { epoch: next.epoch, apart: inline.apart === true });
-        // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
-        // cold probe a few more exact lookups (it gallops).
-        if (next.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: next.n } }, { upsert: true }).catch(this.housekeepingFailed(key, 'head hint'));
-        void this.prune(key, next.n).catch(this.housekeepingFailed(key, 'pruning'));
-        return { ...next, base: head.epoch, body };
-      }
-      if (!head || this.removed.has(key)) throw absent();
-      throw unavailable('Too many concurrent writes; try again', 1);
+    return new Promise((resolve, reject) => {
+      const write: Pending<T> = { make, absent, resolve, reject, settled: false };
+      let waiting = this.waiting.get(key);
+      if (!waiting) this.waiting.set(key, (waiting = []));
+      waiting.push(write);
+      // A full queue refuses the write, unless a turn took it meanwhile: then that turn settles it.
+      // (A turn settles its writes itself; it never fails.)
+      this.lock.run(key, () => this.turn(key)).catch((err: unknown) => {
+        const queue = this.waiting.get(key);
+        const at = queue?.indexOf(write) ?? -1;
+        if (at < 0) return;
+        queue!.splice(at, 1);
+        if (queue!.length === 0) this.waiting.delete(key);
+        settle(write, err);
+      });
     });
+  }
+
+  private async turn(key: string): Promise<void> {
+    const waiting = this.waiting.get(key);
+    if (!waiting) return;
+    const writes = waiting.splice(0, MAX_BATCH);
+    if (waiting.length === 0) this.waiting.delete(key);
+    try {
+      await this.write(key, writes);
+    } catch (err) {
+      for (const write of writes) settle(write, err);
+    }
+  }
+
+  // Builds on what this process knows, without reading first: if another process wrote meanwhile, the
+  // insert collides and the version that took its place is the next base (taken); the base check
+  // covers a long-stale hint. Each write is settled once; writes are resolved in version order.
+  private async write(key: string, writes: Array<Pending<T>>): Promise<void> {
+    const deadline = Date.now() + WRITE_DEADLINE_MS;
+    const cached = this.known(key);
+    let head = cached ?? (await this.latest(key));
+    let fresh = cached === null;
+    let rest = writes;
+    while (rest.length > 0 && head && Date.now() < deadline) {
+      // A write queued behind this process's removal of the key must not bring it back.
+      if (this.removed.has(key)) break;
+      // Each write builds on the one before it. A refusal decided on a version of this turn holds once
+      // that version is stored; one decided on the head holds when the head was read from the store.
+      const built: Array<{ write: Pending<T>; version: Version<T>; json: string; base: string }> = [];
+      const refused = new Map<Pending<T>, { err: unknown; after: number }>();
+      let at: Version<T> = head;
+      let undecided = false;
+      for (const write of rest) {
+        try {
+          const body = write.make(at);
+          const json = this.serialise(body);
+          const version = { n: at.n + 1, epoch: newEpoch(), body };
+          built.push({ write, version, json, base: at.epoch });
+          at = version;
+        } catch (err) {
+          if (built.length === 0 && !fresh) {
+            undecided = true;
+            break;
+          }
+          refused.set(write, { err, after: built.length });
+        }
+      }
+      if (undecided) {
+        // A refusal decided on a remembered head may not hold on the stored one: decide on that.
+        head = await this.latest(key);
+        fresh = true;
+        continue;
+      }
+      // Large bodies first: a link that is visible always has its body.
+      const inline: Array<{ body?: string; apart?: true }> = [];
+      for (const { version, json } of built) inline.push(await this.storeBody(key, version, json));
+      const now = new Date();
+      const docs = built.map(({ version, base }, i) => ({ _id: linkId(key, version.n), key, n: version.n, epoch: version.epoch, base, at: now, ...inline[i] }));
+      const { inserted, failure, duplicate } = docs.length > 0 ? await insertInOrder(this.models.links.collection, docs) : { inserted: 0 };
+      for (let i = inserted; i < built.length; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
+      if (inserted > 0 && !(await this.intact(key, head))) {
+        const stray = built.slice(0, inserted);
+        await this.models.links.bulkWrite(stray.map(({ version }) => ({ deleteOne: { filter: { _id: linkId(key, version.n), epoch: version.epoch } } })), { ordered: true });
+        for (let i = 0; i < inserted; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
+        this.hints.delete(key);
+        head = await this.latest(key);
+        fresh = true;
+        continue;
+      }
+      if (inserted > 0) this.committed(key, head, built.slice(0, inserted).map(({ version, json }, i) => ({ version, bytes: Buffer.byteLength(json), apart: inline[i].apart === true })));
+      // Settled in order: the stored versions, and the refusals decided on the head or on a stored version.
+      const left: Array<Pending<T>> = [];
+      const versions = new Map(built.map((b, i) => [b.write, { index: i, ...b }]));
+      for (const write of rest) {
+        const made = versions.get(write);
+        const refusal = refused.get(write);
+        if (made && made.index < inserted) settle(write, null, { ...made.version, base: made.base });
+        else if (refusal && refusal.after <= inserted) settle(write, refusal.err);
+        else left.push(write);
+      }
+      rest = left;
+      if (rest.length === 0) return;
+      if (!duplicate) {
+        for (const write of rest) settle(write, failure);
+        return;
+      }
+      // Another writer took the first version not stored: build the rest on that one.
+      this.collisions++;
+      head = await this.taken(key, built[inserted].version.n);
+      fresh = head === null;
+      head ??= await this.latest(key);
+    }
+    for (const write of rest) settle(write, !head || this.removed.has(key) ? write.absent() : unavailable('Too many concurrent writes; try again', 1));
+  }
+
+  // Versions this process stored (in order, on `base`): the newest is remembered with its body, and
+  // housekeeping follows each; its failure must not fail the writes.
+  private committed(key: string, base: VersionRef, versions: Array<{ version: Version<T>; bytes: number; apart: boolean }>): void {
+    const { version: newest, bytes } = versions.at(-1)!;
+    this.bodies.set(contentId(key, newest), newest.body, bytes);
+    // Only the newest body of a key is read again (a late reader of an older one reads its link).
+    this.bodies.delete(contentId(key, base));
+    this.remember(key, newest);
+    for (const { version, apart } of versions) {
+      this.layouts.set(linkId(key, version.n), { epoch: version.epoch, apart });
+      // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
+      // cold probe a few more exact lookups (it gallops).
+      if (version.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: version.n } }, { upsert: true }).catch(this.housekeepingFailed(key, 'head hint'));
+      void this.prune(key, version.n).catch(this.housekeepingFailed(key, 'pruning'));
+    }
   }
 
   /**

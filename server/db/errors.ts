@@ -36,6 +36,24 @@ export async function insertAllowingDuplicates(collection: { insertMany(docs: ne
   }
 }
 
+/**
+ * Inserts `docs` in order, stopping at the first failure: how many were inserted, and the failure with
+ * whether it was a taken _id or unique key. After a failure that names no document (the connection
+ * broke), `inserted` is 0 although some may be stored, as after a failed single insert.
+ */
+export async function insertInOrder(collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> }, docs: object[]): Promise<{ inserted: number; failure?: unknown; duplicate?: boolean }> {
+  try {
+    await collection.insertMany(docs as never[], { ordered: true });
+    return { inserted: docs.length };
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
+    const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+    if (list.length === 0) return { inserted: 0, failure: err, duplicate: isDuplicateKey(err) };
+    const first = list.reduce((a, b) => (b.index < a.index ? b : a));
+    return { inserted: first.index, failure: err, duplicate: isDuplicateKey({ code: first.code, message: first.errmsg }) };
+  }
+}
+
 interface WriteError {
   index: number;
   code: number;
