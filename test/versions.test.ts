@@ -197,7 +197,8 @@ chain('a process without a hint reads the newest version: its body from the link
   assert.equal(lookups, ['11', '12', '14', '13', '13']);
 });
 
-// The commands a chain sends to its collections while `run` runs: name and, for a lookup, the _id.
+// The commands a chain sends to its collections while `run` runs: name and, for a lookup, the version
+// it names; for an insert, the versions it carries.
 async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ result: R; commands: string[] }> {
   const commands: string[] = [];
   const client = ctx.db.conn.getClient();
@@ -205,7 +206,8 @@ async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ resu
     const collection = e.command[e.commandName];
     if (collection !== 'chain_links' && collection !== 'chain_contents' && collection !== 'chain_heads') return;
     const filter = (e.command.filter as { _id?: string } | undefined)?._id;
-    commands.push(`${e.commandName} ${collection}${filter ? ` ${filter.split(':').pop()}` : ''}`);
+    const documents = (e.command.documents as Array<{ n: number }> | undefined)?.map((d) => d.n);
+    commands.push(`${e.commandName} ${collection}${filter ? ` ${filter.split(':').pop()}` : ''}${documents ? ` [${documents.join(',')}]` : ''}`);
   };
   client.on('commandStarted', seen);
   try {
@@ -215,7 +217,7 @@ async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ resu
   }
 }
 
-chain('a write that finds its version taken builds on the version that took it: one lookup of that link, no read of the newest', async (ctx) => {
+chain('a write that finds its version taken builds on the version that took it: a lookup of that link and its successor, no read of the newest', async (ctx) => {
   const key = newKey();
   const [a, b] = two(ctx);
   await a.start(key, { writes: [] });
@@ -226,10 +228,23 @@ chain('a write that finds its version taken builds on the version that took it: 
   assert.is(result.n, 2);
   assert.equal(result.body.writes, [1, 2]);
   assert.is(b.collisions, 1);
-  // The refused insert, the taken link with its body, the insert on it, the check of its base; no
-  // delete for a body that was never stored apart.
-  assert.equal(commands, ['insert chain_links', 'find chain_links 1', 'insert chain_links', 'find chain_links 1']);
+  // The refused insert, the taken link with its body and (at once) its successor's, the insert on it,
+  // the check of its base; no delete for a body that was never stored apart.
+  assert.equal(commands.length, 5, commands.join(' · '));
+  assert.equal([commands[0], ...commands.slice(1, 3).sort(), ...commands.slice(3)], ['insert chain_links [1]', 'find chain_links 1', 'find chain_links 2', 'insert chain_links [2]', 'find chain_links 1']);
   assert.equal((await a.latest(key))!.body.writes, [1, 2]);
+});
+
+chain('a write several versions behind collides once and builds on the newest, not walking version by version', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await a.append(key, add(1), absent);
+  for (let n = 2; n <= 8; n++) await b.append(key, add(n), absent);
+  const written = await a.append(key, add(9), absent);
+  assert.is(written.n, 9);
+  assert.equal(written.body.writes, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.is(a.collisions, 1);
 });
 
 chain('a write refused on the version that took its place is decided again on the newest', async (ctx) => {
@@ -257,7 +272,7 @@ chain('writes waiting for their turn are stored together: one insert and one bas
   assert.equal(result.map((r) => r.n), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   result.forEach((r, i) => assert.equal(r.body.writes, Array.from({ length: i + 1 }, (_, j) => j + 1), `version ${r.n} holds the writes before it`));
   result.slice(1).forEach((r, i) => assert.is(r.base, result[i].epoch, `version ${r.n} is built on the one before`));
-  assert.equal(commands.filter((c) => c.includes('chain_links')), ['insert chain_links', 'find chain_links 0']);
+  assert.equal(commands.filter((c) => c.includes('chain_links')), ['insert chain_links [1,2,3,4,5,6,7,8,9,10]', 'find chain_links 0']);
   // Another process reads every version of the turn.
   const [b] = two(ctx);
   for (const r of result) assert.equal(await b.body(key, r), r.body);
@@ -271,7 +286,8 @@ chain('a refusal within a turn is decided on the version stored before it; the w
     if (head.body.writes.at(-1) === 1) throw new Error('refused after 1');
     return add(2)(head);
   };
-  const results = await Promise.allSettled([a.append(key, add(1), absent), a.append(key, refuseAfterOne, absent), a.append(key, add(3), absent)]);
+  const { result: results, commands } = await chainCommands(ctx, () => Promise.allSettled([a.append(key, add(1), absent), a.append(key, refuseAfterOne, absent), a.append(key, add(3), absent)]));
+  assert.equal(commands.filter((c) => c.includes('chain_links')), ['insert chain_links [1,2]', 'find chain_links 0'], 'one turn');
   assert.is(results[0].status === 'fulfilled' && results[0].value.n, 1);
   assert.is(results[1].status === 'rejected' && (results[1].reason as Error).message, 'refused after 1');
   assert.is(results[2].status === 'fulfilled' && results[2].value.n, 2);
@@ -285,8 +301,12 @@ chain('a turn whose insert stops at a version taken in its middle keeps the vers
   await a.append(key, add(1), absent);
   // Version 3 stands for another writer that took it while this turn was on its way.
   await ctx.db.chains.links.create({ _id: `${key}:3`, key, n: 3, epoch: 'other', base: 'x', at: new Date(), body: JSON.stringify({ writes: [1, 99] }) });
-  const results = await Promise.all([2, 4, 5].map((n) => a.append(key, add(n), absent)));
+  const { result: results, commands } = await chainCommands(ctx, () => Promise.all([2, 4, 5].map((n) => a.append(key, add(n), absent))));
   assert.equal(results.map((r) => r.n), [2, 4, 5]);
+  // One insert for the turn, stopped at version 3; the check of its base; the taken link and its
+  // successor; the rest on version 3 and the check of that base.
+  const links = commands.filter((c) => c.includes('chain_links'));
+  assert.equal([...links.slice(0, 2), ...links.slice(2, 4).sort(), ...links.slice(4)], ['insert chain_links [2,3,4]', 'find chain_links 1', 'find chain_links 3', 'find chain_links 4', 'insert chain_links [4,5]', 'find chain_links 3']);
   assert.is(results[1].base, 'other');
   assert.equal(results[2].body.writes, [1, 99, 4, 5]);
   assert.is(a.collisions, 1);
@@ -304,6 +324,22 @@ chain('at most 100 writes of a key wait in a process: the rest are refused with 
   const latest = (await a.latest(key))!;
   assert.is(latest.n, 100);
   assert.equal(latest.body.writes, Array.from({ length: 100 }, (_, i) => i));
+});
+
+chain('a key under steady load keeps taking writes: its limit counts the writes waiting, not the turns they took', async (ctx) => {
+  const key = newKey();
+  const [a] = two(ctx);
+  await a.start(key, { writes: [] });
+  // 20 writers, each writing again as soon as its write is stored: about 20 wait at any time.
+  const writer = async (w: number) => {
+    for (let i = 0; i < 15; i++) await a.append(key, add(w * 100 + i), absent);
+  };
+  const results = await Promise.allSettled(Array.from({ length: 20 }, (_, w) => writer(w)));
+  const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).message);
+  assert.equal(refused, []);
+  const latest = (await a.latest(key))!;
+  assert.is(latest.n, 300);
+  assert.is(latest.body.writes.length, 300);
 });
 
 chain('a history without a genesis (removed) refuses appends with the absent error', async (ctx) => {

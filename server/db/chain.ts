@@ -110,8 +110,9 @@ const newEpoch = () => randomBytes(9).toString('base64url');
 
 /** Appends and reads versions of keyed histories. */
 export class Chain<T> {
-  // Each queued write holds its body (up to 1 MiB): a key flooded with writes answers 503 instead.
-  private readonly lock = new KeyedLock<string>(MAX_QUEUED_WRITES, () => unavailable('Too many writes queued; try again', 1));
+  // Turns of a key (and its removal) one after another; at most one turn waits (`scheduled`), and the
+  // writes' own limit is MAX_QUEUED_WRITES (append).
+  private readonly lock = new KeyedLock<string>(Number.POSITIVE_INFINITY);
   // The newest version this process wrote or read per key: where the next probe starts.
   private readonly hints = new Map<string, VersionRef>();
   // Where recent versions keep their bodies (known for those written or learned here), so pruning
@@ -122,8 +123,11 @@ export class Chain<T> {
   private readonly bodies: ByteCache<T>;
   private readonly reading = new Map<string, Promise<VersionRef | null>>();
   private readonly removed = new Set<string>();
-  // Writes waiting for their key's turn, in call order.
+  // Writes waiting for their key's turn, in call order; how many the running turn took; keys whose
+  // next turn is queued.
   private readonly waiting = new Map<string, Array<Pending<T>>>();
+  private readonly inTurn = new Map<string, number>();
+  private readonly scheduled = new Set<string>();
 
   constructor(private readonly models: ChainModels, private readonly options: ChainOptions) {
     this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
@@ -143,6 +147,8 @@ export class Chain<T> {
     try {
       const inline = await this.storeBody(key, genesis, json);
       await this.models.links.create({ _id: linkId(key, 0), key, n: 0, epoch: genesis.epoch, base: '', at: new Date(), ...inline });
+      // Where its body lives, so that pruning it needs no read.
+      this.layouts.set(linkId(key, 0), { epoch: genesis.epoch, apart: inline.apart === true });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const existing = await this.latest(key);
@@ -204,33 +210,39 @@ export class Chain<T> {
    * faster than a round trip queues one turn, not one round trip per write (group commit).
    */
   append(key: string, make: (head: Version<T>) => T, absent: () => Error): Promise<Version<T> & { base: string }> {
+    let waiting = this.waiting.get(key);
+    // Each waiting write holds its body (up to 1 MiB): a key flooded with writes answers 503 instead.
+    if ((waiting?.length ?? 0) + (this.inTurn.get(key) ?? 0) >= MAX_QUEUED_WRITES) return Promise.reject(unavailable('Too many writes queued; try again', 1));
+    if (!waiting) this.waiting.set(key, (waiting = []));
+    const queue = waiting;
     return new Promise((resolve, reject) => {
-      const write: Pending<T> = { make, absent, resolve, reject, settled: false };
-      let waiting = this.waiting.get(key);
-      if (!waiting) this.waiting.set(key, (waiting = []));
-      waiting.push(write);
-      // A full queue refuses the write, unless a turn took it meanwhile: then that turn settles it.
-      // (A turn settles its writes itself; it never fails.)
-      this.lock.run(key, () => this.turn(key)).catch((err: unknown) => {
-        const queue = this.waiting.get(key);
-        const at = queue?.indexOf(write) ?? -1;
-        if (at < 0) return;
-        queue!.splice(at, 1);
-        if (queue!.length === 0) this.waiting.delete(key);
-        settle(write, err);
-      });
+      queue.push({ make, absent, resolve, reject, settled: false });
+      this.schedule(key);
     });
   }
 
+  // One turn at most waits behind the running one; it takes whatever waits when it begins.
+  private schedule(key: string): void {
+    if (this.scheduled.has(key)) return;
+    this.scheduled.add(key);
+    void this.lock.run(key, () => this.turn(key));
+  }
+
+  // Settles every write it takes; never fails.
   private async turn(key: string): Promise<void> {
+    this.scheduled.delete(key);
     const waiting = this.waiting.get(key);
     if (!waiting) return;
     const writes = waiting.splice(0, MAX_BATCH);
     if (waiting.length === 0) this.waiting.delete(key);
+    else this.schedule(key);
+    this.inTurn.set(key, writes.length);
     try {
       await this.write(key, writes);
     } catch (err) {
       for (const write of writes) settle(write, err);
+    } finally {
+      this.inTurn.delete(key);
     }
   }
 
@@ -357,14 +369,15 @@ export class Chain<T> {
 
   /**
    * The version `n` another writer took, as the base of the next try: learned from its publication
-   * meanwhile (no read), else read from its link (one exact lookup; a small body travels in it). Null
-   * when its body lives apart or the link is gone: then the newest is read.
+   * meanwhile (no read), else read from its link (a small body travels in it) when it is the newest.
+   * Null when its body lives apart, the link is gone or has a successor: then the newest is read.
    */
   private async taken(key: string, n: number): Promise<Version<T> | null> {
     const learned = this.known(key);
     if (learned && learned.n >= n) return learned;
-    const link = await this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean();
-    if (link?.body === undefined) return null;
+    // Its successor too, at once: a writer further behind reads the newest instead of walking.
+    const [link, after] = await Promise.all([this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean(), this.link(key, n + 1)]);
+    if (link?.body === undefined || after) return null;
     const ref = { n: link.n, epoch: link.epoch };
     const body = JSON.parse(link.body) as T;
     const hint = this.hints.get(key);
