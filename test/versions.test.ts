@@ -70,19 +70,15 @@ chain('pruning deletes each window of old links with one delete command of exact
   const key = newKey();
   const [a] = two(ctx);
   const deletes: Array<Array<{ q: { _id: string } }>> = [];
-  const client = ctx.db.conn.getClient();
-  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+  const seen = (e: Command) => {
     if (e.commandName === 'delete' && e.command.delete === 'chain_links') deletes.push(e.command.deletes as Array<{ q: { _id: string } }>);
   };
-  client.on('commandStarted', seen);
-  try {
+  await watchingCommands(ctx, seen, async () => {
     await a.start(key, { writes: [] });
     for (let n = 1; n <= 40; n++) await a.append(key, add(n), absent);
     // Versions 20, 30 and 40 each prune the window 20 behind them: 0, 1–10, 11–20 (the newest 20 stay).
     await until(async () => !(await ctx.db.chains.links.findById(`${key}:20`).lean()), 'the prune of the second window');
-  } finally {
-    client.off('commandStarted', seen);
-  }
+  });
   const mine = deletes.filter((statements) => statements.some((st) => st.q._id.startsWith(`${key}:`)));
   assert.is(mine.length, 3, 'one delete command per window');
   assert.equal(mine.map((statements) => statements.map((st) => st.q._id)), [
@@ -201,17 +197,28 @@ chain('a process without a hint reads the newest version: its body from the link
 // it names; for an insert, the versions it carries.
 async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ result: R; commands: string[] }> {
   const commands: string[] = [];
-  const client = ctx.db.conn.getClient();
-  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+  const seen = (e: Command) => {
     const collection = e.command[e.commandName];
     if (collection !== 'chain_links' && collection !== 'chain_contents' && collection !== 'chain_heads') return;
     const filter = (e.command.filter as { _id?: string } | undefined)?._id;
     const documents = (e.command.documents as Array<{ n: number }> | undefined)?.map((d) => d.n);
     commands.push(`${e.commandName} ${collection}${filter ? ` ${filter.split(':').pop()}` : ''}${documents ? ` [${documents.join(',')}]` : ''}`);
   };
+  return { result: await watchingCommands(ctx, seen, run), commands };
+}
+
+/** A command the driver starts (its monitoring event, with the command as sent). */
+interface Command {
+  commandName: string;
+  command: Record<string, unknown>;
+}
+
+// Runs `run` with `seen` told of every command the driver starts meanwhile.
+async function watchingCommands<R>(ctx: Ctx, seen: (e: Command) => void, run: () => Promise<R>): Promise<R> {
+  const client = ctx.db.conn.getClient();
   client.on('commandStarted', seen);
   try {
-    return { result: await run(), commands };
+    return await run();
   } finally {
     client.off('commandStarted', seen);
   }

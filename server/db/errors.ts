@@ -29,8 +29,7 @@ export async function insertAllowingDuplicates(collection: { insertMany(docs: ne
     await collection.insertMany(docs as never[], { ordered: false });
     return new Set();
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
-    const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+    const list = writeErrorsOf(err);
     if (list.length === 0 || list.some((e) => !isDuplicateKey({ code: e.code, message: e.errmsg }))) throw err;
     return new Set(list.map((e) => e.index));
   }
@@ -46,12 +45,17 @@ export async function insertInOrder(collection: { insertMany(docs: never[], opti
     await collection.insertMany(docs as never[], { ordered: true });
     return { inserted: docs.length };
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
-    const list = writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+    const list = writeErrorsOf(err);
     if (list.length === 0) return { inserted: 0, failure: err, duplicate: isDuplicateKey(err) };
     const first = list.reduce((a, b) => (b.index < a.index ? b : a));
     return { inserted: first.index, failure: err, duplicate: isDuplicateKey({ code: first.code, message: first.errmsg }) };
   }
+}
+
+// A bulk write's failures by document: the driver gives one or a list, or none when the failure names no document.
+function writeErrorsOf(err: unknown): WriteError[] {
+  const writeErrors = (err as { writeErrors?: WriteError[] | WriteError }).writeErrors;
+  return writeErrors === undefined ? [] : Array.isArray(writeErrors) ? writeErrors : [writeErrors];
 }
 
 interface WriteError {
