@@ -25,3 +25,4 @@ router.patch('/monitor/:id/data/alarming', async (ctx) => {
 const koa = new Koa();
 koa.use(router.routes());
 const server = koa.listen(0, '127.0.0.1', () => process.send?.({ listening: (server.address() as { port: number }).port }));
+process.on('message', (message: { stop?: true }) => message.stop && process.exit(0));

@@ -58,8 +58,10 @@ const PATCH = { positiveResponses: 3, awaitingResponses: 7 };
 
 const children: ChildProcess[] = [];
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  // BENCH_CPU_PROF=<dir>: alarm-hub processes write V8 CPU profiles there when they exit.
-  const profile = script === 'hub-process.ts' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  // BENCH_CPU_PROF=<dir>: the servers (alarm-hub's processes and the baselines) write V8 CPU profiles
+  // there when they exit, in a folder per script (hub-process/, bare-koa/…).
+  const prof = process.env.BENCH_CPU_PROF;
+  const profile = prof ? ['--cpu-prof', '--cpu-prof-dir', path.join(prof, script.replace(/\.ts$/, ''))] : [];
   const child = fork(path.join(here, script), [], { execArgv: ['--expose-gc', '--import', 'tsx', ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -482,7 +484,7 @@ async function main(): Promise<void> {
       results.rest.push({ name: 'M8 PATCH alarming data', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}/data/alarming`, 'PATCH', writeId, headers, oursPids), bare: await rest(bareUrl, (id) => `/monitor/${id}/data/alarming`, 'PATCH', writeId + 1, { 'Content-Type': 'application/json' }, barePids) });
       const cpu = (x: { cpu?: { server: number; database: number } }) => `CPU/request server ${x.cpu?.server.toFixed(2)} ms database ${x.cpu?.database.toFixed(2)} ms`;
       for (const r of results.rest) process.stderr.write(`REST ${r.name}: ours ${r.ours.rps.toFixed(0)} req/s p99 ${r.ours.p99} ${cpu(r.ours)} · bare ${r.bare.rps.toFixed(0)} req/s p99 ${r.bare.p99} ${cpu(r.bare)}\n`);
-      await stop(restOurs.child);
+      await Promise.all([stop(restOurs.child), stop(restBare.child)]);
     }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
