@@ -96,12 +96,20 @@ export function createApp(deps: AppDeps): Koa {
   koa.use(accessLog(deps.log));
   koa.use(errorHandler(deps.log));
   koa.use(jsonBody(deps.bodyLimitBytes));
-  koa.use(open.routes());
-  koa.use(docsRoutes().routes());
-  for (const router of deps.extraRoutes ?? []) koa.use(router.routes());
-  koa.use(publicApi.routes());
-  koa.use(api.routes());
+  // A request is matched only by the routers of its side: the API's under /api/, the others (health,
+  // metrics, documents, the display) elsewhere. Each router tests every route it holds in turn, and
+  // most requests are API calls that no other router would match.
+  const site = [open, docsRoutes(), ...(deps.extraRoutes ?? [])];
+  for (const router of site) koa.use(beside(router.routes()));
+  koa.use(under(publicApi.routes()));
+  koa.use(under(api.routes()));
   // Not thrown, so the router sets the Allow header; the error handler then renders the body.
-  koa.use(api.allowedMethods());
+  koa.use(under(api.allowedMethods()));
   return koa;
 }
+
+// The routers match paths without regard to case, as this test does.
+const API_PATH = /^\/api\//i;
+type Routes = (ctx: never, next: Koa.Next) => unknown;
+const under = (routes: Routes): Koa.Middleware => (ctx, next) => (API_PATH.test(ctx.path) ? routes(ctx as never, next) : next());
+const beside = (routes: Routes): Koa.Middleware => (ctx, next) => (API_PATH.test(ctx.path) ? next() : routes(ctx as never, next));

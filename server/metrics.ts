@@ -26,14 +26,23 @@ export class Metrics {
 
   /** Koa middleware: counts and times every request under its operation label. */
   http() {
+    // The series of each label, method and status, bound once (bounded sets, see the top).
+    const timings = new Map<string, { observe(seconds: number): void }>();
+    const counts = new Map<string, { inc(): void }>();
     return async (ctx: Context, next: Next) => {
-      const stop = this.duration.startTimer();
+      const started = process.hrtime.bigint();
       try {
         await next();
       } finally {
         const label = String(ctx.state.label ?? 'none');
-        stop({ label, method: ctx.method });
-        this.requests.inc({ label, method: ctx.method, status: String(ctx.status) });
+        const { method } = ctx;
+        const status = String(ctx.status);
+        const timing = `${label} ${method}`;
+        const count = `${timing} ${status}`;
+        if (!timings.has(timing)) timings.set(timing, this.duration.labels(label, method));
+        if (!counts.has(count)) counts.set(count, this.requests.labels(label, method, status));
+        timings.get(timing)!.observe(Number(process.hrtime.bigint() - started) / 1e9);
+        counts.get(count)!.inc();
       }
     };
   }

@@ -1,7 +1,9 @@
 // Resolved credentials are reused for CREDENTIAL_CACHE_MS (issue 11: a busy client's requests no longer
 // each read the credential): a token revoked elsewhere stops working within that time, and one revoked
 // by any process (a removed screen) at once on every process.
+import { createHash } from 'node:crypto';
 import { suite } from './helpers/suite.js';
+import { generateToken, hashToken } from '../server/identity/tokens.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
@@ -16,6 +18,12 @@ cache.before(async (ctx) => {
 });
 cache.after(async (ctx) => {
   await ctx.svc.close();
+});
+
+cache('a credential is found by the SHA-256 of its token in hex, as stored by every earlier version', async () => {
+  for (const token of [generateToken('apikey'), generateToken('screen'), 'ahp_ünïcödé', '']) {
+    assert.is(hashToken(token), createHash('sha256').update(token).digest('hex'), token);
+  }
 });
 
 cache('a token revoked behind the process\'s back answers 401 within CREDENTIAL_CACHE_MS', async (ctx) => {

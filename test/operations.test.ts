@@ -78,7 +78,8 @@ ops('/metrics is Prometheus text whose request counters, latencies and hub gauge
   const count = (s: Sample[], labels: Record<string, string>) => value(s, 'alarmhub_http_requests_total', labels);
   assert.is(count(after, { label: 'M4', status: '200' }) - count(before, { label: 'M4', status: '200' }), 3);
   assert.is(count(after, { label: 'M4', status: '404' }) - count(before, { label: 'M4', status: '404' }), 1);
-  assert.ok(value(after, 'alarmhub_http_request_duration_seconds_count', { label: 'M4' }) >= 4);
+  const timed = (s: Sample[]) => value(s, 'alarmhub_http_request_duration_seconds_count', { label: 'M4', method: 'GET' });
+  assert.is(timed(after) - timed(before), 4, 'every M4 request timed once, whatever its status');
   assert.is(value(after, 'alarmhub_hub_connections') - value(before, 'alarmhub_hub_connections'), 1);
   assert.is(value(after, 'alarmhub_hub_subscriptions') - value(before, 'alarmhub_hub_subscriptions'), 1);
   assert.is(value(after, 'alarmhub_hub_patches_emitted_total') - value(before, 'alarmhub_hub_patches_emitted_total'), 1);

@@ -119,6 +119,18 @@ basics('405 with the error body and an Allow header for a method the route does 
   assert.equal(res.headers.get('allow')!.split(', ').sort(), ['GET', 'HEAD', 'POST', 'PUT']);
 });
 
+basics('each route is found on its side of /api/: the API in any case of its path, health, documents and the display outside it', async (ctx) => {
+  const auth = { auth: { apiKey: ctx.a.apiKey } };
+  assert.is((await request(ctx.svc.url, 'GET', `/API/V1/monitor?organization=${ctx.a.orgId}`, auth)).status, 200, 'routes match without regard to case');
+  expectError(await request(ctx.svc.url, 'GET', '/Api/v1/monitor'), 401, 'unauthorized');
+  expectError(await request(ctx.svc.url, 'GET', '/api/v1/healthz', auth), 404, 'not_found');
+  expectError(await request(ctx.svc.url, 'GET', '/api/docs', auth), 404, 'not_found');
+  for (const path of ['/healthz', '/HEALTHZ', '/openapi.json', '/docs', '/display']) assert.is((await request(ctx.svc.url, 'GET', path)).status, 200, path);
+  const res = await request(ctx.svc.url, 'POST', '/healthz');
+  assert.is(res.status, 404, 'the health route has no POST; only the API answers 405');
+  assertErrorBody(res.body, 'not_found');
+});
+
 basics('413 payload_too_large for a declared body over 1 MiB', async (ctx) => {
   const body = JSON.stringify({ name: 'x'.repeat(MiB + 10), organizationID: ctx.a.orgId });
   const res = await rawRequest(ctx.svc.port, {

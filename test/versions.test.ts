@@ -146,33 +146,21 @@ chain('reading the newest version costs exact lookups only, however far the head
   for (let n = 2; n <= 9; n++) await b.append(key, add(n), absent);
   // a's hint is 1; it gallops to 9 without a scan.
   const finds: string[] = [];
-  const original = ctx.db.chains.links.findOne.bind(ctx.db.chains.links);
-  ctx.db.chains.links.findOne = ((...args: Parameters<typeof original>) => {
-    finds.push(JSON.stringify(args[0]));
-    return original(...args);
-  }) as typeof original;
-  try {
-    assert.is((await a.newest(key))!.n, 9);
-  } finally {
-    ctx.db.chains.links.findOne = original;
-  }
+  const seen = (e: Command) => {
+    if (e.commandName === 'find' && e.command.find === 'chain_links') finds.push(JSON.stringify(e.command.filter));
+  };
+  assert.is((await watchingCommands(ctx, seen, () => a.newest(key)))!.n, 9);
+  assert.ok(finds.length >= 2, `lookups seen: ${finds.length}`);
   assert.ok(finds.every((f) => /^\{"_id":"[^"]+"\}$/.test(f)), `only {_id: string} filters: ${finds.join(' ')}`);
 });
 
 chain('a process without a hint reads the newest version: its body from the link found after its successor was absent, else read again', async (ctx) => {
+  // The versions of the links looked up, in the order the lookups were sent.
   const lookups: string[] = [];
-  const original = ctx.db.chains.links.findOne.bind(ctx.db.chains.links);
   const counting = async <R>(read: () => Promise<R>) => {
-    lookups.length = 0;
-    ctx.db.chains.links.findOne = ((...args: Parameters<typeof original>) => {
-      lookups.push((args[0] as unknown as { _id: string })._id.split(':').pop()!);
-      return original(...args);
-    }) as typeof original;
-    try {
-      return await read();
-    } finally {
-      ctx.db.chains.links.findOne = original;
-    }
+    const { result, commands } = await chainCommands(ctx, read);
+    lookups.splice(0, lookups.length, ...commands.filter((c) => c.startsWith('find chain_links ')).map((c) => c.split(' ').pop()!));
+    return result;
   };
   // The head document is at the newest version (10): its successor, then the link with its body.
   const key = newKey();

@@ -421,8 +421,10 @@ export class Chain<T> {
   }
 
   // A link's identity only: a small body travelling in it is not fetched.
+  // The service's most frequent read (every read of a monitor asks whether a newer version exists): the
+  // driver's findOne on the model's collection, without a mongoose query around an exact string _id.
   private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
-    return this.models.links.findById(linkId(key, n), { n: 1, epoch: 1 }).lean();
+    return this.models.links.collection.findOne<Pick<LinkDoc, 'n' | 'epoch'>>({ _id: linkId(key, n) as never }, { projection: { n: 1, epoch: 1 } });
   }
 
   // The base a new version was built on is still the one read: see the comment at the top.

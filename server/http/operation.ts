@@ -159,7 +159,7 @@ export function mountOperations(router: Router, validator: Validator, operations
           const wait = await (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
           // Its format errors (400, 413, 415) come before the parameters' as they always did.
-          await readBody?.();
+          if (readBody) await readBody();
         }
         const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
         const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
@@ -167,7 +167,7 @@ export function mountOperations(router: Router, validator: Validator, operations
         const authorized = op.authorize ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
         const release = op.admit ? await op.admit(authorized, ctx) : null;
         try {
-          const raw = await readBody?.();
+          const raw = readBody ? await readBody() : undefined;
           let body: unknown;
           if (op.body) {
             if (raw === undefined) throw validator.missingBody(op.body.message);
