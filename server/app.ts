@@ -103,8 +103,9 @@ export function createApp(deps: AppDeps): Koa {
   for (const router of site) koa.use(beside(router.routes()));
   koa.use(under(publicApi.routes()));
   koa.use(under(api.routes()));
-  // Not thrown, so the router sets the Allow header; the error handler then renders the body.
-  koa.use(under(api.allowedMethods()));
+  // Not thrown, so the router sets the Allow header; the error handler then renders the body. It answers
+  // for the routes of both sides (405, 501, OPTIONS): it reads the paths any router matched.
+  koa.use(api.allowedMethods());
   return koa;
 }
 

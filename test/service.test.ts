@@ -126,9 +126,17 @@ basics('each route is found on its side of /api/: the API in any case of its pat
   expectError(await request(ctx.svc.url, 'GET', '/api/v1/healthz', auth), 404, 'not_found');
   expectError(await request(ctx.svc.url, 'GET', '/api/docs', auth), 404, 'not_found');
   for (const path of ['/healthz', '/HEALTHZ', '/openapi.json', '/docs', '/display']) assert.is((await request(ctx.svc.url, 'GET', path)).status, 200, path);
-  const res = await request(ctx.svc.url, 'POST', '/healthz');
-  assert.is(res.status, 404, 'the health route has no POST; only the API answers 405');
-  assertErrorBody(res.body, 'not_found');
+  // Methods a route lacks are told apart on both sides as before: 405 with Allow, OPTIONS, 501.
+  for (const path of ['/healthz', '/api/v1/monitor/1']) {
+    const res = await request(ctx.svc.url, 'OPTIONS', path, auth);
+    assert.is(res.status, 200, `OPTIONS ${path}`);
+    assert.ok(res.headers.get('allow')?.includes('GET'), `Allow of ${path}: ${res.headers.get('allow')}`);
+  }
+  const post = await request(ctx.svc.url, 'POST', '/healthz');
+  assert.is(post.status, 405);
+  assertErrorBody(post.body, 'method_not_allowed');
+  assert.equal(post.headers.get('allow')!.split(', ').sort(), ['GET', 'HEAD']);
+  for (const path of ['/healthz', '/api/v1/monitor']) expectError(await request(ctx.svc.url, 'PROPFIND', path, auth), 501, 'not_implemented');
 });
 
 basics('413 payload_too_large for a declared body over 1 MiB', async (ctx) => {

@@ -147,7 +147,7 @@ chain('reading the newest version costs exact lookups only, however far the head
   // a's hint is 1; it gallops to 9 without a scan.
   const finds: string[] = [];
   const seen = (e: Command) => {
-    if (e.commandName === 'find' && e.command.find === 'chain_links') finds.push(JSON.stringify(e.command.filter));
+    if (e.commandName === 'find' && e.command.find === 'chain_links' && concerns(e.command, key)) finds.push(JSON.stringify(e.command.filter));
   };
   assert.is((await watchingCommands(ctx, seen, () => a.newest(key)))!.n, 9);
   assert.ok(finds.length >= 2, `lookups seen: ${finds.length}`);
@@ -158,7 +158,7 @@ chain('a process without a hint reads the newest version: its body from the link
   // The versions of the links looked up, in the order the lookups were sent.
   const lookups: string[] = [];
   const counting = async <R>(read: () => Promise<R>) => {
-    const { result, commands } = await chainCommands(ctx, read);
+    const { result, commands } = await chainCommands(ctx, key, read);
     lookups.splice(0, lookups.length, ...commands.filter((c) => c.startsWith('find chain_links ')).map((c) => c.split(' ').pop()!));
     return result;
   };
@@ -183,16 +183,26 @@ chain('a process without a hint reads the newest version: its body from the link
 
 // The commands a chain sends to its collections while `run` runs: name and, for a lookup, the version
 // it names; for an insert, the versions it carries.
-async function chainCommands<R>(ctx: Ctx, run: () => Promise<R>): Promise<{ result: R; commands: string[] }> {
+async function chainCommands<R>(ctx: Ctx, key: string, run: () => Promise<R>): Promise<{ result: R; commands: string[] }> {
   const commands: string[] = [];
   const seen = (e: Command) => {
     const collection = e.command[e.commandName];
     if (collection !== 'chain_links' && collection !== 'chain_contents' && collection !== 'chain_heads') return;
+    if (!concerns(e.command, key)) return;
     const filter = (e.command.filter as { _id?: string } | undefined)?._id;
     const documents = (e.command.documents as Array<{ n: number }> | undefined)?.map((d) => d.n);
     commands.push(`${e.commandName} ${collection}${filter ? ` ${filter.split(':').pop()}` : ''}${documents ? ` [${documents.join(',')}]` : ''}`);
   };
   return { result: await watchingCommands(ctx, seen, run), commands };
+}
+
+// Whether a command reads or writes the chain of `key` (other tests' chains share the collections).
+function concerns(command: Record<string, unknown>, key: string): boolean {
+  const ours = (id: unknown) => id === key || (typeof id === 'string' && id.startsWith(`${key}:`));
+  const { _id: filter, key: scanned } = (command.filter as { _id?: unknown; key?: unknown } | undefined) ?? {};
+  const documents = (command.documents as Array<{ key?: string }> | undefined) ?? [];
+  const deletes = (command.deletes as Array<{ q: { _id?: unknown } }> | undefined) ?? [];
+  return ours(filter) || scanned === key || documents.some((d) => d.key === key) || deletes.some((d) => ours(d.q._id));
 }
 
 /** A command the driver starts (its monitoring event, with the command as sent). */
@@ -219,7 +229,7 @@ chain('a write that finds its version taken builds on the version that took it: 
   await b.latest(key);
   // b still holds version 0 as the newest when a writes version 1.
   await a.append(key, add(1), absent);
-  const { result, commands } = await chainCommands(ctx, () => b.append(key, add(2), absent));
+  const { result, commands } = await chainCommands(ctx, key, () => b.append(key, add(2), absent));
   assert.is(result.n, 2);
   assert.equal(result.body.writes, [1, 2]);
   assert.is(b.collisions, 1);
@@ -263,7 +273,7 @@ chain('writes waiting for their turn are stored together: one insert and one bas
   const key = newKey();
   const [a] = two(ctx);
   await a.start(key, { writes: [] });
-  const { result, commands } = await chainCommands(ctx, () => Promise.all(Array.from({ length: 10 }, (_, i) => a.append(key, add(i + 1), absent))));
+  const { result, commands } = await chainCommands(ctx, key, () => Promise.all(Array.from({ length: 10 }, (_, i) => a.append(key, add(i + 1), absent))));
   assert.equal(result.map((r) => r.n), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   result.forEach((r, i) => assert.equal(r.body.writes, Array.from({ length: i + 1 }, (_, j) => j + 1), `version ${r.n} holds the writes before it`));
   result.slice(1).forEach((r, i) => assert.is(r.base, result[i].epoch, `version ${r.n} is built on the one before`));
@@ -281,7 +291,7 @@ chain('a refusal within a turn is decided on the version stored before it; the w
     if (head.body.writes.at(-1) === 1) throw new Error('refused after 1');
     return add(2)(head);
   };
-  const { result: results, commands } = await chainCommands(ctx, () => Promise.allSettled([a.append(key, add(1), absent), a.append(key, refuseAfterOne, absent), a.append(key, add(3), absent)]));
+  const { result: results, commands } = await chainCommands(ctx, key, () => Promise.allSettled([a.append(key, add(1), absent), a.append(key, refuseAfterOne, absent), a.append(key, add(3), absent)]));
   assert.equal(commands.filter((c) => c.includes('chain_links')), ['insert chain_links [1,2]', 'find chain_links 0'], 'one turn');
   assert.is(results[0].status === 'fulfilled' && results[0].value.n, 1);
   assert.is(results[1].status === 'rejected' && (results[1].reason as Error).message, 'refused after 1');
@@ -296,7 +306,7 @@ chain('a turn whose insert stops at a version taken in its middle keeps the vers
   await a.append(key, add(1), absent);
   // Version 3 stands for another writer that took it while this turn was on its way.
   await ctx.db.chains.links.create({ _id: `${key}:3`, key, n: 3, epoch: 'other', base: 'x', at: new Date(), body: JSON.stringify({ writes: [1, 99] }) });
-  const { result: results, commands } = await chainCommands(ctx, () => Promise.all([2, 4, 5].map((n) => a.append(key, add(n), absent))));
+  const { result: results, commands } = await chainCommands(ctx, key, () => Promise.all([2, 4, 5].map((n) => a.append(key, add(n), absent))));
   assert.equal(results.map((r) => r.n), [2, 4, 5]);
   // One insert for the turn, stopped at version 3; the check of its base; the taken link and its
   // successor; the rest on version 3 and the check of that base.
