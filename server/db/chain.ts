@@ -420,9 +420,9 @@ export class Chain<T> {
     return json;
   }
 
-  // A link's identity only: a small body travelling in it is not fetched.
-  // The service's most frequent read (every read of a monitor asks whether a newer version exists): the
-  // driver's findOne on the model's collection, without a mongoose query around an exact string _id.
+  // A link's identity only: a small body travelling in it is not fetched. The service's most frequent
+  // read (every read of a monitor asks whether a newer version exists), so it is the driver's findOne on
+  // the model's collection, without a mongoose query around an exact string _id.
   private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
     return this.models.links.collection.findOne<Pick<LinkDoc, 'n' | 'epoch'>>({ _id: linkId(key, n) as never }, { projection: { n: 1, epoch: 1 } });
   }
