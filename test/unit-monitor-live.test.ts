@@ -40,8 +40,11 @@ class VersionsInMemory {
     if (this.slowMs) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
     return value;
   }
+  /** When each read of the version began. */
+  versionReadAt: number[] = [];
   async dataVersion() {
     this.reads.version++;
+    this.versionReadAt.push(performance.now());
     const { n, epoch } = this.head();
     return this.answer({ n, epoch, at: new Date() });
   }
@@ -186,6 +189,26 @@ live('a screen subscribing while an older read is in flight gets the state store
   assert.ok('data' in ack, JSON.stringify(ack));
   const reached = () => ack.data.version === 2 || first.events.some((e) => ['monitor:patch', 'monitor:snapshot'].includes(e.name) && e.payload.version === 2);
   await first.waitFor(reached, undefined, 'the first screen at version 2');
+});
+
+live('the periodic pass reads the version of a monitor whose screens are up to date once, not once more to compare', async (ctx) => {
+  // A live side whose pass runs every 300 ms (the screens connecting below are handed to it).
+  ctx.live.close();
+  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 300 });
+  const wall = await screen(ctx, READABLE_BY);
+  await wall.subscribe(MONITOR);
+  ctx.store.versionReadAt = [];
+  await wall.waitFor(() => ctx.store.versionReadAt.length >= 6, undefined, 'the version read by a few passes');
+  // A pass's reads follow each other at once; passes are 300 ms apart (150 ms tells them apart).
+  const passes: number[][] = [];
+  for (const at of ctx.store.versionReadAt) {
+    const last = passes.at(-1);
+    if (last && at - last.at(-1)! < 150) last.push(at);
+    else passes.push([at]);
+  }
+  // Before: two reads a pass (the lag check's, and the resync's own before comparing).
+  assert.equal(passes.map((reads) => reads.length), passes.map(() => 1));
+  assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
 });
 
 live.run();

@@ -170,11 +170,12 @@ export class MonitorLive implements MonitorEvents {
   }
 
   // Sends the stored state to this process's screens of a monitor when it differs from what they were
-  // sent: versions went by unseen here, or the history was reset (a restored database).
-  private async resync(monitorId: number): Promise<void> {
+  // sent: versions went by unseen here, or the history was reset (a restored database). `stored`: the
+  // version its caller has just read (the periodic pass), not read again.
+  private async resync(monitorId: number, stored?: { version: number; epoch: string }): Promise<void> {
     // Nobody here watches it any more: the next subscription starts a fresh track.
     if (this.localScreens(monitorId) === 0) return this.sequencer.forget(monitorId);
-    const stored = await this.latestVersion(monitorId);
+    stored ??= await this.latestVersion(monitorId);
     const sent = this.sequencer.position(monitorId);
     if (sent && stored.version === sent.version && stored.epoch === sent.epoch) return;
     const snapshot = await this.snapshots.fresh(monitorId);
@@ -198,7 +199,7 @@ export class MonitorLive implements MonitorEvents {
     const sent = this.sequencer.position(monitorId);
     if (!sent || this.localScreens(monitorId) === 0) return this.resync(monitorId);
     const stored = await this.latestVersion(monitorId);
-    if (stored.version <= sent.version) return this.resync(monitorId);
+    if (stored.version <= sent.version) return this.resync(monitorId, stored);
     const timer = setTimeout(() => {
       this.graceTimers.delete(timer);
       const now = this.sequencer.position(monitorId);
