@@ -6,9 +6,10 @@ const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 
 /**
- * Answers { memory: {rss, heapUsed, clients, gc, loopMaxMs, loopP99Ms} } to a { memory: true } IPC
+ * Answers { memory: {rss, heapUsed, clients, gc, loopMaxMs, loopP99Ms, cpuMs} } to a { memory: true } IPC
  * message: after a forced GC (run with --expose-gc) unless `noGc`, as a process monitor would see it
- * otherwise. The event-loop delay is the one since the previous request.
+ * otherwise. The event-loop delay is the one since the previous request; cpuMs
+ * the process's CPU time (user and system) since it started.
  */
 export function reportMemoryOnRequest(clients: () => number): void {
   process.on('message', (message: { memory?: true; noGc?: true }) => {
@@ -17,6 +18,7 @@ export function reportMemoryOnRequest(clients: () => number): void {
     const { rss, heapUsed } = process.memoryUsage();
     const [loopMaxMs, loopP99Ms] = [loop.max / 1e6, loop.percentile(99) / 1e6];
     loop.reset();
-    process.send?.({ memory: { rss, heapUsed, clients: clients(), gc: Boolean(gc) && !message.noGc, loopMaxMs, loopP99Ms } });
+    const { user, system } = process.cpuUsage();
+    process.send?.({ memory: { rss, heapUsed, clients: clients(), gc: Boolean(gc) && !message.noGc, loopMaxMs, loopP99Ms, cpuMs: (user + system) / 1000 } });
   });
 }

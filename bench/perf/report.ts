@@ -34,6 +34,8 @@ export interface StormFigures {
   rssPerScreen: number;
   /** The worst event-loop delay of a process during the storm. */
   loopMaxMs: number;
+  /** The processes' CPU time (user and system) from the storm's start until all were subscribed, per screen (absent in runs before it was measured). */
+  cpuPerScreenMs?: number;
 }
 
 export interface Results {
@@ -124,9 +126,9 @@ function section(title: string, r: Results): string {
   }
   if (r.storm?.length) {
     lines.push('', '### Reconnect storm: screens connecting at once over 100 monitors (fresh processes each time)', '');
-    lines.push('| screens | processes | all subscribed after, s (bare / alarm-hub) | ratio | RSS growth per screen 45 s later, no GC (bare / alarm-hub) | ratio | failed (bare / alarm-hub) | event-loop delay max ms (bare / alarm-hub) |', '|---|---|---|---|---|---|---|---|');
+    lines.push('| screens | processes | all subscribed after, s (bare / alarm-hub) | ratio | RSS growth per screen 45 s later, no GC (bare / alarm-hub) | ratio | failed (bare / alarm-hub) | event-loop delay max ms (bare / alarm-hub) | server CPU per screen ms (bare / alarm-hub) |', '|---|---|---|---|---|---|---|---|---|');
     for (const x of r.storm) {
-      lines.push(`| ${x.screens} | ${x.processes} | ${x.bare.seconds.toFixed(1)} / ${x.ours.seconds.toFixed(1)} | ${ratio(x.ours.seconds, x.bare.seconds)} | ${kib(x.bare.rssPerScreen)} / ${kib(x.ours.rssPerScreen)} | ${ratio(x.ours.rssPerScreen, x.bare.rssPerScreen)} | ${x.bare.failed} / ${x.ours.failed} | ${x.bare.loopMaxMs.toFixed(0)} / ${x.ours.loopMaxMs.toFixed(0)} |`);
+      lines.push(`| ${x.screens} | ${x.processes} | ${x.bare.seconds.toFixed(1)} / ${x.ours.seconds.toFixed(1)} | ${ratio(x.ours.seconds, x.bare.seconds)} | ${kib(x.bare.rssPerScreen)} / ${kib(x.ours.rssPerScreen)} | ${ratio(x.ours.rssPerScreen, x.bare.rssPerScreen)} | ${x.bare.failed} / ${x.ours.failed} | ${x.bare.loopMaxMs.toFixed(0)} / ${x.ours.loopMaxMs.toFixed(0)} | ${x.bare.cpuPerScreenMs?.toFixed(2) ?? '—'} / ${x.ours.cpuPerScreenMs?.toFixed(2) ?? '—'} |`);
     }
   }
   if (r.alarms?.runs.length) {

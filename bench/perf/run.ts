@@ -188,6 +188,7 @@ interface Memory {
   clients: number;
   loopMaxMs: number;
   loopP99Ms: number;
+  cpuMs: number;
 }
 
 /**
@@ -203,6 +204,7 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
   await sleep(10_000);
   const before = await memoryOf(false);
   const clients = await screenClients(count);
+  const atBegin = await memoryOf(true);
   const begin = now();
   const stormed = await Promise.all(clients.map((child, i) => ask<{ lastAt: number; connectedAt: number; subscribed: number; failed: number }>(child, {
     storm: { url: urls[i % urls.length], count: Math.min(SCREENS_PER_CLIENT, count - i * SCREENS_PER_CLIENT), auth, monitors },
@@ -210,6 +212,8 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
   const seconds = (Math.max(...stormed.map((s) => s.lastAt)) - begin) / 1000;
   const connectedSeconds = (Math.max(...stormed.map((s) => s.connectedAt)) - begin) / 1000;
   const during = await memoryOf(true);
+  // The servers' CPU time from the storm's start until the last screen was subscribed, per screen.
+  const cpuPerScreenMs = during.reduce((sum, m, i) => sum + m.cpuMs - atBegin[i].cpuMs, 0) / count;
   await sleep(45_000);
   const after = await memoryOf(true);
   for (const c of clients) c.send({ stop: true });
@@ -221,6 +225,7 @@ async function storm(procs: Array<{ child: ChildProcess; port: number }>, count:
     failed: stormed.reduce((n, s) => n + s.failed, 0),
     rssPerScreen: growth,
     loopMaxMs: Math.max(...during.map((m) => m.loopMaxMs)),
+    cpuPerScreenMs,
   };
 }
 
@@ -453,7 +458,7 @@ async function main(): Promise<void> {
           const oursFigures = await storm(oursProcs, size, monitorIds, auth);
           for (const p of oursProcs) await stop(p.child);
           results.storm!.push({ screens: size, processes, bare: bareFigures, ours: oursFigures });
-          const line = (f: typeof oursFigures) => `${f.seconds.toFixed(1)} s (all connected after ${f.connectedSeconds.toFixed(1)} s), ${f.subscribed} subscribed, ${f.failed} failed, RSS +${(f.rssPerScreen / 1024).toFixed(1)} KiB/screen, loop max ${f.loopMaxMs.toFixed(0)} ms`;
+          const line = (f: typeof oursFigures) => `${f.seconds.toFixed(1)} s (all connected after ${f.connectedSeconds.toFixed(1)} s), ${f.subscribed} subscribed, ${f.failed} failed, RSS +${(f.rssPerScreen / 1024).toFixed(1)} KiB/screen, server CPU ${f.cpuPerScreenMs.toFixed(2)} ms/screen, loop max ${f.loopMaxMs.toFixed(0)} ms`;
           process.stderr.write(`storm ${size} screens on ${processes} process(es): bare ${line(bareFigures)} · ours ${line(oursFigures)}\n`);
         }
       }
