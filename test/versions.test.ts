@@ -154,7 +154,7 @@ chain('reading the newest version costs exact lookups only, however far the head
   assert.ok(finds.every((f) => /^\{"_id":"[^"]+"\}$/.test(f)), `only {_id: string} filters: ${finds.join(' ')}`);
 });
 
-chain('a process without a hint reads the newest version: its body from the link found after its successor was absent, else read again', async (ctx) => {
+chain('a process without a hint reads the newest version: its body from the link found after its successor was absent, else read again, and moves the head to it', async (ctx) => {
   // The versions of the links looked up, in the order the lookups were sent.
   const lookups: string[] = [];
   const counting = async <R>(read: () => Promise<R>) => {
@@ -179,6 +179,11 @@ chain('a process without a hint reads the newest version: its body from the link
   assert.is(galloped!.n, 13);
   assert.equal(galloped!.body.writes.slice(-3), [11, 12, 13]);
   assert.equal(lookups, ['11', '12', '14', '13', '13']);
+  // That search moved the head document to what it found: the next process without a hint starts there.
+  await until(async () => (await ctx.db.chains.heads.findById(key).lean())?.n === 13, 'the head moved to version 13 by the cold reader');
+  const after = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+  assert.is(after!.n, 13);
+  assert.equal(lookups, ['14', '13']);
 });
 
 // The commands a chain sends to its collections while `run` runs: name and, for a lookup, the version

@@ -337,9 +337,8 @@ export class Chain<T> {
     this.remember(key, newest);
     for (const { version, apart } of versions) {
       this.layouts.set(linkId(key, version.n), { epoch: version.epoch, apart });
-      // $max: a late update never moves the head back. A lag of up to HEAD_EVERY versions costs a
-      // cold probe a few more exact lookups (it gallops).
-      if (version.n % HEAD_EVERY === 0) void this.models.heads.updateOne({ _id: key }, { $max: { n: version.n } }, { upsert: true }).catch(this.housekeepingFailed(key, 'head hint'));
+      // A lag of up to HEAD_EVERY versions costs a cold probe a few more exact lookups (it gallops).
+      if (version.n % HEAD_EVERY === 0) void this.advanceHead(key, version.n);
       void this.prune(key, version.n).catch(this.housekeepingFailed(key, 'pruning'));
     }
   }
@@ -454,15 +453,31 @@ export class Chain<T> {
   private async coldProbe(key: string): Promise<VersionRef | null> {
     const start = (await this.models.heads.findById(key).lean())?.n ?? 0;
     const after = await this.link(key, start + 1);
-    if (after) return this.found(key, await this.gallop(key, after));
+    if (after) {
+      const newest = await this.gallop(key, after);
+      void this.advanceHead(key, newest.n);
+      return this.found(key, newest);
+    }
     const at = await this.models.links.findById(linkId(key, start), { n: 1, epoch: 1, body: 1 }).lean();
     if (!at) {
       const newest = await this.scan(key);
+      if (newest) void this.advanceHead(key, newest.n);
       return newest && this.found(key, newest);
     }
     const ref = this.found(key, at);
     if (at.body !== undefined) this.bodies.set(contentId(key, ref), JSON.parse(at.body) as T, Buffer.byteLength(at.body));
     return ref;
+  }
+
+  // The head hint moves to `n`: $max never moves it back, whoever updates it late. Writers move it every
+  // HEAD_EVERY versions; a cold probe that had to search past it moves it to what it found, so that the
+  // next process without a hint (the other processes of a restart, the next restart) starts there. Two
+  // processes creating it at once: one upsert loses, which is no failure.
+  private async advanceHead(key: string, n: number): Promise<void> {
+    if (this.removed.has(key)) return;
+    await this.models.heads.updateOne({ _id: key }, { $max: { n } }, { upsert: true }).catch((err: unknown) => {
+      if (!isDuplicateKey(err)) this.housekeepingFailed(key, 'head hint')(err);
+    });
   }
 
   private found(key: string, link: Pick<LinkDoc, 'n' | 'epoch'>): VersionRef {
