@@ -211,4 +211,16 @@ live('the periodic pass reads the version of a monitor whose screens are up to d
   assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
 });
 
+live('the periodic pass finds a history replaced at the same version (another epoch) from its one read and resyncs it as a reset', async (ctx) => {
+  ctx.live.close();
+  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 300 });
+  const wall = await screen(ctx, READABLE_BY);
+  await wall.subscribe(MONITOR);
+  // Restored under the process, with no patch announcing it: version 1 again, of another history.
+  ctx.store.versions = [{ n: 1, epoch: 'r1', body: emptyData() }];
+  await wall.waitFor(() => wall.events.some((e) => e.name === 'monitor:snapshot'), undefined, 'the periodic pass\'s snapshot');
+  const snapshot = wall.events.find((e) => e.name === 'monitor:snapshot')!.payload;
+  assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [1, 'r1', true]);
+});
+
 live.run();

@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
+import { cacheGeneration } from './generation.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
 import { Recent } from './recent.js';
@@ -451,17 +452,18 @@ export class Chain<T> {
   // its small body is the newest version's and needs no second read. A link found by galloping was read
   // before the absence that ended the search: its body is read again (latest), which checks just that.
   private async coldProbe(key: string): Promise<VersionRef | null> {
+    const generation = cacheGeneration();
     const start = (await this.models.heads.findById(key).lean())?.n ?? 0;
     const after = await this.link(key, start + 1);
     if (after) {
       const newest = await this.gallop(key, after);
-      void this.advanceHead(key, newest.n);
+      void this.advanceHead(key, newest.n, generation);
       return this.found(key, newest);
     }
     const at = await this.models.links.findById(linkId(key, start), { n: 1, epoch: 1, body: 1 }).lean();
     if (!at) {
       const newest = await this.scan(key);
-      if (newest) void this.advanceHead(key, newest.n);
+      if (newest) void this.advanceHead(key, newest.n, generation);
       return newest && this.found(key, newest);
     }
     const ref = this.found(key, at);
@@ -472,9 +474,11 @@ export class Chain<T> {
   // The head hint moves to `n`: $max never moves it back, whoever updates it late. Writers move it every
   // HEAD_EVERY versions; a cold probe that had to search past it moves it to what it found, so that the
   // next process without a hint (the other processes of a restart, the next restart) starts there. Two
-  // processes creating it at once: one upsert loses, which is no failure.
-  private async advanceHead(key: string, n: number): Promise<void> {
-    if (this.removed.has(key)) return;
+  // processes creating it at once: one upsert loses (FerretDB), and the head may stay behind, as a late
+  // writer's would. A probe of a history that a restore has replaced meanwhile (`since`: the cache
+  // generation it began in) leaves the restored head alone.
+  private async advanceHead(key: string, n: number, since = cacheGeneration()): Promise<void> {
+    if (this.removed.has(key) || cacheGeneration() !== since) return;
     await this.models.heads.updateOne({ _id: key }, { $max: { n } }, { upsert: true }).catch((err: unknown) => {
       if (!isDuplicateKey(err)) this.housekeepingFailed(key, 'head hint')(err);
     });
