@@ -6,10 +6,10 @@ const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 
 /**
- * Answers { memory: {rss, heapUsed, clients, gc, loopMaxMs, loopP99Ms, cpuMs} } to a { memory: true } IPC
- * message: after a forced GC (run with --expose-gc) unless `noGc`, as a process monitor would see it
- * otherwise. The event-loop delay is the one since the previous request; cpuMs
- * the process's CPU time (user and system) since it started.
+ * Answers { memory: {rss, heapUsed, clients, gc, loopMaxMs, loopP99Ms, cpuMs} } to a { memory: true }
+ * IPC message: after a forced GC (run with --expose-gc) unless `noGc`, as a process monitor would see
+ * it otherwise. The event-loop delay is the one since the previous request; cpuMs is the process's CPU
+ * time (user and system) since it started.
  */
 export function reportMemoryOnRequest(clients: () => number): void {
   process.on('message', (message: { memory?: true; noGc?: true }) => {
