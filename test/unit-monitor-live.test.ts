@@ -73,7 +73,7 @@ const live = suite<Ctx>('hub subscriptions and a monitor live, without a databas
 live.before.each(async (ctx) => {
   ctx.store = new VersionsInMemory();
   ctx.io = createIo(null, 'test');
-  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 60_000 });
+  ctx.live = liveSide(ctx, 60_000);
   const admission = new Admission({ limits: new Limits({ enabled: false }), maxSocketsPerToken: 0 });
   // The handshake's part: the token names the organization whose monitors the socket may read.
   ctx.io.use((socket, next) => {
@@ -101,6 +101,11 @@ live.after.each(async (ctx) => {
   ctx.live.close();
   await ctx.io.close();
 });
+
+// The monitor's live side on the test's store, its periodic pass every `resyncMs`.
+function liveSide(ctx: Ctx, resyncMs: number): MonitorLive {
+  return new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: resyncMs });
+}
 
 async function screen(ctx: Ctx, organizationId: number): Promise<Screen> {
   const s = await connectScreen(ctx.url, String(organizationId));
@@ -194,7 +199,7 @@ live('a screen subscribing while an older read is in flight gets the state store
 live('the periodic pass reads the version of a monitor whose screens are up to date once, not once more to compare', async (ctx) => {
   // A live side whose pass runs every 300 ms (the screens connecting below are handed to it).
   ctx.live.close();
-  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 300 });
+  ctx.live = liveSide(ctx, 300);
   const wall = await screen(ctx, READABLE_BY);
   await wall.subscribe(MONITOR);
   ctx.store.versionReadAt = [];
@@ -213,7 +218,7 @@ live('the periodic pass reads the version of a monitor whose screens are up to d
 
 live('the periodic pass finds a history replaced at the same version (another epoch) from its one read and resyncs it as a reset', async (ctx) => {
   ctx.live.close();
-  ctx.live = new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: 300 });
+  ctx.live = liveSide(ctx, 300);
   const wall = await screen(ctx, READABLE_BY);
   await wall.subscribe(MONITOR);
   // Restored under the process, with no patch announcing it: version 1 again, of another history.
