@@ -10,6 +10,8 @@ import { eventually } from './helpers/fleet.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+import { identityModels } from '../server/identity/models.js';
+import { screenModels } from '../server/areas/screens/models.js';
 
 const cache = suite<{ svc: TestService; org: OrgFixture }>('credential cache', {} as { svc: TestService; org: OrgFixture });
 
@@ -114,3 +116,62 @@ two('a screen removed (F5) on process A: its token is refused at once on process
 });
 
 two.run();
+
+// The hub's recheck (server/hub/recheck.ts) reads the credential change mark, then only the
+// credentials not yet checked under it: paired screens each have a token of their own, and reading
+// them all every TOKEN_RECHECK_MS was a lookup per screen and pass with nothing changed.
+const recheck = suite<{ svc: TestService; org: OrgFixture; monitorId: number }>('credential cache: the hub\'s recheck', {} as { svc: TestService; org: OrgFixture; monitorId: number });
+
+recheck.before(async (ctx) => {
+  ctx.svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100' });
+  ctx.org = await createOrg(ctx.svc);
+  ctx.monitorId = (await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.org.orgId })).body.id;
+});
+recheck.after(async (ctx) => {
+  await ctx.svc.close();
+});
+
+recheck('with nothing revoked a pass reads no token; after a revocation one pass checks them, drops only the revoked screen, and the next ones read none again', async (ctx) => {
+  const screens = [];
+  for (const name of ['Halle 1', 'Halle 2', 'Halle 3']) {
+    const started = (await request(ctx.svc.url, 'POST', '/api/v1/screens/pairing')).body;
+    assert.is((await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${ctx.monitorId}/screens`, { code: started.code, name })).status, 201);
+    const { token, screenId } = (await request(ctx.svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } })).body;
+    const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
+    assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
+    const state = { wall, screenId: screenId as number, dropped: false };
+    wall.socket.on('disconnect', () => (state.dropped = true));
+    screens.push(state);
+  }
+  const { Token, CredentialChange } = identityModels(ctx.svc.db);
+  const [readToken, readMark] = [Token.findById, CredentialChange.findById];
+  const reads = { tokens: 0, marks: 0 };
+  Token.findById = ((...args: Parameters<typeof readToken>) => (reads.tokens++, readToken.apply(Token, args))) as typeof readToken;
+  CredentialChange.findById = ((...args: Parameters<typeof readMark>) => (reads.marks++, readMark.apply(CredentialChange, args))) as typeof readMark;
+  const passes = async (n: number, what: string) => {
+    const until = reads.marks + n;
+    await eventually(async () => reads.marks, (marks) => marks >= until, what);
+  };
+  try {
+    await passes(3, 'three recheck passes');
+    assert.is(reads.tokens, 0, 'the tokens read by passes with nothing changed');
+
+    const revoked = screens[1];
+    const doc = await screenModels(ctx.svc.db).Screen.findById(String(revoked.screenId)).lean();
+    await ctx.svc.identity.revokeToken(doc!.tokenId!);
+    await eventually(async () => revoked.dropped, (dropped) => dropped, 'the revoked screen dropped');
+    // The pass that dropped it (and one that may have run beside it) read the three tokens.
+    await passes(2, 'the passes after the drop');
+    const afterDrop = reads.tokens;
+    assert.ok(afterDrop >= 3 && afterDrop <= 6, `${afterDrop} token reads after the revocation`);
+    await passes(3, 'three more passes');
+    assert.is(reads.tokens, afterDrop, 'the tokens read by passes after the one that checked them');
+    assert.equal(screens.map((s) => s.dropped), [false, true, false]);
+  } finally {
+    Token.findById = readToken;
+    CredentialChange.findById = readMark;
+    for (const s of screens) s.wall.close();
+  }
+});
+
+recheck.run();

@@ -110,7 +110,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs.
   const recheckTimer = setInterval(async () => {
     try {
-      const counts = await recheckSockets(deps.db, io.of('/').sockets.values());
+      const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values());
       if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
     } catch (err) {
       log.warn({ err }, 'credential recheck failed');

@@ -15,6 +15,8 @@ export interface SocketData {
   agent: boolean;
   /** The client's address (from X-Forwarded-For behind a trusted proxy). */
   address: string;
+  /** The credential change mark its credential was last checked under (server/hub/recheck.ts). */
+  checkedUnder?: string | null;
 }
 
 /** Events between hub processes (through the adapter); screens never see them. */

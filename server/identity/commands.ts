@@ -2,6 +2,7 @@
 import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../errors.js';
+import { credentialsChanged } from './credential-changes.js';
 import { organizationExists, userExists } from './lookup.js';
 import { identityModels, type Role, type TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
@@ -58,6 +59,8 @@ export class IdentityCommands {
       if (!user) throw notFound(`User ${userId} not found`);
       const next = change(user.memberships.map(({ organizationId, role }) => ({ organizationId, role })));
       await User.updateOne({ _id: String(userId) }, { $set: { memberships: next } });
+      // A user who left an organization: the hub's next recheck looks at his sockets.
+      if (user.memberships.some((m) => !next.some((n) => n.organizationId === m.organizationId))) await credentialsChanged(this.db);
     });
   }
 
@@ -78,6 +81,8 @@ export class IdentityCommands {
     const doc = await this.models.Token.findOne({ tokenId: id }).lean();
     if (!doc) throw notFound(`Token ${id} not found`);
     if (!doc.revokedAt) await this.models.Token.updateOne({ _id: doc._id }, { $set: { revokedAt: new Date() } });
+    // Also when it was revoked already: a revocation whose mark failed is marked by its retry.
+    await credentialsChanged(this.db);
     return { revoked: true };
   }
 

@@ -6,6 +6,7 @@
 // hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
 import { cacheGeneration } from '../db/generation.js';
 import { resolveActor, type Caller } from './actor.js';
+import { credentialChangeMark } from './credential-changes.js';
 import type { Connected } from '../db/models.js';
 import type { TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
@@ -21,6 +22,11 @@ export class CredentialCache {
   private generation = cacheGeneration();
   /** Reads under way, by kind and hash. */
   private readonly reading = new Map<string, Promise<Caller | null>>();
+  /** The latest credential change mark read here (credential-changes.ts); null before the first. */
+  private mark: string | null = null;
+  private firstMarkRead: Promise<string | null> | null = null;
+  /** For each caller read here, the mark this process knew before reading it. */
+  private readonly readUnder = new WeakMap<Caller, string | null>();
 
   constructor(private readonly db: Connected, private readonly ttlMs: number) {}
 
@@ -29,6 +35,8 @@ export class CredentialCache {
     if (this.ttlMs <= 0) return resolveActor(this.db, kind, token);
     if (this.generation !== cacheGeneration()) {
       this.entries.clear();
+      this.mark = null;
+      this.firstMarkRead = null;
       this.generation = cacheGeneration();
     }
     const key = hashToken(token);
@@ -50,16 +58,49 @@ export class CredentialCache {
     let seen: number;
     // A credential forgotten during the read may be this one, revoked after the read began: read again,
     // so neither this answer nor the cache carries it past the revocation.
+    let mark: string | null;
     do {
       seen = this.forgets;
+      mark = this.mark ?? (await this.firstMark());
       caller = await resolveActor(this.db, kind, token);
     } while (seen !== this.forgets);
+    if (caller) this.readUnder.set(caller, mark);
     this.entries.delete(key);
     if (caller) {
       this.entries.set(key, { caller, kind, at: Date.now() });
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     }
     return caller;
+  }
+
+  /**
+   * The latest credential change mark, read now: read it before the credentials it is to vouch for.
+   * A mark never returns once another replaced it (each is random; a restore clears what this process
+   * knew), so a caller read under a mark that is still the latest has lost no rights since.
+   */
+  async changeMark(): Promise<string> {
+    const generation = cacheGeneration();
+    const mark = await credentialChangeMark(this.db);
+    if (generation === cacheGeneration()) this.mark = mark;
+    return mark;
+  }
+
+  // A fresh process reads the mark once before its first credentials (a storm's handshakes share the
+  // read), so that the hub's first recheck does not read them all again. Unknown if the read fails.
+  private firstMark(): Promise<string | null> {
+    this.firstMarkRead ??= this.changeMark().catch(() => {
+      this.firstMarkRead = null;
+      return null;
+    });
+    return this.firstMarkRead;
+  }
+
+  /**
+   * The mark this process knew before it read `caller`'s credential: when it is still the latest, no
+   * change since could have taken the caller's rights away. Null when unknown (not read through here).
+   */
+  readUnderMark(caller: Caller): string | null {
+    return this.readUnder.get(caller) ?? null;
   }
 
   /** Forgets a revoked credential by its stored hash. */

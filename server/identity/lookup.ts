@@ -2,6 +2,7 @@
 // member of that organization?", "revoke this screen's token"): identity's collections are read and
 // written here and in identity/ only (an ESLint rule says so). Each is an exact lookup by string _id.
 import type { Connected } from '../db/models.js';
+import { credentialsChanged } from './credential-changes.js';
 import { identityModels, type Role } from './models.js';
 
 /** The role of a user in an organization, or null when he is not a member (or does not exist). */
@@ -63,6 +64,7 @@ export async function membershipsOf(db: Connected, userIds: number[]): Promise<M
 /** Revokes a credential by its _id (a screen's, when the screen is removed); revoking twice is harmless. */
 export async function revokeCredential(db: Connected, credential: string): Promise<void> {
   await identityModels(db).Token.updateOne({ _id: credential }, { $set: { revokedAt: new Date() } });
+  await credentialsChanged(db);
 }
 
 /** The record limit the organization's admin set with `org limit`, or null when it has none of its own. */

@@ -48,10 +48,19 @@ export interface Token {
   revokedAt: Date | null;
 }
 
+/** The mark of the latest change that may take rights away from a credential (credential-changes.ts). */
+export interface CredentialChange {
+  _id: string;
+  /** A new random value on every such change. */
+  mark: string;
+  at: Date;
+}
+
 export interface IdentityModels {
   Organization: Model<Organization>;
   User: Model<User>;
   Token: Model<Token>;
+  CredentialChange: Model<CredentialChange>;
 }
 
 const opts = { versionKey: false } as const;
@@ -96,5 +105,10 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
     }, opts), 'organizations'),
     User: conn.model<User>('User', user, 'users'),
     Token: conn.model<Token>('Token', token, 'tokens'),
+    CredentialChange: conn.model<CredentialChange>('CredentialChange', new Schema<CredentialChange>({
+      _id: String,
+      mark: { type: String, required: true },
+      at: { type: Date, required: true },
+    }, opts), 'credential_changes'),
   };
 });
