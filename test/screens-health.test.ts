@@ -38,4 +38,29 @@ health('a connect, a report and heartbeats at once: every field each of them set
   await Screen.deleteOne({ _id: String(screenId) });
 });
 
+health('a sweep writes lastSeen of the screens here once it is a fifth of the offline time old, and then brings back one another process marked offline', async (ctx) => {
+  const { Screen } = screenModels(ctx.db);
+  const screenId = 900_000 + Math.floor(Math.random() * 90_000);
+  await Screen.create({ _id: String(screenId), monitorId: 7, organizationId: 3, name: 'Wache Süd', createdAt: new Date(), credential: null, tokenId: null, online: true, episode: 1, lastSeen: null, versionShown: null, pageVersion: null, userAgent: null });
+  const events: unknown[] = [];
+  const recorder = new ScreenHealth(ctx.db, 100_000, (organizationId, event) => events.push({ organizationId, ...event }));
+  const lastSeen = async () => (await Screen.findById(String(screenId)).lean())!.lastSeen!.getTime();
+  try {
+    await recorder.connected(screenId, 'Kiosk/1');
+    const connectedAt = await lastSeen();
+    // Sweeps at "now" plus less than 20 s leave it alone; the test's time is given to the sweep.
+    for (const ahead of [0, 10_000, 19_000]) await recorder.sweep(new Set([screenId]), Date.now() + ahead);
+    assert.is(await lastSeen(), connectedAt, 'lastSeen written by a sweep before it was due');
+    // Meanwhile another process judged it silent.
+    await Screen.updateOne({ _id: String(screenId) }, { $set: { online: false } });
+    await recorder.sweep(new Set([screenId]), Date.now() + 21_000);
+    const doc = (await Screen.findById(String(screenId)).lean())!;
+    assert.ok(doc.lastSeen!.getTime() > connectedAt, 'lastSeen written once due');
+    assert.equal([doc.online, doc.episode, doc.userAgent], [true, 2, 'Kiosk/1']);
+    assert.equal(events, [{ organizationId: 3, kind: 'online', screenId, monitorId: 7 }]);
+  } finally {
+    await Screen.deleteOne({ _id: String(screenId) });
+  }
+});
+
 health.run();

@@ -27,9 +27,14 @@ export class ScreenHealth {
   private readonly pending = new Set<Promise<unknown>>();
 
   private readonly models: ScreenModels;
+  // When this process last wrote each of its screens' lastSeen: a sweep writes it again only once it is
+  // a fifth of SCREEN_OFFLINE_AFTER_MS old (every other sweep by default: 30 s), not on every sweep.
+  private readonly written = new Map<number, number>();
+  private readonly refreshMs: number;
 
   constructor(db: Connected, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {
     this.models = screenModels(db);
+    this.refreshMs = offlineAfterMs / 5;
   }
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
@@ -50,9 +55,12 @@ export class ScreenHealth {
   }
 
   private async record(screenId: number, userAgent: string | null, still: boolean): Promise<void> {
-    const screen = await this.models.Screen.findById(String(screenId)).lean();
+    const now = new Date();
+    // One exact-_id command: the write, answered with the document as it was before it (without a
+    // projection: FerretDB's findAndModify has none).
+    const screen = await this.models.Screen.findOneAndUpdate({ _id: String(screenId) }, { $set: still ? { lastSeen: now } : { lastSeen: now, userAgent } }, { returnDocument: 'before' }).lean();
     if (!screen) return;
-    await this.models.Screen.updateOne({ _id: screen._id }, { $set: still ? { lastSeen: new Date() } : { lastSeen: new Date(), userAgent } });
+    this.written.set(screenId, now.getTime());
     if (screen.online) return;
     const episode = screen.episode + 1;
     if (!(await this.claim(`${screenId}:on:${episode}`))) return;
@@ -63,24 +71,34 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })))));
+    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, async () => {
+      await this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } });
+      this.written.set(id, now.getTime());
+    }))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    await this.track(this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } })));
+    const now = new Date();
+    await this.track(this.writes.run(screenId, async () => {
+      await this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: now } });
+      this.written.set(screenId, now.getTime());
+    }));
   }
 
   /**
-   * Marks screens offline that were silent too long. Those connected here are seen now, and brought
-   * back online should another process have marked them offline while they were moving here.
+   * Marks screens offline that were silent too long. Those connected here are seen again once their
+   * lastSeen written here is a fifth of the offline time old, and brought back online then should
+   * another process have marked them offline while they were moving here.
    */
   sweep(here: Set<number>, now = Date.now()): Promise<void> {
     return this.track(this.sweepOnce(here, now));
   }
 
   private async sweepOnce(here: Set<number>, now: number): Promise<void> {
-    await Promise.all([...here].map((id) => this.connected(id, null, true)));
+    for (const id of this.written.keys()) if (!here.has(id)) this.written.delete(id);
+    const due = [...here].filter((id) => now - (this.written.get(id) ?? -Infinity) >= this.refreshMs);
+    await Promise.all(due.map((id) => this.connected(id, null, true)));
     // A scan of the small screen documents, once per sweep interval on each process.
     const stale = await this.models.Screen.find({ online: true, lastSeen: { $lt: new Date(now - this.offlineAfterMs) } }).lean();
     for (const screen of stale) {
