@@ -46,7 +46,11 @@ export class IdentityCommands {
       was = list.some((m) => m.organizationId === organizationId);
       return list.filter((m) => m.organizationId !== organizationId);
     });
-    if (!was) throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
+    if (!was) {
+      // A retry of a removal whose mark failed after its write finds no membership: it marks anyway.
+      await credentialsChanged(this.db);
+      throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
+    }
     return { organizationId, userId, removed: true as const };
   }
 

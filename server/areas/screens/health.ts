@@ -27,8 +27,9 @@ export class ScreenHealth {
   private readonly pending = new Set<Promise<unknown>>();
 
   private readonly models: ScreenModels;
-  // When this process last wrote each of its screens' lastSeen: a sweep writes it again only once it is
-  // a fifth of SCREEN_OFFLINE_AFTER_MS old (every other sweep by default: 30 s), not on every sweep.
+  // When this process last wrote each of its screens' lastSeen with the write that also sees whether it
+  // is online (a connect or a refresh; reports do not count, so they never postpone that look): a sweep
+  // refreshes it once it is a fifth of SCREEN_OFFLINE_AFTER_MS old (every other sweep by default: 30 s).
   private readonly written = new Map<number, number>();
   private readonly refreshMs: number;
 
@@ -73,7 +74,6 @@ export class ScreenHealth {
     const now = new Date();
     await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, async () => {
       await this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } });
-      this.written.set(id, now.getTime());
     }))));
   }
 
@@ -82,7 +82,6 @@ export class ScreenHealth {
     const now = new Date();
     await this.track(this.writes.run(screenId, async () => {
       await this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: now } });
-      this.written.set(screenId, now.getTime());
     }));
   }
 
