@@ -7,7 +7,6 @@
 //   - every screen is online with a recent lastSeen afterwards (the health writes did happen).
 // Usage: npm run -s build && npx tsx bench/paired-screens.ts [screens=1000] [idleSeconds=45]
 import { fork, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,29 +16,11 @@ import { launchDatabase } from '../server/db/launcher.js';
 import { openDatabase } from '../server/db/database.js';
 import { serviceModels } from '../server/areas/models.js';
 import { IdentityCommands } from '../server/identity/commands.js';
+import { cpuMs, embeddedDatabasePid } from './perf/proc.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const idleSeconds = Number(process.argv[3] ?? 45);
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** CPU time (user + system) of a process so far, in ms (Linux /proc). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** The embedded database's process (the newest one, started by this run). */
-function databasePid(): number {
-  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('ferretdb-embed');
-    } catch {
-      return false;
-    }
-  });
-  if (pids.length === 0) throw new Error('the embedded database process was not found (this bench needs the embedded default)');
-  return Math.max(...pids.map(Number));
-}
 
 function startHub(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(path.join(here, 'perf/hub-process.ts'), [], { execArgv: ['--expose-gc', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -58,7 +39,8 @@ async function stopHub(child: ChildProcess): Promise<void> {
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'paired-screens-'));
 const database = await launchDatabase({ dataDir: dir, say: () => {} });
-const dbPid = databasePid();
+const dbPid = (await embeddedDatabasePid(dir)) ?? NaN;
+if (!dbPid) throw new Error('the embedded database was not started by this run (this bench needs the embedded default)');
 const setup = await openDatabase(database.uri, serviceModels);
 const identity = new IdentityCommands(setup);
 const org = await identity.createOrganization('Bench');

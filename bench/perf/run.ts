@@ -25,7 +25,6 @@
 // The figures of a run are kept in bench/perf/results/NAME.json (default "current"); BENCHMARKS.md shows
 // "before" (when saved) beside the current run.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +39,7 @@ import { IdentityCommands } from '../../server/identity/commands.js';
 import { neighbourLists } from '../neighbour-lists.js';
 import { neighbourThings } from '../neighbour-things.js';
 import { io as connect } from 'socket.io-client';
+import { cpuMs, embeddedDatabasePid } from './proc.js';
 import { renderReport, type AlarmRun, type Results } from './report.js';
 import { startGateway } from '../../test/helpers/gateways.js';
 import { startPushFakes } from '../../test/helpers/push-fakes.js';
@@ -248,18 +248,6 @@ async function startup(argv: string[], uri: string): Promise<{ readyMs: number; 
   child.kill('SIGTERM');
   await exited;
   return { readyMs, rss };
-}
-
-// CPU time in ms a process has used (user + system, from /proc on Linux, 100 ticks a second); NaN
-// where it cannot be read (another system, a database this run did not start).
-function cpuMs(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 /** autocannon on one route; with the server's and the database's pids, their CPU time per request. */
@@ -482,7 +470,7 @@ async function main(): Promise<void> {
       const bareUrl = `http://127.0.0.1:${restBare.port}`;
       const [readId, writeId] = [monitorIds[0], monitorIds[1]];
       // The embedded database's own process (absent with MONGODB_URI): how much of a request is its work.
-      const databasePid = (JSON.parse(await fs.readFile(path.join(dir, 'embedded-db.json'), 'utf8').catch(() => '{}')) as { childPid?: number }).childPid;
+      const databasePid = await embeddedDatabasePid(dir);
       const oursPids = { server: restOurs.child.pid, database: databasePid };
       const barePids = { server: restBare.child.pid, database: databasePid };
       results.rest.push({ name: 'M4 GET monitor', ours: await rest(oursUrl, (id) => `/api/v1/monitor/${id}`, 'GET', readId, headers, oursPids), bare: await rest(bareUrl, (id) => `/monitor/${id}`, 'GET', readId, {}, barePids) });

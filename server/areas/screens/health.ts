@@ -72,17 +72,12 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, async () => {
-      await this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } });
-    }))));
+    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    const now = new Date();
-    await this.track(this.writes.run(screenId, async () => {
-      await this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: now } });
-    }));
+    await this.track(this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } })));
   }
 
   /**
