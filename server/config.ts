@@ -40,6 +40,7 @@ export interface Config {
   journalTimeZone: string;
   /** How often connected screens' tokens are checked for revocation. */
   tokenRecheckMs: number;
+  tokenFullRecheckMs: number;
   /** How long a resolved credential is reused without reading it again (0: never). */
   credentialCacheMs: number;
   /** Requests per second per credential (twice that as burst); 0 turns rate limiting off. */
@@ -197,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     tileUrl: s.TILE_URL,
     journalTimeZone: s.JOURNAL_TIME_ZONE,
     tokenRecheckMs: s.TOKEN_RECHECK_MS,
+    tokenFullRecheckMs: s.TOKEN_FULL_RECHECK_MS,
     credentialCacheMs: s.CREDENTIAL_CACHE_MS,
     rateLimitPerSecond: s.RATE_LIMIT_PER_SECOND,
     trustProxy: s.TRUST_PROXY,

@@ -99,6 +99,7 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     credentials,
     maxSocketsPerToken: config.maxSocketsPerToken,
     tokenRecheckMs: config.tokenRecheckMs,
+    tokenFullRecheckMs: config.tokenFullRecheckMs,
     trustProxy: config.trustProxy,
   });
   metrics.counter('alarmhub_data_write_collisions_total', 'Monitor data writes that found their version taken by another process and were built again on the stored one', () => store.dataCollisions);

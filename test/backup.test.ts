@@ -7,6 +7,7 @@ import path from 'node:path';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { runAdmin } from './helpers/cli.js';
+import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { client } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, otherDatabase, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
@@ -56,6 +57,9 @@ backups('backup create writes every collection and a manifest; restore into a ne
   const copy = await startTestService({}, { dbUri: target });
   try {
     assert.is(copy.installationId, ctx.svc.installationId, 'the installation keeps its identity');
+    // Tokens made since the backup are gone: a new credential change mark has the hub check every
+    // connected socket again, even one whose handshake read its token before the restore.
+    assert.is.not(await credentialChangeMark(copy.db), await credentialChangeMark(ctx.svc.db), 'a restore writes a new credential change mark');
     const api = client(copy.url, { apiKey: ctx.org.apiKey });
     const data = await api.get(`/api/v1/monitor/${ctx.monitorId}/data`);
     assert.is(data.status, 200, 'the API key works on the copy');

@@ -11,6 +11,7 @@ import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { identityModels } from '../server/identity/models.js';
+import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
 
 const cache = suite<{ svc: TestService; org: OrgFixture }>('credential cache', {} as { svc: TestService; org: OrgFixture });
@@ -123,7 +124,7 @@ two.run();
 const recheck = suite<{ svc: TestService; org: OrgFixture; monitorId: number }>('credential cache: the hub\'s recheck', {} as { svc: TestService; org: OrgFixture; monitorId: number });
 
 recheck.before(async (ctx) => {
-  ctx.svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100' });
+  ctx.svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100', TOKEN_FULL_RECHECK_MS: '600000' });
   ctx.org = await createOrg(ctx.svc);
   ctx.monitorId = (await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.org.orgId })).body.id;
 });
@@ -171,6 +172,33 @@ recheck('with nothing revoked a pass reads no token; after a revocation one pass
     Token.findById = readToken;
     CredentialChange.findById = readMark;
     for (const s of screens) s.wall.close();
+  }
+});
+
+recheck('a revocation whose mark was never written still drops its screen, at the next full pass', async () => {
+  const svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100', TOKEN_FULL_RECHECK_MS: '1000' });
+  try {
+    const org = await createOrg(svc);
+    const monitorId = (await client(svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: org.orgId })).body.id;
+    const started = (await request(svc.url, 'POST', '/api/v1/screens/pairing')).body;
+    assert.is((await client(svc.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${monitorId}/screens`, { code: started.code, name: 'Halle 1' })).status, 201);
+    const { token, screenId } = (await request(svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } })).body;
+    const wall = await connectScreen(svc.url, token, 'screen-token');
+    try {
+      assert.ok('data' in (await wall.subscribe(monitorId)));
+      let dropped = false;
+      wall.socket.on('disconnect', () => (dropped = true));
+      const markBefore = await credentialChangeMark(svc.db);
+      // The revocation's own write, and no mark after it: as when writing the mark failed.
+      const doc = await screenModels(svc.db).Screen.findById(String(screenId)).lean();
+      assert.is((await identityModels(svc.db).Token.updateOne({ tokenId: doc!.tokenId! }, { $set: { revokedAt: new Date() } })).modifiedCount, 1);
+      await eventually(async () => dropped, (d) => d, 'the screen of the revoked token dropped');
+      assert.is(await credentialChangeMark(svc.db), markBefore, 'no mark was written');
+    } finally {
+      wall.close();
+    }
+  } finally {
+    await svc.close();
   }
 });
 

@@ -10,6 +10,7 @@ import mongoose from 'mongoose';
 import { buildIndexes, type Database } from '../db/database.js';
 import { ID_COLLECTIONS, mergeRestored } from '../db/ids.js';
 import { markRestored } from '../db/restores.js';
+import { credentialsChanged } from '../identity/credential-changes.js';
 
 const { EJSON } = mongoose.mongo.BSON;
 const MANIFEST = 'manifest.json';
@@ -101,6 +102,9 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
   // Derived data again: a process that has not heard of the restore yet may have written some of the
   // old history while the backup loaded.
   for (const name of DERIVED) await native.collection(name).deleteMany({});
+  // The restored credential change mark may be one the hub's sockets were checked under, while tokens
+  // made since the backup are gone: a new mark has every socket checked again (server/hub/recheck.ts).
+  await credentialsChanged(db);
   await markRestored(native);
   return { collections: names.length, documents };
 }

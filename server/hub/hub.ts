@@ -45,6 +45,8 @@ export interface HubDeps {
   credentials: CredentialCache;
   /** How often connected sockets' tokens are checked for revocation. */
   tokenRecheckMs: number;
+  /** How often a pass checks every socket, whatever the change mark says. */
+  tokenFullRecheckMs: number;
   /** Sockets one credential may hold on this process; 0 is no cap. */
   maxSocketsPerToken: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
@@ -107,10 +109,14 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });
 
-  // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs.
+  // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (within
+  // tokenFullRecheckMs when the change's mark could not be written).
+  let fullAt = Date.now();
   const recheckTimer = setInterval(async () => {
     try {
-      const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values());
+      const full = Date.now() - fullAt >= deps.tokenFullRecheckMs;
+      const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values(), full);
+      if (full) fullAt = Date.now();
       if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
     } catch (err) {
       log.warn({ err }, 'credential recheck failed');

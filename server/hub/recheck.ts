@@ -2,7 +2,9 @@
 // a revoked token, or a user who lost a membership, is disconnected within one interval. The
 // display client reconnects after such a disconnect, and the handshake then decides afresh.
 // A pass reads the credential change mark first (server/identity/credential-changes.ts) and then only
-// the credentials of sockets not yet checked under it: with nothing revoked, one lookup per pass.
+// the credentials of sockets not yet checked under it: with nothing revoked, one lookup per pass. A
+// full pass (every TOKEN_FULL_RECHECK_MS) checks every socket: a revocation whose mark write failed
+// after its own write, or a credential read that began before a restore, is caught by it.
 import type { Database } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
 import type { CredentialCache } from '../identity/credential-cache.js';
@@ -13,13 +15,16 @@ interface Connected {
   disconnect(close: boolean): unknown;
 }
 
-/** Disconnects the sockets whose token was revoked or whose user left an organization they joined. */
-export async function recheckSockets(db: Database, credentialCache: Pick<CredentialCache, 'changeMark' | 'readUnderMark'>, sockets: Iterable<Connected>): Promise<{ checked: number; revoked: number; membership: number }> {
+/**
+ * Disconnects the sockets whose token was revoked or whose user left an organization they joined;
+ * `full` checks every socket, else only those not checked under the latest change mark.
+ */
+export async function recheckSockets(db: Database, credentialCache: Pick<CredentialCache, 'changeMark' | 'readUnderMark'>, sockets: Iterable<Connected>, full = false): Promise<{ checked: number; revoked: number; membership: number }> {
   const all = [...sockets];
   if (all.length === 0) return { checked: 0, revoked: 0, membership: 0 };
   const mark = await credentialCache.changeMark();
   // A socket is checked until it is checked under the latest mark: its handshake's read may be older.
-  const list = all.filter((s) => (s.data.checkedUnder ?? credentialCache.readUnderMark(s.data.actor)) !== mark);
+  const list = full ? all : all.filter((s) => (s.data.checkedUnder ?? credentialCache.readUnderMark(s.data.actor)) !== mark);
   // One exact lookup per distinct credential and user, however many screens share them.
   const credentials = [...new Set(list.map((s) => s.data.actor.credential))];
   const userIds = [...new Set(list.flatMap((s) => (s.data.actor.kind === 'user' ? [s.data.actor.userId] : [])))];
