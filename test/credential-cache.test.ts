@@ -187,7 +187,7 @@ recheck('a revocation whose mark was never written still drops its screen, at th
     try {
       assert.ok('data' in (await wall.subscribe(monitorId)));
       let dropped = false;
-      wall.socket.on('disconnect', () => (dropped = true));
+      wall.socket.on('disconnect', (reason) => (dropped = reason === 'io server disconnect'));
       const markBefore = await credentialChangeMark(svc.db);
       // The revocation's own write, and no mark after it: as when writing the mark failed.
       const doc = await screenModels(svc.db).Screen.findById(String(screenId)).lean();

@@ -67,15 +67,15 @@ config('a 0 means the default only where the table says so; elsewhere it is 0', 
   const zeros = Object.fromEntries(Object.keys(VARIABLES).filter((name) => /_MS$|_SIZE$|_TOKEN$|_LIMIT$|_PER_SECOND$|_SECONDS$/.test(name) && name !== 'METRICS_TOKEN').map((name) => [name, '0']));
   const loaded = loadConfig(zeros);
   assert.equal(
-    { pool: loaded.mongodbPoolSize, heartbeat: loaded.hubHeartbeatMs, resync: loaded.hubResyncMs, offline: loaded.screenOfflineAfterMs, recheck: loaded.tokenRecheckMs },
-    { pool: 20, heartbeat: 10_000, resync: 10_000, offline: 120_000, recheck: 5_000 },
+    { pool: loaded.mongodbPoolSize, heartbeat: loaded.hubHeartbeatMs, resync: loaded.hubResyncMs, offline: loaded.screenOfflineAfterMs, recheck: loaded.tokenRecheckMs, fullRecheck: loaded.tokenFullRecheckMs },
+    { pool: 20, heartbeat: 10_000, resync: 10_000, offline: 120_000, recheck: 5_000, fullRecheck: 60_000 },
   );
   assert.equal(
     { sockets: loaded.maxSocketsPerToken, rate: loaded.rateLimitPerSecond, records: loaded.thingsRecordLimit, cache: loaded.credentialCacheMs, wait: loaded.mongodbWaitQueueTimeoutMs, shutdown: loaded.shutdownTimeoutMs },
     { sockets: 0, rate: 0, records: 0, cache: 0, wait: 0, shutdown: 0 },
   );
   const table = configTable();
-  for (const name of ['MONGODB_POOL_SIZE', 'HUB_HEARTBEAT_MS', 'HUB_RESYNC_MS', 'SCREEN_OFFLINE_AFTER_MS', 'TOKEN_RECHECK_MS']) {
+  for (const name of ['MONGODB_POOL_SIZE', 'HUB_HEARTBEAT_MS', 'HUB_RESYNC_MS', 'SCREEN_OFFLINE_AFTER_MS', 'TOKEN_RECHECK_MS', 'TOKEN_FULL_RECHECK_MS']) {
     assert.match(table.split('\n').find((row) => row.startsWith(`| \`${name}\``))!, '`0` is the default', name);
   }
   assert.is(loadConfig({ PORT: '0' }).port, 0, 'PORT=0 picks a free port');

@@ -104,7 +104,11 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
   for (const name of DERIVED) await native.collection(name).deleteMany({});
   // The restored credential change mark may be one the hub's sockets were checked under, while tokens
   // made since the backup are gone: a new mark has every socket checked again (server/hub/recheck.ts).
-  await credentialsChanged(db);
-  await markRestored(native);
+  // The restore mark is written even when that fails: the processes must drop what they cached.
+  try {
+    await credentialsChanged(db);
+  } finally {
+    await markRestored(native);
+  }
   return { collections: names.length, documents };
 }

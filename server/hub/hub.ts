@@ -109,17 +109,24 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });
 
-  // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (within
-  // tokenFullRecheckMs when the change's mark could not be written).
+  // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (when the
+  // change's mark could not be written, by the first pass tokenFullRecheckMs after the last full one).
+  // One pass at a time: a slow database must not stack passes, and a full pass that fails is not
+  // repeated on every tick (it counts as the full pass of its period).
   let fullAt = Date.now();
+  let running = false;
   const recheckTimer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    const full = Date.now() - fullAt >= deps.tokenFullRecheckMs;
+    if (full) fullAt = Date.now();
     try {
-      const full = Date.now() - fullAt >= deps.tokenFullRecheckMs;
       const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values(), full);
-      if (full) fullAt = Date.now();
       if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
     } catch (err) {
-      log.warn({ err }, 'credential recheck failed');
+      log.warn({ err, full }, 'credential recheck failed');
+    } finally {
+      running = false;
     }
   }, deps.tokenRecheckMs);
   recheckTimer.unref();
