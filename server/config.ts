@@ -40,6 +40,7 @@ export interface Config {
   journalTimeZone: string;
   /** How often connected screens' tokens are checked for revocation. */
   tokenRecheckMs: number;
+  /** How often a recheck pass checks every socket, whatever the credential change mark says. */
   tokenFullRecheckMs: number;
   /** How long a resolved credential is reused without reading it again (0: never). */
   credentialCacheMs: number;
