@@ -13,6 +13,7 @@ import { createOrg, startTestService, type OrgFixture, type TestService } from '
 import { identityModels } from '../server/identity/models.js';
 import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
+import { pairScreen } from './helpers/world.js';
 
 const cache = suite<{ svc: TestService; org: OrgFixture }>('credential cache', {} as { svc: TestService; org: OrgFixture });
 
@@ -141,12 +142,10 @@ recheck('with nothing revoked a pass reads no token; after a revocation one pass
   CredentialChange.findById = ((...args: Parameters<typeof readMark>) => (reads.marks++, readMark.apply(CredentialChange, args))) as typeof readMark;
   const screens = [];
   for (const name of ['Halle 1', 'Halle 2', 'Halle 3']) {
-    const started = (await request(ctx.svc.url, 'POST', '/api/v1/screens/pairing')).body;
-    assert.is((await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${ctx.monitorId}/screens`, { code: started.code, name })).status, 201);
-    const { token, screenId } = (await request(ctx.svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } })).body;
+    const { id: screenId, token } = await pairScreen(ctx.svc, { apiKey: ctx.org.apiKey }, ctx.monitorId, name);
     const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
     assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
-    const state = { wall, screenId: screenId as number, dropped: false };
+    const state = { wall, screenId, dropped: false };
     wall.socket.on('disconnect', () => (state.dropped = true));
     screens.push(state);
   }
@@ -184,9 +183,7 @@ recheck('a revocation whose mark was never written still drops its screen, at th
   try {
     const org = await createOrg(svc);
     const monitorId = (await client(svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: org.orgId })).body.id;
-    const started = (await request(svc.url, 'POST', '/api/v1/screens/pairing')).body;
-    assert.is((await client(svc.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${monitorId}/screens`, { code: started.code, name: 'Halle 1' })).status, 201);
-    const { token, screenId } = (await request(svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } })).body;
+    const { id: screenId, token } = await pairScreen(svc, { apiKey: org.apiKey }, monitorId, 'Halle 1');
     const wall = await connectScreen(svc.url, token, 'screen-token');
     try {
       assert.ok('data' in (await wall.subscribe(monitorId)));
