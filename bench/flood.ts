@@ -56,5 +56,5 @@ for (let i = 0; i < samples; i++) flooded.push(await patchA());
 flooding = false;
 await Promise.all(loops);
 summary(`under B's flood (${threads} threads)`, flooded);
-console.log(`B's writes: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}   DATA_WRITES_PER_ORGANIZATION=${process.env.DATA_WRITES_PER_ORGANIZATION ?? '4 (default)'}`);
+console.log(`B's writes: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}   DATA_WRITES_PER_ORGANIZATION=${bench.config.dataWrites.concurrency}${process.env.DATA_WRITES_PER_ORGANIZATION ? '' : ' (default)'}`);
 await bench.close();

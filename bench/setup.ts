@@ -37,6 +37,7 @@ export async function benchService(env: Record<string, string> = {}) {
     url,
     token,
     monitorId,
+    config,
     service,
     identity,
     async close() {
