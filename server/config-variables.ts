@@ -175,8 +175,8 @@ export const VARIABLES = {
   SHUTDOWN_TIMEOUT_MS: millis({ default: 10_000, help: 'How long SIGTERM waits for in-flight requests' }),
   SCREEN_OFFLINE_AFTER_MS: millis({ default: 120_000, zeroIsDefault: true, help: 'A paired screen silent this long counts as offline (`screen:offline`; `0` is the default)' }),
   DATA_WRITES_PER_ORGANIZATION: integer({
-    default: 10,
-    help: 'Alarm data writes (M7–M10) of one organization in flight per process; more wait their turn (see "Alarm data writes"), so one organization\'s flood does not delay another\'s alarm; writes of one monitor in flight together are stored together; `0` is no bound',
+    default: 4,
+    help: 'Alarm data writes (M7–M10) of one organization in flight per process; more wait their turn (see "Alarm data writes"), so one organization\'s flood does not delay another\'s alarm; `0` is no bound',
     note: (value) => (value === 0 ? 'no bound' : undefined),
   }),
   DATA_WRITE_BYTES_PER_ORGANIZATION: integer({ default: 256 * 1024, help: 'Declared body bytes the alarm data writes of one organization may hold in flight per process (a single write is always let in): small updates go in parallel, large ones one after another' }),

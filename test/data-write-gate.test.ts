@@ -96,34 +96,3 @@ gate('another organization\'s key is refused (404) before it could take a place 
 });
 
 gate.run();
-
-// The default lets a burst of one monitor's small writes in together, so that the ones waiting behind
-// a write being stored are stored together (docs/operating.md, "Alarm data writes").
-const defaults = suite<Ctx>('alarm data writes: the default bound', {} as Ctx);
-
-defaults.before(async (ctx) => {
-  ctx.svc = await startTestService();
-  ctx.a = await createOrg(ctx.svc);
-});
-defaults.after(async (ctx) => {
-  await ctx.svc.close();
-});
-
-defaults('ten small writes of one organization are in flight at once, the eleventh waits, and all are stored in call order', async (ctx) => {
-  const id = (await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.a.orgId })).body.id as number;
-  const held = Array.from({ length: 10 }, () => heldWrite(ctx.svc.url, ctx.a.apiKey, id));
-  await until(ctx, 'alarmhub_data_writes_in_flight', 10);
-  assert.is(await gauge(ctx, 'alarmhub_data_writes_waiting'), 0);
-  held.push(heldWrite(ctx.svc.url, ctx.a.apiKey, id));
-  await until(ctx, 'alarmhub_data_writes_waiting', 1);
-  assert.is(await gauge(ctx, 'alarmhub_data_writes_in_flight'), 10);
-
-  for (const write of held) write.finish();
-  const answers = await Promise.all(held.map((w) => w.answer));
-  assert.equal(answers.map((a) => a.status), held.map(() => 200), JSON.stringify(answers));
-  const versions = answers.map((a) => Number(/version (\d+)/.exec(a.body.message)![1])).sort((x, y) => x - y);
-  assert.equal(versions, Array.from({ length: 11 }, (_, i) => i + 1), 'each write got its own version');
-  await until(ctx, 'alarmhub_data_writes_in_flight', 0);
-});
-
-defaults.run();
