@@ -95,10 +95,7 @@ two.after(async (ctx) => {
 });
 
 two('a screen removed (F5) on process A: its token is refused at once on process B, over REST (401) and at the hub handshake', async (ctx) => {
-  const started = (await request(ctx.a.url, 'POST', '/api/v1/screens/pairing')).body;
-  const paired = await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${ctx.monitorId}/screens`, { code: started.code, name: 'Removed elsewhere' });
-  assert.is(paired.status, 201);
-  const { token, screenId } = (await request(ctx.a.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } })).body;
+  const { id: screenId, token } = await pairScreen(ctx.a, { apiKey: ctx.org.apiKey }, ctx.monitorId, 'Removed elsewhere');
   const m6 = (url: string) => request(url, 'GET', `/api/v1/monitor/${ctx.monitorId}/data`, { headers: { 'Screen-Token': token } });
   // Both processes have resolved (and cached) the token, over REST and over the hub.
   for (const svc of [ctx.a, ctx.b]) assert.is((await m6(svc.url)).status, 200);
