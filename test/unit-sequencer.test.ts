@@ -55,6 +55,33 @@ test('a gap that is never filled is released after the hold time, still in order
   seq.close();
 });
 
+test('a missing patch known to be stored is waited for past the hold time, and goes out first when it comes', async () => {
+  const out: number[] = [];
+  const asked: number[] = [];
+  const seq = new PatchSequencer((e) => out.push(e.version), 10, () => {}, (monitorId, version) => (asked.push(version), version <= 2), 60_000);
+  seq.advance(1, 1, 'e1');
+  seq.accept(patch(3));
+  // Several hold times pass: each time the sequencer asks about version 2 and keeps holding.
+  await until(() => asked.length >= 3, 'the holds to be renewed');
+  assert.equal(out, []);
+  assert.ok(asked.every((v) => v === 2), `asked about ${asked}`);
+  seq.accept(patch(2));
+  assert.equal(out, [2, 3]);
+  seq.close();
+});
+
+test('a missing patch known to be stored that never comes is given up after the longer hold: its successor goes out', async () => {
+  const out: number[] = [];
+  const seq = new PatchSequencer((e) => out.push(e.version), 10, () => {}, () => true, 200);
+  seq.advance(1, 1, 'e1');
+  const held = performance.now();
+  seq.accept(patch(3));
+  await until(() => out.length === 1, 'the release');
+  assert.equal(out, [3]);
+  assert.ok(performance.now() - held >= 199, `released after ${performance.now() - held} ms`);
+  seq.close();
+});
+
 test('a hold that expires while the missing patch already waits in a socket lets the socket go first', async () => {
   const out: number[] = [];
   let doubts = 0;

@@ -274,6 +274,30 @@ chain('a write refused on the version that took its place is decided again on th
   assert.equal(written.body.writes, [-1, 5, 6]);
 });
 
+chain('a version counts as stored where it was inserted, already while its base is checked, and where it was read after a collision; nowhere else', async (ctx) => {
+  const key = newKey();
+  const [a, b] = two(ctx);
+  await a.start(key, { writes: [] });
+  await b.latest(key);
+  // What a knows when its base check (the find after its insert) starts: its patch is not out yet.
+  let duringCheck: boolean | undefined;
+  let inserted = false;
+  await watchingCommands(ctx, (e) => {
+    if (!concerns(e.command, key)) return;
+    if (e.commandName === 'insert') inserted = true;
+    else if (e.commandName === 'find' && inserted && duringCheck === undefined) duringCheck = a.stored(key, 1);
+  }, () => a.append(key, add(1), absent));
+  assert.is(duringCheck, true, 'known stored while its base is checked');
+  assert.is(a.stored(key, 2), false);
+  assert.is(b.stored(key, 1), false, 'another process has not seen it');
+  await b.append(key, add(2), absent);
+  assert.is(b.collisions, 1);
+  assert.is(b.stored(key, 2), true);
+  assert.is(b.stored(key, 3), false);
+  await a.remove(key);
+  assert.is(a.stored(key, 1), false, 'forgotten with the history it removed');
+});
+
 chain('writes waiting for their turn are stored together: one insert and one base check for ten, each its own version in call order', async (ctx) => {
   const key = newKey();
   const [a] = two(ctx);

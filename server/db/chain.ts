@@ -116,6 +116,9 @@ export class Chain<T> {
   private readonly lock = new KeyedLock<string>(Number.POSITIVE_INFINITY);
   // The newest version this process wrote or read per key: where the next probe starts.
   private readonly hints = new Map<string, VersionRef>();
+  // The newest version per key this process has seen stored (inserted here, or read as a link): its
+  // publication may still be on its way (stored).
+  private readonly seen = new Recent<string, number>(MAX_HINTS);
   // Where recent versions keep their bodies (known for those written or learned here), so pruning
   // needs no read to find a body stored apart.
   private readonly layouts = new Recent<string, { epoch: string; apart: boolean }>(MAX_LAYOUTS);
@@ -187,6 +190,11 @@ export class Chain<T> {
   /** True when a version after `n` exists (one exact lookup): a copy of version n is then outdated. */
   async newerThan(key: string, n: number): Promise<boolean> {
     return (await this.link(key, n + 1)) !== null;
+  }
+
+  /** True when this process has seen version `n` of the key, or a later one, stored (inserted here or read). */
+  stored(key: string, n: number): boolean {
+    return (this.seen.get(key) ?? -1) >= n;
   }
 
   /** The body of version `ref` while it is kept (undefined after it was pruned). */
@@ -292,12 +300,14 @@ export class Chain<T> {
       const now = new Date();
       const docs = built.map(({ version, base }, i) => ({ _id: linkId(key, version.n), key, n: version.n, epoch: version.epoch, base, at: now, ...inline[i] }));
       const { inserted, failure, duplicate } = docs.length > 0 ? await insertInOrder(this.models.links.collection, docs) : { inserted: 0 };
+      if (inserted > 0) this.saw(key, built[inserted - 1].version.n);
       for (let i = inserted; i < built.length; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
       if (inserted > 0 && !(await this.intact(key, head))) {
         const stray = built.slice(0, inserted);
         await this.models.links.bulkWrite(stray.map(({ version }) => ({ deleteOne: { filter: { _id: linkId(key, version.n), epoch: version.epoch } } })), { ordered: true });
         for (let i = 0; i < inserted; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
         this.hints.delete(key);
+        this.seen.delete(key);
         head = await this.latest(key);
         fresh = true;
         continue;
@@ -377,6 +387,7 @@ export class Chain<T> {
     if (learned && learned.n >= n) return learned;
     // Its successor too, at once: a writer further behind reads the newest instead of walking.
     const [link, after] = await Promise.all([this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean(), this.link(key, n + 1)]);
+    if (link) this.saw(key, link.n);
     if (link?.body === undefined || after) return null;
     const ref = { n: link.n, epoch: link.epoch };
     const body = JSON.parse(link.body) as T;
@@ -404,6 +415,7 @@ export class Chain<T> {
   remove(key: string, keep?: number): Promise<void> {
     this.removed.add(key);
     this.hints.delete(key);
+    this.seen.delete(key);
     // Not subject to the queue limit: a removal must never be refused for the writes it ends.
     return this.lock.run(key, async () => {
       await this.models.links.deleteMany(keep === undefined ? { key } : { key, n: { $ne: keep } });
@@ -487,7 +499,12 @@ export class Chain<T> {
   private found(key: string, link: Pick<LinkDoc, 'n' | 'epoch'>): VersionRef {
     const ref = { n: link.n, epoch: link.epoch };
     this.remember(key, ref);
+    this.saw(key, link.n);
     return ref;
+  }
+
+  private saw(key: string, n: number): void {
+    if ((this.seen.get(key) ?? -1) < n) this.seen.set(key, n);
   }
 
   // Doubling steps from a known link, then bisection: log2 of the distance in exact lookups.

@@ -28,6 +28,8 @@ export interface MonitorLiveOptions {
 
 /** How long a patch that overtook its predecessor waits for it before the screens are resynced. */
 const HOLD_MS = 150;
+/** How long it waits when its predecessor is known to be stored (its publication is on its way). */
+const STORED_HOLD_MS = 5_000;
 /**
  * How long a snapshot read here answers subscriptions while this process learns of no change to the
  * monitor (docs/hub.md "Reconnect storms"): the bound on what a lost message between processes could
@@ -72,6 +74,8 @@ export class MonitorLive implements MonitorEvents {
       },
       HOLD_MS,
       (monitorId) => void this.resync(monitorId).catch((err) => log.warn({ err, monitorId }, 'resync to check a doubtful patch failed')),
+      (monitorId, version) => store.dataStored(monitorId, version),
+      STORED_HOLD_MS,
     );
     // Another process's write: to the screens first, then remembered here too (deriving the new state
     // costs a copy of the monitor's data), so the next write here does not collide with it.

@@ -6,6 +6,11 @@
 // sent, or a successor built on another epoch — may mean the history was reset (a restored database);
 // so may a late patch whose epoch is no longer remembered. `onDoubt` then has live.ts compare with the
 // stored state (two exact lookups) and send it to the screens if it differs.
+//
+// A missing predecessor this process knows to be stored (`stored`: written here and still being
+// confirmed by its base check, or read here after a collision) is on its way, published by its writer
+// once confirmed: on a busy machine that takes longer than `holdMs`, and a release would send its
+// successor with a gap and then drop it as late. Such a patch is held on, up to `storedHoldMs`.
 import type { PatchEvent } from '../../../common/hub-protocol.js';
 
 interface Track {
@@ -28,6 +33,8 @@ export class PatchSequencer {
     private readonly emit: (event: PatchEvent) => void,
     private readonly holdMs = 150,
     private readonly onDoubt: (monitorId: number) => void = () => {},
+    private readonly stored: (monitorId: number, version: number) => boolean = () => false,
+    private readonly storedHoldMs = 5_000,
   ) {}
 
   /** The highest version (and its epoch) this process has sent to a monitor's screens, if any. */
@@ -58,17 +65,21 @@ export class PatchSequencer {
     }
     track.pending.set(event.version, event);
     this.flush(event.monitorId, track);
-    if (track.pending.size > 0 && !track.timer) {
-      // Released after the event loop's I/O phase, not in the timers phase that comes before it: on a
-      // busy process the hold expires while the missing patch already waits in the Redis socket, and
-      // a release first would send a gap (and a snapshot to every screen) for nothing.
-      const timer = setTimeout(() => setImmediate(() => {
-        // Unless flushed meanwhile (and maybe holding something newer, with a timer of its own) or forgotten.
-        if (track.timer === timer && this.tracks.get(event.monitorId) === track) this.release(track);
-      }), this.holdMs);
-      timer.unref();
-      track.timer = timer;
-    }
+    if (track.pending.size > 0 && !track.timer) this.hold(event.monitorId, track, Date.now());
+  }
+
+  private hold(monitorId: number, track: Track, since: number): void {
+    // Released after the event loop's I/O phase, not in the timers phase that comes before it: on a
+    // busy process the hold expires while the missing patch already waits in the Redis socket, and
+    // a release first would send a gap (and a snapshot to every screen) for nothing.
+    const timer = setTimeout(() => setImmediate(() => {
+      // Unless flushed meanwhile (and maybe holding something newer, with a timer of its own) or forgotten.
+      if (track.timer !== timer || this.tracks.get(monitorId) !== track) return;
+      if (Date.now() - since < this.storedHoldMs && this.stored(monitorId, track.last + 1)) this.hold(monitorId, track, since);
+      else this.release(track);
+    }), this.holdMs);
+    timer.unref();
+    track.timer = timer;
   }
 
   /** Forgets a monitor (deleted). */

@@ -201,6 +201,11 @@ export class MonitorStore {
     return this.data.append(dataKey(id), make, gone);
   }
 
+  /** True when this process has seen data version `n` of the monitor (or a later one) stored: its patch is on its way. */
+  dataStored(id: number, n: number): boolean {
+    return this.data.stored(dataKey(id), n);
+  }
+
   /** Data writes that found their version taken by another process's and were built again. */
   get dataCollisions(): number {
     return this.data.collisions;
