@@ -132,12 +132,14 @@ soak(`${ROUNDS} rounds of ${SCREENS} screens coming and going, alarm writes and 
   figure('soak: compiled code, after warm-up → end', `${(first.code / 2 ** 20).toFixed(2)} → ${(last.code / 2 ** 20).toFixed(2)} MiB`);
   figure('soak: active handles, after warm-up → end', `${samples[0].handles} → ${last.handles}`);
   assert.ok(last.handles <= samples[0].handles, `handles grew: ${samples.map((s) => s.handles).join(' → ')}`);
-  // A screen that came and went may leave nothing behind; 1 KiB each is room for caches filling up
+  // A screen that came and went may leave nothing behind; 2 KiB each is room for caches filling up
   // (credentials, monitors), far below a screen's footprint (about 17 KiB). A heap read after full
   // collections still moves by a few hundred KB between rounds (pools, buffers, timers' caches), so the
-  // growth is the slope fitted over the measured rounds, and it fails when it is above 1 KiB by more
-  // than twice its standard error; a screen leaked whole (17 KiB) is far outside that.
-  assert.ok(perScreen - 2 * noise < 1024, `heap grew ${perScreen.toFixed(0)} ± ${noise.toFixed(0)} bytes per screen: ${samples.map((s) => (s.heap / 2 ** 20).toFixed(2)).join(' → ')} MiB`);
+  // growth is the slope fitted over the measured rounds, and it fails when it is above 2 KiB by more
+  // than twice its standard error; a screen leaked whole (17 KiB; a hub keeping its sockets measured
+  // 10,451 ± 432 bytes) is far outside that. With 1 KiB a slow, shared machine failed a hub that
+  // leaks nothing: 759–1,220 bytes in six runs there, 1,505 ± 217 in a clean-clone run.
+  assert.ok(perScreen - 2 * noise < 2048, `heap grew ${perScreen.toFixed(0)} ± ${noise.toFixed(0)} bytes per screen: ${samples.map((s) => (s.heap / 2 ** 20).toFixed(2)).join(' → ')} MiB`);
 });
 
 soak.run();
