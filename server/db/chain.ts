@@ -116,8 +116,9 @@ export class Chain<T> {
   private readonly lock = new KeyedLock<string>(Number.POSITIVE_INFINITY);
   // The newest version this process wrote or read per key: where the next probe starts.
   private readonly hints = new Map<string, VersionRef>();
-  // The newest version per key this process has seen stored (inserted here, or read as a link): its
-  // publication may still be on its way (stored).
+  // The newest version per key this process has seen stored (every version it remembers, and also one
+  // inserted and still being checked, or a link read after a collision): its publication may still be
+  // on its way (stored). Unlike the hint, it never moves back.
   private readonly seen = new Recent<string, number>(MAX_HINTS);
   // Where recent versions keep their bodies (known for those written or learned here), so pruning
   // needs no read to find a body stored apart.
@@ -499,7 +500,6 @@ export class Chain<T> {
   private found(key: string, link: Pick<LinkDoc, 'n' | 'epoch'>): VersionRef {
     const ref = { n: link.n, epoch: link.epoch };
     this.remember(key, ref);
-    this.saw(key, link.n);
     return ref;
   }
 
@@ -538,6 +538,7 @@ export class Chain<T> {
     this.hints.delete(key);
     this.hints.set(key, ref);
     if (this.hints.size > MAX_HINTS) this.hints.delete(this.hints.keys().next().value!);
+    this.saw(key, ref.n);
   }
 
   // A small body goes into the link (returned to spread into it); a large one into its own document.
