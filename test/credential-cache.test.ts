@@ -11,6 +11,7 @@ import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { identityModels } from '../server/identity/models.js';
+import { resolveActor } from '../server/identity/actor.js';
 import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
 import { pairScreen } from './helpers/world.js';
@@ -68,6 +69,20 @@ cache('requests arriving together with a credential not yet cached read it once'
   } finally {
     await svc.close();
   }
+});
+
+cache('a credential\'s use is recorded at most once a minute, also when another process recorded it: one read with a recent lastUsedAt writes nothing', async (ctx) => {
+  const { Token } = identityModels(ctx.svc.db);
+  const [fresh, stale] = await Promise.all(['fresh', 'stale'].map((name) => ctx.svc.identity.createApiKey(ctx.org.orgId, `touch ${name}`)));
+  const recent = new Date(Date.now() - 10_000);
+  await Token.updateOne({ _id: hashToken(fresh.token) }, { $set: { lastUsedAt: recent } });
+  await Token.updateOne({ _id: hashToken(stale.token) }, { $set: { lastUsedAt: new Date(Date.now() - 5 * 60_000) } });
+  // Read as a process that has not used them yet would read them.
+  assert.ok(await resolveActor(ctx.svc.db, 'apikey', fresh.token));
+  assert.ok(await resolveActor(ctx.svc.db, 'apikey', stale.token));
+  const lastUsed = async (token: string) => (await Token.findById(hashToken(token), { lastUsedAt: 1 }).lean())!.lastUsedAt!.getTime();
+  await eventually(() => lastUsed(stale.token), (at) => Date.now() - at < 60_000, 'the stale credential\'s use recorded');
+  assert.is(await lastUsed(fresh.token), recent.getTime(), 'a use recorded 10 s ago was written again');
 });
 
 cache.run();

@@ -43,17 +43,22 @@ export type Caller = Actor | ScreenActor;
 const MAX_TOKEN_LENGTH = 200;
 const TOUCH_EVERY_MS = 60_000;
 const MAX_TOUCHED = 10_000;
-// When each credential's use was last recorded here: the write happens at most once a minute.
+// When each credential's use was last recorded (here, or as read with it): the write happens at most
+// once a minute.
 const touched = new Map<string, number>();
 
-function touch(db: Connected, credential: string): void {
+function touch(db: Connected, credential: string, recorded: Date | null | undefined): void {
   const now = Date.now();
-  if (now - (touched.get(credential) ?? 0) < TOUCH_EVERY_MS) return;
+  const last = Math.max(touched.get(credential) ?? 0, recorded?.getTime() ?? 0);
   touched.delete(credential);
-  touched.set(credential, now);
+  if (now - last < TOUCH_EVERY_MS) {
+    touched.set(credential, last);
+  } else {
+    touched.set(credential, now);
+    // Housekeeping: a failed write only leaves "last used" a little older.
+    void identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
+  }
   if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
-  // Housekeeping: a failed write only leaves "last used" a little older.
-  void identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
 }
 
 /** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
@@ -64,7 +69,7 @@ export async function resolveActor(db: Connected, kind: TokenKind, token: string
   const credential = hashToken(token);
   const found = await identityModels(db).Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
-  touch(db, credential);
+  touch(db, credential, found.lastUsedAt);
   if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
   if (found.kind === 'screen') return { kind: 'screen', tokenId: found.tokenId, credential, screenId: found.screenId!, monitorId: found.monitorId!, organizationId: found.organizationId! };
   const user = await identityModels(db).User.findById(String(found.userId), { memberships: 1 }).lean();
