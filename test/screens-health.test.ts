@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../server/db/database.js';
 import { serviceModels } from '../server/areas/models.js';
 import { testDbUri } from './helpers/service.js';
 import { screenModels } from '../server/areas/screens/models.js';
+import { BOOKKEEPING_IN_FLIGHT } from '../server/db/lane.js';
 
 const health = suite<{ db: Database }>('screens: health writes', {} as { db: Database });
 
@@ -61,6 +62,36 @@ health('a sweep writes lastSeen of the screens here once it is a fifth of the of
     assert.equal(events, [{ organizationId: 3, kind: 'online', screenId, monitorId: 7 }]);
   } finally {
     await Screen.deleteOne({ _id: String(screenId) });
+  }
+});
+
+health('a storm of screens connecting: their health writes take at most BOOKKEEPING_IN_FLIGHT of the pool\'s connections at a time, and all are written', async () => {
+  // A connection of its own, with the driver's command events: only this test's commands are counted.
+  const db = await openDatabase(testDbUri(), serviceModels, { monitorCommands: true });
+  const { Screen } = screenModels(db);
+  const base = 800_000 + Math.floor(Math.random() * 90_000);
+  const ids = Array.from({ length: 40 }, (_, i) => base + i);
+  try {
+    await Screen.insertMany(ids.map((id) => ({ _id: String(id), monitorId: 1, organizationId: 1, name: `Wache ${id}`, createdAt: new Date(), credential: null, tokenId: null, online: true, episode: 1, lastSeen: null, versionShown: null, pageVersion: null, userAgent: null })));
+    const inFlight = new Set<number>();
+    let most = 0;
+    const client = db.conn.getClient();
+    client.on('commandStarted', (event) => {
+      if (event.commandName !== 'findAndModify' && event.commandName !== 'update') return;
+      inFlight.add(event.requestId);
+      most = Math.max(most, inFlight.size);
+    });
+    const done = (event: { requestId: number }) => void inFlight.delete(event.requestId);
+    client.on('commandSucceeded', done);
+    client.on('commandFailed', done);
+    const recorder = new ScreenHealth(db, 60_000, () => {});
+    await Promise.all(ids.flatMap((id) => [recorder.connected(id, 'Kiosk/storm'), recorder.report(id, { versionShown: 3, pageVersion: 'storm' })]));
+    assert.ok(most <= BOOKKEEPING_IN_FLIGHT, `${most} health writes were in flight at once`);
+    const docs = await Screen.find({ _id: { $in: ids.map(String) } }).lean();
+    assert.is(docs.filter((d) => d.userAgent === 'Kiosk/storm' && d.pageVersion === 'storm' && d.lastSeen).length, ids.length);
+  } finally {
+    await Screen.deleteMany({ _id: { $in: ids.map(String) } });
+    await db.close();
   }
 });
 

@@ -1,4 +1,5 @@
 // Who is calling: resolved from a credential for REST and for the hub's handshake alike.
+import { bookkeeping } from '../db/lane.js';
 import type { Connected } from '../db/models.js';
 import { identityModels, type Role, type TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
@@ -55,8 +56,9 @@ function touch(db: Connected, credential: string, recorded: Date | null | undefi
     touched.set(credential, last);
   } else {
     touched.set(credential, now);
-    // Housekeeping: a failed write only leaves "last used" a little older.
-    void identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }).catch(() => {});
+    // Bookkeeping, behind the reads others wait for (server/db/lane.ts): a failed write only leaves
+    // "last used" a little older.
+    void bookkeeping(db).run(() => identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } })).catch(() => {});
   }
   if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
 }

@@ -5,6 +5,7 @@
 // hub processes notice.
 import { isDuplicateKey } from '../../db/errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
+import { bookkeeping, type Lane } from '../../db/lane.js';
 import type { Connected } from '../../db/models.js';
 import { screenModels, type ScreenModels } from './models.js';
 
@@ -27,6 +28,9 @@ export class ScreenHealth {
   private readonly pending = new Set<Promise<unknown>>();
 
   private readonly models: ScreenModels;
+  // Nobody waits for these writes: they take a few of the pool's connections at most, so that a storm
+  // of screens connecting gets its credentials and data read first (server/db/lane.ts).
+  private readonly lane: Lane;
   // When this process last wrote each of its screens' lastSeen with the write that also sees whether it
   // is online (a connect or a refresh; reports do not count, so they never postpone that look): a sweep
   // refreshes it once it is a fifth of SCREEN_OFFLINE_AFTER_MS old (every other sweep by default: 30 s).
@@ -35,12 +39,13 @@ export class ScreenHealth {
 
   constructor(db: Connected, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {
     this.models = screenModels(db);
+    this.lane = bookkeeping(db);
     this.refreshMs = offlineAfterMs / 5;
   }
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
   connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
-    return this.track(this.writes.run(screenId, () => this.record(screenId, userAgent, still)));
+    return this.track(this.writes.run(screenId, () => this.lane.run(() => this.record(screenId, userAgent, still))));
   }
 
   /** Resolves once every write started so far has settled. */
@@ -72,12 +77,13 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })))));
+    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.lane.run(() => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    await this.track(this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } })));
+    const $set = { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() };
+    await this.track(this.writes.run(screenId, () => this.lane.run(() => this.models.Screen.updateOne({ _id: String(screenId) }, { $set }))));
   }
 
   /**
