@@ -137,8 +137,8 @@ soak(`${ROUNDS} rounds of ${SCREENS} screens coming and going, alarm writes and 
   // collections still moves by a few hundred KB between rounds (pools, buffers, timers' caches), so the
   // growth is the slope fitted over the measured rounds, and it fails when it is above 2 KiB by more
   // than twice its standard error; a screen leaked whole (17 KiB; a hub keeping its sockets measured
-  // 10,451 ± 432 bytes) is far outside that. With 1 KiB a slow, shared machine failed a hub that
-  // leaks nothing: 759–1,220 bytes in six runs there, 1,505 ± 217 in a clean-clone run.
+  // 10,451 ± 432 bytes) is far outside that. The bound was 1 KiB until a clean-clone run on a slow,
+  // shared machine measured 1,505 ± 217 for a hub that leaks nothing (759–1,220 in six local runs).
   assert.ok(perScreen - 2 * noise < 2048, `heap grew ${perScreen.toFixed(0)} ± ${noise.toFixed(0)} bytes per screen: ${samples.map((s) => (s.heap / 2 ** 20).toFixed(2)).join(' → ')} MiB`);
 });
 

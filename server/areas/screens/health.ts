@@ -45,12 +45,18 @@ export class ScreenHealth {
 
   /** A screen's socket connected here (or is still here): it is seen now, and online again if it was not. */
   connected(screenId: number, userAgent: string | null, still = false): Promise<void> {
-    return this.track(this.writes.run(screenId, () => this.lane.run(() => this.record(screenId, userAgent, still))));
+    return this.write(screenId, () => this.record(screenId, userAgent, still));
   }
 
   /** Resolves once every write started so far has settled. */
   async settled(): Promise<void> {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  // A screen's write: after its earlier ones (the per-screen lock), on the bookkeeping lane, and waited
+  // for by a stopping process.
+  private write<T>(screenId: number, task: () => Promise<T>): Promise<T> {
+    return this.track(this.writes.run(screenId, () => this.lane.run(task)));
   }
 
   private track<T>(write: Promise<T>): Promise<T> {
@@ -77,13 +83,12 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.track(this.writes.run(id, () => this.lane.run(() => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))))));
+    await Promise.all([...screenIds].map((id) => this.write(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))));
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    const $set = { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() };
-    await this.track(this.writes.run(screenId, () => this.lane.run(() => this.models.Screen.updateOne({ _id: String(screenId) }, { $set }))));
+    await this.write(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } }));
   }
 
   /**
