@@ -53,7 +53,8 @@ faults('REST answers 503 unavailable while the database is down and recovers whe
   assert.is(down.status, 503, JSON.stringify(down.body));
   assert.is(down.body.error, 'unavailable');
   assert.ok(down.headers.get('retry-after'));
-  assert.ok(took < 8_000, `503 took ${took} ms`);
+  // Server selection gives up after 5 s; the bound catches the 30 s socket timeout, not a slow machine.
+  assert.ok(took < 20_000, `503 took ${took} ms`);
   assert.is((await client(url, null).get('/healthz')).status, 200);
   const ready = await client(url, null).get('/readyz');
   assert.is(ready.status, 503);

@@ -96,7 +96,7 @@ hub('invalid subscribe requests are answered with invalid_body in the ack', asyn
   const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
   ctx.screens.push(screen);
   for (const bad of [{}, { monitorId: 'x' }, { monitorId: 2 ** 53 }, { monitorId: 1, extra: true }]) {
-    const ack = await screen.socket.timeout(2_000).emitWithAck('monitor:subscribe', bad);
+    const ack = await screen.socket.timeout(WAIT_MS).emitWithAck('monitor:subscribe', bad);
     assert.ok('error' in ack, JSON.stringify(bad));
     assert.is(ack.error.error, 'invalid_body');
   }

@@ -71,8 +71,13 @@ fleet('a screen on process B: online once, offline once after SCREEN_OFFLINE_AFT
   assert.equal(named(onA, 'screen:online')[0], { screenId, monitorId: ctx.monitorId });
   const reported = Date.now();
   await screen.socket.emit('screen:report', { versionShown: 0, pageVersion: 'page-7' });
-  await new Promise((r) => setTimeout(r, 2_500));
-  const listed = (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId);
+  // The report is written within about 2 s, behind the screen's other health writes: waited for.
+  const deadline = Date.now() + WAIT_MS;
+  let listed = (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId);
+  while (listed.pageVersion !== 'page-7' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    listed = (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId);
+  }
   assert.is(listed.online, true);
   assert.is(listed.versionShown, 0);
   assert.is(listed.pageVersion, 'page-7');
