@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { MonitorStore } from '../server/areas/monitor/store.js';
+import { eventually } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { privateRedis, reachable } from './helpers/processes.js';
 import { connectScreen, WAIT_MS, type Screen } from './helpers/screen.js';
@@ -279,14 +280,11 @@ hub('processes on one database with different hub settings: an error at start an
   assert.ok(lines.some((l) => /hub configuration differs/.test(l) && /"level":50/.test(l)), `no error logged: ${lines.join('')}`);
   // Each process compares on its own heartbeat, and a peer whose last beat is 3 beats (600 ms here)
   // old counts as gone: on a busy machine a beat can be late, so each report is waited for.
-  const mismatched = async (url: string) => {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const found = (await client(url, null).get('/readyz')).body.checks.hub.detail.mismatchedProcesses as Array<{ hub: string }>;
-      if (found.length > 0 || Date.now() > deadline) return found.map((p) => p.hub);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const mismatched = (url: string) => eventually(
+    async () => ((await client(url, null).get('/readyz')).body.checks.hub.detail.mismatchedProcesses as Array<{ hub: string }>).map((p) => p.hub),
+    (hubs) => hubs.length > 0,
+    `a mismatch reported on ${url}/readyz`,
+  );
   const seen = await mismatched(without.url);
   assert.is(seen.length, 1);
   assert.match(seen[0], /^Redis /);

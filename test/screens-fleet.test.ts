@@ -3,6 +3,7 @@
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
+import { eventually } from './helpers/fleet.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen, type Screen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
@@ -72,12 +73,11 @@ fleet('a screen on process B: online once, offline once after SCREEN_OFFLINE_AFT
   const reported = Date.now();
   await screen.socket.emit('screen:report', { versionShown: 0, pageVersion: 'page-7' });
   // The report is written within about 2 s, behind the screen's other health writes: waited for.
-  const deadline = Date.now() + WAIT_MS;
-  let listed = (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId);
-  while (listed.pageVersion !== 'page-7' && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    listed = (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId);
-  }
+  const listed = await eventually(
+    async () => (await api(ctx).get(`/api/v1/monitor/${ctx.monitorId}/screens`)).body.find((s: { id: number }) => s.id === screenId),
+    (s) => s.pageVersion === 'page-7',
+    'the report in the list of screens',
+  );
   assert.is(listed.online, true);
   assert.is(listed.versionShown, 0);
   assert.is(listed.pageVersion, 'page-7');
