@@ -7,24 +7,62 @@ import tseslint from 'typescript-eslint';
 // (types may be shared), others ask the area's functions; server/areas/models.ts lists every set for the
 // database to open with, server/areas/index.ts builds every area's commands on theirs. sms and call
 // build their collections from the channel schemas. db/ is below every area and imports none.
-const owners = ['identity', ...['app', 'call', 'channels', 'els-cobra', 'journal', 'monitor', 'screens', 'sms', 'things', 'alarms'].map((a) => `areas/${a}`)];
+const owners = [
+  'identity',
+  ...['app', 'call', 'channels', 'els-cobra', 'journal', 'monitor', 'screens', 'sms', 'things', 'alarms'].map(
+    (a) => `areas/${a}`,
+  ),
+];
 const setsOf = (folders) => folders.map((f) => `**/${f.split('/').pop()}/models.js`);
 function ownedCollections() {
   const rule = (group) => ({
-    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{
-      group, allowTypeImports: true,
-      message: "Another area's collections: ask that area's functions (server/db/models.ts says who owns what).",
-    }] }],
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group,
+            allowTypeImports: true,
+            message: "Another area's collections: ask that area's functions (server/db/models.ts says who owns what).",
+          },
+        ],
+      },
+    ],
   });
   return [
     ...owners.map((owner) => ({
       files: [`server/${owner}/**/*.ts`],
-      rules: rule(setsOf(owners.filter((o) => o !== owner && !(o === 'areas/channels' && ['areas/sms', 'areas/call'].includes(owner))))),
+      rules: rule(
+        setsOf(
+          owners.filter((o) => o !== owner && !(o === 'areas/channels' && ['areas/sms', 'areas/call'].includes(owner))),
+        ),
+      ),
     })),
-    { files: ['server/**/*.ts'], ignores: [...owners.map((o) => `server/${o}/**`), 'server/areas/models.ts', 'server/areas/index.ts', 'server/db/**'], rules: rule(setsOf(owners)) },
+    {
+      files: ['server/**/*.ts'],
+      ignores: [
+        ...owners.map((o) => `server/${o}/**`),
+        'server/areas/models.ts',
+        'server/areas/index.ts',
+        'server/db/**',
+      ],
+      rules: rule(setsOf(owners)),
+    },
     {
       files: ['server/db/**/*.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/areas/**', '**/identity/**'], message: 'db/ is below every area: an area registers its collections itself (server/db/models.ts).' }] }] },
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['**/areas/**', '**/identity/**'],
+                message: 'db/ is below every area: an area registers its collections itself (server/db/models.ts).',
+              },
+            ],
+          },
+        ],
+      },
     },
   ];
 }
@@ -43,7 +81,10 @@ export default tseslint.config(
     rules: {
       // Declarations with `any` are deliberate at the edges (router, test replies); keep them visible.
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   ...ownedCollections(),
@@ -51,13 +92,34 @@ export default tseslint.config(
     // The screen's code runs in a browser: what it shares with the server lives in common/.
     files: ['display-client/**/*.ts', 'common/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The display client and common/ do not import the server; share through common/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**'],
+              message: 'The display client and common/ do not import the server; share through common/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['test/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'uvu', message: "Take suite and test from test/helpers/suite.ts: it reports a failing before()/after() hook's error." }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'uvu',
+              message:
+                "Take suite and test from test/helpers/suite.ts: it reports a failing before()/after() hook's error.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -36,9 +36,14 @@ for (let i = 0; i < writes; i++) {
   latencies.push(performance.now() - started);
 }
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
 console.log(`hub fan-out: ${screenCount} screens, ${writes} sequential writes (write + delivery to all screens)`);
-console.log(`p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`);
-console.log(`process RSS with ${screenCount} screens (server and clients in one process): ${(memory / 1048576).toFixed(0)} MiB`);
+console.log(
+  `p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`,
+);
+console.log(
+  `process RSS with ${screenCount} screens (server and clients in one process): ${(memory / 1048576).toFixed(0)} MiB`,
+);
 for (const s of screens) s.close();
 await bench.close();

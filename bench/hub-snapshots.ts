@@ -34,15 +34,20 @@ for (let i = 0; i < socketCount; i++) {
 let served = 0;
 let bytes = 0;
 const deadline = performance.now() + seconds * 1000;
-await Promise.all(sockets.map(async (socket) => {
-  while (performance.now() < deadline) {
-    const ack = await socket.emitWithAck('monitor:subscribe', { monitorId: bench.monitorId });
-    if (!ack.data?.snapshot) throw new Error(`no snapshot: ${JSON.stringify(ack).slice(0, 200)}`);
-    served++;
-    bytes += kilobytes * 1000;
-  }
-}));
+await Promise.all(
+  sockets.map(async (socket) => {
+    while (performance.now() < deadline) {
+      const ack = await socket.emitWithAck('monitor:subscribe', { monitorId: bench.monitorId });
+      if (!ack.data?.snapshot) throw new Error(`no snapshot: ${JSON.stringify(ack).slice(0, 200)}`);
+      served++;
+      bytes += kilobytes * 1000;
+    }
+  }),
+);
 console.log(`${socketCount} sockets re-subscribing for ${seconds} s to one monitor with ${kilobytes} kB of data:`);
-console.log(`${(served / seconds).toFixed(0)} snapshots/s (${(bytes / seconds / 1e6).toFixed(0)} MB/s), data read from the database ${contentReads} time(s)`);
+console.log(
+  `${(served / seconds).toFixed(0)} snapshots/s (${(bytes / seconds / 1e6).toFixed(0)} MB/s), ` +
+    `data read from the database ${contentReads} time(s)`,
+);
 for (const socket of sockets) socket.close();
 await bench.close();

@@ -10,17 +10,30 @@ const runs = Number(process.argv[3] ?? 5);
 const bench = await benchService({ RATE_LIMIT_PER_SECOND: '0' });
 const headers = { 'API-TOKEN': bench.token, 'Content-Type': 'application/json' };
 const call = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(bench.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(bench.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as any;
 };
 
 const journal = await call('GET', '/api/v1/journal?event_id=4711');
-const category = await call('POST', '/api/v1/journal/categories', { name: 'Lagemeldung', description: 'Bench', organizationId: journal.organizationId });
+const category = await call('POST', '/api/v1/journal/categories', {
+  name: 'Lagemeldung',
+  description: 'Bench',
+  organizationId: journal.organizationId,
+});
 await call('POST', `/api/v1/journal/${journal.id}/lock`);
 const started = performance.now();
 for (let i = 1; i <= entries; i++) {
-  const entry = await call('POST', `/api/v1/journal/${journal.id}/entries`, { journalId: journal.id, categoryId: category.id, text: `Meldung ${i}: Trupp an Verteiler, Schlauchleitung über Treppenraum – Druck gut, Lage unverändert`, location: i % 3 ? 'Abschnitt Nord' : '' });
+  const entry = await call('POST', `/api/v1/journal/${journal.id}/entries`, {
+    journalId: journal.id,
+    categoryId: category.id,
+    text: `Meldung ${i}: Trupp an Verteiler, Schlauchleitung über Treppenraum – Druck gut, Lage unverändert`,
+    location: i % 3 ? 'Abschnitt Nord' : '',
+  });
   if (i % 50 === 0) await call('DELETE', `/api/v1/journal/${journal.id}/entries/${entry.id}`);
 }
 console.log(`${entries} entries written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -35,10 +48,16 @@ for (const format of ['csv', 'pdf']) {
     const ms = performance.now() - t0;
     if (res.status !== 200) throw new Error(`export ${format}: ${res.status}`);
     times.push(ms);
-    const pages = format === 'pdf' ? ` (${(bytes.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length} pages)` : '';
-    console.log(`${format.padEnd(8)} ${String(run).padStart(3)}   ${ms.toFixed(0).padStart(5)}   ${bytes.length}${pages}`);
+    const pages =
+      format === 'pdf' ? ` (${(bytes.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length} pages)` : '';
+    console.log(
+      `${format.padEnd(8)} ${String(run).padStart(3)}   ${ms.toFixed(0).padStart(5)}   ${bytes.length}${pages}`,
+    );
   }
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`${format}: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, worst ${sorted.at(-1)!.toFixed(0)} ms over ${runs} runs`);
+  console.log(
+    `${format}: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, worst ${sorted.at(-1)!.toFixed(0)} ` +
+      `ms over ${runs} runs`,
+  );
 }
 await bench.close();

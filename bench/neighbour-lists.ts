@@ -8,7 +8,11 @@
 import { pathToFileURL } from 'node:url';
 import { apiCall, benchService, median as medianOf, neighbourTable, type NeighbourRow } from './setup.js';
 
-export async function neighbourLists(small: number, runs: number, say: (line: string) => void = () => {}): Promise<NeighbourRow[]> {
+export async function neighbourLists(
+  small: number,
+  runs: number,
+  say: (line: string) => void = () => {},
+): Promise<NeighbourRow[]> {
   const bench = await benchService();
 
   interface Org {
@@ -21,7 +25,8 @@ export async function neighbourLists(small: number, runs: number, say: (line: st
     entityId: string;
   }
 
-  const call = (token: string, method: string, path: string, body?: unknown) => apiCall(bench.url, token, method, path, body);
+  const call = (token: string, method: string, path: string, body?: unknown) =>
+    apiCall(bench.url, token, method, path, body);
   const median = (fn: () => Promise<unknown>) => medianOf(runs, fn);
 
   async function organization(name: string): Promise<Org> {
@@ -31,53 +36,179 @@ export async function neighbourLists(small: number, runs: number, say: (line: st
     await bench.identity.addMember(org.id, user.id, 'member');
     const monitorId = (await call(token, 'POST', '/api/v1/monitor', { name: 'Wache', organizationID: org.id })).id;
     const journalId = (await call(token, 'GET', `/api/v1/journal?organization_id=${org.id}`)).id;
-    const categoryId = (await call(token, 'POST', '/api/v1/journal/categories', { organizationId: org.id, name: 'Lage', description: '' })).id;
-    const entityId = (await call(token, 'POST', '/api/v1/things/entities', { organizationID: org.id, name: 'Fahrzeuge', fields: [{ name: 'Funkrufname', type: 'text' }] })).id;
+    const categoryId = (
+      await call(token, 'POST', '/api/v1/journal/categories', { organizationId: org.id, name: 'Lage', description: '' })
+    ).id;
+    const entityId = (
+      await call(token, 'POST', '/api/v1/things/entities', {
+        organizationID: org.id,
+        name: 'Fahrzeuge',
+        fields: [{ name: 'Funkrufname', type: 'text' }],
+      })
+    ).id;
     await call(token, 'POST', `/api/v1/journal/${journalId}/lock`);
     return { id: org.id, token, userId: user.id, monitorId, journalId, categoryId, entityId };
   }
 
   // How each thing is made (the i-th of an organization) and listed.
   const digits = (i: number, n: number) => String(i).padStart(n, '0');
-  const kinds: Array<{ label: string; serial?: boolean; make(o: Org, i: number): Promise<unknown>; list(o: Org): Promise<unknown> }> = [
+  const kinds: Array<{
+    label: string;
+    serial?: boolean;
+    make(o: Org, i: number): Promise<unknown>;
+    list(o: Org): Promise<unknown>;
+  }> = [
     // First, while the member has no device or number yet: an alarm raises no deliveries then, and it
     // is shown on the organization's one monitor (by default it would be on each of its monitors).
-    { label: 'AL2 alarms, first page', make: (o, i) => call(o.token, 'POST', '/api/v1/alarms', { organizationID: o.id, event: `B3 Wohnungsbrand ${i}`, address: 'Hauptstraße 40', monitorIds: [o.monitorId], channels: ['app'] }), list: (o) => call(o.token, 'GET', `/api/v1/alarms?organization_id=${o.id}`) },
-    { label: 'M1 monitors', make: (o, i) => call(o.token, 'POST', '/api/v1/monitor', { name: `Wache ${i}`, organizationID: o.id }), list: (o) => call(o.token, 'GET', `/api/v1/monitor?organization=${o.id}`) },
+    {
+      label: 'AL2 alarms, first page',
+      make: (o, i) =>
+        call(o.token, 'POST', '/api/v1/alarms', {
+          organizationID: o.id,
+          event: `B3 Wohnungsbrand ${i}`,
+          address: 'Hauptstraße 40',
+          monitorIds: [o.monitorId],
+          channels: ['app'],
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/alarms?organization_id=${o.id}`),
+    },
+    {
+      label: 'M1 monitors',
+      make: (o, i) => call(o.token, 'POST', '/api/v1/monitor', { name: `Wache ${i}`, organizationID: o.id }),
+      list: (o) => call(o.token, 'GET', `/api/v1/monitor?organization=${o.id}`),
+    },
     {
       label: 'F4 screens of a monitor',
       async make(o, i) {
         const started = await call('', 'POST', '/api/v1/screens/pairing');
-        return call(o.token, 'POST', `/api/v1/monitor/${o.monitorId}/screens`, { code: started.code, name: `Halle ${i}` });
+        return call(o.token, 'POST', `/api/v1/monitor/${o.monitorId}/screens`, {
+          code: started.code,
+          name: `Halle ${i}`,
+        });
       },
       list: (o) => call(o.token, 'GET', `/api/v1/monitor/${o.monitorId}/screens`),
     },
-    { label: 'J1 categories', make: (o, i) => call(o.token, 'POST', '/api/v1/journal/categories', { organizationId: o.id, name: `Kategorie ${i}`, description: '' }), list: (o) => call(o.token, 'GET', `/api/v1/journal/categories?organization_id=${o.id}`) },
-    { label: 'J6 journal, first page', make: (o, i) => call(o.token, 'POST', `/api/v1/journal/${o.journalId}/entries`, { journalId: o.journalId, categoryId: o.categoryId, text: `Eintrag ${i}` }), list: (o) => call(o.token, 'GET', `/api/v1/journal?organization_id=${o.id}`) },
-    { label: 'S1 sms configurations', make: (o, i) => call(o.token, 'POST', '/api/v1/sms/alarming', { organizationID: o.id, gsm: `0049176${digits(i, 8)}`, pin: '4711' }), list: (o) => call(o.token, 'GET', `/api/v1/sms/alarming?organization_id=${o.id}`) },
-    { label: 'C1 call configurations', make: (o, i) => call(o.token, 'POST', '/api/v1/call/alarming', { organizationID: o.id, gsm: `0049176${digits(i, 8)}`, pin: '4711', alarmTemplateID: 1 }), list: (o) => call(o.token, 'GET', `/api/v1/call/alarming?organization_id=${o.id}`) },
-    { label: 'T1 entities', make: (o, i) => call(o.token, 'POST', '/api/v1/things/entities', { organizationID: o.id, name: `Entität ${i}`, fields: [] }), list: (o) => call(o.token, 'GET', `/api/v1/things/entities?organization_id=${o.id}`) },
+    {
+      label: 'J1 categories',
+      make: (o, i) =>
+        call(o.token, 'POST', '/api/v1/journal/categories', {
+          organizationId: o.id,
+          name: `Kategorie ${i}`,
+          description: '',
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/journal/categories?organization_id=${o.id}`),
+    },
+    {
+      label: 'J6 journal, first page',
+      make: (o, i) =>
+        call(o.token, 'POST', `/api/v1/journal/${o.journalId}/entries`, {
+          journalId: o.journalId,
+          categoryId: o.categoryId,
+          text: `Eintrag ${i}`,
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/journal?organization_id=${o.id}`),
+    },
+    {
+      label: 'S1 sms configurations',
+      make: (o, i) =>
+        call(o.token, 'POST', '/api/v1/sms/alarming', {
+          organizationID: o.id,
+          gsm: `0049176${digits(i, 8)}`,
+          pin: '4711',
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/sms/alarming?organization_id=${o.id}`),
+    },
+    {
+      label: 'C1 call configurations',
+      make: (o, i) =>
+        call(o.token, 'POST', '/api/v1/call/alarming', {
+          organizationID: o.id,
+          gsm: `0049176${digits(i, 8)}`,
+          pin: '4711',
+          alarmTemplateID: 1,
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/call/alarming?organization_id=${o.id}`),
+    },
+    {
+      label: 'T1 entities',
+      make: (o, i) =>
+        call(o.token, 'POST', '/api/v1/things/entities', { organizationID: o.id, name: `Entität ${i}`, fields: [] }),
+      list: (o) => call(o.token, 'GET', `/api/v1/things/entities?organization_id=${o.id}`),
+    },
     {
       label: 'T10 rules of an entity',
       serial: true,
       // B's rules spread over entities (at most 50 per entity); A's on its own entity.
       async make(o, i) {
-        if (i % 50 === 0 && i > 0) o.entityId = (await call(o.token, 'POST', '/api/v1/things/entities', { organizationID: o.id, name: `Regeln ${i}`, fields: [] })).id;
-        return call(o.token, 'POST', `/api/v1/things/entities/${o.entityId}/rules`, { name: `Regel ${i}`, action: 'alarm', triggers: ['record_created'], conditions: [], actionAlarmTemplate: { alarmMessage: 'Neu', eventName: 'Prüfen' } });
+        if (i % 50 === 0 && i > 0)
+          o.entityId = (
+            await call(o.token, 'POST', '/api/v1/things/entities', {
+              organizationID: o.id,
+              name: `Regeln ${i}`,
+              fields: [],
+            })
+          ).id;
+        return call(o.token, 'POST', `/api/v1/things/entities/${o.entityId}/rules`, {
+          name: `Regel ${i}`,
+          action: 'alarm',
+          triggers: ['record_created'],
+          conditions: [],
+          actionAlarmTemplate: { alarmMessage: 'Neu', eventName: 'Prüfen' },
+        });
       },
       list: (o) => call(o.token, 'GET', `/api/v1/things/entities/${o.entityId}/rules`),
     },
-    { label: 'E3 credentials', make: (o, i) => call(o.token, 'PUT', `/api/v1/els-cobra/credentials/${o.id}?serviceName=dienst${i}`, { username: 'wache', password: 'geheim', url: 'https://fax.example.org' }), list: (o) => call(o.token, 'GET', `/api/v1/els-cobra/credentials/${o.id}`) },
-    { label: 'A1 devices of a user', make: (o, i) => call(o.token, 'POST', `/api/v1/app/device?organization_id=${o.id}`, { active: true, name: `Telefon ${i}`, os: 'android 14', ownerID: o.userId, pushToken: `token${i}`, pushTokenDevelopment: false }), list: (o) => call(o.token, 'GET', `/api/v1/app/device?owner_id=${o.userId}&organization_id=${o.id}`) },
-    { label: 'S9 mobile numbers of a user', make: (o, i) => call(o.token, 'POST', `/api/v1/sms/mobile?organization_id=${o.id}`, { gsm: `0049176${digits(i, 8)}`, ownerID: o.userId, name: `Handy ${i}` }), list: (o) => call(o.token, 'GET', `/api/v1/sms/mobile?owner_id=${o.userId}&organization_id=${o.id}`) },
-    { label: 'C7 phone numbers of a user', make: (o, i) => call(o.token, 'POST', `/api/v1/call/phone?organization_id=${o.id}`, { gsm: `0049617${digits(i, 7)}`, ownerID: o.userId, name: `Festnetz ${i}` }), list: (o) => call(o.token, 'GET', `/api/v1/call/phone?owner_id=${o.userId}&organization_id=${o.id}`) },
+    {
+      label: 'E3 credentials',
+      make: (o, i) =>
+        call(o.token, 'PUT', `/api/v1/els-cobra/credentials/${o.id}?serviceName=dienst${i}`, {
+          username: 'wache',
+          password: 'geheim',
+          url: 'https://fax.example.org',
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/els-cobra/credentials/${o.id}`),
+    },
+    {
+      label: 'A1 devices of a user',
+      make: (o, i) =>
+        call(o.token, 'POST', `/api/v1/app/device?organization_id=${o.id}`, {
+          active: true,
+          name: `Telefon ${i}`,
+          os: 'android 14',
+          ownerID: o.userId,
+          pushToken: `token${i}`,
+          pushTokenDevelopment: false,
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/app/device?owner_id=${o.userId}&organization_id=${o.id}`),
+    },
+    {
+      label: 'S9 mobile numbers of a user',
+      make: (o, i) =>
+        call(o.token, 'POST', `/api/v1/sms/mobile?organization_id=${o.id}`, {
+          gsm: `0049176${digits(i, 8)}`,
+          ownerID: o.userId,
+          name: `Handy ${i}`,
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/sms/mobile?owner_id=${o.userId}&organization_id=${o.id}`),
+    },
+    {
+      label: 'C7 phone numbers of a user',
+      make: (o, i) =>
+        call(o.token, 'POST', `/api/v1/call/phone?organization_id=${o.id}`, {
+          gsm: `0049617${digits(i, 7)}`,
+          ownerID: o.userId,
+          name: `Festnetz ${i}`,
+        }),
+      list: (o) => call(o.token, 'GET', `/api/v1/call/phone?owner_id=${o.userId}&organization_id=${o.id}`),
+    },
   ];
 
   /** Makes `count` of each kind, eight requests at a time (one for rules: they fill one entity after another). */
   async function fill(o: Org, count: number): Promise<void> {
     for (const kind of kinds) {
       const at = kind.serial ? 1 : 8;
-      for (let i = 0; i < count; i += at) await Promise.all(Array.from({ length: Math.min(at, count - i) }, (_, k) => kind.make(o, i + k)));
+      for (let i = 0; i < count; i += at)
+        await Promise.all(Array.from({ length: Math.min(at, count - i) }, (_, k) => kind.make(o, i + k)));
     }
   }
 
@@ -91,7 +222,8 @@ export async function neighbourLists(small: number, runs: number, say: (line: st
   await fill(b, small * 100);
   say(`lists: neighbour B's ${small * 100} of each made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const rows: NeighbourRow[] = [];
-  for (const [k, kind] of kinds.entries()) rows.push({ label: kind.label, alone: alone[k], beside: await median(() => kind.list(a)) });
+  for (const [k, kind] of kinds.entries())
+    rows.push({ label: kind.label, alone: alone[k], beside: await median(() => kind.list(a)) });
   await bench.close();
   return rows;
 }
@@ -99,6 +231,8 @@ export async function neighbourLists(small: number, runs: number, say: (line: st
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [small, runs] = [Number(process.argv[2] ?? 10), Number(process.argv[3] ?? 30)];
   const rows = await neighbourLists(small, runs, console.log);
-  console.log(`Organization A: ${small} of each; neighbour B: ${small * 100} of each. Median of ${runs} sequential calls (ms)`);
+  console.log(
+    `Organization A: ${small} of each; neighbour B: ${small * 100} of each. Median of ${runs} sequential calls (ms)`,
+  );
   console.log(neighbourTable(rows));
 }

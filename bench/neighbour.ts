@@ -13,7 +13,11 @@ const headers = (token: string) => ({ 'API-TOKEN': token, 'Content-Type': 'appli
 
 async function timed(method: string, path: string, body?: unknown): Promise<number> {
   const started = performance.now();
-  const res = await fetch(bench.url + path, { method, headers: headers(bench.token), body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(bench.url + path, {
+    method,
+    headers: headers(bench.token),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status}`);
   return performance.now() - started;
@@ -44,10 +48,18 @@ const { token } = await bench.identity.createApiKey(org.id, 'big');
 const table = 'x'.repeat(950_000);
 let written = 0;
 for (let m = 0; written < megabytes * 1_000_000; m++) {
-  const res = await fetch(`${bench.url}/api/v1/monitor`, { method: 'POST', headers: headers(token), body: JSON.stringify({ name: `Big ${m}`, organizationID: org.id }) });
+  const res = await fetch(`${bench.url}/api/v1/monitor`, {
+    method: 'POST',
+    headers: headers(token),
+    body: JSON.stringify({ name: `Big ${m}`, organizationID: org.id }),
+  });
   const id = ((await res.json()) as { id: number }).id;
   for (let t = 0; t < 4 && written < megabytes * 1_000_000; t++) {
-    const patch = await fetch(`${bench.url}/api/v1/monitor/${id}/data/meta`, { method: 'PATCH', headers: headers(token), body: JSON.stringify({ tables: { [`t${t}`]: table } }) });
+    const patch = await fetch(`${bench.url}/api/v1/monitor/${id}/data/meta`, {
+      method: 'PATCH',
+      headers: headers(token),
+      body: JSON.stringify({ tables: { [`t${t}`]: table } }),
+    });
     if (patch.status !== 200) throw new Error(`neighbour write: ${patch.status}`);
     written += table.length;
   }

@@ -24,10 +24,17 @@ const idleSeconds = Number(process.argv[3] ?? 45);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 function startHub(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(path.join(here, 'perf/hub-process.ts'), [], { execArgv: ['--expose-gc', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(path.join(here, 'perf/hub-process.ts'), [], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the hub process exited with ${code}`)));
-    child.on('message', (m: { listening?: number }) => m.listening && resolve({ child, url: `http://127.0.0.1:${m.listening}` }));
+    child.on(
+      'message',
+      (m: { listening?: number }) => m.listening && resolve({ child, url: `http://127.0.0.1:${m.listening}` }),
+    );
   });
 }
 
@@ -41,21 +48,37 @@ async function stopHub(child: ChildProcess): Promise<void> {
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'paired-screens-'));
 const database = await launchDatabase({ dataDir: dir, say: () => {} });
 const dbPid = (await embeddedDatabasePid(dir)) ?? NaN;
-if (!dbPid) throw new Error('the embedded database was not started by this run (this bench needs the embedded default)');
+if (!dbPid)
+  throw new Error('the embedded database was not started by this run (this bench needs the embedded default)');
 const setup = await openDatabase(database.uri, serviceModels);
 const identity = new IdentityCommands(setup);
 const org = await identity.createOrganization('Bench');
 const { token: apiKey } = await identity.createApiKey(org.id, 'bench');
 await setup.close();
-const env = { BENCH_MONGODB_URI: database.uri, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0' };
+const env = {
+  BENCH_MONGODB_URI: database.uri,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_SECOND: '0',
+  HUB_MAX_SOCKETS_PER_TOKEN: '0',
+};
 const headers = { 'API-TOKEN': apiKey, 'Content-Type': 'application/json' };
 
 let hub = await startHub(env);
 const monitors: number[] = [];
 for (let i = 0; i < 100; i++) {
-  const created = await fetch(`${hub.url}/api/v1/monitor`, { method: 'POST', headers, body: JSON.stringify({ name: `Wache ${i}`, organizationID: org.id }) });
+  const created = await fetch(`${hub.url}/api/v1/monitor`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: `Wache ${i}`, organizationID: org.id }),
+  });
   const id = ((await created.json()) as { id: number }).id;
-  await fetch(`${hub.url}/api/v1/monitor/${id}/data/alarming`, { method: 'POST', headers, body: JSON.stringify({ eventId: 1, event: 'Bench alarm' }) });
+  await fetch(`${hub.url}/api/v1/monitor/${id}/data/alarming`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ eventId: 1, event: 'Bench alarm' }),
+  });
   monitors.push(id);
 }
 
@@ -63,16 +86,28 @@ for (let i = 0; i < 100; i++) {
 const tokens: string[] = new Array(count);
 const pairingStart = Date.now();
 let next = 0;
-await Promise.all(Array.from({ length: 8 }, async () => {
-  while (next < count) {
-    const i = next++;
-    const started = (await (await fetch(`${hub.url}/api/v1/screens/pairing`, { method: 'POST' })).json()) as { pairingId: string; code: string; pollSecret: string };
-    const paired = await fetch(`${hub.url}/api/v1/monitor/${monitors[i % monitors.length]}/screens`, { method: 'POST', headers, body: JSON.stringify({ code: started.code, name: `Screen ${i}` }) });
-    if (paired.status !== 201) throw new Error(`pairing answered ${paired.status}: ${await paired.text()}`);
-    const polled = await fetch(`${hub.url}/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } });
-    tokens[i] = ((await polled.json()) as { token: string }).token;
-  }
-}));
+await Promise.all(
+  Array.from({ length: 8 }, async () => {
+    while (next < count) {
+      const i = next++;
+      const started = (await (await fetch(`${hub.url}/api/v1/screens/pairing`, { method: 'POST' })).json()) as {
+        pairingId: string;
+        code: string;
+        pollSecret: string;
+      };
+      const paired = await fetch(`${hub.url}/api/v1/monitor/${monitors[i % monitors.length]}/screens`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ code: started.code, name: `Screen ${i}` }),
+      });
+      if (paired.status !== 201) throw new Error(`pairing answered ${paired.status}: ${await paired.text()}`);
+      const polled = await fetch(`${hub.url}/api/v1/screens/pairing/${started.pairingId}`, {
+        headers: { 'Pairing-Secret': started.pollSecret },
+      });
+      tokens[i] = ((await polled.json()) as { token: string }).token;
+    }
+  }),
+);
 console.log(`paired ${count} screens in ${((Date.now() - pairingStart) / 1000).toFixed(1)} s`);
 
 let sockets: Socket[] = [];
@@ -80,22 +115,35 @@ async function storm(what: string): Promise<void> {
   const [hubBefore, dbBefore, begin] = [cpuMs(hub.child.pid!), cpuMs(dbPid), Date.now()];
   let failed = 0;
   sockets = [];
-  await Promise.all(tokens.map(async (token, i) => {
-    const socket = io(hub.url, { path: '/socket.io', transports: ['websocket'], auth: { token, scheme: 'screen-token' }, reconnection: false, forceNew: true });
-    sockets.push(socket);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
+  await Promise.all(
+    tokens.map(async (token, i) => {
+      const socket = io(hub.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        auth: { token, scheme: 'screen-token' },
+        reconnection: false,
+        forceNew: true,
       });
-      const ack = (await socket.timeout(120_000).emitWithAck('monitor:subscribe', { monitorId: monitors[i % monitors.length] })) as { data?: unknown };
-      if (!ack.data) failed++;
-    } catch {
-      failed++;
-    }
-  }));
+      sockets.push(socket);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        const ack = (await socket
+          .timeout(120_000)
+          .emitWithAck('monitor:subscribe', { monitorId: monitors[i % monitors.length] })) as { data?: unknown };
+        if (!ack.data) failed++;
+      } catch {
+        failed++;
+      }
+    }),
+  );
   const perScreen = (before: number, pid: number) => ((cpuMs(pid) - before) / count).toFixed(2);
-  console.log(`${what}: ${count} screens subscribed after ${((Date.now() - begin) / 1000).toFixed(1)} s, ${failed} failed; CPU per screen: hub ${perScreen(hubBefore, hub.child.pid!)} ms, database ${perScreen(dbBefore, dbPid)} ms`);
+  console.log(
+    `${what}: ${count} screens subscribed after ${((Date.now() - begin) / 1000).toFixed(1)} s, ${failed} ` +
+      `failed; CPU per screen: hub ${perScreen(hubBefore, hub.child.pid!)} ms, database ${perScreen(dbBefore, dbPid)} ms`,
+  );
   // The storm's bookkeeping may go on after the last subscription (each screen's health write): its
   // whole cost is counted until every screen's lastSeen is from this storm (a scan every 500 ms; the
   // database CPU of the scans, measured after, is taken off).
@@ -109,7 +157,11 @@ async function storm(what: string): Promise<void> {
   for (let i = 0; i < 10; i++) await written();
   const scanMs = (cpuMs(dbPid) - scanStart) / 10;
   await check.close();
-  console.log(`  every screen's health written after ${((end - begin) / 1000).toFixed(1)} s; CPU per screen until then: hub ${((hubAfter - hubBefore) / count).toFixed(2)} ms, database ${((dbAfter - dbBefore - scans * scanMs) / count).toFixed(2)} ms (${scans} scans of ${scanMs.toFixed(0)} ms taken off)`);
+  console.log(
+    `  every screen's health written after ${((end - begin) / 1000).toFixed(1)} s; CPU per screen ` +
+      `until then: hub ${((hubAfter - hubBefore) / count).toFixed(2)} ms, database ${((dbAfter - dbBefore - scans * scanMs) / count).toFixed(2)} ` +
+      `ms (${scans} scans of ${scanMs.toFixed(0)} ms taken off)`,
+  );
 }
 
 async function idle(): Promise<void> {
@@ -117,12 +169,18 @@ async function idle(): Promise<void> {
   const [hubBefore, dbBefore] = [cpuMs(hub.child.pid!), cpuMs(dbPid)];
   await new Promise((r) => setTimeout(r, idleSeconds * 1000));
   const perSecond = (before: number, pid: number) => ((cpuMs(pid) - before) / idleSeconds).toFixed(0);
-  console.log(`idle ${idleSeconds} s with ${count} screens connected: hub ${perSecond(hubBefore, hub.child.pid!)} ms CPU/s, database ${perSecond(dbBefore, dbPid)} ms CPU/s`);
+  console.log(
+    `idle ${idleSeconds} s with ${count} screens connected: hub ${perSecond(hubBefore, hub.child.pid!)} ` +
+      `ms CPU/s, database ${perSecond(dbBefore, dbPid)} ms CPU/s`,
+  );
   const check = await openDatabase(database.uri, serviceModels);
   const screens = await check.conn.collection('screens').find({}).toArray();
   const ages = screens.map((s) => Date.now() - new Date(s.lastSeen).getTime());
   const online = screens.filter((s) => s.online).length;
-  console.log(`  ${online} of ${screens.length} screens online; oldest lastSeen ${(Math.max(...ages) / 1000).toFixed(0)} s ago (offline after 120 s)`);
+  console.log(
+    `  ${online} of ${screens.length} screens online; oldest lastSeen ${(Math.max(...ages) / 1000).toFixed(0)} ` +
+      `s ago (offline after 120 s)`,
+  );
   await check.close();
 }
 

@@ -14,7 +14,13 @@ export async function benchService(env: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-bench-'));
   const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say: (l) => console.error(l) });
   // Benchmarks connect many sockets with one key: the per-token socket cap is off like the rate limits.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0', HUB_MAX_SOCKETS_PER_TOKEN: '0', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_SECOND: '0',
+    HUB_MAX_SOCKETS_PER_TOKEN: '0',
+    ...env,
+  });
   const service = await startService(config, database.uri, pino({ level: 'silent' }));
   const identity = new IdentityCommands(service.db);
   const org = await identity.createOrganization('Bench');
@@ -62,7 +68,10 @@ export async function median(runs: number, fn: () => Promise<unknown>, warmup = 
 
 /** A REST call with an API key (none for public operations); throws unless it succeeded. */
 export async function apiCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(token ? { 'API-TOKEN': token } : {}) };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    ...(token ? { 'API-TOKEN': token } : {}),
+  };
   const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = await res.json();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
@@ -79,5 +88,12 @@ export interface NeighbourRow {
 /** The rows as a table, with each ratio. */
 export function neighbourTable(rows: NeighbourRow[]): string {
   const head = `${'call'.padEnd(40)} ${'alone'.padStart(8)} ${'beside'.padStart(9)} ${'ratio'.padStart(6)}`;
-  return [head, ...rows.map((r) => `${r.label.padEnd(40)} ${r.alone.toFixed(1).padStart(8)} ${r.beside.toFixed(1).padStart(9)} ${(r.beside / r.alone).toFixed(2).padStart(5)}×`)].join('\n');
+  return [
+    head,
+    ...rows.map(
+      (r) =>
+        `${r.label.padEnd(40)} ${r.alone.toFixed(1).padStart(8)} ${r.beside.toFixed(1).padStart(9)} ` +
+        `${(r.beside / r.alone).toFixed(2).padStart(5)}×`,
+    ),
+  ].join('\n');
 }

@@ -76,7 +76,10 @@ export interface SubscribeResult {
   version: number;
   epoch: string;
   snapshot?: SnapshotEvent;
-  /** The server's clock (ms since 1970) when it answered: screens estimate their clock's offset from it (absent from older servers). */
+  /**
+   * The server's clock (ms since 1970) when it answered: screens estimate their clock's offset from it (absent from
+   * older servers).
+   */
   serverTime?: number;
 }
 

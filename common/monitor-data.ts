@@ -95,7 +95,8 @@ export function patchTarget(data: MonitorData, payload: JsonObject, nowMs: numbe
   const named = eventKey(payload);
   const current = eventKey(data.alarmData);
   if ((named === null || named === current) && isAlarm(data.alarmData, nowMs)) return 'current';
-  if (named !== null && named !== current && named in data.alarmDataList && isAlarm(data.alarmDataList[named], nowMs)) return 'listed';
+  if (named !== null && named !== current && named in data.alarmDataList && isAlarm(data.alarmDataList[named], nowMs))
+    return 'listed';
   return null;
 }
 
@@ -174,7 +175,8 @@ function appendLog(log: Record<string, string>, at: string, text: string): Recor
     }
   }
   const kept: Record<string, string> = {};
-  for (let i = Math.max(0, keys.length - INCIDENT_LOG_SIZE); i < keys.length; i++) kept[keys[i]] = keys[i] === added ? text : log[keys[i]];
+  for (let i = Math.max(0, keys.length - INCIDENT_LOG_SIZE); i < keys.length; i++)
+    kept[keys[i]] = keys[i] === added ? text : log[keys[i]];
   return kept;
 }
 

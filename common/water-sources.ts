@@ -31,10 +31,17 @@ export function waterSourcesOf(configuration: JsonObject | undefined): WaterSour
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
   const entityId = id(raw.entityId);
   if (!entityId) return null;
-  const values = Array.isArray(raw.outOfServiceValues) ? raw.outOfServiceValues.filter((v): v is string => typeof v === 'string').slice(0, 50) : undefined;
+  const values = Array.isArray(raw.outOfServiceValues)
+    ? raw.outOfServiceValues.filter((v): v is string => typeof v === 'string').slice(0, 50)
+    : undefined;
   const config: WaterSourcesConfig = {
     entityId,
-    radiusMeters: bounded(raw.radiusMeters, WATER_DEFAULTS.radiusMeters, WATER_DEFAULTS.minRadius, WATER_DEFAULTS.maxRadius),
+    radiusMeters: bounded(
+      raw.radiusMeters,
+      WATER_DEFAULTS.radiusMeters,
+      WATER_DEFAULTS.minRadius,
+      WATER_DEFAULTS.maxRadius,
+    ),
     max: bounded(raw.max, WATER_DEFAULTS.max, 1, WATER_DEFAULTS.maxCount),
   };
   for (const key of ['positionFieldId', 'nameFieldId', 'kindFieldId', 'statusFieldId'] as const) {

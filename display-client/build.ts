@@ -15,7 +15,8 @@ const FILES = ['app.js', 'app.css', 'index.html'] as const;
 /** The display client: the prebuilt assets when there are some (production), else built now. */
 export async function buildDisplayClient(): Promise<Built> {
   const prebuilt = await Promise.all(FILES.map((f) => readFile(here(`./assets/${f}`), 'utf8').catch(() => null)));
-  if (prebuilt.every((text) => text !== null)) return Object.fromEntries(FILES.map((f, i) => [f, prebuilt[i]])) as Built;
+  if (prebuilt.every((text) => text !== null))
+    return Object.fromEntries(FILES.map((f, i) => [f, prebuilt[i]])) as Built;
   return bundleDisplayClient();
 }
 
@@ -35,7 +36,14 @@ export async function bundleDisplayClient(): Promise<Built> {
       logLevel: 'silent',
     }),
     // styles.css @imports the files of styles/: bundled into one stylesheet.
-    build({ entryPoints: [here('./styles.css')], bundle: true, minify: true, write: false, target: 'chrome105', logLevel: 'silent' }),
+    build({
+      entryPoints: [here('./styles.css')],
+      bundle: true,
+      minify: true,
+      write: false,
+      target: 'chrome105',
+      logLevel: 'silent',
+    }),
     readFile(here('./index.html'), 'utf8'),
   ]);
   return { 'app.js': bundle.outputFiles[0].text, 'app.css': css.outputFiles[0].text, 'index.html': html };
@@ -46,5 +54,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const dir = path.resolve(process.argv[2] ?? here('./dist'));
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(out)) await writeFile(path.join(dir, name), text);
-  console.log(`${dir}: ${Object.entries(out).map(([name, text]) => `${name} ${Buffer.byteLength(text)} B`).join(', ')}`);
+  console.log(
+    `${dir}: ${Object.entries(out)
+      .map(([name, text]) => `${name} ${Buffer.byteLength(text)} B`)
+      .join(', ')}`,
+  );
 }

@@ -47,7 +47,18 @@ export const AL1Body = {
     monitorIds: { type: 'array', maxItems: 100, uniqueItems: true, items: int64Id },
     channels: { type: 'array', maxItems: 3, uniqueItems: true, items: channel },
   },
-  examples: [{ organizationID: 7, event: 'B3 Wohnungsbrand', message: 'Rauch aus Fenster 2. OG, Person vermisst', address: 'Hauptstraße 40, 12345 Musterstadt', latitude: 52.5208, longitude: 13.4095, units: ['HLF 20', 'DLK 23'], channels: ['app', 'sms'] }],
+  examples: [
+    {
+      organizationID: 7,
+      event: 'B3 Wohnungsbrand',
+      message: 'Rauch aus Fenster 2. OG, Person vermisst',
+      address: 'Hauptstraße 40, 12345 Musterstadt',
+      latitude: 52.5208,
+      longitude: 13.4095,
+      units: ['HLF 20', 'DLK 23'],
+      channels: ['app', 'sms'],
+    },
+  ],
 } as const;
 
 export const AL2Query = {
@@ -58,7 +69,11 @@ export const AL2Query = {
     organization_id: { ...int64Id, examples: [7] },
     limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, examples: [10] },
     offset: { ...count, default: 0, examples: [0] },
-    active: { type: 'boolean', description: 'true: running alarms only; false: ended ones only; absent: both', examples: [true] },
+    active: {
+      type: 'boolean',
+      description: 'true: running alarms only; false: ended ones only; absent: both',
+      examples: [true],
+    },
   },
 } as const;
 
@@ -105,7 +120,24 @@ const alarmProperties = {
   },
 } as const;
 
-const alarmRequired = ['id', 'organizationId', 'event', 'message', 'source', 'templateId', 'address', 'latitude', 'longitude', 'units', 'monitorIds', 'channels', 'startedAt', 'endedAt', 'recipients', 'responses'] as const;
+const alarmRequired = [
+  'id',
+  'organizationId',
+  'event',
+  'message',
+  'source',
+  'templateId',
+  'address',
+  'latitude',
+  'longitude',
+  'units',
+  'monitorIds',
+  'channels',
+  'startedAt',
+  'endedAt',
+  'recipients',
+  'responses',
+] as const;
 
 export const Alarm = {
   $id: 'Alarm',
@@ -141,7 +173,10 @@ export const AlarmDetail = {
         properties: {
           channel,
           recipientUserId: int64Id,
-          target: { type: 'string', description: 'Masked: the last 3 digits of a number, the last 3 characters of a push token' },
+          target: {
+            type: 'string',
+            description: 'Masked: the last 3 digits of a number, the last 3 characters of a push token',
+          },
           status: { type: 'string', enum: ['queued', 'sent', 'delivered', 'failed'] },
           attempts: count,
           lastError: { type: ['string', 'null'] },
@@ -165,11 +200,24 @@ export const AlarmDetail = {
       },
     },
   },
-  examples: [{
-    ...alarmExample,
-    deliveries: [{ channel: 'sms', recipientUserId: 42, target: '…789', status: 'sent', attempts: 1, lastError: null }],
-    answers: [{ userId: 42, name: 'Anna Schmidt', response: true, distance: 1.2, duration: 4, at: '2025-03-14T18:02:41.500Z' }],
-  }],
+  examples: [
+    {
+      ...alarmExample,
+      deliveries: [
+        { channel: 'sms', recipientUserId: 42, target: '…789', status: 'sent', attempts: 1, lastError: null },
+      ],
+      answers: [
+        {
+          userId: 42,
+          name: 'Anna Schmidt',
+          response: true,
+          distance: 1.2,
+          duration: 4,
+          at: '2025-03-14T18:02:41.500Z',
+        },
+      ],
+    },
+  ],
 } as const;
 
 /** What a gateway sends for an SMS the organization's number received (IN1). */

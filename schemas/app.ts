@@ -4,16 +4,39 @@ import { int64Id } from './common.js';
 
 const deviceFields = {
   active: { type: 'boolean', description: 'Whether the device is used for notifications' },
-  name: { type: 'string', minLength: 1, maxLength: 100, description: 'Unique within the owner\'s devices, compared without case and surrounding spaces' },
-  os: { type: 'string', minLength: 1, maxLength: 200, description: 'Must contain "android" or "ios" (iPadOS counts as ios), in any case: it chooses FCM or APNs' },
-  ownerID: { ...int64Id, description: 'The caller himself, or a member of the organization an API key or admin acts in; cannot change' },
-  pushToken: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[A-Za-z0-9_:.-]+$', description: 'FCM registration token, or the APNs device token in hex' },
+  name: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    description: "Unique within the owner's devices, compared without case and surrounding spaces",
+  },
+  os: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'Must contain "android" or "ios" (iPadOS counts as ios), in any case: it chooses FCM or APNs',
+  },
+  ownerID: {
+    ...int64Id,
+    description: 'The caller himself, or a member of the organization an API key or admin acts in; cannot change',
+  },
+  pushToken: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 4096,
+    pattern: '^[A-Za-z0-9_:.-]+$',
+    description: 'FCM registration token, or the APNs device token in hex',
+  },
   pushTokenDevelopment: { type: 'boolean', description: 'APNs only: the token is for the sandbox' },
 } as const;
 const required = ['active', 'name', 'os', 'ownerID', 'pushToken', 'pushTokenDevelopment'] as const;
 const deviceInput = {
-  active: true, name: 'Pixel 8 Gruppenführer', os: 'android 14', ownerID: 42,
-  pushToken: 'eHcE2x1QTzW4p9Lk0vYq:APA91bGq7XlKc3VdY0f6rTn8Pm2SjAe5Lw', pushTokenDevelopment: false,
+  active: true,
+  name: 'Pixel 8 Gruppenführer',
+  os: 'android 14',
+  ownerID: 42,
+  pushToken: 'eHcE2x1QTzW4p9Lk0vYq:APA91bGq7XlKc3VdY0f6rTn8Pm2SjAe5Lw',
+  pushTokenDevelopment: false,
 } as const;
 
 export const DeviceCreate = {
@@ -21,7 +44,10 @@ export const DeviceCreate = {
   type: 'object',
   additionalProperties: false,
   required,
-  properties: { id: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Ignored: the service assigns IDs' }, ...deviceFields },
+  properties: {
+    id: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Ignored: the service assigns IDs' },
+    ...deviceFields,
+  },
   examples: [deviceInput],
 } as const;
 
@@ -34,9 +60,26 @@ export const DeviceUpdate = {
   examples: [{ ...deviceInput, id: 15, active: false }],
 } as const;
 
-export const Device = { $id: 'Device', type: 'object', additionalProperties: false, required: ['id', ...required], properties: { id: int64Id, ...deviceFields }, examples: [{ id: 15, ...deviceInput }] } as const;
-export const DeviceList = { $id: 'DeviceList', type: 'array', items: { $ref: 'Device' }, examples: [[{ id: 15, ...deviceInput }]] } as const;
-export const DeviceIdParams = { $id: 'DeviceIdParams', type: 'object', required: ['deviceID'], properties: { deviceID: { ...int64Id, examples: [15] } } } as const;
+export const Device = {
+  $id: 'Device',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', ...required],
+  properties: { id: int64Id, ...deviceFields },
+  examples: [{ id: 15, ...deviceInput }],
+} as const;
+export const DeviceList = {
+  $id: 'DeviceList',
+  type: 'array',
+  items: { $ref: 'Device' },
+  examples: [[{ id: 15, ...deviceInput }]],
+} as const;
+export const DeviceIdParams = {
+  $id: 'DeviceIdParams',
+  type: 'object',
+  required: ['deviceID'],
+  properties: { deviceID: { ...int64Id, examples: [15] } },
+} as const;
 
 export const TestPushResult = {
   $id: 'TestPushResult',
@@ -44,8 +87,15 @@ export const TestPushResult = {
   additionalProperties: false,
   required: ['status', 'confirmToken', 'deviceActive'],
   properties: {
-    status: { type: 'string', enum: ['sent', 'device_deactivated'], description: 'device_deactivated: the gateway said the push token is dead, so the device was set inactive' },
-    confirmToken: { type: ['string', 'null'], description: 'The push\'s confirmation token for push/delivered and A11; null when nothing was sent' },
+    status: {
+      type: 'string',
+      enum: ['sent', 'device_deactivated'],
+      description: 'device_deactivated: the gateway said the push token is dead, so the device was set inactive',
+    },
+    confirmToken: {
+      type: ['string', 'null'],
+      description: "The push's confirmation token for push/delivered and A11; null when nothing was sent",
+    },
     deviceActive: { type: 'boolean' },
   },
   examples: [{ status: 'sent', confirmToken: 'q3ZbV8mN1xT0rL6yK2wC9dFhJ5sP7uA4eG8iW1oR2tY', deviceActive: true }],
@@ -79,12 +129,31 @@ export const FeedbackBody = {
 export const FeedbackQuery = {
   $id: 'FeedbackQuery',
   type: 'object',
-  properties: { organization_id: { ...int64Id, description: 'Required for a personal token; an API key acts in its own organization', examples: [7] } },
+  properties: {
+    organization_id: {
+      ...int64Id,
+      description: 'Required for a personal token; an API key acts in its own organization',
+      examples: [7],
+    },
+  },
 } as const;
 
-export const FeedbackResult = { $id: 'FeedbackResult', type: 'object', additionalProperties: false, required: ['success'], properties: { success: { type: 'boolean' } }, examples: [{ success: true }] } as const;
+export const FeedbackResult = {
+  $id: 'FeedbackResult',
+  type: 'object',
+  additionalProperties: false,
+  required: ['success'],
+  properties: { success: { type: 'boolean' } },
+  examples: [{ success: true }],
+} as const;
 
-const confirmToken = { type: 'string', minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$', examples: ['q3ZbV8mN1xT0rL6yK2wC9dFhJ5sP7uA4eG8iW1oR2tY'] } as const;
+const confirmToken = {
+  type: 'string',
+  minLength: 20,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9_-]+$',
+  examples: ['q3ZbV8mN1xT0rL6yK2wC9dFhJ5sP7uA4eG8iW1oR2tY'],
+} as const;
 
 export const AnswerParams = {
   $id: 'AnswerParams',
@@ -93,8 +162,20 @@ export const AnswerParams = {
   properties: { token: confirmToken, answer: { type: 'string', enum: ['yes', 'no'], examples: ['yes'] } },
 } as const;
 
-export const ConfirmTokenParams = { $id: 'ConfirmTokenParams', type: 'object', required: ['token'], properties: { token: confirmToken } } as const;
-export const SavedResult = { $id: 'SavedResult', type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['saved'] } }, examples: [{ status: 'saved' }] } as const;
+export const ConfirmTokenParams = {
+  $id: 'ConfirmTokenParams',
+  type: 'object',
+  required: ['token'],
+  properties: { token: confirmToken },
+} as const;
+export const SavedResult = {
+  $id: 'SavedResult',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['saved'] } },
+  examples: [{ status: 'saved' }],
+} as const;
 
 export type DeviceCreateInput = FromSchema<typeof DeviceCreate>;
 export type DeviceUpdateInput = FromSchema<typeof DeviceUpdate>;

@@ -39,12 +39,14 @@ export const ErrorBody = {
     },
     requestId: { type: 'string' },
   },
-  examples: [{
-    error: 'invalid_parameter',
-    message: 'owner_id missing or in wrong format',
-    details: [{ in: 'query', path: 'owner_id', problem: 'must be integer' }],
-    requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17',
-  }],
+  examples: [
+    {
+      error: 'invalid_parameter',
+      message: 'owner_id missing or in wrong format',
+      details: [{ in: 'query', path: 'owner_id', problem: 'must be integer' }],
+      requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17',
+    },
+  ],
 } as const;
 
 export const MessageResult = {

@@ -7,16 +7,41 @@ import { deletedStatus } from './journal.js';
 /** The path segment generated 2019 clients send where the document puts organizationID in the query. */
 export const ORGANIZATION_PLACEHOLDER = '{organizationID}';
 
-const organizationId = { ...nonNegativeInt, description: 'Optional; when given (not 0) it must be the addressed organization' } as const;
-const httpUrl = { type: 'string', minLength: 8, maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'An http(s) URL' } as const;
+const organizationId = {
+  ...nonNegativeInt,
+  description: 'Optional; when given (not 0) it must be the addressed organization',
+} as const;
+const httpUrl = {
+  type: 'string',
+  minLength: 8,
+  maxLength: 2000,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: 'An http(s) URL',
+} as const;
 const serviceName = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const text = { type: 'string', maxLength: 200 } as const;
 
 // Examples; the PEM texts are shortened here (E2 checks that a real key belongs to its certificate).
 const pem = (label: string) => `-----BEGIN ${label}-----\nMIIBszCCAVmgAwIBAgIUe3Xv…\n-----END ${label}-----\n`;
-const certificateExample = { certificate: pem('CERTIFICATE'), caChain: pem('CERTIFICATE'), privateKey: pem('PRIVATE KEY') };
-const credentialsExample = { serviceName: 'cobra-leitstelle', username: 'ff-hanau-mitte', password: 'k3Y!2025-Wache1', url: 'https://els.leitstelle-mkk.example/api' } as const;
-const keywordExample = { keyword_1: 'B3', keyword_2: 'Wohnungsbrand', type_1: 'Brand', type_2: 'Menschenleben in Gefahr', priority: 1, scenarioIds: [12, 14] } as const;
+const certificateExample = {
+  certificate: pem('CERTIFICATE'),
+  caChain: pem('CERTIFICATE'),
+  privateKey: pem('PRIVATE KEY'),
+};
+const credentialsExample = {
+  serviceName: 'cobra-leitstelle',
+  username: 'ff-hanau-mitte',
+  password: 'k3Y!2025-Wache1',
+  url: 'https://els.leitstelle-mkk.example/api',
+} as const;
+const keywordExample = {
+  keyword_1: 'B3',
+  keyword_2: 'Wohnungsbrand',
+  type_1: 'Brand',
+  type_2: 'Menschenleben in Gefahr',
+  priority: 1,
+  scenarioIds: [12, 14],
+} as const;
 const loginExample = { url: 'https://els.leitstelle-mkk.example/login' } as const;
 
 export const ElsCobraParams = {
@@ -29,7 +54,8 @@ export const ElsCobraParams = {
       maxLength: 16,
       pattern: '^([1-9][0-9]{0,15}|\\{organizationID\\})$',
       examples: ['7'],
-      description: 'The organization; generated 2019 clients send the literal {organizationID} here and the ID in the query',
+      description:
+        'The organization; generated 2019 clients send the literal {organizationID} here and the ID in the query',
     },
   },
 } as const;
@@ -37,13 +63,26 @@ export const ElsCobraParams = {
 export const ElsCobraQuery = {
   $id: 'ElsCobraQuery',
   type: 'object',
-  properties: { organizationID: { ...int64Id, description: 'The organization, where the 2019 document puts it in the query', examples: [7] } },
+  properties: {
+    organizationID: {
+      ...int64Id,
+      description: 'The organization, where the 2019 document puts it in the query',
+      examples: [7],
+    },
+  },
 } as const;
 
 export const ElsCobraCredentialsQuery = {
   $id: 'ElsCobraCredentialsQuery',
   type: 'object',
-  properties: { ...ElsCobraQuery.properties, serviceName: { ...serviceName, description: 'Without it, GET lists every service\'s credentials', examples: ['cobra-leitstelle'] } },
+  properties: {
+    ...ElsCobraQuery.properties,
+    serviceName: {
+      ...serviceName,
+      description: "Without it, GET lists every service's credentials",
+      examples: ['cobra-leitstelle'],
+    },
+  },
 } as const;
 
 export const ElsCobraServiceQuery = {
@@ -56,7 +95,12 @@ export const ElsCobraServiceQuery = {
 const certificateFields = {
   certificate: { type: 'string', minLength: 1, maxLength: 16_384, description: 'One PEM certificate' },
   caChain: { type: 'string', maxLength: 65_536, description: 'PEM certificates of the chain; may be empty' },
-  privateKey: { type: 'string', minLength: 1, maxLength: 16_384, description: 'The certificate\'s unencrypted PEM private key; stored encrypted' },
+  privateKey: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 16_384,
+    description: "The certificate's unencrypted PEM private key; stored encrypted",
+  },
 } as const;
 
 export const ElsCobraCertificateBody = {
@@ -69,7 +113,7 @@ export const ElsCobraCertificateBody = {
 } as const;
 
 const credentialFields = {
-  serviceName: { ...serviceName, description: 'Optional in the body; when given it must be the query\'s serviceName' },
+  serviceName: { ...serviceName, description: "Optional in the body; when given it must be the query's serviceName" },
   username: { type: 'string', minLength: 1, maxLength: 500 },
   password: { type: 'string', maxLength: 1000, description: 'Stored encrypted' },
   url: httpUrl,
@@ -94,7 +138,12 @@ const keywordScenario = {
     type_1: text,
     type_2: text,
     priority: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-    scenarioIds: { type: ['array', 'null'], maxItems: 100, items: int64Id, description: 'null (from Go clients) stores as []' },
+    scenarioIds: {
+      type: ['array', 'null'],
+      maxItems: 100,
+      items: int64Id,
+      description: 'null (from Go clients) stores as []',
+    },
   },
 } as const;
 
@@ -104,10 +153,23 @@ export const ElsCobraKeywordBody = {
   additionalProperties: false,
   required: ['keywordScenarioList'],
   properties: {
-    keywordScenarioList: { type: ['array', 'null'], maxItems: 1000, items: keywordScenario, description: 'null stores as []' },
+    keywordScenarioList: {
+      type: ['array', 'null'],
+      maxItems: 1000,
+      items: keywordScenario,
+      description: 'null stores as []',
+    },
     organizationId,
   },
-  examples: [{ keywordScenarioList: [keywordExample, { keyword_1: 'TH 1', keyword_2: 'Baum auf Straße', priority: 3, scenarioIds: [21] }], organizationId: 7 }],
+  examples: [
+    {
+      keywordScenarioList: [
+        keywordExample,
+        { keyword_1: 'TH 1', keyword_2: 'Baum auf Straße', priority: 3, scenarioIds: [21] },
+      ],
+      organizationId: 7,
+    },
+  ],
 } as const;
 
 export const ElsCobraLoginBody = {
@@ -141,9 +203,21 @@ export const ElsCobraCredentials = {
 
 export const ElsCobraCredentialsResult = {
   $id: 'ElsCobraCredentialsResult',
-  description: 'With serviceName one service\'s credentials, without it every service\'s (by serviceName)',
+  description: "With serviceName one service's credentials, without it every service's (by serviceName)",
   anyOf: [{ $ref: 'ElsCobraCredentials' }, { type: 'array', items: { $ref: 'ElsCobraCredentials' } }],
-  examples: [{ organizationId: 7, ...credentialsExample }, [{ organizationId: 7, ...credentialsExample }, { organizationId: 7, serviceName: 'cobra-wachalarm', username: 'wache1', password: 'Gong-4711', url: 'https://wachalarm.example/api' }]],
+  examples: [
+    { organizationId: 7, ...credentialsExample },
+    [
+      { organizationId: 7, ...credentialsExample },
+      {
+        organizationId: 7,
+        serviceName: 'cobra-wachalarm',
+        username: 'wache1',
+        password: 'Gong-4711',
+        url: 'https://wachalarm.example/api',
+      },
+    ],
+  ],
 } as const;
 
 export const ElsCobraKeywordList = {
@@ -153,7 +227,13 @@ export const ElsCobraKeywordList = {
   required: ['organizationId', 'keywordScenarioList'],
   properties: {
     ...responseOrg,
-    keywordScenarioList: { type: 'array', items: { ...keywordScenario, properties: { ...keywordScenario.properties, scenarioIds: { type: 'array', items: int64Id } } } },
+    keywordScenarioList: {
+      type: 'array',
+      items: {
+        ...keywordScenario,
+        properties: { ...keywordScenario.properties, scenarioIds: { type: 'array', items: int64Id } },
+      },
+    },
   },
   examples: [{ organizationId: 7, keywordScenarioList: [keywordExample] }],
 } as const;

@@ -24,6 +24,10 @@ export const HubWaterNearby = {
   type: 'object',
   additionalProperties: false,
   required: ['monitorId', 'latitude', 'longitude'],
-  properties: { monitorId: int64Id, latitude: { type: 'number', minimum: -90, maximum: 90 }, longitude: { type: 'number', minimum: -180, maximum: 180 } },
+  properties: {
+    monitorId: int64Id,
+    latitude: { type: 'number', minimum: -90, maximum: 90 },
+    longitude: { type: 'number', minimum: -180, maximum: 180 },
+  },
   examples: [{ monitorId: 3, latitude: 50.9375, longitude: 6.9603 }],
 } as const;

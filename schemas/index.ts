@@ -17,8 +17,24 @@ type Schema = { $id: string } & Record<string, unknown>;
 
 function collect(...modules: Record<string, unknown>[]): Schema[] {
   return modules.flatMap((m) =>
-    Object.values(m).filter((v): v is Schema => typeof v === 'object' && v !== null && typeof (v as Schema).$id === 'string'),
+    Object.values(m).filter(
+      (v): v is Schema => typeof v === 'object' && v !== null && typeof (v as Schema).$id === 'string',
+    ),
   );
 }
 
-export const allSchemas: Schema[] = collect(common, monitor, hub, screens, channels, app, sms, call, journal, elsCobra, things, thingsRules, alarms);
+export const allSchemas: Schema[] = collect(
+  common,
+  monitor,
+  hub,
+  screens,
+  channels,
+  app,
+  sms,
+  call,
+  journal,
+  elsCobra,
+  things,
+  thingsRules,
+  alarms,
+);

@@ -15,7 +15,12 @@ const categoryFields = {
 } as const;
 
 // Examples: the journal of event 3051 (a B3 Wohnungsbrand), kept by the incident commander (user 42).
-const categoryExample = { id: 4, name: 'Lagemeldung', description: 'Rückmeldungen zur Lage an die Leitstelle', organizationId: 7 } as const;
+const categoryExample = {
+  id: 4,
+  name: 'Lagemeldung',
+  description: 'Rückmeldungen zur Lage an die Leitstelle',
+  organizationId: 7,
+} as const;
 const entryExample = {
   id: 230,
   journalId: 17,
@@ -27,7 +32,13 @@ const entryExample = {
   created: { time: '2025-03-14T18:21:40.000Z', timeCustom: '2025-03-14T18:19:00Z', userId: 42 },
   deleted: null,
 } as const;
-const journalState = { id: 17, organizationId: 7, eventId: 3051, closed: false, locked: { time: '2025-03-14T18:05:02.000Z', userId: 42 } } as const;
+const journalState = {
+  id: 17,
+  organizationId: 7,
+  eventId: 3051,
+  closed: false,
+  locked: { time: '2025-03-14T18:05:02.000Z', userId: 42 },
+} as const;
 
 export const J1Query = {
   $id: 'J1Query',
@@ -42,7 +53,10 @@ export const JournalCategoryBody = {
   additionalProperties: false,
   required: ['description', 'name', 'organizationId'],
   properties: {
-    id: { ...nonNegativeInt, description: 'Ignored on create (generated clients send 0); on update it must be 0 or the path\'s categoryID' },
+    id: {
+      ...nonNegativeInt,
+      description: "Ignored on create (generated clients send 0); on update it must be 0 or the path's categoryID",
+    },
     ...categoryFields,
   },
   examples: [{ name: 'Lagemeldung', description: 'Rückmeldungen zur Lage an die Leitstelle', organizationId: 7 }],
@@ -68,13 +82,20 @@ export const JournalCategoryList = {
   $id: 'JournalCategoryList',
   type: 'array',
   items: { $ref: 'JournalCategory' },
-  examples: [[categoryExample, { id: 5, name: 'Nachforderung', description: 'Angeforderte Kräfte und Mittel', organizationId: 7 }]],
+  examples: [
+    [
+      categoryExample,
+      { id: 5, name: 'Nachforderung', description: 'Angeforderte Kräfte und Mittel', organizationId: 7 },
+    ],
+  ],
 } as const;
 
 export const J6Query = {
   $id: 'J6Query',
   type: 'object',
-  description: 'organization_id alone selects the organization\'s journal; event_id selects the event\'s journal in organization_id (which may be left out by an API key or a user in one organization)',
+  description:
+    "organization_id alone selects the organization's journal; event_id selects the event's journal " +
+    'in organization_id (which may be left out by an API key or a user in one organization)',
   properties: {
     organization_id: { ...int64Id, examples: [7] },
     event_id: { ...int64Id, examples: [3051] },
@@ -114,17 +135,26 @@ export const J9Body = {
   additionalProperties: false,
   required: ['categoryId', 'journalId', 'text'],
   properties: {
-    journalId: { ...int64Id, description: 'Must be the path\'s journalID' },
-    categoryId: { ...int64Id, description: 'A category of the journal\'s organization' },
+    journalId: { ...int64Id, description: "Must be the path's journalID" },
+    categoryId: { ...int64Id, description: "A category of the journal's organization" },
     text: { type: 'string', minLength: 1, maxLength: 10_000 },
     location: { type: 'string', maxLength: 500 },
-    attachment: { type: 'string', maxLength: MAX_ATTACHMENT_BYTES, description: 'A reference (e.g. a URL), at most 2048 bytes in UTF-8' },
+    attachment: {
+      type: 'string',
+      maxLength: MAX_ATTACHMENT_BYTES,
+      description: 'A reference (e.g. a URL), at most 2048 bytes in UTF-8',
+    },
     customTime: { ...dateTime, description: 'When it happened, if not when it was written' },
   },
-  examples: [{
-    journalId: 17, categoryId: 4, text: 'Person aus 2. OG über Drehleiter gerettet, an Rettungsdienst übergeben',
-    location: 'Hauptstraße 40, Rückseite', customTime: '2025-03-14T18:19:00Z',
-  }],
+  examples: [
+    {
+      journalId: 17,
+      categoryId: 4,
+      text: 'Person aus 2. OG über Drehleiter gerettet, an Rettungsdienst übergeben',
+      location: 'Hauptstraße 40, Rückseite',
+      customTime: '2025-03-14T18:19:00Z',
+    },
+  ],
 } as const;
 
 export const JournalForceUnlockBody = {
@@ -133,7 +163,12 @@ export const JournalForceUnlockBody = {
   additionalProperties: false,
   required: ['reason'],
   properties: {
-    reason: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the lock is broken; part of the entry that records it' },
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: 'Why the lock is broken; part of the entry that records it',
+    },
     categoryId: { ...int64Id, description: 'Category of that entry; without it the entry has none (category null)' },
   },
   examples: [{ reason: 'Einsatzleiter abgelöst, Tablet ohne Verbindung; Führung übernimmt Zugführer', categoryId: 4 }],
@@ -147,7 +182,7 @@ const stamp = {
   properties: {
     time: dateTime,
     userId: nullableId,
-    apiKeyId: { ...int64Id, description: 'Present when the organization\'s API key acted (userId is then null)' },
+    apiKeyId: { ...int64Id, description: "Present when the organization's API key acted (userId is then null)" },
   },
 } as const;
 
@@ -165,14 +200,18 @@ export const JournalEntry = {
     attachment: { type: 'string', description: 'Empty when not given' },
     category: {
       anyOf: [{ $ref: 'JournalCategory' }, { type: 'null' }],
-      description: 'The category as it was when the entry was written; null only for a lock-break record written without one',
+      description:
+        'The category as it was when the entry was written; null only for a lock-break record written without one',
     },
     created: {
       ...stamp,
       required: ['time', 'timeCustom', 'userId'],
       properties: { ...stamp.properties, timeCustom: { type: ['string', 'null'], format: 'date-time' } },
     },
-    deleted: { anyOf: [stamp, { type: 'null' }], description: 'Who deleted the entry and when; null while it is not deleted' },
+    deleted: {
+      anyOf: [stamp, { type: 'null' }],
+      description: 'Who deleted the entry and when; null while it is not deleted',
+    },
   },
   examples: [entryExample],
 } as const;
@@ -180,7 +219,7 @@ export const JournalEntry = {
 const journalFields = {
   id: int64Id,
   organizationId: int64Id,
-  eventId: { ...nullableId, description: 'null for the organization\'s own journal' },
+  eventId: { ...nullableId, description: "null for the organization's own journal" },
   closed: { type: 'boolean' },
   locked: {
     anyOf: [
@@ -203,24 +242,41 @@ export const Journal = {
       additionalProperties: false,
       required: ['entries', 'totalEntries'],
       properties: {
-        entries: { type: 'array', items: { $ref: 'JournalEntry' }, description: 'Newest first; deleted entries stay listed' },
+        entries: {
+          type: 'array',
+          items: { $ref: 'JournalEntry' },
+          description: 'Newest first; deleted entries stay listed',
+        },
         totalEntries: { ...count, description: 'The highest serial number' },
       },
     },
   },
-  examples: [{
-    ...journalState,
-    entryList: {
-      entries: [
-        entryExample,
-        {
-          ...entryExample, id: 229, serialNumber: 2, text: 'Zweites HLF nachgefordert', location: '', category: { id: 5, name: 'Nachforderung', description: 'Angeforderte Kräfte und Mittel', organizationId: 7 },
-          created: { time: '2025-03-14T18:09:12.000Z', timeCustom: null, userId: 42 }, deleted: { time: '2025-03-14T18:10:30.000Z', userId: 42 },
-        },
-      ],
-      totalEntries: 3,
+  examples: [
+    {
+      ...journalState,
+      entryList: {
+        entries: [
+          entryExample,
+          {
+            ...entryExample,
+            id: 229,
+            serialNumber: 2,
+            text: 'Zweites HLF nachgefordert',
+            location: '',
+            category: {
+              id: 5,
+              name: 'Nachforderung',
+              description: 'Angeforderte Kräfte und Mittel',
+              organizationId: 7,
+            },
+            created: { time: '2025-03-14T18:09:12.000Z', timeCustom: null, userId: 42 },
+            deleted: { time: '2025-03-14T18:10:30.000Z', userId: 42 },
+          },
+        ],
+        totalEntries: 3,
+      },
     },
-  }],
+  ],
 } as const;
 
 export const JournalState = {
@@ -234,14 +290,15 @@ export const JournalState = {
 } as const;
 
 /** The answer of a delete, `{"status":"deleted"}` (docs/api.md "REST API"), under an area's own $id. */
-export const deletedStatus = <Id extends string>($id: Id) => ({
-  $id,
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: { status: { type: 'string', enum: ['deleted'] } },
-  examples: [{ status: 'deleted' }],
-} as const);
+export const deletedStatus = <Id extends string>($id: Id) =>
+  ({
+    $id,
+    type: 'object',
+    additionalProperties: false,
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['deleted'] } },
+    examples: [{ status: 'deleted' }],
+  }) as const;
 
 export const JournalCategoryDeleted = deletedStatus('JournalCategoryDeleted');
 

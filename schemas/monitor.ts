@@ -1,6 +1,16 @@
 // JSON Schemas of the monitor area (M1–M10). Named after their operations; compiled once at boot.
 import type { FromSchema } from 'json-schema-to-ts';
-import { count, dateTime, int64Id, latitude, longText, longitude, nonNegativeInt, openMap, shortText } from './common.js';
+import {
+  count,
+  dateTime,
+  int64Id,
+  latitude,
+  longText,
+  longitude,
+  nonNegativeInt,
+  openMap,
+  shortText,
+} from './common.js';
 
 // Go clients generated from the 2019 document send nil maps as null; null stores as an empty map.
 const nullableMap = { ...openMap, type: ['object', 'null'] } as const;
@@ -31,7 +41,13 @@ const monitorFields = {
 const monitorConfig = {
   name: 'Feuerwache 1 Fahrzeughalle',
   organizationID: 7,
-  configuration: { address: 'Hauptstraße 12, 63450 Hanau', latitude: 50.1328, longitude: 8.9169, gong: true, speech: false },
+  configuration: {
+    address: 'Hauptstraße 12, 63450 Hanau',
+    latitude: 50.1328,
+    longitude: 8.9169,
+    gong: true,
+    speech: false,
+  },
   configurationSplitScreen: {},
   configurationStandby: { showCalendar: true },
   standbyDelay: 300,
@@ -46,20 +62,31 @@ const alarmExample = {
   awaitingResponses: 12,
   positiveResponses: 6,
   negativeResponses: 1,
-  units: [{
-    name: 'HLF 20 (1-46-1)',
-    feedback: [
-      { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Anna Becker', position: 'Gruppenführerin' },
-      { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Jonas Weber', position: 'Angriffstrupp' },
-      { feedback: 2, label: { color: null, name: 'Maschinist' }, name: 'Peter Schmitt', position: 'Maschinist' },
-    ],
-  }],
+  units: [
+    {
+      name: 'HLF 20 (1-46-1)',
+      feedback: [
+        { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Anna Becker', position: 'Gruppenführerin' },
+        { feedback: 1, label: { color: '#d32f2f', name: 'AGT' }, name: 'Jonas Weber', position: 'Angriffstrupp' },
+        { feedback: 2, label: { color: null, name: 'Maschinist' }, name: 'Peter Schmitt', position: 'Maschinist' },
+      ],
+    },
+  ],
 } as const;
 const responsesPatch = { positiveResponses: 9, awaitingResponses: 3 } as const;
 const metaExample = {
-  latestAlarms: ['B3 Wohnungsbrand, Hauptstraße 40', 'TH 1 Baum auf Straße, Lindenweg', 'BMA Auslösung, Gewerbepark Süd'],
+  latestAlarms: [
+    'B3 Wohnungsbrand, Hauptstraße 40',
+    'TH 1 Baum auf Straße, Lindenweg',
+    'BMA Auslösung, Gewerbepark Süd',
+  ],
   pagers: { activePager: 38, inactivePager: 2 },
-  tables: { hydranten: [{ typ: 'H 80', standort: 'Hauptstraße 38' }, { typ: 'U 100', standort: 'Schulstraße 2' }] },
+  tables: {
+    hydranten: [
+      { typ: 'H 80', standort: 'Hauptstraße 38' },
+      { typ: 'U 100', standort: 'Schulstraße 2' },
+    ],
+  },
 } as const;
 
 export const M1Query = {
@@ -81,7 +108,10 @@ export const M3Body = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'organizationID'],
-  properties: { id: { ...nonNegativeInt, description: 'Ignored: the service assigns IDs (0 from generated clients is fine)' }, ...monitorFields },
+  properties: {
+    id: { ...nonNegativeInt, description: 'Ignored: the service assigns IDs (0 from generated clients is fine)' },
+    ...monitorFields,
+  },
   examples: [monitorConfig],
 } as const;
 
@@ -98,12 +128,25 @@ export const Monitor = {
   $id: 'Monitor',
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'organizationID', 'configuration', 'configurationSplitScreen', 'configurationStandby', 'standbyDelay'],
+  required: [
+    'id',
+    'name',
+    'organizationID',
+    'configuration',
+    'configurationSplitScreen',
+    'configurationStandby',
+    'standbyDelay',
+  ],
   properties: { id: int64Id, ...monitorFields },
   examples: [{ id: 3, ...monitorConfig }],
 } as const;
 
-export const MonitorList = { $id: 'MonitorList', type: 'array', items: { $ref: 'Monitor' }, examples: [[{ id: 3, ...monitorConfig }]] } as const;
+export const MonitorList = {
+  $id: 'MonitorList',
+  type: 'array',
+  items: { $ref: 'Monitor' },
+  examples: [[{ id: 3, ...monitorConfig }]],
+} as const;
 
 const feedbackItem = {
   type: 'object',
@@ -145,8 +188,21 @@ const alarmingFields = {
   },
 } as const;
 
-export const M7Body = { $id: 'M7Body', type: 'object', additionalProperties: false, properties: alarmingFields, examples: [alarmExample, {}] } as const;
-export const M8Body = { $id: 'M8Body', type: 'object', additionalProperties: false, minProperties: 1, properties: alarmingFields, examples: [responsesPatch] } as const;
+export const M7Body = {
+  $id: 'M7Body',
+  type: 'object',
+  additionalProperties: false,
+  properties: alarmingFields,
+  examples: [alarmExample, {}],
+} as const;
+export const M8Body = {
+  $id: 'M8Body',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: alarmingFields,
+  examples: [responsesPatch],
+} as const;
 
 const metaFields = {
   latestAlarms: { type: 'array', maxItems: 100, items: shortText },
@@ -158,8 +214,21 @@ const metaFields = {
   tables: openMap,
 } as const;
 
-export const M9Body = { $id: 'M9Body', type: 'object', additionalProperties: false, properties: metaFields, examples: [metaExample, {}] } as const;
-export const M10Body = { $id: 'M10Body', type: 'object', additionalProperties: false, minProperties: 1, properties: metaFields, examples: [{ pagers: { activePager: 37 } }] } as const;
+export const M9Body = {
+  $id: 'M9Body',
+  type: 'object',
+  additionalProperties: false,
+  properties: metaFields,
+  examples: [metaExample, {}],
+} as const;
+export const M10Body = {
+  $id: 'M10Body',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: metaFields,
+  examples: [{ pagers: { activePager: 37 } }],
+} as const;
 
 export const MonitorDataResult = {
   $id: 'MonitorDataResult',
@@ -168,20 +237,30 @@ export const MonitorDataResult = {
   required: ['alarmData', 'alarmDataList', 'incidentLog', 'metaData'],
   properties: {
     alarmData: { type: 'object', properties: alarmingFields },
-    alarmDataList: { type: 'object', description: 'Alarming data of every shown event, keyed by eventId', additionalProperties: { type: 'object', properties: alarmingFields } },
-    incidentLog: { type: 'object', description: 'Recent history keyed by RFC 3339 time; newest 200 kept', additionalProperties: { type: 'string' } },
+    alarmDataList: {
+      type: 'object',
+      description: 'Alarming data of every shown event, keyed by eventId',
+      additionalProperties: { type: 'object', properties: alarmingFields },
+    },
+    incidentLog: {
+      type: 'object',
+      description: 'Recent history keyed by RFC 3339 time; newest 200 kept',
+      additionalProperties: { type: 'string' },
+    },
     metaData: { type: 'object', properties: metaFields },
   },
-  examples: [{
-    alarmData: { ...alarmExample, ...responsesPatch },
-    alarmDataList: { 3051: { ...alarmExample, ...responsesPatch } },
-    incidentLog: {
-      '2025-03-14T17:55:40.512Z': 'Meta data set',
-      '2025-03-14T18:02:03.118Z': 'Alarm set: B3 Wohnungsbrand',
-      '2025-03-14T18:04:27.904Z': 'Responses changed: 9 positive, 1 negative, 3 awaiting',
+  examples: [
+    {
+      alarmData: { ...alarmExample, ...responsesPatch },
+      alarmDataList: { 3051: { ...alarmExample, ...responsesPatch } },
+      incidentLog: {
+        '2025-03-14T17:55:40.512Z': 'Meta data set',
+        '2025-03-14T18:02:03.118Z': 'Alarm set: B3 Wohnungsbrand',
+        '2025-03-14T18:04:27.904Z': 'Responses changed: 9 positive, 1 negative, 3 awaiting',
+      },
+      metaData: metaExample,
     },
-    metaData: metaExample,
-  }],
+  ],
 } as const;
 
 export type M3Input = FromSchema<typeof M3Body>;

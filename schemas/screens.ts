@@ -5,8 +5,15 @@ export const SCREEN_COMMANDS = ['reload', 'identify', 'sleep', 'wake'] as const;
 
 const dateTimeOut = { type: 'string', format: 'date-time' } as const;
 const screenExample = {
-  id: 9, name: 'Halle links', monitorId: 3, online: true, lastSeen: '2025-03-14T18:05:12.301Z', versionShown: 8,
-  pageVersion: '0.1.0', userAgent: 'Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', createdAt: '2025-02-01T09:30:00.000Z',
+  id: 9,
+  name: 'Halle links',
+  monitorId: 3,
+  online: true,
+  lastSeen: '2025-03-14T18:05:12.301Z',
+  versionShown: 8,
+  pageVersion: '0.1.0',
+  userAgent: 'Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  createdAt: '2025-02-01T09:30:00.000Z',
 } as const;
 
 export const PairingStarted = {
@@ -20,14 +27,29 @@ export const PairingStarted = {
     expiresAt: dateTimeOut,
     pollSecret: { type: 'string', description: 'Sent by the screen as the Pairing-Secret header of F2; never shown' },
   },
-  examples: [{ pairingId: 'CzPf0qBHY9HJbljYeO2nCA', code: 'K7RM4XTA', expiresAt: '2025-03-14T18:15:00.000Z', pollSecret: '1RtcDF-UvjXMSbo3I7n4Ol2Q3jmLTVZBCAsZ_r-_a9E' }],
+  examples: [
+    {
+      pairingId: 'CzPf0qBHY9HJbljYeO2nCA',
+      code: 'K7RM4XTA',
+      expiresAt: '2025-03-14T18:15:00.000Z',
+      pollSecret: '1RtcDF-UvjXMSbo3I7n4Ol2Q3jmLTVZBCAsZ_r-_a9E',
+    },
+  ],
 } as const;
 
 export const PairingIdParams = {
   $id: 'PairingIdParams',
   type: 'object',
   required: ['pairingId'],
-  properties: { pairingId: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['CzPf0qBHY9HJbljYeO2nCA'] } },
+  properties: {
+    pairingId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      examples: ['CzPf0qBHY9HJbljYeO2nCA'],
+    },
+  },
 } as const;
 
 export const PairingStatus = {
@@ -44,7 +66,13 @@ export const PairingStatus = {
     name: { type: 'string', description: 'The name the admin gave the screen (shown by identify)' },
   },
   examples: [
-    { status: 'paired', token: 'ahs_Wm1vQ2xYb3RrR0ZwNnR5dUhTb0lqZ2Nfa0xRZ3JvAB', screenId: 9, monitorId: 3, name: 'Halle links' },
+    {
+      status: 'paired',
+      token: 'ahs_Wm1vQ2xYb3RrR0ZwNnR5dUhTb0lqZ2Nfa0xRZ3JvAB',
+      screenId: 9,
+      monitorId: 3,
+      name: 'Halle links',
+    },
     { status: 'waiting', expiresAt: '2025-03-14T18:15:00.000Z' },
   ],
 } as const;
@@ -55,7 +83,12 @@ export const ScreenPairBody = {
   additionalProperties: false,
   required: ['code', 'name'],
   properties: {
-    code: { type: 'string', minLength: 1, maxLength: 32, description: 'The code the screen shows (case, spaces and dashes do not matter)' },
+    code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 32,
+      description: 'The code the screen shows (case, spaces and dashes do not matter)',
+    },
     name: { type: 'string', minLength: 1, maxLength: 200 },
   },
   examples: [{ code: 'K7RM-4XTA', name: 'Halle links' }],
@@ -72,7 +105,10 @@ export const Screen = {
     monitorId: int64Id,
     online: { type: 'boolean', description: `False once the screen was silent for SCREEN_OFFLINE_AFTER_MS` },
     lastSeen: { type: ['string', 'null'], format: 'date-time' },
-    versionShown: { type: ['integer', 'null'], description: 'The monitor data version the screen last reported showing' },
+    versionShown: {
+      type: ['integer', 'null'],
+      description: 'The monitor data version the screen last reported showing',
+    },
     pageVersion: { type: ['string', 'null'], description: 'The display client version the screen runs' },
     userAgent: { type: ['string', 'null'] },
     createdAt: dateTimeOut,
@@ -80,7 +116,12 @@ export const Screen = {
   examples: [screenExample],
 } as const;
 
-export const ScreenList = { $id: 'ScreenList', type: 'array', items: { $ref: 'Screen' }, examples: [[screenExample]] } as const;
+export const ScreenList = {
+  $id: 'ScreenList',
+  type: 'array',
+  items: { $ref: 'Screen' },
+  examples: [[screenExample]],
+} as const;
 
 export const ScreenIdParams = {
   $id: 'ScreenIdParams',
@@ -105,7 +146,11 @@ export const ScreenCommandResult = {
   required: ['acknowledged', 'missing'],
   properties: {
     acknowledged: { type: 'array', items: int64Id, description: 'Screens that acknowledged the command' },
-    missing: { type: 'array', items: int64Id, description: 'Screens that did not within 5 s (offline, or not answering)' },
+    missing: {
+      type: 'array',
+      items: int64Id,
+      description: 'Screens that did not within 5 s (offline, or not answering)',
+    },
   },
   examples: [{ acknowledged: [9, 10], missing: [11] }],
 } as const;
@@ -156,4 +201,3 @@ export const HubScreenPower = {
   properties: { state: { type: 'string', enum: ['sleep', 'wake'] } },
   examples: [{ state: 'sleep' }],
 } as const;
-

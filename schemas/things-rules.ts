@@ -2,7 +2,19 @@
 // things.ts; which operator fits which field type is checked in code (server/areas/things/rule-check.ts).
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
-import { EXAMPLE_IDS as X, RULE_ACTIONS, RULE_OPERATORS, RULE_TRIGGERS, THINGS_LIMITS, description, name, page, pageOf, reference, uuid } from './things.js';
+import {
+  EXAMPLE_IDS as X,
+  RULE_ACTIONS,
+  RULE_OPERATORS,
+  RULE_TRIGGERS,
+  THINGS_LIMITS,
+  description,
+  name,
+  page,
+  pageOf,
+  reference,
+  uuid,
+} from './things.js';
 
 // A rule that alarms the station when a hydrant is reported broken.
 const ruleInput = {
@@ -27,18 +39,31 @@ export const ThingsRuleParams = {
   properties: { uuid: { ...uuid, examples: [X.entity] }, ruleUUID: { ...uuid, examples: [X.rule] } },
 } as const;
 
-export const T10Query = { $id: 'T10Query', type: 'object', properties: { limit: { ...page.limit, examples: [10] }, offset: { ...page.offset, examples: [0] } } } as const;
+export const T10Query = {
+  $id: 'T10Query',
+  type: 'object',
+  properties: { limit: { ...page.limit, examples: [10] }, offset: { ...page.offset, examples: [0] } },
+} as const;
 
 const alarmTemplate = {
   type: 'object',
   additionalProperties: false,
   required: ['alarmMessage'],
   properties: {
-    alarmMessage: { type: 'string', minLength: 1, maxLength: 2000, description: 'Text with {{fieldID}} placeholders, filled from the record' },
+    alarmMessage: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: 'Text with {{fieldID}} placeholders, filled from the record',
+    },
     alarmTemplateID: { ...int64Id, description: 'Passed on with the alarm' },
     documentKeysFieldID: { ...reference, description: 'A field whose comma-separated value lists document keys' },
-    eventName: { type: 'string', maxLength: 200, description: 'Keyword of the alarm; {{fieldID}} placeholders allowed' },
-    positionFieldID: { ...reference, description: 'A coordinates or address field giving the alarm\'s position' },
+    eventName: {
+      type: 'string',
+      maxLength: 200,
+      description: 'Keyword of the alarm; {{fieldID}} placeholders allowed',
+    },
+    positionFieldID: { ...reference, description: "A coordinates or address field giving the alarm's position" },
   },
 } as const;
 
@@ -58,11 +83,21 @@ const ruleFields = {
       properties: {
         fieldID: reference,
         operator: { type: 'string', enum: RULE_OPERATORS },
-        comparison: { type: 'string', maxLength: 500, description: 'In the field type\'s format; absent or "" for empty / not_empty' },
+        comparison: {
+          type: 'string',
+          maxLength: 500,
+          description: 'In the field type\'s format; absent or "" for empty / not_empty',
+        },
       },
     },
   },
-  triggers: { type: 'array', minItems: 1, maxItems: RULE_TRIGGERS.length, uniqueItems: true, items: { type: 'string', enum: RULE_TRIGGERS } },
+  triggers: {
+    type: 'array',
+    minItems: 1,
+    maxItems: RULE_TRIGGERS.length,
+    uniqueItems: true,
+    items: { type: 'string', enum: RULE_TRIGGERS },
+  },
 } as const;
 
 export const ThingsRuleBody = {
@@ -87,7 +122,10 @@ export const ThingsRule = {
   examples: [ruleExample],
 } as const;
 
-export const ThingsRuleList = { ...pageOf('ThingsRuleList', 'rules', 'ThingsRule'), examples: [{ rules: [ruleExample], total: 1 }] };
+export const ThingsRuleList = {
+  ...pageOf('ThingsRuleList', 'rules', 'ThingsRule'),
+  examples: [{ rules: [ruleExample], total: 1 }],
+};
 
 export type T10QueryInput = FromSchema<typeof T10Query>;
 export type RuleInput = FromSchema<typeof ThingsRuleBody>;

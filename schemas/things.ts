@@ -4,13 +4,34 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
 
-export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'datetime', 'selection', 'coordinates', 'address', 'url', 'email', 'phone'] as const;
+export const FIELD_TYPES = [
+  'text',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'selection',
+  'coordinates',
+  'address',
+  'url',
+  'email',
+  'phone',
+] as const;
 export const RULE_TRIGGERS = ['record_created', 'record_updated', 'record_deleted'] as const;
 export const RULE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'empty', 'not_empty'] as const;
 export const RULE_ACTIONS = ['alarm'] as const;
 
 /** Limits of the area (also in docs/api.md). */
-export const THINGS_LIMITS = { fields: 100, selectionValues: 200, userIDs: 1000, bulkRecords: 1000, bulkDeletes: 1000, conditions: 20, valueLength: 10_000, rulesPerEntity: 50 } as const;
+export const THINGS_LIMITS = {
+  fields: 100,
+  selectionValues: 200,
+  userIDs: 1000,
+  bulkRecords: 1000,
+  bulkDeletes: 1000,
+  conditions: 20,
+  valueLength: 10_000,
+  rulesPerEntity: 50,
+} as const;
 
 export const uuid = { type: 'string', format: 'uuid', maxLength: 36 } as const;
 /** A client-chosen reference that is checked in code (an unknown one is a per-item failure, not a 400). */
@@ -104,11 +125,21 @@ export const T1Query = {
     organization_id: { ...int64Id, examples: [7] },
     limit: { ...page.limit, examples: [10] },
     offset: { ...page.offset, examples: [0] },
-    search: { type: 'string', maxLength: 200, description: 'Case-insensitive part of the name (plain text)', examples: ['hydrant'] },
+    search: {
+      type: 'string',
+      maxLength: 200,
+      description: 'Case-insensitive part of the name (plain text)',
+      examples: ['hydrant'],
+    },
   },
 } as const;
 
-export const ThingsUuidParams = { $id: 'ThingsUuidParams', type: 'object', required: ['uuid'], properties: { uuid: { ...uuid, examples: [X.entity] } } } as const;
+export const ThingsUuidParams = {
+  $id: 'ThingsUuidParams',
+  type: 'object',
+  required: ['uuid'],
+  properties: { uuid: { ...uuid, examples: [X.entity] } },
+} as const;
 
 export const T5Query = {
   $id: 'T5Query',
@@ -116,8 +147,17 @@ export const T5Query = {
   properties: {
     limit: { ...page.limit, examples: [20] },
     offset: { ...page.offset, examples: [0] },
-    search: { type: 'string', maxLength: 200, description: 'Case-insensitive plain text found in any value (never a pattern)', examples: ['hauptstraße'] },
-    orderby: { ...reference, description: 'A field ID of the entity; ordered by the field\'s type, empty values last. Default: creation order', examples: [X.checked] },
+    search: {
+      type: 'string',
+      maxLength: 200,
+      description: 'Case-insensitive plain text found in any value (never a pattern)',
+      examples: ['hauptstraße'],
+    },
+    orderby: {
+      ...reference,
+      description: "A field ID of the entity; ordered by the field's type, empty values last. Default: creation order",
+      examples: [X.checked],
+    },
     orderdir: { type: 'string', enum: ['asc', 'desc'], default: 'asc', examples: ['asc'] },
   },
 } as const;
@@ -127,10 +167,19 @@ const fieldDefinition = {
   additionalProperties: false,
   required: ['name', 'type'],
   properties: {
-    id: { ...reference, description: 'Assigned by the service; on T4 it names the field to keep (fields without id are new)' },
+    id: {
+      ...reference,
+      description: 'Assigned by the service; on T4 it names the field to keep (fields without id are new)',
+    },
     name,
     type: { type: 'string', enum: FIELD_TYPES },
-    selectionValues: { type: 'array', maxItems: THINGS_LIMITS.selectionValues, uniqueItems: true, items: name, description: 'The allowed values of a selection field (required there, refused elsewhere)' },
+    selectionValues: {
+      type: 'array',
+      maxItems: THINGS_LIMITS.selectionValues,
+      uniqueItems: true,
+      items: name,
+      description: 'The allowed values of a selection field (required there, refused elsewhere)',
+    },
   },
 } as const;
 
@@ -138,7 +187,8 @@ const fieldDefinition = {
 const icon = {
   type: 'string',
   maxLength: 32,
-  pattern: '^$|^(?=.*[\\p{Extended_Pictographic}\\p{Regional_Indicator}])[\\p{Extended_Pictographic}\\p{Emoji_Component}\\u200d\\ufe0f\\u20e3]+$',
+  pattern:
+    '^$|^(?=.*[\\p{Extended_Pictographic}\\p{Regional_Indicator}])[\\p{Extended_Pictographic}\\p{Emoji_Component}\\u200d\\ufe0f\\u20e3]+$',
   description: 'One emoji (or empty)',
 } as const;
 
@@ -171,8 +221,14 @@ export const T4Body = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  description: 'Given properties replace the stored ones; `fields` is the complete new list (a field left out is removed)',
-  properties: { ...readOnly, ...entityFields, canRead: { type: 'boolean', description: 'Read-only: ignored' }, canWrite: { type: 'boolean', description: 'Read-only: ignored' } },
+  description:
+    'Given properties replace the stored ones; `fields` is the complete new list (a field left out is removed)',
+  properties: {
+    ...readOnly,
+    ...entityFields,
+    canRead: { type: 'boolean', description: 'Read-only: ignored' },
+    canWrite: { type: 'boolean', description: 'Read-only: ignored' },
+  },
   examples: [{ description: 'Hydranten im Ausrückebereich der Feuerwachen 1 und 2', readWriteUserIDs: [42, 44] }],
 } as const;
 
@@ -180,7 +236,19 @@ export const ThingsEntity = {
   $id: 'ThingsEntity',
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'description', 'icon', 'organizationID', 'fields', 'readOnlyUserIDs', 'readWriteUserIDs', 'recordCount', 'canRead', 'canWrite'],
+  required: [
+    'id',
+    'name',
+    'description',
+    'icon',
+    'organizationID',
+    'fields',
+    'readOnlyUserIDs',
+    'readWriteUserIDs',
+    'recordCount',
+    'canRead',
+    'canWrite',
+  ],
   properties: {
     ...entityFields,
     id: uuid,
@@ -192,7 +260,10 @@ export const ThingsEntity = {
   examples: [entityExample],
 } as const;
 
-export const ThingsEntityList = { ...pageOf('ThingsEntityList', 'entities', 'ThingsEntity'), examples: [{ entities: [entityExample], total: 1 }] };
+export const ThingsEntityList = {
+  ...pageOf('ThingsEntityList', 'entities', 'ThingsEntity'),
+  examples: [{ entities: [entityExample], total: 1 }],
+};
 
 const valueItem = {
   type: 'object',
@@ -201,7 +272,11 @@ const valueItem = {
   properties: {
     fieldID: reference,
     id: { ...reference, description: 'Read-only: assigned by the service, kept while the field has a value' },
-    value: { type: 'string', maxLength: THINGS_LIMITS.valueLength, description: 'Text in the field type\'s format; "" clears the field' },
+    value: {
+      type: 'string',
+      maxLength: THINGS_LIMITS.valueLength,
+      description: 'Text in the field type\'s format; "" clears the field',
+    },
   },
 } as const;
 
@@ -221,11 +296,18 @@ export const ThingsRecord = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'entityID', 'values'],
-  properties: { id: uuid, entityID: uuid, values: { type: 'array', items: { ...valueItem, required: ['fieldID', 'id', 'value'] } } },
+  properties: {
+    id: uuid,
+    entityID: uuid,
+    values: { type: 'array', items: { ...valueItem, required: ['fieldID', 'id', 'value'] } },
+  },
   examples: [recordExample],
 } as const;
 
-export const ThingsRecordList = { ...pageOf('ThingsRecordList', 'records', 'ThingsRecord'), examples: [{ records: [recordExample], total: 214 }] };
+export const ThingsRecordList = {
+  ...pageOf('ThingsRecordList', 'records', 'ThingsRecord'),
+  examples: [{ records: [recordExample], total: 214 }],
+};
 
 export const T7Body = {
   $id: 'T7Body',
@@ -245,14 +327,26 @@ export const T7Body = {
     },
     deleteIDs: { type: 'array', maxItems: THINGS_LIMITS.bulkDeletes, items: reference },
   },
-  examples: [{
-    records: [
-      { values: [{ fieldID: X.type, value: 'U 100' }, { fieldID: X.place, value: 'Schulstraße 2, 63450 Hanau' }] },
-      { values: [{ fieldID: X.type, value: 'H 100' }, { fieldID: X.checked, value: '31.02.2025' }] },
-      { id: X.record, values: [{ fieldID: X.state, value: 'defekt' }] },
-    ],
-    deleteIDs: [X.record2],
-  }],
+  examples: [
+    {
+      records: [
+        {
+          values: [
+            { fieldID: X.type, value: 'U 100' },
+            { fieldID: X.place, value: 'Schulstraße 2, 63450 Hanau' },
+          ],
+        },
+        {
+          values: [
+            { fieldID: X.type, value: 'H 100' },
+            { fieldID: X.checked, value: '31.02.2025' },
+          ],
+        },
+        { id: X.record, values: [{ fieldID: X.state, value: 'defekt' }] },
+      ],
+      deleteIDs: [X.record2],
+    },
+  ],
 } as const;
 
 const idList = { type: 'array', items: { type: 'string' } } as const;
@@ -269,15 +363,27 @@ export const ThingsBulkResult = {
     failedEntries: {
       type: 'array',
       description: 'id: the record ID of an update or delete, "records[i]" for the i-th item (0-based) of a create',
-      items: { type: 'object', additionalProperties: false, required: ['id', 'reason'], properties: { id: { type: 'string' }, reason: { type: 'string' } } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'reason'],
+        properties: { id: { type: 'string' }, reason: { type: 'string' } },
+      },
     },
   },
-  examples: [{
-    createdIDs: ['e7b8c9d0-1f2a-4b3c-9d4e-5f6a7b8c9d03'],
-    updatedIDs: [X.record],
-    deletedIDs: [X.record2],
-    failedEntries: [{ id: 'records[1]', reason: `Invalid value for field "Letzte Prüfung" (date): "31.02.2025" is not a date (YYYY-MM-DD)` }],
-  }],
+  examples: [
+    {
+      createdIDs: ['e7b8c9d0-1f2a-4b3c-9d4e-5f6a7b8c9d03'],
+      updatedIDs: [X.record],
+      deletedIDs: [X.record2],
+      failedEntries: [
+        {
+          id: 'records[1]',
+          reason: `Invalid value for field "Letzte Prüfung" (date): "31.02.2025" is not a date (YYYY-MM-DD)`,
+        },
+      ],
+    },
+  ],
 } as const;
 
 export const ThingsUsage = {

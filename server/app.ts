@@ -44,14 +44,15 @@ export interface AppDeps {
   metrics: Metrics;
 }
 
-
 function sameSecret(given: string, wanted: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(wanted);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler. */
+/**
+ * Builds the application: request id → access log → error handler → body → router → authenticate → validate → handler.
+ */
 export function createApp(deps: AppDeps): Koa {
   const { operations, validator } = deps;
   const openapi = buildOpenApi(operations, validator);
@@ -83,10 +84,22 @@ export function createApp(deps: AppDeps): Koa {
 
   // Operations without a credential (a screen asking to be paired) come first; the rest authenticate.
   const publicApi = new Router();
-  mountOperations(publicApi, validator, operations.filter((op) => op.public), deps.limits, deps.rateLimitPerSecond);
+  mountOperations(
+    publicApi,
+    validator,
+    operations.filter((op) => op.public),
+    deps.limits,
+    deps.rateLimitPerSecond,
+  );
   const api = new Router();
   api.use('/api/v1', authenticate(deps.credentials, deps.limits));
-  mountOperations(api, validator, operations.filter((op) => !op.public), deps.limits, deps.rateLimitPerSecond);
+  mountOperations(
+    api,
+    validator,
+    operations.filter((op) => !op.public),
+    deps.limits,
+    deps.rateLimitPerSecond,
+  );
 
   // Behind a proxy only the address the proxy itself saw is trusted (the rightmost X-Forwarded-For entry).
   const koa = new Koa({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
@@ -112,5 +125,11 @@ export function createApp(deps: AppDeps): Koa {
 // The routers match paths without regard to case, as this test does.
 const API_PATH = /^\/api\//i;
 type Routes = (ctx: never, next: Koa.Next) => unknown;
-const under = (routes: Routes): Koa.Middleware => (ctx, next) => (API_PATH.test(ctx.path) ? routes(ctx as never, next) : next());
-const beside = (routes: Routes): Koa.Middleware => (ctx, next) => (API_PATH.test(ctx.path) ? next() : routes(ctx as never, next));
+const under =
+  (routes: Routes): Koa.Middleware =>
+  (ctx, next) =>
+    API_PATH.test(ctx.path) ? routes(ctx as never, next) : next();
+const beside =
+  (routes: Routes): Koa.Middleware =>
+  (ctx, next) =>
+    API_PATH.test(ctx.path) ? next() : routes(ctx as never, next);

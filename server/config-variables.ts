@@ -92,7 +92,14 @@ function text<T extends string | undefined>(o: TextOptions<T>): Variable<T> {
     secret: o.secret,
     unset: o.unset,
     redact: o.redact,
-    show: o.show ?? ((value) => (value === undefined || value === '' ? `(unset${o.unset ? `: ${o.unset}` : ''})` : o.secret ? '(set, not shown)' : String(value))),
+    show:
+      o.show ??
+      ((value) =>
+        value === undefined || value === ''
+          ? `(unset${o.unset ? `: ${o.unset}` : ''})`
+          : o.secret
+            ? '(set, not shown)'
+            : String(value)),
   };
 }
 
@@ -110,7 +117,8 @@ function flag(help: string): Variable<boolean> {
 }
 
 /** A file read at start (its contents are never printed). */
-const file = (help: string, unset: string) => text<string | undefined>({ default: undefined, help, unset, finish: (v) => path.resolve(v) });
+const file = (help: string, unset: string) =>
+  text<string | undefined>({ default: undefined, help, unset, finish: (v) => path.resolve(v) });
 
 /** A URL of a push gateway's host or endpoint. */
 const httpUrl = (o: TextOptions<string>) => text({ format: 'http-url', expect: 'an http:// or https:// URL', ...o });
@@ -123,11 +131,16 @@ export const VARIABLES = {
     default: 4096,
     min: 1,
     max: 65_535,
-    help: 'Connections the kernel queues before they are accepted; screens reconnecting at once after a restart are held instead of dropped and retried seconds later (Linux caps it at `net.core.somaxconn`; docs/hub.md "Reconnect storms")',
+    help:
+      'Connections the kernel queues before they are accepted; screens reconnecting at once after ' +
+      'a restart are held instead of dropped and retried seconds later (Linux caps it at `net.core.somaxconn`; ' +
+      'docs/hub.md "Reconnect storms")',
   }),
   MONGODB_URI: text<string | undefined>({
     default: undefined,
-    help: 'MongoDB 6+ (replica set). Unset: `mongod` on PATH, else embedded FerretDB, else a downloaded MongoDB (mongodb-memory-server, needs internet)',
+    help:
+      'MongoDB 6+ (replica set). Unset: `mongod` on PATH, else embedded FerretDB, else a downloaded ' +
+      'MongoDB (mongodb-memory-server, needs internet)',
     format: 'mongodb-uri',
     expect: 'a mongodb:// or mongodb+srv:// connection string (mongodb://host:27017/alarmhub?replicaSet=rs0)',
     unset: 'embedded database',
@@ -138,12 +151,16 @@ export const VARIABLES = {
     // Resolved once, against the directory the process starts in, like a DATA_DIR that is set.
     default: path.resolve('./data'),
     defaultText: './data',
-    help: 'The embedded database\'s files and address file, and the secrets key file without `SECRETS_KEY`; the service must be able to write it (the container image\'s is the volume `/data`)',
+    help:
+      "The embedded database's files and address file, and the secrets key file without `SECRETS_KEY`; " +
+      "the service must be able to write it (the container image's is the volume `/data`)",
     finish: (value) => path.resolve(value),
   }),
   REDIS_URL: text<string | undefined>({
     default: undefined,
-    help: 'Set it to run several hub processes as one (`redis://…`, or `redis-cluster://host:port,…`, see [Past one Redis](docs/operating.md#past-one-redis)); unset: single-process hub',
+    help:
+      'Set it to run several hub processes as one (`redis://…`, or `redis-cluster://host:port,…`, ' +
+      'see [Past one Redis](docs/operating.md#past-one-redis)); unset: single-process hub',
     format: 'redis-url',
     expect: 'a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port',
     unset: 'single-process hub',
@@ -158,67 +175,183 @@ export const VARIABLES = {
   }),
   HUB_MAX_SOCKETS_PER_TOKEN: integer({
     default: 100,
-    help: 'Hub connections one credential may hold per process (`connect_error` "too_many_connections" beyond); `0` is no cap',
+    help:
+      'Hub connections one credential may hold per process (`connect_error` "too_many_connections" ' +
+      'beyond); `0` is no cap',
     note: (value) => (value === 0 ? 'no cap' : undefined),
   }),
-  HUB_HEARTBEAT_MS: millis({ default: 10_000, zeroIsDefault: true, help: 'How often each process records itself in the database and compares hub settings with the others (`0` is the default)' }),
-  HUB_RESYNC_MS: millis({ default: 10_000, zeroIsDefault: true, help: 'How often each process compares its screens\' monitors with the stored versions and sends a snapshot where patches were lost; a monitor only stored ahead gets half this time for its patches to arrive first (`0` is the default)' }),
-  MONGODB_POOL_SIZE: integer({ default: 20, zeroIsDefault: true, help: 'Database connections per process (`0` is the default)' }),
-  MONGODB_WAIT_QUEUE_TIMEOUT_MS: millis({ default: 10_000, help: 'How long a request waits for a free connection before it is answered 503 `unavailable`' }),
+  HUB_HEARTBEAT_MS: millis({
+    default: 10_000,
+    zeroIsDefault: true,
+    help:
+      'How often each process records itself in the database and compares hub settings with the others ' +
+      '(`0` is the default)',
+  }),
+  HUB_RESYNC_MS: millis({
+    default: 10_000,
+    zeroIsDefault: true,
+    help:
+      "How often each process compares its screens' monitors with the stored versions and sends a " +
+      'snapshot where patches were lost; a monitor only stored ahead gets half this time for its patches ' +
+      'to arrive first (`0` is the default)',
+  }),
+  MONGODB_POOL_SIZE: integer({
+    default: 20,
+    zeroIsDefault: true,
+    help: 'Database connections per process (`0` is the default)',
+  }),
+  MONGODB_WAIT_QUEUE_TIMEOUT_MS: millis({
+    default: 10_000,
+    help: 'How long a request waits for a free connection before it is answered 503 `unavailable`',
+  }),
   LOG_LEVEL: {
     ...text({ default: 'info', help: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' }),
     schema: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     expect: 'one of fatal, error, warn, info, debug, trace, silent',
   },
-  TILE_URL: text({ default: '', defaultText: 'empty', help: 'Map tiles for the display (`https://tiles.example/{z}/{x}/{y}.png`); empty: maps without tiles', unset: 'display maps without tiles' }),
-  JOURNAL_TIME_ZONE: text({ default: 'Europe/Berlin', help: 'Time zone of the local times in journal exports unless a request names one (`timeZone`), an IANA name', format: 'time-zone', expect: 'an IANA time zone such as Europe/Berlin' }),
+  TILE_URL: text({
+    default: '',
+    defaultText: 'empty',
+    help: 'Map tiles for the display (`https://tiles.example/{z}/{x}/{y}.png`); empty: maps without tiles',
+    unset: 'display maps without tiles',
+  }),
+  JOURNAL_TIME_ZONE: text({
+    default: 'Europe/Berlin',
+    help: 'Time zone of the local times in journal exports unless a request names one (`timeZone`), an IANA name',
+    format: 'time-zone',
+    expect: 'an IANA time zone such as Europe/Berlin',
+  }),
   SHUTDOWN_TIMEOUT_MS: millis({ default: 10_000, help: 'How long SIGTERM waits for in-flight requests' }),
-  SCREEN_OFFLINE_AFTER_MS: millis({ default: 120_000, zeroIsDefault: true, help: 'A paired screen silent this long counts as offline (`screen:offline`; `0` is the default)' }),
+  SCREEN_OFFLINE_AFTER_MS: millis({
+    default: 120_000,
+    zeroIsDefault: true,
+    help: 'A paired screen silent this long counts as offline (`screen:offline`; `0` is the default)',
+  }),
   DATA_WRITES_PER_ORGANIZATION: integer({
     default: 4,
-    help: 'Alarm data writes (M7–M10) of one organization in flight per process; more wait their turn (see "Alarm data writes"), so one organization\'s flood does not delay another\'s alarm; `0` is no bound',
+    help:
+      'Alarm data writes (M7–M10) of one organization in flight per process; more wait their turn ' +
+      '(see "Alarm data writes"), so one organization\'s flood does not delay another\'s alarm; `0` is no bound',
     note: (value) => (value === 0 ? 'no bound' : undefined),
   }),
-  DATA_WRITE_BYTES_PER_ORGANIZATION: integer({ default: 256 * 1024, help: 'Declared body bytes the alarm data writes of one organization may hold in flight per process (a single write is always let in): small updates go in parallel, large ones one after another' }),
-  DATA_WRITE_QUEUE_PER_ORGANIZATION: integer({ default: 100, help: 'Alarm data writes of one organization that may wait for their turn per process; beyond, 503 `unavailable` with Retry-After' }),
-  DATA_WRITE_WAIT_MS: millis({ default: 10_000, help: 'How long an alarm data write waits for its organization\'s turn before it is answered 503 `unavailable` with Retry-After' }),
-  PAIRING_SWEEP_MS: millis({ default: 60_000, help: 'How often each process removes expired screen pairings (F1 stores two documents per pairing; expired ones are refused, and removed by this sweep in batches of 500, at most 5,000 a pass); `0` turns the sweep off' }),
-  TOKEN_RECHECK_MS: millis({ default: 5_000, zeroIsDefault: true, help: 'How often the credentials of connected hub sockets are checked: a revoked token\'s sockets, and a user\'s after he left an organization, are disconnected (`0` is the default)' }),
-  TOKEN_FULL_RECHECK_MS: millis({ default: 60_000, zeroIsDefault: true, help: 'How often a recheck pass reads every connected socket\'s credential (one lookup per distinct token and user) whatever the credential change mark says: a revocation whose mark could not be written disconnects its sockets at the first pass this long after the previous full one (`0` is the default)' }),
-  CREDENTIAL_CACHE_MS: millis({ default: 1_000, help: 'How long each process reuses a credential it resolved (the token, and a user\'s memberships) for REST and hub handshakes without reading it again; `0` reads it on every request. Unknown and revoked credentials are never kept. So a token revoked or a membership changed by the admin command (its own process) is seen within this time; a screen removed with F5 is refused at once on every process (they are told through Redis before F5 answers; while Redis is away, within this time), and its sockets are disconnected at once on all' }),
+  DATA_WRITE_BYTES_PER_ORGANIZATION: integer({
+    default: 256 * 1024,
+    help:
+      'Declared body bytes the alarm data writes of one organization may hold in flight per process ' +
+      '(a single write is always let in): small updates go in parallel, large ones one after another',
+  }),
+  DATA_WRITE_QUEUE_PER_ORGANIZATION: integer({
+    default: 100,
+    help:
+      'Alarm data writes of one organization that may wait for their turn per process; beyond, 503 ' +
+      '`unavailable` with Retry-After',
+  }),
+  DATA_WRITE_WAIT_MS: millis({
+    default: 10_000,
+    help:
+      "How long an alarm data write waits for its organization's turn before it is answered 503 `unavailable` " +
+      'with Retry-After',
+  }),
+  PAIRING_SWEEP_MS: millis({
+    default: 60_000,
+    help:
+      'How often each process removes expired screen pairings (F1 stores two documents per pairing; ' +
+      'expired ones are refused, and removed by this sweep in batches of 500, at most 5,000 a pass); ' +
+      '`0` turns the sweep off',
+  }),
+  TOKEN_RECHECK_MS: millis({
+    default: 5_000,
+    zeroIsDefault: true,
+    help:
+      "How often the credentials of connected hub sockets are checked: a revoked token's sockets, " +
+      "and a user's after he left an organization, are disconnected (`0` is the default)",
+  }),
+  TOKEN_FULL_RECHECK_MS: millis({
+    default: 60_000,
+    zeroIsDefault: true,
+    help:
+      "How often a recheck pass reads every connected socket's credential (one lookup per distinct " +
+      'token and user) whatever the credential change mark says: a revocation whose mark could not ' +
+      'be written disconnects its sockets at the first pass this long after the previous full one ' +
+      '(`0` is the default)',
+  }),
+  CREDENTIAL_CACHE_MS: millis({
+    default: 1_000,
+    help:
+      "How long each process reuses a credential it resolved (the token, and a user's memberships) " +
+      'for REST and hub handshakes without reading it again; `0` reads it on every request. Unknown ' +
+      'and revoked credentials are never kept. So a token revoked or a membership changed by the admin ' +
+      'command (its own process) is seen within this time; a screen removed with F5 is refused at ' +
+      'once on every process (they are told through Redis before F5 answers; while Redis is away, ' +
+      'within this time), and its sockets are disconnected at once on all',
+  }),
   RATE_LIMIT_PER_SECOND: integer({
     default: 50,
-    help: 'Requests per second per credential and client address (burst: twice that), shared by all processes through Redis when `REDIS_URL` is set; alarm data writes that pass authorization are exempt (bounded per organization instead, see `DATA_WRITES_PER_ORGANIZATION`); `0` turns all rate limits off',
+    help:
+      'Requests per second per credential and client address (burst: twice that), shared by all processes ' +
+      'through Redis when `REDIS_URL` is set; alarm data writes that pass authorization are exempt ' +
+      '(bounded per organization instead, see `DATA_WRITES_PER_ORGANIZATION`); `0` turns all rate limits off',
     note: (value) => (value === 0 ? 'off' : undefined),
   }),
-  TRUST_PROXY: flag('`true` (or `1`) behind a reverse proxy: take client addresses from the rightmost `X-Forwarded-For` entry'),
+  TRUST_PROXY: flag(
+    '`true` (or `1`) behind a reverse proxy: take client addresses from the rightmost `X-Forwarded-For` entry',
+  ),
   METRICS_TOKEN: text<string | undefined>({
     default: undefined,
-    help: 'When set, `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset: `/metrics` is open',
+    help:
+      'When set, `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset: ' +
+      '`/metrics` is open',
     secret: true,
     show: (value) => (value ? '(set: /metrics needs it as a bearer token)' : '(unset: /metrics is open)'),
   }),
-  APNS_KEY_FILE: file('APNs token-based auth: the `.p8` key file. With `APNS_KEY_ID`, `APNS_TEAM_ID` and `APNS_TOPIC`: all four or none; none: iOS test pushes answer 503 `push_unavailable`', 'iOS test pushes answer 503 push_unavailable'),
-  APNS_KEY_ID: text<string | undefined>({ default: undefined, help: 'The APNs key\'s ID (with `APNS_KEY_FILE`)' }),
+  APNS_KEY_FILE: file(
+    'APNs token-based auth: the `.p8` key file. With `APNS_KEY_ID`, `APNS_TEAM_ID` and `APNS_TOPIC`: ' +
+      'all four or none; none: iOS test pushes answer 503 `push_unavailable`',
+    'iOS test pushes answer 503 push_unavailable',
+  ),
+  APNS_KEY_ID: text<string | undefined>({ default: undefined, help: "The APNs key's ID (with `APNS_KEY_FILE`)" }),
   APNS_TEAM_ID: text<string | undefined>({ default: undefined, help: 'The Apple team ID (with `APNS_KEY_FILE`)' }),
-  APNS_TOPIC: text<string | undefined>({ default: undefined, help: 'The app\'s bundle ID, the APNs topic (with `APNS_KEY_FILE`)' }),
-  APNS_HOST: httpUrl({ default: 'https://api.push.apple.com', defaultText: '`https://api.push.apple.com`', help: 'APNs host' }),
-  APNS_SANDBOX_HOST: httpUrl({ default: 'https://api.sandbox.push.apple.com', defaultText: '`https://api.sandbox.push.apple.com`', help: 'APNs host for devices with `pushTokenDevelopment: true`' }),
-  FCM_SERVICE_ACCOUNT_FILE: file('The Firebase service account key (JSON). Unset: Android test pushes answer 503 `push_unavailable`', 'Android test pushes answer 503 push_unavailable'),
-  FCM_HOST: httpUrl({ default: 'https://fcm.googleapis.com', defaultText: '`https://fcm.googleapis.com`', help: 'FCM HTTP v1 host' }),
+  APNS_TOPIC: text<string | undefined>({
+    default: undefined,
+    help: "The app's bundle ID, the APNs topic (with `APNS_KEY_FILE`)",
+  }),
+  APNS_HOST: httpUrl({
+    default: 'https://api.push.apple.com',
+    defaultText: '`https://api.push.apple.com`',
+    help: 'APNs host',
+  }),
+  APNS_SANDBOX_HOST: httpUrl({
+    default: 'https://api.sandbox.push.apple.com',
+    defaultText: '`https://api.sandbox.push.apple.com`',
+    help: 'APNs host for devices with `pushTokenDevelopment: true`',
+  }),
+  FCM_SERVICE_ACCOUNT_FILE: file(
+    'The Firebase service account key (JSON). Unset: Android test pushes answer 503 `push_unavailable`',
+    'Android test pushes answer 503 push_unavailable',
+  ),
+  FCM_HOST: httpUrl({
+    default: 'https://fcm.googleapis.com',
+    defaultText: '`https://fcm.googleapis.com`',
+    help: 'FCM HTTP v1 host',
+  }),
   FCM_TOKEN_URL: text<string | undefined>({
     default: undefined,
-    defaultText: 'the service account\'s `token_uri`',
-    help: 'OAuth2 token endpoint for the service account\'s signed assertion',
+    defaultText: "the service account's `token_uri`",
+    help: "OAuth2 token endpoint for the service account's signed assertion",
     format: 'http-url',
     expect: 'an http:// or https:// URL',
-    unset: 'the service account\'s token_uri',
+    unset: "the service account's token_uri",
   }),
-  PUSH_EXTRA_CA_FILE: file('A PEM file of CAs trusted for push connections in addition to the system\'s (the tests\' fake gateways)', 'system CAs only'),
-  PUSH_CONFIRM_TTL_SECONDS: integer({ default: 86_400, help: 'How long a push\'s confirmation token can be answered' }),
+  PUSH_EXTRA_CA_FILE: file(
+    "A PEM file of CAs trusted for push connections in addition to the system's (the tests' fake gateways)",
+    'system CAs only',
+  ),
+  PUSH_CONFIRM_TTL_SECONDS: integer({ default: 86_400, help: "How long a push's confirmation token can be answered" }),
   SMS_GATEWAY_URL: text<string | undefined>({
     default: undefined,
-    help: 'Where alarm SMS are POSTed as JSON `{to, text, alarmId, deliveryId}` ([connecting a provider](docs/alarms.md#connecting-an-sms-or-voice-provider)); unset: SMS deliveries fail with "no gateway configured"',
+    help:
+      'Where alarm SMS are POSTed as JSON `{to, text, alarmId, deliveryId}` ([connecting a provider](docs/alarms.md#connecting-an-sms-or-voice-provider)); ' +
+      'unset: SMS deliveries fail with "no gateway configured"',
     format: 'http-url',
     expect: 'an http:// or https:// URL',
     unset: 'no SMS is sent',
@@ -236,24 +369,49 @@ export const VARIABLES = {
     redact: withoutCredentials,
     show: (value) => (value ? gatewayShown(value) : '(unset: no call is made)'),
   }),
-  GATEWAY_TOKEN: text<string | undefined>({ default: undefined, help: 'Sent to the SMS and call gateways as `Authorization: Bearer <GATEWAY_TOKEN>`', secret: true, unset: 'no Authorization header' }),
-  GATEWAY_TIMEOUT_MS: millis({ default: 10_000, help: 'How long one try of an SMS or call waits for its gateway; a try that times out is retried (at most 5 tries within about a minute)' }),
-  INBOUND_GATEWAY_TOKEN: text<string | undefined>({ default: undefined, help: 'The `Gateway-Token` the SMS and voice gateways must send to IN1 and IN2; unset: inbound alarms are off (401)', secret: true, unset: 'inbound alarms off' }),
-  ALARM_OUTBOX_SWEEP_MS: millis({ default: 1_000, help: 'How often each process looks for alarm deliveries that are due (retries, and work a stopped process left)' }),
+  GATEWAY_TOKEN: text<string | undefined>({
+    default: undefined,
+    help: 'Sent to the SMS and call gateways as `Authorization: Bearer <GATEWAY_TOKEN>`',
+    secret: true,
+    unset: 'no Authorization header',
+  }),
+  GATEWAY_TIMEOUT_MS: millis({
+    default: 10_000,
+    help:
+      'How long one try of an SMS or call waits for its gateway; a try that times out is retried (at ' +
+      'most 5 tries within about a minute)',
+  }),
+  INBOUND_GATEWAY_TOKEN: text<string | undefined>({
+    default: undefined,
+    help: 'The `Gateway-Token` the SMS and voice gateways must send to IN1 and IN2; unset: inbound alarms are off (401)',
+    secret: true,
+    unset: 'inbound alarms off',
+  }),
+  ALARM_OUTBOX_SWEEP_MS: millis({
+    default: 1_000,
+    help: 'How often each process looks for alarm deliveries that are due (retries, and work a stopped process left)',
+  }),
   SECRETS_KEY: text<string | undefined>({
     default: undefined,
-    help: 'Key of the integration\'s secrets: 32 bytes, base64 or hex (`openssl rand -base64 32`). Unset: `DATA_DIR/secrets.key`, created with mode 0600 ([secrets key](docs/api.md#the-secrets-key))',
+    help:
+      "Key of the integration's secrets: 32 bytes, base64 or hex (`openssl rand -base64 32`). Unset: " +
+      '`DATA_DIR/secrets.key`, created with mode 0600 ([secrets key](docs/api.md#the-secrets-key))',
     format: 'secrets-key',
     expect: '32 bytes in base64 or hex (openssl rand -base64 32), one key (earlier ones go into SECRETS_PREVIOUS_KEYS)',
     secret: true,
     unset: 'key file DATA_DIR/secrets.key',
     finish: (value) => value.trim(),
-    show: (value, all) => (value ? '(set, not shown)' : `(unset: key file ${path.join(String(all.DATA_DIR), 'secrets.key')})`),
+    show: (value, all) =>
+      value ? '(set, not shown)' : `(unset: key file ${path.join(String(all.DATA_DIR), 'secrets.key')})`,
   }),
   SECRETS_PREVIOUS_KEYS: {
     schema: { type: 'string', maxLength: 4096, format: 'secrets-keys' },
     read: (value) => value,
-    finish: (value: string) => value.split(',').map((k) => k.trim()).filter(Boolean),
+    finish: (value: string) =>
+      value
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
     default: [],
     defaultText: 'empty',
     help: 'Comma-separated earlier keys, still read (never written) after a rotation',
@@ -261,7 +419,11 @@ export const VARIABLES = {
     secret: true,
     show: (value) => `${value.length} key(s), not shown`,
   } satisfies Variable<string[]>,
-  THINGS_RECORD_LIMIT: integer({ default: 10_000, help: 'Things records an organization may hold unless `org limit` gave it its own limit', note: () => 'records per organization without its own limit' }),
+  THINGS_RECORD_LIMIT: integer({
+    default: 10_000,
+    help: 'Things records an organization may hold unless `org limit` gave it its own limit',
+    note: () => 'records per organization without its own limit',
+  }),
 } satisfies Record<string, Variable<any>>;
 
 export type VariableName = keyof typeof VARIABLES;
@@ -295,6 +457,8 @@ export function redactUri(uri: string): string {
 
 /** README's Configuration table, one row per variable. */
 export function configTable(): string {
-  const rows = Object.entries(VARIABLES).map(([name, v]: [string, Variable<unknown>]) => `| \`${name}\` | ${v.defaultText} | ${v.help.replaceAll('|', '\\|')} |`);
+  const rows = Object.entries(VARIABLES).map(
+    ([name, v]: [string, Variable<unknown>]) => `| \`${name}\` | ${v.defaultText} | ${v.help.replaceAll('|', '\\|')} |`,
+  );
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }

@@ -21,13 +21,18 @@ export interface Config {
   redisPrefix: string | undefined;
   /** How often each process records that it is alive (and compares hub settings with the others). */
   hubHeartbeatMs: number;
-  /** How often each process compares its screens' monitors with the stored versions (the safety net for lost patches). */
+  /**
+   * How often each process compares its screens' monitors with the stored versions (the safety net for lost patches).
+   */
   hubResyncMs: number;
   /** A screen silent this long counts as offline. */
   screenOfflineAfterMs: number;
   /** How often expired screen pairings are removed; 0: never. */
   pairingSweepMs: number;
-  /** Alarm data writes per organization and process: in flight (0: no bound) and their declared bytes, waiting, and how long they wait. */
+  /**
+   * Alarm data writes per organization and process: in flight (0: no bound) and their declared bytes, waiting, and how
+   * long they wait.
+   */
   dataWrites: { concurrency: number; bytes: number; queue: number; waitMs: number };
   /** Sockets one credential may hold on one hub process; 0 is no cap. */
   maxSocketsPerToken: number;
@@ -100,7 +105,8 @@ const hostPort = (node: string) => {
   const match = HOST_PORT.exec(node);
   return Boolean(match) && (match![3] === undefined || Number(match![3]) <= 65_535);
 };
-const keyBytes = (key: string) => (/^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0);
+const keyBytes = (key: string) =>
+  /^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0;
 const FORMATS: Record<string, (value: string) => boolean> = {
   host: (value) => /^[A-Za-z0-9._:%-]+$/.test(value),
   'time-zone': (value) => {
@@ -116,10 +122,19 @@ const FORMATS: Record<string, (value: string) => boolean> = {
     return Boolean(match) && match![2].split(',').every(hostPort);
   },
   'redis-url': (value) => {
-    if (/^rediss?-cluster:\/\//.test(value)) return value.replace(/^rediss?-cluster:\/\//, '').replace(/\/.*$/, '').split(',').every(hostPort);
+    if (/^rediss?-cluster:\/\//.test(value))
+      return value
+        .replace(/^rediss?-cluster:\/\//, '')
+        .replace(/\/.*$/, '')
+        .split(',')
+        .every(hostPort);
     try {
       const url = new URL(value);
-      return ['redis:', 'rediss:'].includes(url.protocol) && /^(\/[0-9]*)?$/.test(url.pathname) && (url.port === '' || Number(url.port) <= 65_535);
+      return (
+        ['redis:', 'rediss:'].includes(url.protocol) &&
+        /^(\/[0-9]*)?$/.test(url.pathname) &&
+        (url.port === '' || Number(url.port) <= 65_535)
+      );
     } catch {
       return false;
     }
@@ -132,7 +147,12 @@ const FORMATS: Record<string, (value: string) => boolean> = {
     }
   },
   'secrets-key': (value) => keyBytes(value.trim()) === 32,
-  'secrets-keys': (value) => value.split(',').map((k) => k.trim()).filter(Boolean).every((k) => keyBytes(k) === 32),
+  'secrets-keys': (value) =>
+    value
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .every((k) => keyBytes(k) === 32),
 };
 
 let validate: ValidateFunction | undefined;
@@ -151,8 +171,14 @@ function validator(): ValidateFunction {
 /** Every variable's value (its default when unset or empty); throws a ConfigError naming each bad one. */
 export function readSettings(env: Env = process.env): Settings {
   const variables = VARIABLES as Record<string, Variable>;
-  const raw = Object.fromEntries(Object.keys(variables).map((name) => [name, env[name]]).filter(([, text]) => text !== undefined && text !== ''));
-  const read = Object.fromEntries(Object.entries(raw).map(([name, text]) => [name, variables[name].read(text as string)]));
+  const raw = Object.fromEntries(
+    Object.keys(variables)
+      .map((name) => [name, env[name]])
+      .filter(([, text]) => text !== undefined && text !== ''),
+  );
+  const read = Object.fromEntries(
+    Object.entries(raw).map(([name, text]) => [name, variables[name].read(text as string)]),
+  );
   const problems: string[] = [];
   const check = validator();
   if (!check(read)) {
@@ -160,18 +186,28 @@ export function readSettings(env: Env = process.env): Settings {
     for (const name of bad) {
       const v = variables[name];
       const got = v.secret ? '' : `, not ${JSON.stringify(v.redact ? v.redact(raw[name]!) : raw[name])}`;
-      const unset = v.defaultText !== 'unset' ? `unset it for the default (${v.defaultText.replaceAll('`', '')})` : v.unset ? `unset it (${v.unset})` : 'unset it';
+      const unset =
+        v.defaultText !== 'unset'
+          ? `unset it for the default (${v.defaultText.replaceAll('`', '')})`
+          : v.unset
+            ? `unset it (${v.unset})`
+            : 'unset it';
       problems.push(`${name} must be ${v.expect}${got}: correct it or ${unset}`);
     }
   }
   for (const group of GROUPS) {
     const missing = group.filter((name) => raw[name] === undefined);
     if (missing.length && missing.length < group.length) {
-      problems.push(`${missing.join(', ')} must be set together with ${group.filter((n) => raw[n] !== undefined).join(', ')}: set all ${group.length} or none`);
+      problems.push(
+        `${missing.join(', ')} must be set together with ${group.filter((n) => raw[n] !== undefined).join(', ')}: ` +
+          `set all ${group.length} or none`,
+      );
     }
   }
   if (problems.length) throw new ConfigError(problems);
-  return Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, name in read ? v.finish(read[name] as never) : v.default])) as Settings;
+  return Object.fromEntries(
+    Object.entries(variables).map(([name, v]) => [name, name in read ? v.finish(read[name] as never) : v.default]),
+  ) as Settings;
 }
 
 /** Reads the configuration; throws a ConfigError naming every variable whose value is unusable. */
@@ -190,7 +226,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxSocketsPerToken: s.HUB_MAX_SOCKETS_PER_TOKEN,
     screenOfflineAfterMs: s.SCREEN_OFFLINE_AFTER_MS,
     pairingSweepMs: s.PAIRING_SWEEP_MS,
-    dataWrites: { concurrency: s.DATA_WRITES_PER_ORGANIZATION, bytes: s.DATA_WRITE_BYTES_PER_ORGANIZATION, queue: s.DATA_WRITE_QUEUE_PER_ORGANIZATION, waitMs: s.DATA_WRITE_WAIT_MS },
+    dataWrites: {
+      concurrency: s.DATA_WRITES_PER_ORGANIZATION,
+      bytes: s.DATA_WRITE_BYTES_PER_ORGANIZATION,
+      queue: s.DATA_WRITE_QUEUE_PER_ORGANIZATION,
+      waitMs: s.DATA_WRITE_WAIT_MS,
+    },
     hubHeartbeatMs: s.HUB_HEARTBEAT_MS,
     hubResyncMs: s.HUB_RESYNC_MS,
     logLevel: s.LOG_LEVEL,
@@ -209,10 +250,19 @@ export function loadConfig(env: Env = process.env): Config {
     secretsPreviousKeys: s.SECRETS_PREVIOUS_KEYS,
     secretsKeyFile: path.join(s.DATA_DIR, 'secrets.key'),
     push: {
-      apns: s.APNS_KEY_FILE ? {
-        keyFile: s.APNS_KEY_FILE, keyId: s.APNS_KEY_ID!, teamId: s.APNS_TEAM_ID!, topic: s.APNS_TOPIC!, host: s.APNS_HOST, sandboxHost: s.APNS_SANDBOX_HOST,
-      } : null,
-      fcm: s.FCM_SERVICE_ACCOUNT_FILE ? { serviceAccountFile: s.FCM_SERVICE_ACCOUNT_FILE, host: s.FCM_HOST, tokenUrl: s.FCM_TOKEN_URL } : null,
+      apns: s.APNS_KEY_FILE
+        ? {
+            keyFile: s.APNS_KEY_FILE,
+            keyId: s.APNS_KEY_ID!,
+            teamId: s.APNS_TEAM_ID!,
+            topic: s.APNS_TOPIC!,
+            host: s.APNS_HOST,
+            sandboxHost: s.APNS_SANDBOX_HOST,
+          }
+        : null,
+      fcm: s.FCM_SERVICE_ACCOUNT_FILE
+        ? { serviceAccountFile: s.FCM_SERVICE_ACCOUNT_FILE, host: s.FCM_HOST, tokenUrl: s.FCM_TOKEN_URL }
+        : null,
       extraCaFile: s.PUSH_EXTRA_CA_FILE,
       confirmTtlSeconds: s.PUSH_CONFIRM_TTL_SECONDS,
     },

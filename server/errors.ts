@@ -23,8 +23,11 @@ export class AppError extends Error {
 }
 
 /** 400 with one of invalid_parameter, invalid_body, invalid_json. */
-export const badRequest = (code: 'invalid_parameter' | 'invalid_body' | 'invalid_json', message: string, details?: ErrorDetail[]) =>
-  new AppError(400, code, message, details);
+export const badRequest = (
+  code: 'invalid_parameter' | 'invalid_body' | 'invalid_json',
+  message: string,
+  details?: ErrorDetail[],
+) => new AppError(400, code, message, details);
 /** 401: credential missing, unknown or revoked. */
 export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'unauthorized', message);
 /** 403: authenticated, but not allowed there. */
@@ -35,7 +38,9 @@ export const notFound = (message = 'Not found') => new AppError(404, 'not_found'
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 /** 429 with Retry-After: too many requests from one credential or address. */
 export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'rate_limited', 'Too many requests; slow down', undefined, { 'Retry-After': String(retryAfterSeconds) });
+  new AppError(429, 'rate_limited', 'Too many requests; slow down', undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
 /** 503 with Retry-After: a backing service is down. */
 export const unavailable = (message = 'Service temporarily unavailable', retryAfterSeconds = 5) =>
   new AppError(503, 'unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });

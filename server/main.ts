@@ -14,7 +14,8 @@ function fail(err: unknown, config?: Config): never {
   say(`cannot start: ${explainStartupError(err, config)}`);
   // The stack helps with an error nobody foresaw, and only when asked for.
   const known = err instanceof ConfigError || err instanceof StartupError;
-  if (!known && ['debug', 'trace'].includes(config?.logLevel ?? '')) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+  if (!known && ['debug', 'trace'].includes(config?.logLevel ?? ''))
+    process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
   process.exit(1);
 }
 
@@ -37,7 +38,11 @@ try {
   // The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
   const secrets = openKeyring(config);
   say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
-  if (config.mongodbUri && !config.secretsKey) say('warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the same key; set SECRETS_KEY');
+  if (config.mongodbUri && !config.secretsKey)
+    say(
+      'warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the ' +
+        'same key; set SECRETS_KEY',
+    );
   database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
   say(`database: ${database.engine} at ${redactUri(database.uri)}`);
   service = await startService(config, database.uri, log);
@@ -45,8 +50,13 @@ try {
   await database?.stop().catch(() => {});
   fail(err, config);
 }
-say(`installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`);
-say(`listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} (REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`);
+say(
+  `installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`,
+);
+say(
+  `listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} ` +
+    `(REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`,
+);
 if (!(await anyOrganization(service.db))) {
   // The admin command must find this same database: repeat the settings that choose it.
   const env = [

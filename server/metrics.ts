@@ -17,11 +17,36 @@ export class Metrics {
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'alarmhub_' });
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'alarmhub_http_requests_total', help: 'HTTP requests by operation label (A1…T13, F1…F8; "none" for other routes), method and status', labelNames: ['label', 'method', 'status'], registers });
-    this.duration = new Histogram({ name: 'alarmhub_http_request_duration_seconds', help: 'Time to answer HTTP requests, by operation label and method', labelNames: ['label', 'method'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers });
-    this.patches = new Counter({ name: 'alarmhub_hub_patches_emitted_total', help: 'Monitor patches this process sent to its screens (once per room, whatever its size)', registers });
-    this.patchDelay = new Histogram({ name: 'alarmhub_hub_write_to_emit_seconds', help: 'From a data write (its server time) to the patch leaving this process for its screens', buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers });
-    this.snapshots = new Counter({ name: 'alarmhub_hub_snapshots_sent_total', help: 'Whole monitor states sent to screens: on subscribe, or to a room that fell behind (resync)', labelNames: ['reason'], registers });
+    this.requests = new Counter({
+      name: 'alarmhub_http_requests_total',
+      help: 'HTTP requests by operation label (A1…T13, F1…F8; "none" for other routes), method and status',
+      labelNames: ['label', 'method', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'alarmhub_http_request_duration_seconds',
+      help: 'Time to answer HTTP requests, by operation label and method',
+      labelNames: ['label', 'method'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.patches = new Counter({
+      name: 'alarmhub_hub_patches_emitted_total',
+      help: 'Monitor patches this process sent to its screens (once per room, whatever its size)',
+      registers,
+    });
+    this.patchDelay = new Histogram({
+      name: 'alarmhub_hub_write_to_emit_seconds',
+      help: 'From a data write (its server time) to the patch leaving this process for its screens',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.snapshots = new Counter({
+      name: 'alarmhub_hub_snapshots_sent_total',
+      help: 'Whole monitor states sent to screens: on subscribe, or to a room that fell behind (resync)',
+      labelNames: ['reason'],
+      registers,
+    });
   }
 
   /** Koa middleware: counts and times every request under its operation label. */
@@ -61,17 +86,29 @@ export class Metrics {
 
   /** A gauge read when scraped: connected screens, subscriptions, Redis and database state. */
   gauge(name: string, help: string, read: () => number | Promise<number>): void {
-    new Gauge({ name, help, registers: [this.registry], async collect() { this.set(await read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
   }
 
   /** A counter read when scraped from a running total kept elsewhere. */
   counter(name: string, help: string, read: () => number): void {
     let last = 0;
-    new Counter({ name, help, registers: [this.registry], collect() {
-      const now = read();
-      if (now > last) this.inc(now - last);
-      last = now;
-    } });
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const now = read();
+        if (now > last) this.inc(now - last);
+        last = now;
+      },
+    });
   }
 
   /** The text exposition format. */

@@ -43,8 +43,17 @@ export interface RunningService {
 }
 
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
-export async function startService(config: Config, mongodbUri: string, log: Logger, options: Pick<DatabaseOptions, 'monitorCommands'> = {}): Promise<RunningService> {
-  const db = await openDatabase(mongodbUri, serviceModels, { maxPoolSize: config.mongodbPoolSize, waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs, monitorCommands: options.monitorCommands });
+export async function startService(
+  config: Config,
+  mongodbUri: string,
+  log: Logger,
+  options: Pick<DatabaseOptions, 'monitorCommands'> = {},
+): Promise<RunningService> {
+  const db = await openDatabase(mongodbUri, serviceModels, {
+    maxPoolSize: config.mongodbPoolSize,
+    waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs,
+    monitorCommands: options.monitorCommands,
+  });
   const installationId = await loadInstallationId(db.system);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
   const peers = await watchHubPeers(db.system, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
@@ -52,25 +61,59 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
   const metrics = new Metrics();
   const credentials = new CredentialCache(db, config.credentialCacheMs);
-  metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () => Number(await db.ping()));
-  metrics.gauge('alarmhub_redis_up', '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL', () => (redis ? Number(redis.up()) : -1));
-  metrics.gauge('alarmhub_hub_mismatched_processes', 'Live processes on this database whose hub settings differ from this one\'s', () => peers.mismatches().length);
+  metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () =>
+    Number(await db.ping()),
+  );
+  metrics.gauge(
+    'alarmhub_redis_up',
+    '1 while both Redis connections are ready, 0 when down, -1 without REDIS_URL',
+    () => (redis ? Number(redis.up()) : -1),
+  );
+  metrics.gauge(
+    'alarmhub_hub_mismatched_processes',
+    "Live processes on this database whose hub settings differ from this one's",
+    () => peers.mismatches().length,
+  );
   // The areas, each built once: what publishes on the hub first, then what uses it.
   const io = createIo(redis, redisPrefix);
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
   const store = new MonitorStore(db, log);
   const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
-  const { monitors, screens, outbox, inbound, water, operations } = buildAreas({ config, db, log, limits, events: broadcasts, monitorStore: store, monitorEvents: live });
+  const { monitors, screens, outbox, inbound, water, operations } = buildAreas({
+    config,
+    db,
+    log,
+    limits,
+    events: broadcasts,
+    monitorStore: store,
+    monitorEvents: live,
+  });
   const validator = new Validator();
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },
     // Redis down, or processes with different hub settings, degrade the hub (writes reach other
     // processes' screens only through the resync) but REST keeps serving: reported, not fatal.
-    { name: 'hub', check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }) },
+    {
+      name: 'hub',
+      check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }),
+    },
   ];
   const display = await displayRoutes(config.tileUrl);
-  const app = createApp({ config, log, operations, validator, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerSecond: config.rateLimitPerSecond, limits, credentials, metrics, trustProxy: config.trustProxy, readiness, extraRoutes: [display] });
+  const app = createApp({
+    config,
+    log,
+    operations,
+    validator,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rateLimitPerSecond: config.rateLimitPerSecond,
+    limits,
+    credentials,
+    metrics,
+    trustProxy: config.trustProxy,
+    readiness,
+    extraRoutes: [display],
+  });
 
   const handle = app.callback();
   // Set when shutdown begins. A request that arrives after that (on a keep-alive connection that is
@@ -80,7 +123,12 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   const server = http.createServer((req, res) => {
     if (!closing) return void handle(req, res);
     const requestId = randomUUID();
-    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'X-Request-Id': requestId, Connection: 'close' });
+    res.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Retry-After': '1',
+      'X-Request-Id': requestId,
+      Connection: 'close',
+    });
     res.end(JSON.stringify({ error: 'unavailable', message: 'The service is shutting down; try again', requestId }));
   });
   server.on('clientError', answerClientError);
@@ -102,15 +150,52 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
     tokenFullRecheckMs: config.tokenFullRecheckMs,
     trustProxy: config.trustProxy,
   });
-  metrics.counter('alarmhub_data_write_collisions_total', 'Monitor data writes that found their version taken by another process and were built again on the stored one', () => store.dataCollisions);
-  metrics.gauge('alarmhub_data_writes_in_flight', 'Alarm data writes past their organization\'s gate on this process', () => monitors.dataWrites.active);
-  metrics.gauge('alarmhub_data_writes_waiting', 'Alarm data writes waiting for their organization\'s turn on this process', () => monitors.dataWrites.waiting);
-  metrics.counter('alarmhub_data_writes_refused_total', 'Alarm data writes refused with 503 because their organization\'s queue was full or their wait ran out', () => monitors.dataWrites.refused);
-  metrics.counter('alarmhub_alarm_delivery_failed_tries_total', 'Tries of alarm deliveries (push, SMS, call) that failed on this process; each is retried or ends failed (docs/alarms.md)', () => outbox.failedTries);
-  metrics.counter('alarmhub_inbound_received_total', 'SMS and calls the gateways reported to IN1 and IN2 on this process', () => inbound.counts.accepted);
-  metrics.counter('alarmhub_inbound_alarms_raised_total', 'Alarms raised by an SMS or a call with the right PIN on this process', () => inbound.counts.raised);
-  metrics.counter('alarmhub_inbound_wrong_pins_total', 'SMS and calls whose number and PIN matched no alarming configuration on this process', () => inbound.counts.wrongPin);
-  metrics.counter('alarmhub_inbound_throttled_total', 'SMS and calls ignored because their sender sent too many wrong PINs', () => inbound.counts.throttled);
+  metrics.counter(
+    'alarmhub_data_write_collisions_total',
+    'Monitor data writes that found their version taken by another process and were built again on the stored one',
+    () => store.dataCollisions,
+  );
+  metrics.gauge(
+    'alarmhub_data_writes_in_flight',
+    "Alarm data writes past their organization's gate on this process",
+    () => monitors.dataWrites.active,
+  );
+  metrics.gauge(
+    'alarmhub_data_writes_waiting',
+    "Alarm data writes waiting for their organization's turn on this process",
+    () => monitors.dataWrites.waiting,
+  );
+  metrics.counter(
+    'alarmhub_data_writes_refused_total',
+    "Alarm data writes refused with 503 because their organization's queue was full or their wait ran out",
+    () => monitors.dataWrites.refused,
+  );
+  metrics.counter(
+    'alarmhub_alarm_delivery_failed_tries_total',
+    'Tries of alarm deliveries (push, SMS, call) that failed on this process; each is retried or ' +
+      'ends failed (docs/alarms.md)',
+    () => outbox.failedTries,
+  );
+  metrics.counter(
+    'alarmhub_inbound_received_total',
+    'SMS and calls the gateways reported to IN1 and IN2 on this process',
+    () => inbound.counts.accepted,
+  );
+  metrics.counter(
+    'alarmhub_inbound_alarms_raised_total',
+    'Alarms raised by an SMS or a call with the right PIN on this process',
+    () => inbound.counts.raised,
+  );
+  metrics.counter(
+    'alarmhub_inbound_wrong_pins_total',
+    'SMS and calls whose number and PIN matched no alarming configuration on this process',
+    () => inbound.counts.wrongPin,
+  );
+  metrics.counter(
+    'alarmhub_inbound_throttled_total',
+    'SMS and calls ignored because their sender sent too many wrong PINs',
+    () => inbound.counts.throttled,
+  );
   outbox.start();
   const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
   // The next sweep is timed from the end of the last one: on a busy process a sweep can take longer
@@ -119,10 +204,13 @@ export async function startService(config: Config, mongodbUri: string, log: Logg
   let sweeping = config.pairingSweepMs > 0;
   const sweepPairingsLater = () => {
     pairingSweep = setTimeout(() => {
-      screens.pairings.sweep().then(
-        (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
-        (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
-      ).finally(() => sweeping && sweepPairingsLater());
+      screens.pairings
+        .sweep()
+        .then(
+          (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
+          (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
+        )
+        .finally(() => sweeping && sweepPairingsLater());
     }, config.pairingSweepMs);
     pairingSweep.unref();
   };

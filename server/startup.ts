@@ -20,7 +20,10 @@ export function dataDirUses(config: Config, opts: { keyFile: boolean }): string[
   ];
 }
 
-/** Throws a StartupError when DATA_DIR cannot be written, a configured file cannot be read, or (with `port`) the port cannot be bound. */
+/**
+ * Throws a StartupError when DATA_DIR cannot be written, a configured file cannot be read, or (with `port`) the port
+ * cannot be bound.
+ */
 export async function preflight(config: Config, opts: { dataDirUses: string[]; port: boolean }): Promise<void> {
   if (opts.dataDirUses.length) checkDataDir(config.dataDir, opts.dataDirUses);
   const files: Array<[string, string | undefined]> = [
@@ -33,7 +36,9 @@ export async function preflight(config: Config, opts: { dataDirUses: string[]; p
     try {
       fs.accessSync(file, fs.constants.R_OK);
     } catch (err) {
-      throw new StartupError(`${name} ${file} cannot be read by ${user()} (${reason(err)}): correct the path or make the file readable`);
+      throw new StartupError(
+        `${name} ${file} cannot be read by ${user()} (${reason(err)}): correct the path or make the file readable`,
+      );
     }
   }
   if (opts.port && config.port !== 0) {
@@ -50,7 +55,8 @@ function checkDataDir(dir: string, uses: string[]): void {
   } catch (err) {
     throw new StartupError(
       `DATA_DIR ${dir} cannot be written by ${user()} (${reason(err)}), and it holds ${uses.join(' and ')}: ` +
-        'make it writable for that user or set DATA_DIR to a directory that is (the container image\'s is the volume /data)',
+        ("make it writable for that user or set DATA_DIR to a directory that is (the container image's " +
+          'is the volume /data)'),
     );
   }
 }
@@ -67,12 +73,23 @@ function bindError(port: number, host: string): Promise<NodeJS.ErrnoException | 
 function explainListen(err: NodeJS.ErrnoException, config: Config): string {
   const { port, host } = config;
   switch (err.code) {
-    case 'EADDRINUSE': return `PORT ${port} is already in use on ${host} (another process listens there): stop that process or set PORT to a free port`;
-    case 'EACCES': return `PORT ${port} needs privileges ${user()} does not have: set PORT to 1024 or above`;
-    case 'EADDRNOTAVAIL': return `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all of them`;
+    case 'EADDRINUSE':
+      return (
+        `PORT ${port} is already in use on ${host} (another process listens there): stop that process ` +
+        `or set PORT to a free port`
+      );
+    case 'EACCES':
+      return `PORT ${port} needs privileges ${user()} does not have: set PORT to 1024 or above`;
+    case 'EADDRNOTAVAIL':
+      return (
+        `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 ` +
+        `for all of them`
+      );
     case 'ENOTFOUND':
-    case 'EAI_AGAIN': return `HOST ${host} does not resolve (${err.code}): set HOST to an address of this machine`;
-    default: return `listening on HOST ${host}, PORT ${port} failed (${reason(err)}): check HOST and PORT`;
+    case 'EAI_AGAIN':
+      return `HOST ${host} does not resolve (${err.code}): set HOST to an address of this machine`;
+    default:
+      return `listening on HOST ${host}, PORT ${port} failed (${reason(err)}): check HOST and PORT`;
   }
 }
 
@@ -82,17 +99,26 @@ const REFUSED = new Set([13, 18]);
 /** The sentence that says why the start failed and what to change; `config` is unknown when reading it failed. */
 export function explainStartupError(err: unknown, config?: Config): string {
   if (err instanceof ConfigError || err instanceof StartupError) return err.message;
-  const e = err as { name?: string; message?: string; code?: string | number; syscall?: string; path?: string } | undefined;
+  const e = err as
+    { name?: string; message?: string; code?: string | number; syscall?: string; path?: string } | undefined;
   if (typeof e?.name === 'string' && e.name.startsWith('Mongo')) {
-    const where = config?.mongodbUri ? `the database at MONGODB_URI ${redactUri(config.mongodbUri)}` : 'the embedded database';
+    const where = config?.mongodbUri
+      ? `the database at MONGODB_URI ${redactUri(config.mongodbUri)}`
+      : 'the embedded database';
     if (/ServerSelection/.test(e.name)) {
       return `${where} did not answer (${reason(e)}): start it or correct ${config?.mongodbUri ? 'MONGODB_URI (unset, the service starts an embedded database in DATA_DIR)' : 'DATA_DIR'}`;
     }
-    if (/Parse|InvalidArgument|Runtime/.test(e.name)) return `MONGODB_URI is not a connection string the MongoDB driver accepts (${reason(e)}): correct MONGODB_URI`;
-    if (typeof e.code === 'number' && REFUSED.has(e.code)) return `${where} refused this service (${reason(e)}): correct the user and password in MONGODB_URI, or that user's roles`;
+    if (/Parse|InvalidArgument|Runtime/.test(e.name))
+      return `MONGODB_URI is not a connection string the MongoDB driver accepts (${reason(e)}): correct MONGODB_URI`;
+    if (typeof e.code === 'number' && REFUSED.has(e.code))
+      return (
+        `${where} refused this service (${reason(e)}): correct the user and password in MONGODB_URI, ` +
+        `or that user's roles`
+      );
     return `${where} failed (${reason(e)}): check MONGODB_URI and the database's own log`;
   }
-  if (config && (e?.syscall === 'listen' || e?.syscall === 'getaddrinfo')) return explainListen(e as NodeJS.ErrnoException, config);
+  if (config && (e?.syscall === 'listen' || e?.syscall === 'getaddrinfo'))
+    return explainListen(e as NodeJS.ErrnoException, config);
   if (config && typeof e?.path === 'string' && e.path.startsWith(config.dataDir)) {
     return `DATA_DIR ${config.dataDir}: ${reason(e)}: make the directory and its files readable and writable for ${user()}`;
   }

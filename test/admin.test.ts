@@ -1,5 +1,5 @@
-// The admin command line (docs/api.md "Authentication and permissions") as a user runs it: every command prints one JSON object on
-// stdout, and what it creates works against the API.
+// The admin command line (docs/api.md "Authentication and permissions") as a user runs it: every command prints one
+// JSON object on stdout, and what it creates works against the API.
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { runAdmin, type CliResult } from './helpers/cli.js';
@@ -23,7 +23,14 @@ function ok(res: CliResult): any {
   return res.json;
 }
 
-const state: { orgId?: number; adminId?: number; memberId?: number; apiKey?: { id: number; token: string }; pat?: { id: number; token: string }; memberPat?: { id: number; token: string } } = {};
+const state: {
+  orgId?: number;
+  adminId?: number;
+  memberId?: number;
+  apiKey?: { id: number; token: string };
+  pat?: { id: number; token: string };
+  memberPat?: { id: number; token: string };
+} = {};
 
 admin.before(async (ctx) => {
   ctx.svc = await startTestService();
@@ -51,20 +58,23 @@ admin('exit 2 with a JSON usage error for an unknown command, a missing flag or 
   assert.match(unknown.stderr, 'usage:');
 });
 
-admin('help lists every command as one JSON object, exit 0; member remove → {organizationId, userId, removed}', async () => {
-  const help = await run('help');
-  assert.is(help.code, 0);
-  assert.ok(help.json.usage.includes('member remove --org ID --user ID'), help.stdout);
-  const org = (await run('org', 'create', '--name', 'Wache West')).json;
-  const user = (await run('user', 'create', '--name', 'Kim')).json;
-  await run('member', 'add', '--org', String(org.id), '--user', String(user.id), '--role', 'member');
-  const removed = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
-  assert.is(removed.code, 0);
-  assert.equal(removed.json, { organizationId: org.id, userId: user.id, removed: true });
-  const again = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
-  assert.is(again.code, 1);
-  assert.is(again.json.error, 'not_found');
-});
+admin(
+  'help lists every command as one JSON object, exit 0; member remove → {organizationId, userId, removed}',
+  async () => {
+    const help = await run('help');
+    assert.is(help.code, 0);
+    assert.ok(help.json.usage.includes('member remove --org ID --user ID'), help.stdout);
+    const org = (await run('org', 'create', '--name', 'Wache West')).json;
+    const user = (await run('user', 'create', '--name', 'Kim')).json;
+    await run('member', 'add', '--org', String(org.id), '--user', String(user.id), '--role', 'member');
+    const removed = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
+    assert.is(removed.code, 0);
+    assert.equal(removed.json, { organizationId: org.id, userId: user.id, removed: true });
+    const again = await run('member', 'remove', '--org', String(org.id), '--user', String(user.id));
+    assert.is(again.code, 1);
+    assert.is(again.json.error, 'not_found');
+  },
+);
 
 admin('exit 1 with a JSON not_found error for an organization that does not exist', async () => {
   const res = await run('apikey', 'create', '--org', '9007199254740991', '--name', 'ghost');
@@ -79,7 +89,10 @@ admin('org create → {id, name}; user create → {id, name}; member add → {or
   assert.is(org.name, 'Fire Dept North');
   state.orgId = org.id;
 
-  const [alex, sam] = await Promise.all([run('user', 'create', '--name', 'Alex'), run('user', 'create', '--name', 'Sam')]).then((r) => r.map(ok));
+  const [alex, sam] = await Promise.all([
+    run('user', 'create', '--name', 'Alex'),
+    run('user', 'create', '--name', 'Sam'),
+  ]).then((r) => r.map(ok));
   assert.equal(Object.keys(alex).sort(), ['id', 'name']);
   assert.is(alex.name, 'Alex');
   assert.is(sam.name, 'Sam');
@@ -89,7 +102,9 @@ admin('org create → {id, name}; user create → {id, name}; member add → {or
 
   const asAdmin = ok(await run('member', 'add', '--org', String(org.id), '--user', String(alex.id), '--role', 'admin'));
   assert.equal(asAdmin, { organizationId: org.id, userId: alex.id, role: 'admin' });
-  const asMember = ok(await run('member', 'add', '--org', String(org.id), '--user', String(sam.id), '--role', 'member'));
+  const asMember = ok(
+    await run('member', 'add', '--org', String(org.id), '--user', String(sam.id), '--role', 'member'),
+  );
   assert.equal(asMember, { organizationId: org.id, userId: sam.id, role: 'member' });
 });
 
@@ -115,14 +130,27 @@ admin('org limit → {organizationId, recordLimit}', async () => {
   assert.equal(res, { organizationId: state.orgId, recordLimit: 500 });
 });
 
-admin('org list shows the limit that applies: the organization\'s own, else THINGS_RECORD_LIMIT (10000 unless set)', async () => {
-  const plain = ok(await run('org', 'create', '--name', 'No Own Limit'));
-  const find = (res: CliResult, id: number) => ok(res).organizations.find((o: { id: number }) => o.id === id);
-  const [byDefault, bySetting] = await Promise.all([run('org', 'list'), runAdmin(['org', 'list'], { ...env(), THINGS_RECORD_LIMIT: '1234' })]);
-  assert.equal({ ...find(byDefault, plain.id), createdAt: 0 }, { id: plain.id, name: 'No Own Limit', recordLimit: 10_000, recordLimitFrom: 'THINGS_RECORD_LIMIT', createdAt: 0 });
-  assert.is(find(bySetting, plain.id).recordLimit, 1234);
-  assert.equal([find(byDefault, state.orgId!).recordLimit, find(bySetting, state.orgId!).recordLimit], [500, 500], 'an own limit wins over the setting');
-});
+admin(
+  "org list shows the limit that applies: the organization's own, else THINGS_RECORD_LIMIT (10000 unless set)",
+  async () => {
+    const plain = ok(await run('org', 'create', '--name', 'No Own Limit'));
+    const find = (res: CliResult, id: number) => ok(res).organizations.find((o: { id: number }) => o.id === id);
+    const [byDefault, bySetting] = await Promise.all([
+      run('org', 'list'),
+      runAdmin(['org', 'list'], { ...env(), THINGS_RECORD_LIMIT: '1234' }),
+    ]);
+    assert.equal(
+      { ...find(byDefault, plain.id), createdAt: 0 },
+      { id: plain.id, name: 'No Own Limit', recordLimit: 10_000, recordLimitFrom: 'THINGS_RECORD_LIMIT', createdAt: 0 },
+    );
+    assert.is(find(bySetting, plain.id).recordLimit, 1234);
+    assert.equal(
+      [find(byDefault, state.orgId!).recordLimit, find(bySetting, state.orgId!).recordLimit],
+      [500, 500],
+      'an own limit wins over the setting',
+    );
+  },
+);
 
 admin('every command names the database it talks to on stderr, while stdout stays one JSON object', async () => {
   const res = await run('org', 'list');
@@ -139,7 +167,10 @@ admin('the created API key and admin token work against the API: M3 201, M1 200'
   assert.is(second.status, 201);
   const listed = await byPat.get(`/api/v1/monitor?organization=${state.orgId}`);
   assert.is(listed.status, 200);
-  assert.equal(listed.body.map((m: { name: string }) => m.name), ['Made by CLI key', 'Made by CLI admin']);
+  assert.equal(
+    listed.body.map((m: { name: string }) => m.name),
+    ['Made by CLI key', 'Made by CLI admin'],
+  );
 });
 
 admin('the member added by the CLI reads (M1 200) but may not write (M3 403)', async (ctx) => {
@@ -177,42 +208,59 @@ admin('usage errors answer at once without a database; unknown commands list the
   assert.is(both.json.message, 'give exactly one of --org and --user');
 });
 
-admin('org list, user list, member list --org and token list --org|--user print ids, names, kinds and dates, never a secret', async (ctx) => {
-  const orgs = ok(await run('org', 'list')).organizations;
-  const org = orgs.find((o: { id: number }) => o.id === state.orgId);
-  assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit', 'recordLimitFrom']);
-  assert.is(org.name, 'Fire Dept North');
-  assert.is(org.recordLimit, 500);
-  assert.is(org.recordLimitFrom, 'org limit');
-  // Alex and Sam were created at once: their IDs may come in either order, and lists are by ID.
-  const byId = <T extends { id?: number; userId?: number }>(list: T[]) => [...list].sort((x, y) => (x.id ?? x.userId!) - (y.id ?? y.userId!));
-  const users = ok(await run('user', 'list', '--org', String(state.orgId))).users;
-  assert.equal(users, byId(users), 'listed by ID');
-  const alex = users.find((u: { id: number }) => u.id === state.adminId);
-  assert.is(alex.name, 'Alex');
-  assert.equal(alex.memberships, [{ organizationId: state.orgId, role: 'admin' }]);
-  const members = ok(await run('member', 'list', '--org', String(state.orgId)));
-  assert.equal(members, { organizationId: state.orgId, members: byId([{ userId: state.adminId!, name: 'Alex', role: 'admin' }, { userId: state.memberId!, name: 'Sam', role: 'member' }]) });
-  // A request with the member's token is recorded as its last use.
-  await client(ctx.svc.url, { pat: state.memberPat!.token }).get(`/api/v1/monitor?organization=${state.orgId}`);
-  // Recorded in the background (the request does not wait for it): look until it is there.
-  const deadline = Date.now() + 20_000;
-  let userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
-  while (!userTokens[0]?.lastUsedAt && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
-  }
-  assert.is(userTokens.length, 1);
-  assert.equal(Object.keys(userTokens[0]).sort(), ['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'revokedAt']);
-  assert.is(userTokens[0].kind, 'pat');
-  assert.ok(Date.now() - Date.parse(userTokens[0].lastUsedAt) < 60_000);
-  const orgTokens = ok(await run('token', 'list', '--org', String(state.orgId))).tokens;
-  assert.ok(orgTokens.some((t: { id: number; kind: string; revokedAt: string | null }) => t.id === state.apiKey!.id && t.kind === 'apikey' && t.revokedAt));
-  const all = JSON.stringify([orgs, users, orgTokens, userTokens]);
-  for (const secret of [state.apiKey!.token, state.pat!.token, state.memberPat!.token]) assert.not.ok(all.includes(secret.slice(4)), 'no secret printed');
-  const missing = await run('member', 'list', '--org', '9007199254740991');
-  assert.is(missing.code, 1);
-  assert.is(missing.json.error, 'not_found');
-});
+admin(
+  'org list, user list, member list --org and token list --org|--user print ids, names, kinds ' +
+    'and dates, never a secret',
+  async (ctx) => {
+    const orgs = ok(await run('org', 'list')).organizations;
+    const org = orgs.find((o: { id: number }) => o.id === state.orgId);
+    assert.equal(Object.keys(org).sort(), ['createdAt', 'id', 'name', 'recordLimit', 'recordLimitFrom']);
+    assert.is(org.name, 'Fire Dept North');
+    assert.is(org.recordLimit, 500);
+    assert.is(org.recordLimitFrom, 'org limit');
+    // Alex and Sam were created at once: their IDs may come in either order, and lists are by ID.
+    const byId = <T extends { id?: number; userId?: number }>(list: T[]) =>
+      [...list].sort((x, y) => (x.id ?? x.userId!) - (y.id ?? y.userId!));
+    const users = ok(await run('user', 'list', '--org', String(state.orgId))).users;
+    assert.equal(users, byId(users), 'listed by ID');
+    const alex = users.find((u: { id: number }) => u.id === state.adminId);
+    assert.is(alex.name, 'Alex');
+    assert.equal(alex.memberships, [{ organizationId: state.orgId, role: 'admin' }]);
+    const members = ok(await run('member', 'list', '--org', String(state.orgId)));
+    assert.equal(members, {
+      organizationId: state.orgId,
+      members: byId([
+        { userId: state.adminId!, name: 'Alex', role: 'admin' },
+        { userId: state.memberId!, name: 'Sam', role: 'member' },
+      ]),
+    });
+    // A request with the member's token is recorded as its last use.
+    await client(ctx.svc.url, { pat: state.memberPat!.token }).get(`/api/v1/monitor?organization=${state.orgId}`);
+    // Recorded in the background (the request does not wait for it): look until it is there.
+    const deadline = Date.now() + 20_000;
+    let userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+    while (!userTokens[0]?.lastUsedAt && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      userTokens = ok(await run('token', 'list', '--user', String(state.memberId))).tokens;
+    }
+    assert.is(userTokens.length, 1);
+    assert.equal(Object.keys(userTokens[0]).sort(), ['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'revokedAt']);
+    assert.is(userTokens[0].kind, 'pat');
+    assert.ok(Date.now() - Date.parse(userTokens[0].lastUsedAt) < 60_000);
+    const orgTokens = ok(await run('token', 'list', '--org', String(state.orgId))).tokens;
+    assert.ok(
+      orgTokens.some(
+        (t: { id: number; kind: string; revokedAt: string | null }) =>
+          t.id === state.apiKey!.id && t.kind === 'apikey' && t.revokedAt,
+      ),
+    );
+    const all = JSON.stringify([orgs, users, orgTokens, userTokens]);
+    for (const secret of [state.apiKey!.token, state.pat!.token, state.memberPat!.token])
+      assert.not.ok(all.includes(secret.slice(4)), 'no secret printed');
+    const missing = await run('member', 'list', '--org', '9007199254740991');
+    assert.is(missing.code, 1);
+    assert.is(missing.json.error, 'not_found');
+  },
+);
 
 admin.run();

@@ -21,20 +21,35 @@ s.after(async (ctx) => {
 
 const log = pino({ level: 'silent' });
 let next = 900_000;
-const items = (alarmId: number, count: number, over: Partial<DeliveryItem> = {}): DeliveryItem[] => Array.from({ length: count }, (_, i) => ({
-  id: `${alarmId}-${i}`, channel: 'sms', recipientUserId: i + 1, target: `0049176${1_000_000 + i}`, status: 'queued', attempts: 0, lastError: null, nextAt: new Date(), claim: null, ...over,
-}));
+const items = (alarmId: number, count: number, over: Partial<DeliveryItem> = {}): DeliveryItem[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `${alarmId}-${i}`,
+    channel: 'sms',
+    recipientUserId: i + 1,
+    target: `0049176${1_000_000 + i}`,
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    nextAt: new Date(),
+    claim: null,
+    ...over,
+  }));
 function outbox(db: Database, send: Sender, options: Partial<ConstructorParameters<typeof AlarmOutbox>[4]> = {}) {
   const noSend: Sender = async () => {
     throw new DeliveryError('not used', true);
   };
-  return new AlarmOutbox(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, log, { sweepMs: 50, claimMs: 1_000, ...options });
+  return new AlarmOutbox(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, log, {
+    sweepMs: 50,
+    claimMs: 1_000,
+    ...options,
+  });
 }
 const enqueue = async (box: AlarmOutbox, alarmId: number, list: DeliveryItem[]) => {
   await box.open(alarmId, 1);
   await box.store(alarmId, 1, list);
 };
-const stored = async (db: Database, alarmId: number) => (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!.items;
+const stored = async (db: Database, alarmId: number) =>
+  (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!.items;
 
 s('two outboxes sweeping the same alarm send each of 40 items exactly once', async ({ db }) => {
   const alarmId = ++next;
@@ -50,10 +65,21 @@ s('two outboxes sweeping the same alarm send each of 40 items exactly once', asy
   one.start();
   two.start();
   try {
-    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'every item sent');
+    await eventually(
+      () => stored(db, alarmId),
+      (list) => list.every((i) => i.status === 'sent'),
+      'every item sent',
+    );
     assert.is(sent.size, 40);
-    assert.ok([...sent.values()].every((k) => k === 1), JSON.stringify([...sent]));
-    await eventually(() => alarmModels(db).Outbox.findById(String(alarmId)).lean(), (entry) => entry === null, 'the outbox entry gone once all are final');
+    assert.ok(
+      [...sent.values()].every((k) => k === 1),
+      JSON.stringify([...sent]),
+    );
+    await eventually(
+      () => alarmModels(db).Outbox.findById(String(alarmId)).lean(),
+      (entry) => entry === null,
+      'the outbox entry gone once all are final',
+    );
   } finally {
     await Promise.all([one.stop(), two.stop()]);
   }
@@ -63,14 +89,25 @@ s('an item claimed by a process that died is sent after its claim expires, not b
   const alarmId = ++next;
   const until = new Date(Date.now() + 600);
   await alarmModels(db).Outbox.create({ _id: String(alarmId), organizationId: 1, dueAt: new Date() });
-  await alarmModels(db).Deliveries.create({ _id: String(alarmId), organizationId: 1, items: items(alarmId, 3, { status: 'sending', attempts: 1, claim: { by: 'dead', until } }) });
+  await alarmModels(db).Deliveries.create({
+    _id: String(alarmId),
+    organizationId: 1,
+    items: items(alarmId, 3, { status: 'sending', attempts: 1, claim: { by: 'dead', until } }),
+  });
   const at: number[] = [];
   const survivor = outbox(db, async () => void at.push(Date.now()));
   survivor.start();
   try {
-    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'the orphaned items sent');
+    await eventually(
+      () => stored(db, alarmId),
+      (list) => list.every((i) => i.status === 'sent'),
+      'the orphaned items sent',
+    );
     assert.is(at.length, 3);
-    assert.ok(at.every((t) => t >= until.getTime()), 'not before the claim expired');
+    assert.ok(
+      at.every((t) => t >= until.getTime()),
+      'not before the claim expired',
+    );
     assert.ok((await stored(db, alarmId)).every((i) => i.attempts === 2 && i.claim === null));
   } finally {
     await survivor.stop();
@@ -80,15 +117,26 @@ s('an item claimed by a process that died is sent after its claim expires, not b
 s('a try that keeps failing is retried with backoff and ends failed with its reason after the last', async ({ db }) => {
   const alarmId = ++next;
   const tries: number[] = [];
-  const failing = outbox(db, async () => {
-    tries.push(Date.now());
-    throw new DeliveryError('gateway answered 502');
-  }, { retryDelaysMs: [100, 200] });
+  const failing = outbox(
+    db,
+    async () => {
+      tries.push(Date.now());
+      throw new DeliveryError('gateway answered 502');
+    },
+    { retryDelaysMs: [100, 200] },
+  );
   failing.start();
   try {
     await enqueue(failing, alarmId, items(alarmId, 1));
-    const [item] = await eventually(() => stored(db, alarmId), (list) => list[0].status === 'failed', 'the item failed');
-    assert.equal({ attempts: item.attempts, lastError: item.lastError }, { attempts: 3, lastError: 'gateway answered 502' });
+    const [item] = await eventually(
+      () => stored(db, alarmId),
+      (list) => list[0].status === 'failed',
+      'the item failed',
+    );
+    assert.equal(
+      { attempts: item.attempts, lastError: item.lastError },
+      { attempts: 3, lastError: 'gateway answered 502' },
+    );
     assert.is(tries.length, 3);
     assert.ok(tries[1] - tries[0] >= 100 && tries[2] - tries[1] >= 200, JSON.stringify(tries));
     assert.is(failing.failedTries, 3);
@@ -111,11 +159,27 @@ s('a push confirmed while its try is being recorded stays delivered', async ({ d
   box.start();
   try {
     await enqueue(box, alarmId, items(alarmId, 1, { channel: 'app', target: '77' }));
-    await eventually(async () => called, (c) => c, 'the try under way');
+    await eventually(
+      async () => called,
+      (c) => c,
+      'the try under way',
+    );
     await box.markDelivered(alarmId, 77);
     release();
-    await eventually(async () => changes, (k) => k === 2, 'the receipt and then the try recorded');
-    assert.equal({ ...(await stored(db, alarmId))[0], nextAt: undefined }, { ...items(alarmId, 1, { channel: 'app', target: '77' })[0], nextAt: undefined, status: 'delivered', attempts: 1 });
+    await eventually(
+      async () => changes,
+      (k) => k === 2,
+      'the receipt and then the try recorded',
+    );
+    assert.equal(
+      { ...(await stored(db, alarmId))[0], nextAt: undefined },
+      {
+        ...items(alarmId, 1, { channel: 'app', target: '77' })[0],
+        nextAt: undefined,
+        status: 'delivered',
+        attempts: 1,
+      },
+    );
   } finally {
     release();
     await box.stop();
@@ -132,47 +196,77 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
   };
   // 60 items, 10 at a time, two seconds each: 12 s of sending against claims of 6 s (checkpoints every
   // two seconds leave four for the database on a busy machine).
-  const [one, two] = [outbox(db, slow, { concurrency: 10, claimMs: 6_000 }), outbox(db, slow, { concurrency: 10, claimMs: 6_000 })];
+  const [one, two] = [
+    outbox(db, slow, { concurrency: 10, claimMs: 6_000 }),
+    outbox(db, slow, { concurrency: 10, claimMs: 6_000 }),
+  ];
   await enqueue(one, alarmId, items(alarmId, 60));
   one.start();
   two.start();
   try {
-    await eventually(() => stored(db, alarmId), (list) => list.every((i) => i.status === 'sent'), 'every item sent');
+    await eventually(
+      () => stored(db, alarmId),
+      (list) => list.every((i) => i.status === 'sent'),
+      'every item sent',
+    );
     assert.is(sent.size, 60);
-    assert.ok([...sent.values()].every((k) => k === 1), JSON.stringify([...sent].filter(([, k]) => k > 1)));
+    assert.ok(
+      [...sent.values()].every((k) => k === 1),
+      JSON.stringify([...sent].filter(([, k]) => k > 1)),
+    );
   } finally {
     await Promise.all([one.stop(), two.stop()]);
   }
 });
 
-s('deliveries promised but never stored (the raising process died) are built by a sweeper once their time is up', async ({ db }) => {
-  const alarmId = ++next;
-  const sent: string[] = [];
-  const survivor = outbox(db, async (item) => void sent.push(item.id), { prepareAfterMs: 300 });
-  let asked = 0;
-  survivor.hooks = { prepare: async () => ({ organizationId: 1, items: items(alarmId, 2, { nextAt: new Date() }).map((i) => (asked++, i)) }), blocked: async () => null };
-  const opened = Date.now();
-  await survivor.open(alarmId, 1);
-  survivor.start();
-  try {
-    await eventually(() => alarmModels(db).Deliveries.findById(String(alarmId)).lean(), (doc) => doc?.items.every((i) => i.status === 'sent') ?? false, 'the promised deliveries built and sent');
-    assert.ok(Date.now() - opened >= 300, 'not before the raising process had its time');
-    assert.equal(sent.sort(), [`${alarmId}-0`, `${alarmId}-1`]);
-    assert.is(asked, 2);
-  } finally {
-    await survivor.stop();
-  }
-});
+s(
+  'deliveries promised but never stored (the raising process died) are built by a sweeper once their time is up',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const sent: string[] = [];
+    const survivor = outbox(db, async (item) => void sent.push(item.id), { prepareAfterMs: 300 });
+    let asked = 0;
+    survivor.hooks = {
+      prepare: async () => ({
+        organizationId: 1,
+        items: items(alarmId, 2, { nextAt: new Date() }).map((i) => (asked++, i)),
+      }),
+      blocked: async () => null,
+    };
+    const opened = Date.now();
+    await survivor.open(alarmId, 1);
+    survivor.start();
+    try {
+      await eventually(
+        () => alarmModels(db).Deliveries.findById(String(alarmId)).lean(),
+        (doc) => doc?.items.every((i) => i.status === 'sent') ?? false,
+        'the promised deliveries built and sent',
+      );
+      assert.ok(Date.now() - opened >= 300, 'not before the raising process had its time');
+      assert.equal(sent.sort(), [`${alarmId}-0`, `${alarmId}-1`]);
+      assert.is(asked, 2);
+    } finally {
+      await survivor.stop();
+    }
+  },
+);
 
 s('a channel the organization disabled sends nothing more: its queued items fail with the reason', async ({ db }) => {
   const alarmId = ++next;
   let calls = 0;
   const box = outbox(db, async () => void calls++);
-  box.hooks = { prepare: async () => null, blocked: async (channel) => (channel === 'sms' ? 'the organization disabled the sms channel' : null) };
+  box.hooks = {
+    prepare: async () => null,
+    blocked: async (channel) => (channel === 'sms' ? 'the organization disabled the sms channel' : null),
+  };
   box.start();
   try {
     await enqueue(box, alarmId, items(alarmId, 3));
-    const list = await eventually(() => stored(db, alarmId), (l) => l.every((i) => i.status === 'failed'), 'the items failed');
+    const list = await eventually(
+      () => stored(db, alarmId),
+      (l) => l.every((i) => i.status === 'failed'),
+      'the items failed',
+    );
     assert.ok(list.every((i) => i.lastError === 'the organization disabled the sms channel'));
     assert.is(calls, 0);
   } finally {
@@ -180,30 +274,53 @@ s('a channel the organization disabled sends nothing more: its queued items fail
   }
 });
 
-s('a try that never answers counts as failed within a third of the claim; stopping gives the unsent items back at once', async ({ db }) => {
-  const hanging = ++next;
-  const box = outbox(db, () => new Promise<void>(() => undefined), { claimMs: 900, retryDelaysMs: [60_000] });
-  box.start();
-  try {
-    await enqueue(box, hanging, items(hanging, 1));
-    const [item] = await eventually(() => stored(db, hanging), (l) => l[0].status === 'queued' && l[0].attempts === 1, 'the try given up');
-    assert.equal({ lastError: item.lastError, claim: item.claim }, { lastError: 'no answer within 300 ms', claim: null });
-  } finally {
-    await box.stop();
-  }
-  const stopping = ++next;
-  let started = 0;
-  const slow = outbox(db, async () => {
-    started++;
-    await new Promise((r) => setTimeout(r, 200));
-  }, { concurrency: 1 });
-  slow.start();
-  await enqueue(slow, stopping, items(stopping, 5));
-  await eventually(async () => started, (k) => k >= 1, 'the first send under way');
-  await slow.stop();
-  const list = await stored(db, stopping);
-  assert.is(list.filter((i) => i.status === 'sent').length, started, 'what was sent is recorded');
-  assert.ok(list.filter((i) => i.status !== 'sent').every((i) => i.status === 'queued' && i.claim === null && i.attempts === 0), JSON.stringify(list));
-});
+s(
+  'a try that never answers counts as failed within a third of the claim; stopping gives the unsent items back at once',
+  async ({ db }) => {
+    const hanging = ++next;
+    const box = outbox(db, () => new Promise<void>(() => undefined), { claimMs: 900, retryDelaysMs: [60_000] });
+    box.start();
+    try {
+      await enqueue(box, hanging, items(hanging, 1));
+      const [item] = await eventually(
+        () => stored(db, hanging),
+        (l) => l[0].status === 'queued' && l[0].attempts === 1,
+        'the try given up',
+      );
+      assert.equal(
+        { lastError: item.lastError, claim: item.claim },
+        { lastError: 'no answer within 300 ms', claim: null },
+      );
+    } finally {
+      await box.stop();
+    }
+    const stopping = ++next;
+    let started = 0;
+    const slow = outbox(
+      db,
+      async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 200));
+      },
+      { concurrency: 1 },
+    );
+    slow.start();
+    await enqueue(slow, stopping, items(stopping, 5));
+    await eventually(
+      async () => started,
+      (k) => k >= 1,
+      'the first send under way',
+    );
+    await slow.stop();
+    const list = await stored(db, stopping);
+    assert.is(list.filter((i) => i.status === 'sent').length, started, 'what was sent is recorded');
+    assert.ok(
+      list
+        .filter((i) => i.status !== 'sent')
+        .every((i) => i.status === 'queued' && i.claim === null && i.attempts === 0),
+      JSON.stringify(list),
+    );
+  },
+);
 
 s.run();

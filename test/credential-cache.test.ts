@@ -16,7 +16,10 @@ import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
 import { pairScreen } from './helpers/world.js';
 
-const cache = suite<{ svc: TestService; org: OrgFixture }>('credential cache', {} as { svc: TestService; org: OrgFixture });
+const cache = suite<{ svc: TestService; org: OrgFixture }>(
+  'credential cache',
+  {} as { svc: TestService; org: OrgFixture },
+);
 
 cache.before(async (ctx) => {
   ctx.svc = await startTestService({ CREDENTIAL_CACHE_MS: '400' });
@@ -32,12 +35,20 @@ cache('a credential is found by the SHA-256 of its token in hex, as stored by ev
   }
 });
 
-cache('a token revoked behind the process\'s back answers 401 within CREDENTIAL_CACHE_MS', async (ctx) => {
+cache("a token revoked behind the process's back answers 401 within CREDENTIAL_CACHE_MS", async (ctx) => {
   const path = `/api/v1/monitor?organization=${ctx.org.orgId}`;
   const pat = client(ctx.svc.url, { pat: ctx.org.member.token });
   assert.is((await pat.get(path)).status, 200);
   await ctx.svc.identity.revokeToken(ctx.org.member.tokenId);
-  expectError(await eventually(() => pat.get(path), (r) => r.status !== 200, 'the revocation seen'), 401, 'unauthorized');
+  expectError(
+    await eventually(
+      () => pat.get(path),
+      (r) => r.status !== 200,
+      'the revocation seen',
+    ),
+    401,
+    'unauthorized',
+  );
 });
 
 cache('a removed membership is seen within CREDENTIAL_CACHE_MS', async (ctx) => {
@@ -45,7 +56,15 @@ cache('a removed membership is seen within CREDENTIAL_CACHE_MS', async (ctx) => 
   const admin = client(ctx.svc.url, { pat: ctx.org.admin.token });
   assert.is((await admin.get(path)).status, 200);
   await ctx.svc.identity.removeMember(ctx.org.orgId, ctx.org.admin.userId);
-  expectError(await eventually(() => admin.get(path), (r) => r.status !== 200, 'the removed membership seen'), 403, 'forbidden');
+  expectError(
+    await eventually(
+      () => admin.get(path),
+      (r) => r.status !== 200,
+      'the removed membership seen',
+    ),
+    403,
+    'forbidden',
+  );
 });
 
 cache('requests arriving together with a credential not yet cached read it once', async () => {
@@ -60,8 +79,15 @@ cache('requests arriving together with a credential not yet cached read it once'
     };
     driver.on('commandStarted', count);
     try {
-      const answers = await Promise.all(Array.from({ length: 40 }, () => client(svc.url, { apiKey: org.apiKey }).get(`/api/v1/monitor?organization=${org.orgId}`)));
-      assert.ok(answers.every((r) => r.status === 200), answers.map((r) => r.status).join(','));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          client(svc.url, { apiKey: org.apiKey }).get(`/api/v1/monitor?organization=${org.orgId}`),
+        ),
+      );
+      assert.ok(
+        answers.every((r) => r.status === 200),
+        answers.map((r) => r.status).join(','),
+      );
     } finally {
       driver.off('commandStarted', count);
     }
@@ -71,19 +97,30 @@ cache('requests arriving together with a credential not yet cached read it once'
   }
 });
 
-cache('a credential\'s use is recorded at most once a minute, also when another process recorded it: one read with a recent lastUsedAt writes nothing', async (ctx) => {
-  const { Token } = identityModels(ctx.svc.db);
-  const [fresh, stale] = await Promise.all(['fresh', 'stale'].map((name) => ctx.svc.identity.createApiKey(ctx.org.orgId, `touch ${name}`)));
-  const recent = new Date(Date.now() - 10_000);
-  await Token.updateOne({ _id: hashToken(fresh.token) }, { $set: { lastUsedAt: recent } });
-  await Token.updateOne({ _id: hashToken(stale.token) }, { $set: { lastUsedAt: new Date(Date.now() - 5 * 60_000) } });
-  // Read as a process that has not used them yet would read them.
-  assert.ok(await resolveActor(ctx.svc.db, 'apikey', fresh.token));
-  assert.ok(await resolveActor(ctx.svc.db, 'apikey', stale.token));
-  const lastUsed = async (token: string) => (await Token.findById(hashToken(token), { lastUsedAt: 1 }).lean())!.lastUsedAt!.getTime();
-  await eventually(() => lastUsed(stale.token), (at) => Date.now() - at < 60_000, 'the stale credential\'s use recorded');
-  assert.is(await lastUsed(fresh.token), recent.getTime(), 'a use recorded 10 s ago was written again');
-});
+cache(
+  "a credential's use is recorded at most once a minute, also when another process recorded it: " +
+    'one read with a recent lastUsedAt writes nothing',
+  async (ctx) => {
+    const { Token } = identityModels(ctx.svc.db);
+    const [fresh, stale] = await Promise.all(
+      ['fresh', 'stale'].map((name) => ctx.svc.identity.createApiKey(ctx.org.orgId, `touch ${name}`)),
+    );
+    const recent = new Date(Date.now() - 10_000);
+    await Token.updateOne({ _id: hashToken(fresh.token) }, { $set: { lastUsedAt: recent } });
+    await Token.updateOne({ _id: hashToken(stale.token) }, { $set: { lastUsedAt: new Date(Date.now() - 5 * 60_000) } });
+    // Read as a process that has not used them yet would read them.
+    assert.ok(await resolveActor(ctx.svc.db, 'apikey', fresh.token));
+    assert.ok(await resolveActor(ctx.svc.db, 'apikey', stale.token));
+    const lastUsed = async (token: string) =>
+      (await Token.findById(hashToken(token), { lastUsedAt: 1 }).lean())!.lastUsedAt!.getTime();
+    await eventually(
+      () => lastUsed(stale.token),
+      (at) => Date.now() - at < 60_000,
+      "the stale credential's use recorded",
+    );
+    assert.is(await lastUsed(fresh.token), recent.getTime(), 'a use recorded 10 s ago was written again');
+  },
+);
 
 cache.run();
 
@@ -98,103 +135,167 @@ const two = suite<TwoCtx>('credential cache: two processes on one database and R
 
 two.before(async (ctx) => {
   // Both bounds far above the test's length: only being told at once can make it pass.
-  const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '60000' };
+  const env = {
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    CREDENTIAL_CACHE_MS: '60000',
+    TOKEN_RECHECK_MS: '60000',
+  };
   ctx.a = await startTestService(env);
   ctx.b = await startTestService(env);
   ctx.org = await createOrg(ctx.a);
-  ctx.monitorId = (await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.org.orgId })).body.id;
+  ctx.monitorId = (
+    await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', {
+      name: 'Halle',
+      organizationID: ctx.org.orgId,
+    })
+  ).body.id;
 });
 two.after(async (ctx) => {
   await ctx.a.close();
   await ctx.b.close();
 });
 
-two('a screen removed (F5) on process A: its token is refused at once on process B, over REST (401) and at the hub handshake', async (ctx) => {
-  const { id: screenId, token } = await pairScreen(ctx.a, { apiKey: ctx.org.apiKey }, ctx.monitorId, 'Removed elsewhere');
-  const m6 = (url: string) => request(url, 'GET', `/api/v1/monitor/${ctx.monitorId}/data`, { headers: { 'Screen-Token': token } });
-  // Both processes have resolved (and cached) the token, over REST and over the hub.
-  for (const svc of [ctx.a, ctx.b]) assert.is((await m6(svc.url)).status, 200);
-  const wall = await connectScreen(ctx.b.url, token, 'screen-token');
-  assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
-  let dropped = false;
-  wall.socket.on('disconnect', () => (dropped = true));
+two(
+  'a screen removed (F5) on process A: its token is refused at once on process B, over REST (401) ' +
+    'and at the hub handshake',
+  async (ctx) => {
+    const { id: screenId, token } = await pairScreen(
+      ctx.a,
+      { apiKey: ctx.org.apiKey },
+      ctx.monitorId,
+      'Removed elsewhere',
+    );
+    const m6 = (url: string) =>
+      request(url, 'GET', `/api/v1/monitor/${ctx.monitorId}/data`, { headers: { 'Screen-Token': token } });
+    // Both processes have resolved (and cached) the token, over REST and over the hub.
+    for (const svc of [ctx.a, ctx.b]) assert.is((await m6(svc.url)).status, 200);
+    const wall = await connectScreen(ctx.b.url, token, 'screen-token');
+    assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
+    let dropped = false;
+    wall.socket.on('disconnect', () => (dropped = true));
 
-  const removed = await client(ctx.a.url, { apiKey: ctx.org.apiKey }).delete(`/api/v1/screens/${screenId}`);
-  assert.equal(removed.body, { status: 'deleted' });
-  expectError(await m6(ctx.b.url), 401, 'unauthorized');
-  expectError(await m6(ctx.a.url), 401, 'unauthorized');
-  await wall.waitFor(() => dropped, WAIT_MS, 'the socket on B dropped');
-  wall.close();
-  const refused = await connectScreen(ctx.b.url, token, 'screen-token').then((s) => (s.close(), null), (e: Error) => e);
-  assert.is(refused?.message, 'unauthorized');
-});
+    const removed = await client(ctx.a.url, { apiKey: ctx.org.apiKey }).delete(`/api/v1/screens/${screenId}`);
+    assert.equal(removed.body, { status: 'deleted' });
+    expectError(await m6(ctx.b.url), 401, 'unauthorized');
+    expectError(await m6(ctx.a.url), 401, 'unauthorized');
+    await wall.waitFor(() => dropped, WAIT_MS, 'the socket on B dropped');
+    wall.close();
+    const refused = await connectScreen(ctx.b.url, token, 'screen-token').then(
+      (s) => (s.close(), null),
+      (e: Error) => e,
+    );
+    assert.is(refused?.message, 'unauthorized');
+  },
+);
 
 two.run();
 
 // The hub's recheck (server/hub/recheck.ts) reads the credential change mark, then only the
 // credentials not yet checked under it: paired screens each have a token of their own, and reading
 // them all every TOKEN_RECHECK_MS was a lookup per screen and pass with nothing changed.
-const recheck = suite<{ svc: TestService; org: OrgFixture; monitorId: number }>('credential cache: the hub\'s recheck', {} as { svc: TestService; org: OrgFixture; monitorId: number });
+const recheck = suite<{ svc: TestService; org: OrgFixture; monitorId: number }>(
+  "credential cache: the hub's recheck",
+  {} as { svc: TestService; org: OrgFixture; monitorId: number },
+);
 
 recheck.before(async (ctx) => {
-  ctx.svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100', TOKEN_FULL_RECHECK_MS: '600000' });
+  ctx.svc = await startTestService({
+    CREDENTIAL_CACHE_MS: '60000',
+    TOKEN_RECHECK_MS: '100',
+    TOKEN_FULL_RECHECK_MS: '600000',
+  });
   ctx.org = await createOrg(ctx.svc);
-  ctx.monitorId = (await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.org.orgId })).body.id;
+  ctx.monitorId = (
+    await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', {
+      name: 'Halle',
+      organizationID: ctx.org.orgId,
+    })
+  ).body.id;
 });
 recheck.after(async (ctx) => {
   await ctx.svc.close();
 });
 
-recheck('with nothing revoked a pass reads no token; after a revocation one pass checks them, drops only the revoked screen, and the next ones read none again', async (ctx) => {
-  // Counted from before the handshakes, so that a handshake that did not tag its socket shows.
-  const { Token, CredentialChange } = identityModels(ctx.svc.db);
-  const [readToken, readMark] = [Token.findById, CredentialChange.findById];
-  const reads = { tokens: 0, marks: 0 };
-  Token.findById = ((...args: Parameters<typeof readToken>) => (reads.tokens++, readToken.apply(Token, args))) as typeof readToken;
-  CredentialChange.findById = ((...args: Parameters<typeof readMark>) => (reads.marks++, readMark.apply(CredentialChange, args))) as typeof readMark;
-  const screens = [];
-  for (const name of ['Halle 1', 'Halle 2', 'Halle 3']) {
-    const { id: screenId, token } = await pairScreen(ctx.svc, { apiKey: ctx.org.apiKey }, ctx.monitorId, name);
-    const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
-    assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
-    const state = { wall, screenId, dropped: false };
-    wall.socket.on('disconnect', () => (state.dropped = true));
-    screens.push(state);
-  }
-  const passes = async (n: number, what: string) => {
-    const until = reads.marks + n;
-    await eventually(async () => reads.marks, (marks) => marks >= until, what);
-  };
-  try {
-    await passes(3, 'three recheck passes');
-    // Each handshake read its screen's token once; a socket it tagged with the mark it read under is
-    // not read again by the passes.
-    assert.is(reads.tokens, 3, 'the tokens read by the handshakes and by passes with nothing changed');
+recheck(
+  'with nothing revoked a pass reads no token; after a revocation one pass checks them, drops ' +
+    'only the revoked screen, and the next ones read none again',
+  async (ctx) => {
+    // Counted from before the handshakes, so that a handshake that did not tag its socket shows.
+    const { Token, CredentialChange } = identityModels(ctx.svc.db);
+    const [readToken, readMark] = [Token.findById, CredentialChange.findById];
+    const reads = { tokens: 0, marks: 0 };
+    Token.findById = ((...args: Parameters<typeof readToken>) => (
+      reads.tokens++,
+      readToken.apply(Token, args)
+    )) as typeof readToken;
+    CredentialChange.findById = ((...args: Parameters<typeof readMark>) => (
+      reads.marks++,
+      readMark.apply(CredentialChange, args)
+    )) as typeof readMark;
+    const screens = [];
+    for (const name of ['Halle 1', 'Halle 2', 'Halle 3']) {
+      const { id: screenId, token } = await pairScreen(ctx.svc, { apiKey: ctx.org.apiKey }, ctx.monitorId, name);
+      const wall = await connectScreen(ctx.svc.url, token, 'screen-token');
+      assert.ok('data' in (await wall.subscribe(ctx.monitorId)));
+      const state = { wall, screenId, dropped: false };
+      wall.socket.on('disconnect', () => (state.dropped = true));
+      screens.push(state);
+    }
+    const passes = async (n: number, what: string) => {
+      const until = reads.marks + n;
+      await eventually(
+        async () => reads.marks,
+        (marks) => marks >= until,
+        what,
+      );
+    };
+    try {
+      await passes(3, 'three recheck passes');
+      // Each handshake read its screen's token once; a socket it tagged with the mark it read under is
+      // not read again by the passes.
+      assert.is(reads.tokens, 3, 'the tokens read by the handshakes and by passes with nothing changed');
 
-    const revoked = screens[1];
-    const doc = await screenModels(ctx.svc.db).Screen.findById(String(revoked.screenId)).lean();
-    await ctx.svc.identity.revokeToken(doc!.tokenId!);
-    await eventually(async () => revoked.dropped, (dropped) => dropped, 'the revoked screen dropped');
-    // The pass that dropped it read the three tokens once (passes take turns; a screen the server
-    // disconnected does not reconnect by itself).
-    await passes(2, 'the passes after the drop');
-    const afterDrop = reads.tokens;
-    assert.is(afterDrop, 6, 'the handshakes\' reads and one pass\'s after the revocation');
-    await passes(3, 'three more passes');
-    assert.is(reads.tokens, afterDrop, 'the tokens read by passes after the one that checked them');
-    assert.equal(screens.map((s) => s.dropped), [false, true, false]);
-  } finally {
-    Token.findById = readToken;
-    CredentialChange.findById = readMark;
-    for (const s of screens) s.wall.close();
-  }
-});
+      const revoked = screens[1];
+      const doc = await screenModels(ctx.svc.db).Screen.findById(String(revoked.screenId)).lean();
+      await ctx.svc.identity.revokeToken(doc!.tokenId!);
+      await eventually(
+        async () => revoked.dropped,
+        (dropped) => dropped,
+        'the revoked screen dropped',
+      );
+      // The pass that dropped it read the three tokens once (passes take turns; a screen the server
+      // disconnected does not reconnect by itself).
+      await passes(2, 'the passes after the drop');
+      const afterDrop = reads.tokens;
+      assert.is(afterDrop, 6, "the handshakes' reads and one pass's after the revocation");
+      await passes(3, 'three more passes');
+      assert.is(reads.tokens, afterDrop, 'the tokens read by passes after the one that checked them');
+      assert.equal(
+        screens.map((s) => s.dropped),
+        [false, true, false],
+      );
+    } finally {
+      Token.findById = readToken;
+      CredentialChange.findById = readMark;
+      for (const s of screens) s.wall.close();
+    }
+  },
+);
 
 recheck('a revocation whose mark was never written still drops its screen, at the next full pass', async () => {
-  const svc = await startTestService({ CREDENTIAL_CACHE_MS: '60000', TOKEN_RECHECK_MS: '100', TOKEN_FULL_RECHECK_MS: '1000' });
+  const svc = await startTestService({
+    CREDENTIAL_CACHE_MS: '60000',
+    TOKEN_RECHECK_MS: '100',
+    TOKEN_FULL_RECHECK_MS: '1000',
+  });
   try {
     const org = await createOrg(svc);
-    const monitorId = (await client(svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', { name: 'Halle', organizationID: org.orgId })).body.id;
+    const monitorId = (
+      await client(svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', {
+        name: 'Halle',
+        organizationID: org.orgId,
+      })
+    ).body.id;
     const { id: screenId, token } = await pairScreen(svc, { apiKey: org.apiKey }, monitorId, 'Halle 1');
     const wall = await connectScreen(svc.url, token, 'screen-token');
     try {
@@ -204,8 +305,16 @@ recheck('a revocation whose mark was never written still drops its screen, at th
       const markBefore = await credentialChangeMark(svc.db);
       // The revocation's own write, and no mark after it: as when writing the mark failed.
       const doc = await screenModels(svc.db).Screen.findById(String(screenId)).lean();
-      assert.is((await identityModels(svc.db).Token.updateOne({ tokenId: doc!.tokenId! }, { $set: { revokedAt: new Date() } })).modifiedCount, 1);
-      await eventually(async () => dropped, (d) => d, 'the screen of the revoked token dropped');
+      assert.is(
+        (await identityModels(svc.db).Token.updateOne({ tokenId: doc!.tokenId! }, { $set: { revokedAt: new Date() } }))
+          .modifiedCount,
+        1,
+      );
+      await eventually(
+        async () => dropped,
+        (d) => d,
+        'the screen of the revoked token dropped',
+      );
       assert.is(await credentialChangeMark(svc.db), markBefore, 'no mark was written');
     } finally {
       wall.close();

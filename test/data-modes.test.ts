@@ -25,31 +25,34 @@ async function opened(root: string): Promise<string[]> {
   return found;
 }
 
-modes('a fresh embedded database and a backup of it are 0700 directories of 0600 files, with the usual umask 022', async () => {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-modes-'));
-  const previous = process.umask(0o022);
-  const dataDir = path.join(tmp, 'data');
-  const launched = await launchDatabase({ dataDir, say: () => {} });
-  try {
-    const db = await openDatabase(`${launched.uri.replace(/\/$/, '')}/modes`, serviceModels);
+modes(
+  'a fresh embedded database and a backup of it are 0700 directories of 0600 files, with the usual umask 022',
+  async () => {
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-modes-'));
+    const previous = process.umask(0o022);
+    const dataDir = path.join(tmp, 'data');
+    const launched = await launchDatabase({ dataDir, say: () => {} });
     try {
-      // Data written after the start lands in files the database creates now.
-      const identity = new IdentityCommands(db);
-      const org = await identity.createOrganization('Modes');
-      await identity.createApiKey(org.id, 'station');
-      const target = path.join(tmp, 'backups', 'today');
-      await backup(db, target);
-      assert.equal(await opened(dataDir), [], 'the data directory');
-      assert.equal(await opened(target), [], 'the backup');
-      assert.ok((await fs.readdir(target)).length > 3, 'the backup holds files');
+      const db = await openDatabase(`${launched.uri.replace(/\/$/, '')}/modes`, serviceModels);
+      try {
+        // Data written after the start lands in files the database creates now.
+        const identity = new IdentityCommands(db);
+        const org = await identity.createOrganization('Modes');
+        await identity.createApiKey(org.id, 'station');
+        const target = path.join(tmp, 'backups', 'today');
+        await backup(db, target);
+        assert.equal(await opened(dataDir), [], 'the data directory');
+        assert.equal(await opened(target), [], 'the backup');
+        assert.ok((await fs.readdir(target)).length > 3, 'the backup holds files');
+      } finally {
+        await db.close();
+      }
     } finally {
-      await db.close();
+      await launched.stop();
+      process.umask(previous);
+      await fs.rm(tmp, { recursive: true, force: true });
     }
-  } finally {
-    await launched.stop();
-    process.umask(previous);
-    await fs.rm(tmp, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 modes.run();

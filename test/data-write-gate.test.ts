@@ -19,7 +19,11 @@ interface Ctx {
 const gate = suite<Ctx>('alarm data writes: a bound per organization', {} as Ctx);
 
 gate.before(async (ctx) => {
-  ctx.svc = await startTestService({ DATA_WRITES_PER_ORGANIZATION: '2', DATA_WRITE_QUEUE_PER_ORGANIZATION: '3', DATA_WRITE_WAIT_MS: '60000' });
+  ctx.svc = await startTestService({
+    DATA_WRITES_PER_ORGANIZATION: '2',
+    DATA_WRITE_QUEUE_PER_ORGANIZATION: '3',
+    DATA_WRITE_WAIT_MS: '60000',
+  });
   ctx.a = await createOrg(ctx.svc);
   ctx.b = await createOrg(ctx.svc);
 });
@@ -61,33 +65,61 @@ async function until(ctx: Ctx, name: string, value: number): Promise<void> {
   }
 }
 
-gate("B holds its places and fills its queue: A's alarm is written at once, B's excess gets 503, every held write completes", async (ctx) => {
-  const monitor = async (org: OrgFixture) => (await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id as number;
-  const [mineA, mineB] = [await monitor(ctx.a), await monitor(ctx.b)];
-  const held = [heldWrite(ctx.svc.url, ctx.b.apiKey, mineB), heldWrite(ctx.svc.url, ctx.b.apiKey, mineB)];
-  await until(ctx, 'alarmhub_data_writes_in_flight', 2);
-  held.push(heldWrite(ctx.svc.url, ctx.b.apiKey, mineB), heldWrite(ctx.svc.url, ctx.b.apiKey, mineB), heldWrite(ctx.svc.url, ctx.b.apiKey, mineB));
-  await until(ctx, 'alarmhub_data_writes_waiting', 3);
+gate(
+  "B holds its places and fills its queue: A's alarm is written at once, B's excess gets 503, " +
+    'every held write completes',
+  async (ctx) => {
+    const monitor = async (org: OrgFixture) =>
+      (
+        await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', {
+          name: 'Wache',
+          organizationID: org.orgId,
+        })
+      ).body.id as number;
+    const [mineA, mineB] = [await monitor(ctx.a), await monitor(ctx.b)];
+    const held = [heldWrite(ctx.svc.url, ctx.b.apiKey, mineB), heldWrite(ctx.svc.url, ctx.b.apiKey, mineB)];
+    await until(ctx, 'alarmhub_data_writes_in_flight', 2);
+    held.push(
+      heldWrite(ctx.svc.url, ctx.b.apiKey, mineB),
+      heldWrite(ctx.svc.url, ctx.b.apiKey, mineB),
+      heldWrite(ctx.svc.url, ctx.b.apiKey, mineB),
+    );
+    await until(ctx, 'alarmhub_data_writes_waiting', 3);
 
-  // B's next write finds its queue full.
-  const refused = await client(ctx.svc.url, { apiKey: ctx.b.apiKey }).post(`/api/v1/monitor/${mineB}/data/alarming`, { event: 'B: noch eine' });
-  expectError(refused, 503, 'unavailable');
-  assert.is(refused.headers.get('retry-after'), '1');
-  // A's alarm does not wait behind any of B's.
-  const alarm = await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post(`/api/v1/monitor/${mineA}/data/alarming`, { eventId: 1, event: 'A: Brand' });
-  assert.is(alarm.status, 200, JSON.stringify(alarm.body));
-  assert.is(await gauge(ctx, 'alarmhub_data_writes_waiting'), 3, "B's writes are still waiting: A's went past them");
+    // B's next write finds its queue full.
+    const refused = await client(ctx.svc.url, { apiKey: ctx.b.apiKey }).post(`/api/v1/monitor/${mineB}/data/alarming`, {
+      event: 'B: noch eine',
+    });
+    expectError(refused, 503, 'unavailable');
+    assert.is(refused.headers.get('retry-after'), '1');
+    // A's alarm does not wait behind any of B's.
+    const alarm = await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post(`/api/v1/monitor/${mineA}/data/alarming`, {
+      eventId: 1,
+      event: 'A: Brand',
+    });
+    assert.is(alarm.status, 200, JSON.stringify(alarm.body));
+    assert.is(await gauge(ctx, 'alarmhub_data_writes_waiting'), 3, "B's writes are still waiting: A's went past them");
 
-  for (const write of held) write.finish();
-  const answers = await Promise.all(held.map((w) => w.answer));
-  assert.equal(answers.map((a) => a.status), [200, 200, 200, 200, 200], JSON.stringify(answers));
-  await until(ctx, 'alarmhub_data_writes_in_flight', 0);
-  assert.is(await gauge(ctx, 'alarmhub_data_writes_waiting'), 0);
-  assert.ok((await gauge(ctx, 'alarmhub_data_writes_refused_total')) >= 1);
-});
+    for (const write of held) write.finish();
+    const answers = await Promise.all(held.map((w) => w.answer));
+    assert.equal(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200],
+      JSON.stringify(answers),
+    );
+    await until(ctx, 'alarmhub_data_writes_in_flight', 0);
+    assert.is(await gauge(ctx, 'alarmhub_data_writes_waiting'), 0);
+    assert.ok((await gauge(ctx, 'alarmhub_data_writes_refused_total')) >= 1);
+  },
+);
 
-gate('another organization\'s key is refused (404) before it could take a place or be read', async (ctx) => {
-  const mineA = (await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.a.orgId })).body.id as number;
+gate("another organization's key is refused (404) before it could take a place or be read", async (ctx) => {
+  const mineA = (
+    await client(ctx.svc.url, { apiKey: ctx.a.apiKey }).post('/api/v1/monitor', {
+      name: 'Wache',
+      organizationID: ctx.a.orgId,
+    })
+  ).body.id as number;
   const foreign = heldWrite(ctx.svc.url, ctx.b.apiKey, mineA);
   const answer = await foreign.answer;
   assert.is(answer.status, 404, 'answered without its body');

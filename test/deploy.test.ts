@@ -67,38 +67,60 @@ deploy('deploy/nginx.conf passes nginx -t', async (ctx) => {
   ctx.nginx = spawn(NGINX, ['-c', file, '-g', 'daemon off;'], { stdio: 'ignore' });
   ctx.url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
-  while (!(await fetch(`${ctx.url}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${ctx.url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     assert.ok(Date.now() < deadline, 'nginx answers');
     await new Promise((r) => setTimeout(r, 100));
   }
 });
 
-deploy('through nginx: REST works and a screen (polling, then WebSocket) gets patches written on either process', async (ctx) => {
-  assert.ok(ctx.url, 'nginx runs');
-  const api = client(ctx.url, { apiKey: ctx.org.apiKey });
-  const created = await api.post('/api/v1/monitor', { name: 'Hinter dem Proxy', organizationID: ctx.org.orgId });
-  assert.is(created.status, 201);
-  const id = created.body.id as number;
-  // The display client's default: HTTP long-polling first, upgraded to a WebSocket when possible.
-  const socket = io(ctx.url, { path: '/socket.io', auth: { token: ctx.org.apiKey, scheme: 'api-token' }, reconnection: false });
-  const patches: Array<{ version: number; payload: { event?: string } }> = [];
-  socket.on('monitor:patch', (p) => patches.push(p));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
+deploy(
+  'through nginx: REST works and a screen (polling, then WebSocket) gets patches written on either process',
+  async (ctx) => {
+    assert.ok(ctx.url, 'nginx runs');
+    const api = client(ctx.url, { apiKey: ctx.org.apiKey });
+    const created = await api.post('/api/v1/monitor', { name: 'Hinter dem Proxy', organizationID: ctx.org.orgId });
+    assert.is(created.status, 201);
+    const id = created.body.id as number;
+    // The display client's default: HTTP long-polling first, upgraded to a WebSocket when possible.
+    const socket = io(ctx.url, {
+      path: '/socket.io',
+      auth: { token: ctx.org.apiKey, scheme: 'api-token' },
+      reconnection: false,
     });
-    const ack = await socket.timeout(5_000).emitWithAck('monitor:subscribe', { monitorId: id });
-    assert.is(ack.data.version, 0);
-    await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'über A' });
-    await client(ctx.b.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'über B' });
-    const deadline = Date.now() + 10_000;
-    while (patches.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(patches.map((p) => [p.version, p.payload.event]), [[1, 'über A'], [2, 'über B']]);
-    assert.is(socket.io.engine.transport.name, 'websocket', 'the session was upgraded through nginx');
-  } finally {
-    socket.close();
-  }
-});
+    const patches: Array<{ version: number; payload: { event?: string } }> = [];
+    socket.on('monitor:patch', (p) => patches.push(p));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const ack = await socket.timeout(5_000).emitWithAck('monitor:subscribe', { monitorId: id });
+      assert.is(ack.data.version, 0);
+      await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, {
+        event: 'über A',
+      });
+      await client(ctx.b.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, {
+        event: 'über B',
+      });
+      const deadline = Date.now() + 10_000;
+      while (patches.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(
+        patches.map((p) => [p.version, p.payload.event]),
+        [
+          [1, 'über A'],
+          [2, 'über B'],
+        ],
+      );
+      assert.is(socket.io.engine.transport.name, 'websocket', 'the session was upgraded through nginx');
+    } finally {
+      socket.close();
+    }
+  },
+);
 
 deploy.run();

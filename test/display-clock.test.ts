@@ -7,7 +7,10 @@ const SERVER = Date.parse('2026-03-01T12:00:00Z');
 
 function clocks(kioskAheadMs: number) {
   let mono = 5_000; // the page's monotonic clock (performance.now)
-  const clock = new ServerClock(() => mono, () => SERVER + kioskAheadMs + mono);
+  const clock = new ServerClock(
+    () => mono,
+    () => SERVER + kioskAheadMs + mono,
+  );
   return { clock, advance: (ms: number) => (mono += ms), mono: () => mono };
 }
 
@@ -31,7 +34,10 @@ test('a subscribe answer sets the clock: the server read its time in the middle 
 test('a kiosk clock stepped later (NTP, a person) does not move the server time', () => {
   let wall = SERVER - 3_600_000;
   let mono = 0;
-  const clock = new ServerClock(() => mono, () => wall);
+  const clock = new ServerClock(
+    () => mono,
+    () => wall,
+  );
   clock.sample(0, 10, SERVER + 5);
   mono = 1_000;
   wall += 7_200_000;
@@ -52,7 +58,11 @@ test('the tighter sample wins; a coarse Date header (1 s) wins over a tight one 
   const sent = mono();
   clock.sample(sent, sent + 20, SERVER + 36_005_000, 1000);
   advance(20);
-  assert.is(clock.now(), SERVER + 36_005_000 + 500 + 10, 'the middle of the header second, at the middle of its round trip');
+  assert.is(
+    clock.now(),
+    SERVER + 36_005_000 + 500 + 10,
+    'the middle of the header second, at the middle of its round trip',
+  );
 });
 
 test('nonsense samples are ignored', () => {

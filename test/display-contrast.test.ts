@@ -2,7 +2,17 @@
 // (4.5:1) or better. Run in Node.
 import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { AA_CONTRAST, BLACK, contrast, luminance, over, parseColor, textOn, WHITE, type Rgba } from '../display-client/src/contrast.js';
+import {
+  AA_CONTRAST,
+  BLACK,
+  contrast,
+  luminance,
+  over,
+  parseColor,
+  textOn,
+  WHITE,
+  type Rgba,
+} from '../display-client/src/contrast.js';
 
 const rgb = (hex: string): Rgba => parseColor(hex)!;
 /** The row background chips are painted over (--panel-2). */
@@ -63,7 +73,11 @@ test('a sweep of 17³ colours, opaque and half transparent over the row: every c
 test('a translucent colour is composited over the row before it is judged', () => {
   assert.equal(over({ r: 255, g: 255, b: 255, a: 0 }, BASE), BASE);
   assert.equal(over({ r: 255, g: 255, b: 255, a: 1 }, BASE), WHITE);
-  assert.equal(textOn(over({ r: 253, g: 224, b: 71, a: 0.1 }, BASE)), WHITE, 'a faint yellow over dark blue-grey is dark');
+  assert.equal(
+    textOn(over({ r: 253, g: 224, b: 71, a: 0.1 }, BASE)),
+    WHITE,
+    'a faint yellow over dark blue-grey is dark',
+  );
 });
 
 test.run();

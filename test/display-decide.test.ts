@@ -2,13 +2,27 @@
 import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../common/monitor-data.js';
-import { decideView, initialMemory, isBusy, observe, receiveTest, type ViewMemory } from '../display-client/src/decide.js';
+import {
+  decideView,
+  initialMemory,
+  isBusy,
+  observe,
+  receiveTest,
+  type ViewMemory,
+} from '../display-client/src/decide.js';
 import { readTestAlarm, type TestAlarm } from '../display-client/src/test-alarm.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const fire = (extra: JsonObject = {}): JsonObject => ({ eventId: 7, event: 'B3 Wohnungsbrand', eventStartDate: iso(T0 - 60_000), positiveResponses: 4, ...extra });
-const write = (data: MonitorData, payload: JsonObject, at: number, op: 'set' | 'patch' = 'set') => applyWrite(data, { section: 'alarming', op, payload, at: iso(at) });
+const fire = (extra: JsonObject = {}): JsonObject => ({
+  eventId: 7,
+  event: 'B3 Wohnungsbrand',
+  eventStartDate: iso(T0 - 60_000),
+  positiveResponses: 4,
+  ...extra,
+});
+const write = (data: MonitorData, payload: JsonObject, at: number, op: 'set' | 'patch' = 'set') =>
+  applyWrite(data, { section: 'alarming', op, payload, at: iso(at) });
 
 /** Feeds states to observe() and asks decideView() at `now`, as the controller does. */
 function screen(delaySec: number) {
@@ -34,7 +48,8 @@ function screen(delaySec: number) {
 }
 
 /** A test alarm received at `at`, ending at `endsAt` (server time). */
-const testAlarm = (at: number, endsAt: number, message = 'Probealarm') => readTestAlarm({ monitorId: 1, message, endsAt: iso(endsAt) }, at)!;
+const testAlarm = (at: number, endsAt: number, message = 'Probealarm') =>
+  readTestAlarm({ monitorId: 1, message, endsAt: iso(endsAt) }, at)!;
 
 test('one active alarm is the alarm view, two or more the split (oldest first); both are busy', () => {
   const s = screen(30);
@@ -149,18 +164,22 @@ test('a real alarm replaces a test alarm at once, and the test does not come bac
   assert.is(s.at(T0 + 3_000).mode, 'standby');
 });
 
-test('a test alarm sent during a real alarm is never shown; one during the ENDED panel shows, and ENDED resumes after it if the delay runs', () => {
-  const s = screen(30);
-  s.receive(write(emptyData(), fire(), T0), T0);
-  s.test(testAlarm(T0, T0 + 5_000));
-  assert.is(s.at(T0 + 1_000).mode, 'alarm');
-  s.receive(write(s.data, {}, T0 + 2_000), T0 + 2_000);
-  assert.is(s.at(T0 + 3_000).mode, 'ended', 'the test was dropped when the real alarm replaced it');
-  s.test(testAlarm(T0 + 4_000, T0 + 10_000, 'zweiter'));
-  assert.is(s.at(T0 + 5_000).mode, 'test');
-  assert.is(s.at(T0 + 10_000).mode, 'ended');
-  assert.is(s.at(T0 + 32_000).mode, 'standby');
-});
+test(
+  'a test alarm sent during a real alarm is never shown; one during the ENDED panel shows, and ' +
+    'ENDED resumes after it if the delay runs',
+  () => {
+    const s = screen(30);
+    s.receive(write(emptyData(), fire(), T0), T0);
+    s.test(testAlarm(T0, T0 + 5_000));
+    assert.is(s.at(T0 + 1_000).mode, 'alarm');
+    s.receive(write(s.data, {}, T0 + 2_000), T0 + 2_000);
+    assert.is(s.at(T0 + 3_000).mode, 'ended', 'the test was dropped when the real alarm replaced it');
+    s.test(testAlarm(T0 + 4_000, T0 + 10_000, 'zweiter'));
+    assert.is(s.at(T0 + 5_000).mode, 'test');
+    assert.is(s.at(T0 + 10_000).mode, 'ended');
+    assert.is(s.at(T0 + 32_000).mode, 'standby');
+  },
+);
 
 test('the same test alarm sent again (a resubscribe) keeps its first start; a new one replaces it', () => {
   const first = testAlarm(T0, T0 + 60_000);

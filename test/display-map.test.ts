@@ -3,8 +3,17 @@ import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { rowHeights } from '../display-client/src/layout.js';
 import {
-  dotBox, labelBox, mapMargin, markerOverlap, overlapArea, placeMarkers, union,
-  type Box, type MarkerSize, type Placement, type PlacementInput,
+  dotBox,
+  labelBox,
+  mapMargin,
+  markerOverlap,
+  overlapArea,
+  placeMarkers,
+  union,
+  type Box,
+  type MarkerSize,
+  type Placement,
+  type PlacementInput,
 } from '../display-client/src/placement.js';
 import { fitZoom, project, scaledTiles, TILE, ZOOM_STEP } from '../display-client/src/tiles.js';
 
@@ -13,7 +22,13 @@ const ALARM: MarkerSize = { dot: 46, labelWidth: 88, labelHeight: 30 };
 const STATION: MarkerSize = { dot: 34, labelWidth: 110, labelHeight: 30 };
 const STATION_AT = { lat: 50.7823, lon: 6.0968 };
 
-function input(alarm: { lat: number; lon: number }, station: { lat: number; lon: number } | null, width: number, height: number, more: Partial<PlacementInput> = {}): PlacementInput {
+function input(
+  alarm: { lat: number; lon: number },
+  station: { lat: number; lon: number } | null,
+  width: number,
+  height: number,
+  more: Partial<PlacementInput> = {},
+): PlacementInput {
   return { alarm, station, width, height, alarmSize: ALARM, stationSize: STATION, maxZoom: 16, minZoom: 3, ...more };
 }
 
@@ -21,7 +36,9 @@ function input(alarm: { lat: number; lon: number }, station: { lat: number; lon:
 function drawn(p: Placement): { alarm: Box[]; station: Box[] } {
   return {
     alarm: [dotBox(p.alarm.x, p.alarm.y, ALARM), labelBox(p.alarm.x, p.alarm.y, ALARM, 'right')],
-    station: p.station ? [dotBox(p.station.x, p.station.y, STATION), labelBox(p.station.x, p.station.y, STATION, p.station.side)] : [],
+    station: p.station
+      ? [dotBox(p.station.x, p.station.y, STATION), labelBox(p.station.x, p.station.y, STATION, p.station.side)]
+      : [],
   };
 }
 
@@ -38,10 +55,19 @@ test('boxes: the dot around its point, the label beside it on the chosen side wi
   assert.equal(labelBox(100, 50, ALARM, 'left', 10), { left: -21, top: 35, right: 67, bottom: 65 });
   assert.equal(labelBox(100, 50, ALARM, 'below', 10), { left: 56, top: 83, right: 144, bottom: 113 });
   assert.equal(labelBox(100, 50, ALARM, 'above', 10), { left: 56, top: -13, right: 144, bottom: 17 });
-  assert.equal(union([{ left: 0, top: 5, right: 10, bottom: 6 }, { left: -3, top: 7, right: 4, bottom: 20 }]), { left: -3, top: 5, right: 10, bottom: 20 });
+  assert.equal(
+    union([
+      { left: 0, top: 5, right: 10, bottom: 6 },
+      { left: -3, top: 7, right: 4, bottom: 20 },
+    ]),
+    { left: -3, top: 5, right: 10, bottom: 20 },
+  );
   assert.is(overlapArea({ left: 0, top: 0, right: 10, bottom: 10 }, { left: 5, top: 5, right: 20, bottom: 20 }), 25);
   assert.is(overlapArea({ left: 0, top: 0, right: 10, bottom: 10 }, { left: 12, top: 0, right: 20, bottom: 10 }), 0);
-  assert.ok(overlapArea({ left: 0, top: 0, right: 10, bottom: 10 }, { left: 12, top: 0, right: 20, bottom: 10 }, 2) > 0, 'padding keeps a distance');
+  assert.ok(
+    overlapArea({ left: 0, top: 0, right: 10, bottom: 10 }, { left: 12, top: 0, right: 20, bottom: 10 }, 2) > 0,
+    'padding keeps a distance',
+  );
 });
 
 test('without a station the alarm is the centre at the highest zoom', () => {
@@ -53,25 +79,38 @@ test('without a station the alarm is the centre at the highest zoom', () => {
   assert.is(p.station, null);
 });
 
-test('the view is centred on both markers with their labels, which stay inside the map (the cut-off "Station" of the split screen)', () => {
-  // The third panel of the split screen in docs/display.md: the station lies east of the alarm, its label beyond it.
-  const alarm = { lat: 50.7828, lon: 6.0889 };
-  const [width, height] = [620, 360];
-  const p = placeMarkers(input(alarm, STATION_AT, width, height));
-  assertInside(p, width, height);
-  assert.is(p.station!.side, 'right');
-  // At least as close as the old rule (alarm in the middle, station's dot 48 px from the edge), which cut the label off.
-  assert.ok(p.zoom >= fitZoom(alarm, STATION_AT, { width, height }, 16, 3), `zoom ${p.zoom}`);
-  const all = union([...drawn(p).alarm, ...drawn(p).station]);
-  assert.ok(Math.abs((all.left + all.right) / 2 - width / 2) <= 1 && Math.abs((all.top + all.bottom) / 2 - height / 2) <= 1, 'centred');
-  // One zoom step (1/16) closer, the drawing would not fit any more: this is the highest zoom.
-  if (p.zoom < 16) {
-    const closer = placeMarkers(input(alarm, STATION_AT, width, height, { maxZoom: p.zoom + ZOOM_STEP, minZoom: p.zoom + ZOOM_STEP }));
-    assert.is(closer.zoom, p.zoom + ZOOM_STEP);
-    const box = union([...drawn(closer).alarm, ...drawn(closer).station]);
-    assert.ok(box.right - box.left > width - 2 * mapMargin(width, height).x || box.bottom - box.top > height - 2 * mapMargin(width, height).y);
-  }
-});
+test(
+  'the view is centred on both markers with their labels, which stay inside the map (the cut-off ' +
+    '"Station" of the split screen)',
+  () => {
+    // The third panel of the split screen in docs/display.md: the station lies east of the alarm, its label beyond it.
+    const alarm = { lat: 50.7828, lon: 6.0889 };
+    const [width, height] = [620, 360];
+    const p = placeMarkers(input(alarm, STATION_AT, width, height));
+    assertInside(p, width, height);
+    assert.is(p.station!.side, 'right');
+    // At least as close as the old rule (alarm in the middle, station's dot 48 px from the edge), which cut the label
+    // off.
+    assert.ok(p.zoom >= fitZoom(alarm, STATION_AT, { width, height }, 16, 3), `zoom ${p.zoom}`);
+    const all = union([...drawn(p).alarm, ...drawn(p).station]);
+    assert.ok(
+      Math.abs((all.left + all.right) / 2 - width / 2) <= 1 && Math.abs((all.top + all.bottom) / 2 - height / 2) <= 1,
+      'centred',
+    );
+    // One zoom step (1/16) closer, the drawing would not fit any more: this is the highest zoom.
+    if (p.zoom < 16) {
+      const closer = placeMarkers(
+        input(alarm, STATION_AT, width, height, { maxZoom: p.zoom + ZOOM_STEP, minZoom: p.zoom + ZOOM_STEP }),
+      );
+      assert.is(closer.zoom, p.zoom + ZOOM_STEP);
+      const box = union([...drawn(closer).alarm, ...drawn(closer).station]);
+      assert.ok(
+        box.right - box.left > width - 2 * mapMargin(width, height).x ||
+          box.bottom - box.top > height - 2 * mapMargin(width, height).y,
+      );
+    }
+  },
+);
 
 test('markers keep their true relative position, and grid and tiles line up with them', () => {
   const alarm = { lat: 50.7766, lon: 6.0912 };
@@ -80,7 +119,9 @@ test('markers keep their true relative position, and grid and tiles line up with
   assert.ok(Number.isInteger(p.center.x) && Number.isInteger(p.center.y), 'whole-pixel centre');
   const a = project(alarm.lat, alarm.lon, p.zoom);
   const s = project(STATION_AT.lat, STATION_AT.lon, p.zoom);
-  assert.ok(Math.abs(p.station!.x - p.alarm.x - (s.x - a.x)) < 1e-6 && Math.abs(p.station!.y - p.alarm.y - (s.y - a.y)) < 1e-6);
+  assert.ok(
+    Math.abs(p.station!.x - p.alarm.x - (s.x - a.x)) < 1e-6 && Math.abs(p.station!.y - p.alarm.y - (s.y - a.y)) < 1e-6,
+  );
   assert.ok(Math.abs(p.alarm.x - (a.x - p.center.x + width / 2)) < 1e-6);
   // The tile under the alarm (of the nearest whole zoom, scaled to the fractional one), drawn at its
   // offset, puts the alarm's world pixel where the marker stands, within the half pixel of rounding.
@@ -89,10 +130,15 @@ test('markers keep their true relative position, and grid and tiles line up with
   assert.is(tileZoom, Math.round(p.zoom));
   const tile = tiles.find((t) => t.x === Math.floor(a.x / edge) && t.y === Math.floor(a.y / edge))!;
   assert.ok(tile, 'the alarm is on a covering tile');
-  assert.ok(Math.abs(tile.left + (a.x - tile.x * edge) - p.alarm.x) <= 0.5 && Math.abs(tile.top + (a.y - tile.y * edge) - p.alarm.y) <= 0.5);
+  assert.ok(
+    Math.abs(tile.left + (a.x - tile.x * edge) - p.alarm.x) <= 0.5 &&
+      Math.abs(tile.top + (a.y - tile.y * edge) - p.alarm.y) <= 0.5,
+  );
   // The grid (CSS background) starts its lines at world multiples of a tile, from the same centre.
   const gridX = (((width / 2 - p.center.x) % edge) + edge) % edge;
-  assert.ok(Math.abs((p.alarm.x - gridX) - (a.x % edge)) < 1e-6 || Math.abs((p.alarm.x - gridX) - (a.x % edge) - edge) < 1e-6);
+  assert.ok(
+    Math.abs(p.alarm.x - gridX - (a.x % edge)) < 1e-6 || Math.abs(p.alarm.x - gridX - (a.x % edge) - edge) < 1e-6,
+  );
 });
 
 test('a station further away is fitted at a fractional zoom, closer than the whole zoom below it', () => {
@@ -182,10 +228,32 @@ test('a short map keeps smaller margins instead of zooming the markers onto each
 });
 
 test('split screen rows: headers in one row share the tallest height, other rows keep theirs', () => {
-  assert.equal(rowHeights([{ top: 6, height: 185 }, { top: 6, height: 200 }, { top: 6.5, height: 247 }]), [247, 247, 247]);
-  assert.equal(rowHeights([{ top: 6, height: 150 }, { top: 6, height: 180 }, { top: 548, height: 120 }, { top: 548, height: 90 }]), [180, 180, 120, 120]);
+  assert.equal(
+    rowHeights([
+      { top: 6, height: 185 },
+      { top: 6, height: 200 },
+      { top: 6.5, height: 247 },
+    ]),
+    [247, 247, 247],
+  );
+  assert.equal(
+    rowHeights([
+      { top: 6, height: 150 },
+      { top: 6, height: 180 },
+      { top: 548, height: 120 },
+      { top: 548, height: 90 },
+    ]),
+    [180, 180, 120, 120],
+  );
   // Stacked (portrait): each panel is its own row.
-  assert.equal(rowHeights([{ top: 6, height: 230 }, { top: 640, height: 220 }, { top: 1275, height: 200 }]), [230, 220, 200]);
+  assert.equal(
+    rowHeights([
+      { top: 6, height: 230 },
+      { top: 640, height: 220 },
+      { top: 1275, height: 200 },
+    ]),
+    [230, 220, 200],
+  );
   assert.equal(rowHeights([]), []);
 });
 

@@ -10,8 +10,13 @@ import { coveringTiles, fitZoom, project, tileUrl } from '../display-client/src/
 
 const MONITOR_ID = 17;
 const monitor: MonitorView = {
-  id: MONITOR_ID, name: 'Wache Nord', organizationID: 3,
-  configuration: { latitude: 52.52, longitude: 13.4 }, configurationSplitScreen: {}, configurationStandby: {}, standbyDelay: 90,
+  id: MONITOR_ID,
+  name: 'Wache Nord',
+  organizationID: 3,
+  configuration: { latitude: 52.52, longitude: 13.4 },
+  configurationSplitScreen: {},
+  configurationStandby: {},
+  standbyDelay: 90,
 };
 const at = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, s)).toISOString();
 
@@ -20,13 +25,31 @@ function snapshot(version: number, data: MonitorData = emptyData(), monitorRevis
   return { monitorId: MONITOR_ID, version, epoch: `${history}${version}`, monitor, monitorRevision, data };
 }
 function patch(version: number, payload: JsonObject, op: 'set' | 'patch' = 'patch', history = 'e'): PatchEvent {
-  return { monitorId: MONITOR_ID, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'alarming', op, payload, at: at(version) };
+  return {
+    monitorId: MONITOR_ID,
+    version,
+    epoch: `${history}${version}`,
+    baseEpoch: `${history}${version - 1}`,
+    section: 'alarming',
+    op,
+    payload,
+    at: at(version),
+  };
 }
-const ack = (version: number, snap?: SnapshotEvent) => ({ monitorId: MONITOR_ID, version, epoch: snap?.epoch ?? `e${version}`, serverTime: Date.parse(at(version)), ...(snap ? { snapshot: snap } : {}) });
+const ack = (version: number, snap?: SnapshotEvent) => ({
+  monitorId: MONITOR_ID,
+  version,
+  epoch: snap?.epoch ?? `e${version}`,
+  serverTime: Date.parse(at(version)),
+  ...(snap ? { snapshot: snap } : {}),
+});
 function harness() {
   const changes: ChangeCause[] = [];
   const resyncs: SubscribeRequest[] = [];
-  const store = new DisplayStore(MONITOR_ID, { onChange: (_s, cause) => changes.push(cause), onResync: (r) => resyncs.push(r) });
+  const store = new DisplayStore(MONITOR_ID, {
+    onChange: (_s, cause) => changes.push(cause),
+    onResync: (r) => resyncs.push(r),
+  });
   return { store, changes, resyncs };
 }
 
@@ -74,7 +97,12 @@ test('the resync snapshot closes the gap and buffered newer patches are replayed
   store.applySnapshot(snapshot(10));
   store.applyPatch(patch(13, { positiveResponses: 3 }));
   store.applyPatch(patch(12, { eventId: 1, event: 'TH Person', positiveResponses: 2 }, 'set'));
-  const base = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'TH Person' }, at: at(11) });
+  const base = applyWrite(emptyData(), {
+    section: 'alarming',
+    op: 'set',
+    payload: { eventId: 1, event: 'TH Person' },
+    at: at(11),
+  });
   store.applyAck(ack(11, snapshot(11, base)));
   assert.is(store.state.version, 13);
   assert.is(store.state.data.alarmData.positiveResponses, 3);
@@ -134,23 +162,44 @@ test('events of another monitor are ignored; monitor:updated replaces the config
 
 const now = Date.parse('2026-01-05T10:00:00Z');
 const alarm = (id: number, extra: JsonObject = {}): JsonObject => ({
-  eventId: id, event: `E${id}`, eventStartDate: new Date(now - id * 60_000).toISOString(), ...extra,
+  eventId: id,
+  event: `E${id}`,
+  eventStartDate: new Date(now - id * 60_000).toISOString(),
+  ...extra,
 });
 
-test('an alarm is active while alarmData names an event or message and has not ended, or a listed event is active', () => {
-  assert.not.ok(isAlarmActive(emptyData(), now));
-  assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: { positiveResponses: 3 } }, now), 'counters alone are no alarm');
-  assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: { eventId: 4711, positiveResponses: 3 } }, now), 'nor an eventId with counters');
-  assert.ok(isAlarmActive({ ...emptyData(), alarmData: { message: 'Rauch' } }, now), 'a message alone is one');
-  assert.ok(isAlarmActive({ ...emptyData(), alarmData: alarm(1) }, now));
-  assert.not.ok(isAlarmActive({ ...emptyData(), alarmData: alarm(1, { eventEndDate: new Date(now - 1000).toISOString() }) }, now));
-  assert.ok(isAlarmActive({ ...emptyData(), alarmDataList: { 2: alarm(2) } }, now));
-});
+test(
+  'an alarm is active while alarmData names an event or message and has not ended, or a listed ' + 'event is active',
+  () => {
+    assert.not.ok(isAlarmActive(emptyData(), now));
+    assert.not.ok(
+      isAlarmActive({ ...emptyData(), alarmData: { positiveResponses: 3 } }, now),
+      'counters alone are no alarm',
+    );
+    assert.not.ok(
+      isAlarmActive({ ...emptyData(), alarmData: { eventId: 4711, positiveResponses: 3 } }, now),
+      'nor an eventId with counters',
+    );
+    assert.ok(isAlarmActive({ ...emptyData(), alarmData: { message: 'Rauch' } }, now), 'a message alone is one');
+    assert.ok(isAlarmActive({ ...emptyData(), alarmData: alarm(1) }, now));
+    assert.not.ok(
+      isAlarmActive({ ...emptyData(), alarmData: alarm(1, { eventEndDate: new Date(now - 1000).toISOString() }) }, now),
+    );
+    assert.ok(isAlarmActive({ ...emptyData(), alarmDataList: { 2: alarm(2) } }, now));
+  },
+);
 
 test('active alarms merge alarmData with the list, oldest first, without duplicates', () => {
-  const data: MonitorData = { ...emptyData(), alarmData: alarm(1, { positiveResponses: 7 }), alarmDataList: { 1: alarm(1), 3: alarm(3) } };
+  const data: MonitorData = {
+    ...emptyData(),
+    alarmData: alarm(1, { positiveResponses: 7 }),
+    alarmDataList: { 1: alarm(1), 3: alarm(3) },
+  };
   const alarms = activeAlarms(data, now);
-  assert.equal(alarms.map((a) => a.eventId), [3, 1]);
+  assert.equal(
+    alarms.map((a) => a.eventId),
+    [3, 1],
+  );
   assert.is(alarms[1].positive, 7);
 });
 
@@ -162,8 +211,12 @@ test('an alarm that ran out counts as changed at its end date', () => {
 
 test('readAlarm reads units, labels and feedback; a new event text is a new gong key', () => {
   const a = readAlarm({
-    eventId: 4, event: 'B2', geo: { address: 'Hauptstr. 1', latitude: 52.5, longitude: 13.4 },
-    units: [{ name: 'HLF 1', feedback: [{ name: 'Kim', position: 'GF', feedback: 1, label: { name: 'AGT', color: null } }] }],
+    eventId: 4,
+    event: 'B2',
+    geo: { address: 'Hauptstr. 1', latitude: 52.5, longitude: 13.4 },
+    units: [
+      { name: 'HLF 1', feedback: [{ name: 'Kim', position: 'GF', feedback: 1, label: { name: 'AGT', color: null } }] },
+    ],
   });
   assert.is(a.address, 'Hauptstr. 1');
   assert.equal(a.units[0].members[0], { name: 'Kim', position: 'GF', labelName: 'AGT', labelColor: null, feedback: 1 });
@@ -210,7 +263,7 @@ test('an older configuration never replaces a newer one, whichever of snapshot a
   assert.is(store.state.monitor!.name, 'Wache Nord');
 });
 
-test('a subscribe answered with an older snapshot than the version asked with is a reset of the server\'s history', () => {
+test("a subscribe answered with an older snapshot than the version asked with is a reset of the server's history", () => {
   const { store } = harness();
   const old = applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { event: 'OLD FIRE' }, at: at(1) });
   store.applySnapshot(snapshot(500, old, 90));

@@ -6,14 +6,14 @@ import { splitRows, balancedRows } from '../display-client/src/layout.js';
 import { clockText, dateText, elapsedText, languageOf, localeFor, stringsFor } from '../display-client/src/strings.js';
 import { subdomainsOf, tileUrl } from '../display-client/src/tiles.js';
 
-test('the language: the monitor\'s configuration, else the browser\'s, else English', () => {
+test("the language: the monitor's configuration, else the browser's, else English", () => {
   assert.is(languageOf('de', 'en-US'), 'de');
   assert.is(languageOf('de-AT', undefined), 'de');
   assert.is(languageOf('EN', 'de-DE'), 'en');
   assert.is(languageOf(undefined, 'de-CH'), 'de');
-  assert.is(languageOf(undefined, 'de', 'en-US'), 'de', 'the address\'s ?lang= before the browser');
+  assert.is(languageOf(undefined, 'de', 'en-US'), 'de', "the address's ?lang= before the browser");
   assert.is(languageOf(undefined, null, 'de-CH'), 'de');
-  assert.is(languageOf('fr', 'de-DE'), 'de', 'an unknown language falls back to the browser\'s');
+  assert.is(languageOf('fr', 'de-DE'), 'de', "an unknown language falls back to the browser's");
   assert.is(languageOf(42, 'fr-FR'), 'en');
 });
 
@@ -47,7 +47,7 @@ test('one clock format (24-hour) and elapsed times', () => {
   assert.is(elapsedText(10_000, 0), '0:00');
 });
 
-test('split rows are balanced and chosen by the screen\'s shape, or by configured columns', () => {
+test("split rows are balanced and chosen by the screen's shape, or by configured columns", () => {
   assert.equal(balancedRows(5, 2), [3, 2]);
   assert.equal(balancedRows(7, 3), [3, 2, 2]);
   assert.equal(splitRows(2, 1920, 1080), [2]);
@@ -60,7 +60,10 @@ test('split rows are balanced and chosen by the screen\'s shape, or by configure
   assert.equal(splitRows(0, 1920, 1080), []);
   for (let n = 1; n <= 9; n++) {
     const rows = splitRows(n, 1920, 1080);
-    assert.is(rows.reduce((a, b) => a + b, 0), n);
+    assert.is(
+      rows.reduce((a, b) => a + b, 0),
+      n,
+    );
     assert.ok(Math.max(...rows) - Math.min(...rows) <= 1, `balanced: ${rows}`);
   }
 });
@@ -68,7 +71,10 @@ test('split rows are balanced and chosen by the screen\'s shape, or by configure
 test('tile subdomains come from the URL template', () => {
   assert.equal(subdomainsOf('https://{a-c}.tile.example/{z}/{x}/{y}.png'), { token: '{a-c}', names: ['a', 'b', 'c'] });
   assert.equal(subdomainsOf('https://t{1-4}.example/{z}/{x}/{y}.png'), { token: '{1-4}', names: ['1', '2', '3', '4'] });
-  assert.equal(subdomainsOf('https://{s:maps,maps2}.example/{z}/{x}/{y}.png'), { token: '{s:maps,maps2}', names: ['maps', 'maps2'] });
+  assert.equal(subdomainsOf('https://{s:maps,maps2}.example/{z}/{x}/{y}.png'), {
+    token: '{s:maps,maps2}',
+    names: ['maps', 'maps2'],
+  });
   assert.equal(subdomainsOf('https://{s}.example/{z}/{x}/{y}.png')?.names, ['a', 'b', 'c']);
   assert.is(subdomainsOf('https://tiles.example/{z}/{x}/{y}.png'), null);
   const urls = new Set([0, 1, 2, 3].map((x) => tileUrl('https://t{1-4}.example/{z}/{x}/{y}.png', 5, x, 7)));

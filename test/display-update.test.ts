@@ -40,10 +40,13 @@ update('the screen reloads when the page changed on the server, and not while an
   const id = (await api().post('/api/v1/monitor', { name: 'Wache', organizationID: org.orgId })).body.id;
 
   const context = await ctx.browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  await context.addInitScript(([key, token]) => {
-    (globalThis as { __alarmHubUpdateCheckMs?: number }).__alarmHubUpdateCheckMs = 300;
-    localStorage.setItem(key, token);
-  }, [TOKEN_STORAGE_KEY, org.apiKey]);
+  await context.addInitScript(
+    ([key, token]) => {
+      (globalThis as { __alarmHubUpdateCheckMs?: number }).__alarmHubUpdateCheckMs = 300;
+      localStorage.setItem(key, token);
+    },
+    [TOKEN_STORAGE_KEY, org.apiKey],
+  );
   const page = await context.newPage();
   let loads = 0;
   page.on('load', () => loads++);
@@ -53,7 +56,11 @@ update('the screen reloads when the page changed on the server, and not while an
   assert.is(await tileMeta(), tiles('a'));
 
   await restart(ctx, first.port, 'b');
-  await page.waitForFunction((want) => document.querySelector('meta[name="tile-url"]')?.getAttribute('content') === want, tiles('b'), { timeout: WAIT_MS });
+  await page.waitForFunction(
+    (want) => document.querySelector('meta[name="tile-url"]')?.getAttribute('content') === want,
+    tiles('b'),
+    { timeout: WAIT_MS },
+  );
   assert.ok(loads >= 2, `loads: ${loads}`);
   await page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
 

@@ -6,7 +6,16 @@ import type { AddressInfo } from 'node:net';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { WAIT_MS } from './helpers/browser.js';
-import { alarm, closeScreens, newMonitor, openWall, setUpWall, tearDownWall, write, type WallCtx } from './helpers/wall.js';
+import {
+  alarm,
+  closeScreens,
+  newMonitor,
+  openWall,
+  setUpWall,
+  tearDownWall,
+  write,
+  type WallCtx,
+} from './helpers/wall.js';
 
 interface TileCtx extends WallCtx {
   tiles: http.Server;
@@ -33,7 +42,10 @@ tiles.before(async (ctx) => {
       return;
     }
     res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Access-Control-Allow-Origin': '*' });
-    res.end('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#3a5a40"/></svg>');
+    res.end(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" ' +
+        'fill="#3a5a40"/></svg>',
+    );
   });
   await new Promise<void>((resolve) => ctx.tiles.listen(0, '127.0.0.1', resolve));
   ctx.port = (ctx.tiles.address() as AddressInfo).port;
@@ -44,26 +56,48 @@ tiles.after(async (ctx) => {
   await new Promise((resolve) => ctx.tiles.close(resolve));
 });
 
-tiles('a tile server that fails once and then answers fills the map; the subdomains come from the URL template', async (ctx) => {
-  const template = `http://{s:127.0.0.1,localhost}:${ctx.port}/{z}/{x}/{y}.svg`;
-  const id = await newMonitor(ctx, { configuration: { tileUrl: template, tileAttribution: '© Test tiles' } });
-  await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(61, 'B3 Wohnungsbrand', 1, 3));
-  const screen = await openWall(ctx, id);
-  await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
-  // First every tile fails (the note says so) ...
-  await screen.page.waitForFunction(() => document.querySelector('[data-testid=map]')?.classList.contains('map--tiles-failed'), null, { timeout: WAIT_MS });
-  // ... then the retries fill the map: every tile loaded and shown, no failure note.
-  await screen.page.waitForFunction(() => {
-    const all = Array.from(document.querySelectorAll<HTMLImageElement>('.map-tile'));
-    return all.length > 0 && all.every((t) => t.dataset.state === 'loaded' && t.naturalWidth === 256 && getComputedStyle(t).visibility === 'visible');
-  }, null, { timeout: WAIT_MS });
-  const map = await screen.page.getByTestId('map').getAttribute('class');
-  assert.not.ok(map!.includes('map--tiles-failed'), map!);
-  const shown = await screen.page.locator('.map-tile').evaluateAll((els) => els.map((el) => (el as HTMLImageElement).src));
-  assert.ok(shown.every((src) => (ctx.asked.get(new URL(src).pathname) ?? 0) >= 2), 'each tile was asked for again after failing');
-  assert.equal([...ctx.hosts].sort(), ['127.0.0.1', 'localhost'], 'both subdomains of the template are used');
-  assert.ok(await screen.page.getByText('© Test tiles').isVisible());
-  assert.equal(screen.errors, []);
-});
+tiles(
+  'a tile server that fails once and then answers fills the map; the subdomains come from the URL template',
+  async (ctx) => {
+    const template = `http://{s:127.0.0.1,localhost}:${ctx.port}/{z}/{x}/{y}.svg`;
+    const id = await newMonitor(ctx, { configuration: { tileUrl: template, tileAttribution: '© Test tiles' } });
+    await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, alarm(61, 'B3 Wohnungsbrand', 1, 3));
+    const screen = await openWall(ctx, id);
+    await screen.page.getByTestId('alarm-event').waitFor({ timeout: WAIT_MS });
+    // First every tile fails (the note says so) ...
+    await screen.page.waitForFunction(
+      () => document.querySelector('[data-testid=map]')?.classList.contains('map--tiles-failed'),
+      null,
+      { timeout: WAIT_MS },
+    );
+    // ... then the retries fill the map: every tile loaded and shown, no failure note.
+    await screen.page.waitForFunction(
+      () => {
+        const all = Array.from(document.querySelectorAll<HTMLImageElement>('.map-tile'));
+        return (
+          all.length > 0 &&
+          all.every(
+            (t) =>
+              t.dataset.state === 'loaded' && t.naturalWidth === 256 && getComputedStyle(t).visibility === 'visible',
+          )
+        );
+      },
+      null,
+      { timeout: WAIT_MS },
+    );
+    const map = await screen.page.getByTestId('map').getAttribute('class');
+    assert.not.ok(map!.includes('map--tiles-failed'), map!);
+    const shown = await screen.page
+      .locator('.map-tile')
+      .evaluateAll((els) => els.map((el) => (el as HTMLImageElement).src));
+    assert.ok(
+      shown.every((src) => (ctx.asked.get(new URL(src).pathname) ?? 0) >= 2),
+      'each tile was asked for again after failing',
+    );
+    assert.equal([...ctx.hosts].sort(), ['127.0.0.1', 'localhost'], 'both subdomains of the template are used');
+    assert.ok(await screen.page.getByText('© Test tiles').isVisible());
+    assert.equal(screen.errors, []);
+  },
+);
 
 tiles.run();

@@ -20,9 +20,17 @@ const off = (at: { latitude: number; longitude: number }, north: number, east: n
   `${(at.latitude + north / 111_320).toFixed(6)},${(at.longitude + east / (111_320 * Math.cos((at.latitude * Math.PI) / 180))).toFixed(6)}`;
 
 /** The water markers on the page, nearest first: id, in service, label, and the event of their panel. */
-const marks = async (screen: ScreenPage) => (await screen.page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid=map-water]')].map((el) => ({
-  id: el.dataset.waterId!, inService: el.dataset.inService === 'true', label: el.textContent ?? '', panel: el.closest('[data-testid=alarm-panel]')?.getAttribute('data-event-id') ?? '',
-})))).sort((a, b) => parseInt(a.label, 10) - parseInt(b.label, 10));
+const marks = async (screen: ScreenPage) =>
+  (
+    await screen.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid=map-water]')].map((el) => ({
+        id: el.dataset.waterId!,
+        inService: el.dataset.inService === 'true',
+        label: el.textContent ?? '',
+        panel: el.closest('[data-testid=alarm-panel]')?.getAttribute('data-event-id') ?? '',
+      })),
+    )
+  ).sort((a, b) => parseInt(a.label, 10) - parseInt(b.label, 10));
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
@@ -44,40 +52,108 @@ wall.before(async (ctx) => {
 wall.after.each(closeScreens);
 wall.after(tearDownWall);
 
-wall('the nearest sources with their distances, a broken one marked, a change during the incident shown live, each split cell its own', async (ctx) => {
-  const api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
-  const entity = (await api.post('/api/v1/things/entities', { name: 'Hydranten', organizationID: ctx.org.orgId, fields: FIELDS })).body;
-  const [nummer, art, position, bereit] = entity.fields.map((f: { id: string }) => f.id);
-  const hydrant = async (n: string, kind: string, at: string, ready: string) => {
-    const res = await api.post(`/api/v1/things/entities/${entity.id}/records`, { values: [{ fieldID: nummer, value: n }, { fieldID: art, value: kind }, { fieldID: position, value: at }, { fieldID: bereit, value: ready }] });
-    assert.is(res.status, 201, JSON.stringify(res.body));
-    return res.body.id as string;
-  };
-  const h1 = await hydrant('H 1', 'Überflurhydrant', off(FIRE, 60, 20), 'true');
-  const h2 = await hydrant('H 2', 'Unterflurhydrant', off(FIRE, -30, -140), 'false');
-  await hydrant('H 3', 'Überflurhydrant', off(FIRE, 900, 0), 'true'); // beyond the 300 m
-  const h4 = await hydrant('T 4', 'Löschteich', off(CRASH, -100, 50), 'true');
-  const monitor = (await api.post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.org.orgId, configuration: { ...STATION, language: 'de', waterSources: { entityId: entity.id } } })).body.id as number;
-  const screens = [await openWall(ctx, monitor, LANDSCAPE), await openWall(ctx, monitor, PORTRAIT)];
-  assert.is((await api.post(`/api/v1/monitor/${monitor}/data/alarming`, { eventId: 1, event: 'B3 Wohnungsbrand', geo: { address: 'Lindenstraße 14', ...FIRE } })).status, 200);
-  for (const screen of screens) {
-    const shown = await until(() => marks(screen), (m) => m.length === 2, 'two water sources');
-    assert.equal(shown.map((m) => m.id), [h1, h2]);
-    assert.equal(shown.map((m) => m.inService), [true, false]);
-    assert.match(shown[0].label, /^63 m$/);
-    assert.match(shown[1].label, /143 m.*außer Betrieb/);
-  }
-  // Reported broken during the incident: every wall turns it to out of service without a reload.
-  assert.is((await api.put(`/api/v1/things/records/${h1}`, { values: [{ fieldID: bereit, value: 'false' }] })).status, 200);
-  for (const screen of screens) await until(() => marks(screen), (m) => m.length === 2 && m.every((x) => !x.inService), 'H 1 out of service');
-  // A second event: the split screen marks each event's sources in its own cell.
-  assert.is((await api.post(`/api/v1/monitor/${monitor}/data/alarming`, { eventId: 2, event: 'TH Verkehrsunfall', geo: CRASH })).status, 200);
-  for (const screen of screens) {
-    const shown = await until(() => marks(screen), (m) => m.length === 3 && m.some((x) => x.id === h4), 'the split screen\'s sources');
-    assert.equal(shown.filter((m) => m.panel === '2').map((m) => m.id), [h4]);
-    assert.equal(shown.filter((m) => m.panel === '1').map((m) => m.id).sort(), [h1, h2].sort());
-    assert.equal(screen.errors, []);
-  }
-});
+wall(
+  'the nearest sources with their distances, a broken one marked, a change during the incident ' +
+    'shown live, each split cell its own',
+  async (ctx) => {
+    const api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
+    const entity = (
+      await api.post('/api/v1/things/entities', { name: 'Hydranten', organizationID: ctx.org.orgId, fields: FIELDS })
+    ).body;
+    const [nummer, art, position, bereit] = entity.fields.map((f: { id: string }) => f.id);
+    const hydrant = async (n: string, kind: string, at: string, ready: string) => {
+      const res = await api.post(`/api/v1/things/entities/${entity.id}/records`, {
+        values: [
+          { fieldID: nummer, value: n },
+          { fieldID: art, value: kind },
+          { fieldID: position, value: at },
+          { fieldID: bereit, value: ready },
+        ],
+      });
+      assert.is(res.status, 201, JSON.stringify(res.body));
+      return res.body.id as string;
+    };
+    const h1 = await hydrant('H 1', 'Überflurhydrant', off(FIRE, 60, 20), 'true');
+    const h2 = await hydrant('H 2', 'Unterflurhydrant', off(FIRE, -30, -140), 'false');
+    await hydrant('H 3', 'Überflurhydrant', off(FIRE, 900, 0), 'true'); // beyond the 300 m
+    const h4 = await hydrant('T 4', 'Löschteich', off(CRASH, -100, 50), 'true');
+    const monitor = (
+      await api.post('/api/v1/monitor', {
+        name: 'Halle',
+        organizationID: ctx.org.orgId,
+        configuration: { ...STATION, language: 'de', waterSources: { entityId: entity.id } },
+      })
+    ).body.id as number;
+    const screens = [await openWall(ctx, monitor, LANDSCAPE), await openWall(ctx, monitor, PORTRAIT)];
+    assert.is(
+      (
+        await api.post(`/api/v1/monitor/${monitor}/data/alarming`, {
+          eventId: 1,
+          event: 'B3 Wohnungsbrand',
+          geo: { address: 'Lindenstraße 14', ...FIRE },
+        })
+      ).status,
+      200,
+    );
+    for (const screen of screens) {
+      const shown = await until(
+        () => marks(screen),
+        (m) => m.length === 2,
+        'two water sources',
+      );
+      assert.equal(
+        shown.map((m) => m.id),
+        [h1, h2],
+      );
+      assert.equal(
+        shown.map((m) => m.inService),
+        [true, false],
+      );
+      assert.match(shown[0].label, /^63 m$/);
+      assert.match(shown[1].label, /143 m.*außer Betrieb/);
+    }
+    // Reported broken during the incident: every wall turns it to out of service without a reload.
+    assert.is(
+      (await api.put(`/api/v1/things/records/${h1}`, { values: [{ fieldID: bereit, value: 'false' }] })).status,
+      200,
+    );
+    for (const screen of screens)
+      await until(
+        () => marks(screen),
+        (m) => m.length === 2 && m.every((x) => !x.inService),
+        'H 1 out of service',
+      );
+    // A second event: the split screen marks each event's sources in its own cell.
+    assert.is(
+      (
+        await api.post(`/api/v1/monitor/${monitor}/data/alarming`, {
+          eventId: 2,
+          event: 'TH Verkehrsunfall',
+          geo: CRASH,
+        })
+      ).status,
+      200,
+    );
+    for (const screen of screens) {
+      const shown = await until(
+        () => marks(screen),
+        (m) => m.length === 3 && m.some((x) => x.id === h4),
+        "the split screen's sources",
+      );
+      assert.equal(
+        shown.filter((m) => m.panel === '2').map((m) => m.id),
+        [h4],
+      );
+      assert.equal(
+        shown
+          .filter((m) => m.panel === '1')
+          .map((m) => m.id)
+          .sort(),
+        [h1, h2].sort(),
+      );
+      assert.equal(screen.errors, []);
+    }
+  },
+);
 
 wall.run();

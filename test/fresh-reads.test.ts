@@ -23,15 +23,18 @@ function slowSource() {
   return { source, fresh, release };
 }
 
-reads('twenty callers asking at once cause two reads: the first caller\'s, and one the other nineteen share', async () => {
-  const { source, fresh, release } = slowSource();
-  const answers = Promise.all(Array.from({ length: 20 }, () => fresh.get('a')));
-  await release();
-  await release();
-  assert.equal(await answers, Array(20).fill(0));
-  assert.is(source.started, 2);
-  assert.is(fresh.size, 0);
-});
+reads(
+  "twenty callers asking at once cause two reads: the first caller's, and one the other nineteen share",
+  async () => {
+    const { source, fresh, release } = slowSource();
+    const answers = Promise.all(Array.from({ length: 20 }, () => fresh.get('a')));
+    await release();
+    await release();
+    assert.equal(await answers, Array(20).fill(0));
+    assert.is(source.started, 2);
+    assert.is(fresh.size, 0);
+  },
+);
 
 reads('a caller asking during a read waits for the next one, which all later callers share', async () => {
   const { source, fresh, release } = slowSource();
@@ -56,7 +59,10 @@ reads('keys are read apart, and a failed read fails only its callers', async () 
   });
   const bad = fresh.get('bad');
   const good = fresh.get('good');
-  const failure = await bad.then(() => null, (err: Error) => err.message);
+  const failure = await bad.then(
+    () => null,
+    (err: Error) => err.message,
+  );
   assert.is(failure, 'read failed');
   assert.is(await good, 'good');
   assert.is(await fresh.get('bad'), 'bad');
@@ -69,12 +75,16 @@ const kept = suite('reads kept while no change is heard');
 /** A KeptReads over a counter of stored changes; `reads` counts the reads. */
 function keptSource(trustMs = 60_000, trusted = () => true) {
   const source = { stored: 0, reads: 0, slowMs: 0 };
-  const cache = new KeptReads<string, number>(async () => {
-    source.reads++;
-    const seen = source.stored;
-    if (source.slowMs) await new Promise((r) => setTimeout(r, source.slowMs));
-    return seen;
-  }, trustMs, trusted);
+  const cache = new KeptReads<string, number>(
+    async () => {
+      source.reads++;
+      const seen = source.stored;
+      if (source.slowMs) await new Promise((r) => setTimeout(r, source.slowMs));
+      return seen;
+    },
+    trustMs,
+    trusted,
+  );
   return { source, cache };
 }
 
@@ -111,54 +121,57 @@ kept('a read that a change overtook answers its callers but is not kept', async 
   assert.is(source.reads, 2);
 });
 
-kept('callers that find a read in flight that no change overtook share it; after a change they wait for a new one', async () => {
-  // Each read waits for its gate, so "in flight" does not depend on this machine's speed.
-  const source = { stored: 0, reads: 0, gates: [] as Array<() => void> };
-  const cache = new KeptReads<string, number>(async () => {
-    source.reads++;
-    const seen = source.stored;
-    await new Promise<void>((resolve) => source.gates.push(resolve));
-    return seen;
-  }, 60_000);
-  // Waits for a read to be waiting (a read that never comes fails the test instead of hanging it).
-  const until = async (what: string, condition: () => boolean) => {
-    const deadline = Date.now() + 5_000;
-    while (!condition()) {
-      if (Date.now() > deadline) assert.unreachable(`no ${what}`);
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  };
-  const release = async () => {
-    await until('read waiting', () => source.gates.length > 0);
-    source.gates.shift()!();
-  };
-  // A storm's first screens of a monitor: one read for all of them.
-  const first = cache.get('a');
-  const joined = Array.from({ length: 20 }, () => cache.get('a'));
-  await release();
-  assert.equal(await Promise.all([first, ...joined]), Array(21).fill(0));
-  assert.is(source.reads, 1);
-  // A change heard while a read runs: who asks after it gets a read begun after the change.
-  cache.changed('a');
-  const early = cache.get('a');
-  await until('second read', () => source.reads >= 2);
-  source.stored = 1;
-  cache.changed('a');
-  const late = cache.get('a');
-  await release();
-  await release();
-  assert.is(await early, 0);
-  assert.is(await late, 1);
-  assert.is(source.reads, 3);
-  // A forgotten cache (Redis came back) shares nothing that ran before.
-  const before = cache.get('b');
-  cache.forget();
-  const after = cache.get('b');
-  await release();
-  await release();
-  await Promise.all([before, after]);
-  assert.is(source.reads, 5);
-});
+kept(
+  'callers that find a read in flight that no change overtook share it; after a change they wait for a new one',
+  async () => {
+    // Each read waits for its gate, so "in flight" does not depend on this machine's speed.
+    const source = { stored: 0, reads: 0, gates: [] as Array<() => void> };
+    const cache = new KeptReads<string, number>(async () => {
+      source.reads++;
+      const seen = source.stored;
+      await new Promise<void>((resolve) => source.gates.push(resolve));
+      return seen;
+    }, 60_000);
+    // Waits for a read to be waiting (a read that never comes fails the test instead of hanging it).
+    const until = async (what: string, condition: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!condition()) {
+        if (Date.now() > deadline) assert.unreachable(`no ${what}`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    const release = async () => {
+      await until('read waiting', () => source.gates.length > 0);
+      source.gates.shift()!();
+    };
+    // A storm's first screens of a monitor: one read for all of them.
+    const first = cache.get('a');
+    const joined = Array.from({ length: 20 }, () => cache.get('a'));
+    await release();
+    assert.equal(await Promise.all([first, ...joined]), Array(21).fill(0));
+    assert.is(source.reads, 1);
+    // A change heard while a read runs: who asks after it gets a read begun after the change.
+    cache.changed('a');
+    const early = cache.get('a');
+    await until('second read', () => source.reads >= 2);
+    source.stored = 1;
+    cache.changed('a');
+    const late = cache.get('a');
+    await release();
+    await release();
+    assert.is(await early, 0);
+    assert.is(await late, 1);
+    assert.is(source.reads, 3);
+    // A forgotten cache (Redis came back) shares nothing that ran before.
+    const before = cache.get('b');
+    cache.forget();
+    const after = cache.get('b');
+    await release();
+    await release();
+    await Promise.all([before, after]);
+    assert.is(source.reads, 5);
+  },
+);
 
 kept('nothing is kept past its trust, while changes may go unheard, or across a restored database', async () => {
   let up = true;

@@ -21,43 +21,82 @@ hub.after(async (ctx) => {
 });
 
 async function newMonitor(ctx: { service: TestService }, org: OrgFixture, name = 'Wache Nord') {
-  const res = await client(ctx.service.url, { apiKey: org.apiKey }).post('/api/v1/monitor', { name, organizationID: org.orgId, standbyDelay: 30 });
+  const res = await client(ctx.service.url, { apiKey: org.apiKey }).post('/api/v1/monitor', {
+    name,
+    organizationID: org.orgId,
+    standbyDelay: 30,
+  });
   assert.is(res.status, 201);
   return res.body.id as number;
 }
 
-hub('connect_error unauthorized for an unknown token, a missing scheme and a token under the wrong scheme', async (ctx) => {
-  for (const [token, scheme] of [['ahk_nope', 'api-token'], [ctx.a.apiKey, 'bogus'], [ctx.a.apiKey, 'personal-access-token']]) {
-    const err = await connectScreen(ctx.service.url, token, scheme).then(() => null, (e: Error) => e);
-    assert.ok(err, `connect should fail for scheme ${scheme}`);
-    assert.is(err!.message, 'unauthorized');
-  }
-});
+hub(
+  'connect_error unauthorized for an unknown token, a missing scheme and a token under the wrong scheme',
+  async (ctx) => {
+    for (const [token, scheme] of [
+      ['ahk_nope', 'api-token'],
+      [ctx.a.apiKey, 'bogus'],
+      [ctx.a.apiKey, 'personal-access-token'],
+    ]) {
+      const err = await connectScreen(ctx.service.url, token, scheme).then(
+        () => null,
+        (e: Error) => e,
+      );
+      assert.ok(err, `connect should fail for scheme ${scheme}`);
+      assert.is(err!.message, 'unauthorized');
+    }
+  },
+);
 
-hub('subscribe answers a snapshot at version 0, then M7, M8, M9, M10 arrive as patches with version + 1', async (ctx) => {
-  const id = await newMonitor(ctx, ctx.a);
-  const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
-  ctx.screens.push(screen);
-  const ack = await screen.subscribe(id);
-  assert.ok('data' in ack);
-  if (!('data' in ack)) return;
-  assert.is(ack.data.version, 0);
-  assert.is(ack.data.snapshot!.monitor.name, 'Wache Nord');
-  assert.equal(ack.data.snapshot!.data, { alarmData: {}, alarmDataList: {}, incidentLog: {}, metaData: {} });
+hub(
+  'subscribe answers a snapshot at version 0, then M7, M8, M9, M10 arrive as patches with version + 1',
+  async (ctx) => {
+    const id = await newMonitor(ctx, ctx.a);
+    const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
+    ctx.screens.push(screen);
+    const ack = await screen.subscribe(id);
+    assert.ok('data' in ack);
+    if (!('data' in ack)) return;
+    assert.is(ack.data.version, 0);
+    assert.is(ack.data.snapshot!.monitor.name, 'Wache Nord');
+    assert.equal(ack.data.snapshot!.data, { alarmData: {}, alarmDataList: {}, incidentLog: {}, metaData: {} });
 
-  const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
-  assert.is((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'B3 Wohnungsbrand', eventId: 41, positiveResponses: 1 })).status, 200);
-  assert.is((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 4 })).status, 200);
-  assert.is((await api.post(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 9, inactivePager: 2 } })).status, 200);
-  assert.is((await api.patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 8 } })).status, 200);
-  await screen.waitFor(() => screen.events.filter((e) => e.name === 'monitor:patch').length === 4, WAIT_MS, 'four patches');
-  const patches = screen.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload);
-  assert.equal(patches.map((p) => p.version), [1, 2, 3, 4]);
-  assert.equal(patches.map((p) => `${p.section}/${p.op}`), ['alarming/set', 'alarming/patch', 'meta/set', 'meta/patch']);
-  assert.equal(patches[1].payload, { positiveResponses: 4 });
-  assert.is(patches[0].monitorId, id);
-  assert.ok(!Number.isNaN(Date.parse(patches[0].at)));
-});
+    const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
+    assert.is(
+      (
+        await api.post(`/api/v1/monitor/${id}/data/alarming`, {
+          event: 'B3 Wohnungsbrand',
+          eventId: 41,
+          positiveResponses: 1,
+        })
+      ).status,
+      200,
+    );
+    assert.is((await api.patch(`/api/v1/monitor/${id}/data/alarming`, { positiveResponses: 4 })).status, 200);
+    assert.is(
+      (await api.post(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 9, inactivePager: 2 } })).status,
+      200,
+    );
+    assert.is((await api.patch(`/api/v1/monitor/${id}/data/meta`, { pagers: { activePager: 8 } })).status, 200);
+    await screen.waitFor(
+      () => screen.events.filter((e) => e.name === 'monitor:patch').length === 4,
+      WAIT_MS,
+      'four patches',
+    );
+    const patches = screen.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload);
+    assert.equal(
+      patches.map((p) => p.version),
+      [1, 2, 3, 4],
+    );
+    assert.equal(
+      patches.map((p) => `${p.section}/${p.op}`),
+      ['alarming/set', 'alarming/patch', 'meta/set', 'meta/patch'],
+    );
+    assert.equal(patches[1].payload, { positiveResponses: 4 });
+    assert.is(patches[0].monitorId, id);
+    assert.ok(!Number.isNaN(Date.parse(patches[0].at)));
+  },
+);
 
 hub('a screen that missed versions gets a snapshot on re-subscribe; an up-to-date one gets none', async (ctx) => {
   const id = await newMonitor(ctx, ctx.a);
@@ -111,7 +150,7 @@ hub('a member reads through his personal token; a member of another organization
   assert.ok('error' in (await outsider.subscribe(id)));
 });
 
-hub('M2 sends monitor:updated and M5 monitor:deleted to the monitor\'s screens', async (ctx) => {
+hub("M2 sends monitor:updated and M5 monitor:deleted to the monitor's screens", async (ctx) => {
   const id = await newMonitor(ctx, ctx.a);
   const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
   ctx.screens.push(screen);
@@ -136,11 +175,14 @@ hub('a token revoked while connected disconnects its screens, and reconnecting i
   await ctx.service.identity.revokeToken(org.apiKeyId);
   await screen.waitFor(() => reason !== '', WAIT_MS, 'disconnect');
   assert.is(reason, 'io server disconnect');
-  const err = await connectScreen(ctx.service.url, org.apiKey).then(() => null, (e: Error) => e);
+  const err = await connectScreen(ctx.service.url, org.apiKey).then(
+    () => null,
+    (e: Error) => e,
+  );
   assert.is(err?.message, 'unauthorized');
 });
 
-hub('/readyz reports the sockets connected to this process: an API key\'s socket is no screen', async (ctx) => {
+hub("/readyz reports the sockets connected to this process: an API key's socket is no screen", async (ctx) => {
   const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
   ctx.screens.push(screen);
   const res = await client(ctx.service.url, null).get('/readyz');
@@ -153,7 +195,13 @@ hub('/readyz reports the sockets connected to this process: an API key\'s socket
 hub('a screen may follow at most 50 monitors; the 51st subscription is refused', async (ctx) => {
   const org = await createOrg(ctx.service);
   const api = client(ctx.service.url, { apiKey: org.apiKey });
-  const ids = await Promise.all(Array.from({ length: 51 }, async (_, i) => (await api.post('/api/v1/monitor', { name: `M${i}`, organizationID: org.orgId })).body.id as number));
+  const ids = await Promise.all(
+    Array.from(
+      { length: 51 },
+      async (_, i) =>
+        (await api.post('/api/v1/monitor', { name: `M${i}`, organizationID: org.orgId })).body.id as number,
+    ),
+  );
   const screen = await connectScreen(ctx.service.url, org.apiKey);
   ctx.screens.push(screen);
   for (const id of ids.slice(0, 50)) assert.ok('data' in (await screen.subscribe(id)));
@@ -162,22 +210,25 @@ hub('a screen may follow at most 50 monitors; the 51st subscription is refused',
   assert.ok('data' in (await screen.subscribe(ids[0])), 'an already followed monitor can be re-subscribed');
 });
 
-hub('a user removed from the organization is disconnected, and after reconnecting cannot follow its monitors', async (ctx) => {
-  const org = await createOrg(ctx.service);
-  const id = await newMonitor(ctx, org);
-  const screen = await connectScreen(ctx.service.url, org.member.token);
-  ctx.screens.push(screen);
-  assert.ok('data' in (await screen.subscribe(id)));
-  let reason = '';
-  screen.socket.on('disconnect', (r) => (reason = r));
-  await ctx.service.identity.removeMember(org.orgId, org.member.userId);
-  await screen.waitFor(() => reason !== '', WAIT_MS, 'disconnect');
-  assert.is(reason, 'io server disconnect');
-  const again = await connectScreen(ctx.service.url, org.member.token);
-  ctx.screens.push(again);
-  const ack = await again.subscribe(id);
-  assert.ok('error' in ack && ack.error.error === 'not_found');
-});
+hub(
+  'a user removed from the organization is disconnected, and after reconnecting cannot follow its monitors',
+  async (ctx) => {
+    const org = await createOrg(ctx.service);
+    const id = await newMonitor(ctx, org);
+    const screen = await connectScreen(ctx.service.url, org.member.token);
+    ctx.screens.push(screen);
+    assert.ok('data' in (await screen.subscribe(id)));
+    let reason = '';
+    screen.socket.on('disconnect', (r) => (reason = r));
+    await ctx.service.identity.removeMember(org.orgId, org.member.userId);
+    await screen.waitFor(() => reason !== '', WAIT_MS, 'disconnect');
+    assert.is(reason, 'io server disconnect');
+    const again = await connectScreen(ctx.service.url, org.member.token);
+    ctx.screens.push(again);
+    const ack = await again.subscribe(id);
+    assert.ok('error' in ack && ack.error.error === 'not_found');
+  },
+);
 
 hub.run();
 
@@ -190,7 +241,9 @@ noRedis('REST and the hub work on one process, /readyz reports Redis down, and c
     const id = await newMonitor({ service }, org);
     const screen = await connectScreen(service.url, org.apiKey);
     await screen.subscribe(id);
-    const res = await client(service.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Ölspur' });
+    const res = await client(service.url, { apiKey: org.apiKey }).post(`/api/v1/monitor/${id}/data/alarming`, {
+      event: 'Ölspur',
+    });
     assert.is(res.status, 200);
     await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch on the same process');
     screen.close();

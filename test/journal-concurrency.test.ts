@@ -38,20 +38,32 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Alternates requests between the two instances. */
 const via = (ctx: Ctx, i: number, auth: Credential) => client((i % 2 ? ctx.other : ctx.svc).url, auth);
 
-race('10 racing first accesses of an event\'s journal get one journal', async (ctx) => {
+race("10 racing first accesses of an event's journal get one journal", async (ctx) => {
   const query = newEventQuery(ctx.a);
-  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => via(ctx, i, as.key(ctx.a)).get(`${BASE}?${query}`)));
-  assert.ok(answers.every((r) => r.status === 200), JSON.stringify(answers.map((r) => r.body)));
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => via(ctx, i, as.key(ctx.a)).get(`${BASE}?${query}`)),
+  );
+  assert.ok(
+    answers.every((r) => r.status === 200),
+    JSON.stringify(answers.map((r) => r.body)),
+  );
   assert.is(new Set(answers.map((r) => r.body.id)).size, 1);
   const eventId = answers[0].body.eventId;
-  const keys = await journalModels(ctx.svc.db).JournalKey.find({ _id: `event:${ctx.a.orgId}:${eventId}` }).lean();
-  assert.equal(keys.map((k) => k.journalId), [answers[0].body.id]);
+  const keys = await journalModels(ctx.svc.db)
+    .JournalKey.find({ _id: `event:${ctx.a.orgId}:${eventId}` })
+    .lean();
+  assert.equal(
+    keys.map((k) => k.journalId),
+    [answers[0].body.id],
+  );
   assert.is(await journalModels(ctx.svc.db).Journal.countDocuments({ organizationId: ctx.a.orgId, eventId }), 1);
 });
 
 race('50 users locking at once: exactly one holder, 49 × 409 journal_locked', async (ctx) => {
   const journalId = await openJournal(ctx, ctx.a, newEventQuery(ctx.a));
-  const answers = await Promise.all(ctx.users.map((u, i) => via(ctx, i, { pat: u.token }).post(`${BASE}/${journalId}/lock`)));
+  const answers = await Promise.all(
+    ctx.users.map((u, i) => via(ctx, i, { pat: u.token }).post(`${BASE}/${journalId}/lock`)),
+  );
   const winners = answers.filter((r) => r.status === 200);
   assert.is(winners.length, 1, JSON.stringify(answers.map((r) => r.status)));
   assert.ok(answers.every((r) => r.status === 200 || r.body.error === 'journal_locked'));
@@ -68,9 +80,23 @@ race('100 concurrent entries by the holder get serial numbers 1…100, all liste
   const journalId = await openJournal(ctx, ctx.a, query);
   const holder = { pat: ctx.a.member.token };
   assert.is((await client(ctx.svc.url, holder).post(`${BASE}/${journalId}/lock`)).status, 200);
-  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => via(ctx, i, holder).post(`${BASE}/${journalId}/entries`, { journalId, categoryId: category.id, text: `Meldung ${i}` })));
-  assert.ok(answers.every((r) => r.status === 201), JSON.stringify(answers.filter((r) => r.status !== 201).map((r) => r.body)));
-  assert.equal(answers.map((r) => r.body.serialNumber).sort((x, y) => x - y), Array.from({ length: 100 }, (_, i) => i + 1));
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, i) =>
+      via(ctx, i, holder).post(`${BASE}/${journalId}/entries`, {
+        journalId,
+        categoryId: category.id,
+        text: `Meldung ${i}`,
+      }),
+    ),
+  );
+  assert.ok(
+    answers.every((r) => r.status === 201),
+    JSON.stringify(answers.filter((r) => r.status !== 201).map((r) => r.body)),
+  );
+  assert.equal(
+    answers.map((r) => r.body.serialNumber).sort((x, y) => x - y),
+    Array.from({ length: 100 }, (_, i) => i + 1),
+  );
   assert.is(new Set(answers.map((r) => r.body.id)).size, 100);
   const listed: number[] = [];
   for (let offset = 0; offset < 100; offset += 50) {
@@ -78,58 +104,87 @@ race('100 concurrent entries by the holder get serial numbers 1…100, all liste
     assert.is(page.entryList.totalEntries, 100);
     listed.push(...page.entryList.entries.map((e: any) => e.serialNumber));
   }
-  assert.equal(listed, Array.from({ length: 100 }, (_, i) => 100 - i));
+  assert.equal(
+    listed,
+    Array.from({ length: 100 }, (_, i) => 100 - i),
+  );
   // Processes without a cached head start probing from the journal's hint, which moved forward.
   assert.ok((await journalModels(ctx.svc.db).Journal.findById(String(journalId)).lean())!.hint > 1);
 });
 
-race('locks, entries, unlocks, a close and lock breaks racing: the stored log replays through the state table', async (ctx) => {
-  const category = await newCategory(ctx, ctx.a);
-  const query = newEventQuery(ctx.a);
-  const journalId = await openJournal(ctx, ctx.a, query);
-  const created: number[] = [];
-  // Each worker takes the lock when it can, writes two entries, unlocks, until the journal is closed.
-  const worker = async (user: { token: string }, i: number) => {
-    for (let round = 0; ; round++) {
-      const c = via(ctx, i + round, { pat: user.token });
-      const locked = await c.post(`${BASE}/${journalId}/lock`);
-      if (locked.body.error === 'journal_closed') return;
-      if (locked.status !== 200) {
-        await sleep(5);
-        continue;
+race(
+  'locks, entries, unlocks, a close and lock breaks racing: the stored log replays through the state table',
+  async (ctx) => {
+    const category = await newCategory(ctx, ctx.a);
+    const query = newEventQuery(ctx.a);
+    const journalId = await openJournal(ctx, ctx.a, query);
+    const created: number[] = [];
+    // Each worker takes the lock when it can, writes two entries, unlocks, until the journal is closed.
+    const worker = async (user: { token: string }, i: number) => {
+      for (let round = 0; ; round++) {
+        const c = via(ctx, i + round, { pat: user.token });
+        const locked = await c.post(`${BASE}/${journalId}/lock`);
+        if (locked.body.error === 'journal_closed') return;
+        if (locked.status !== 200) {
+          await sleep(5);
+          continue;
+        }
+        for (let n = 0; n < 2; n++) {
+          const entry = await c.post(`${BASE}/${journalId}/entries`, {
+            journalId,
+            categoryId: category.id,
+            text: `from ${i}`,
+          });
+          if (entry.status === 201) created.push(entry.body.serialNumber);
+          else
+            assert.ok(
+              ['journal_locked', 'journal_not_locked', 'journal_closed'].includes(entry.body.error),
+              JSON.stringify(entry.body),
+            );
+        }
+        await c.post(`${BASE}/${journalId}/unlock`);
       }
-      for (let n = 0; n < 2; n++) {
-        const entry = await c.post(`${BASE}/${journalId}/entries`, { journalId, categoryId: category.id, text: `from ${i}` });
-        if (entry.status === 201) created.push(entry.body.serialNumber);
-        else assert.ok(['journal_locked', 'journal_not_locked', 'journal_closed'].includes(entry.body.error), JSON.stringify(entry.body));
+    };
+    // Breaks a lock now and then and closes the journal while the workers are still busy.
+    const breaker = async () => {
+      for (let i = 0; i < 4; i++) {
+        await sleep(100);
+        await via(ctx, i, as.admin(ctx.a)).post(`${BASE}/${journalId}/force-unlock`, { reason: `round ${i}` });
       }
-      await c.post(`${BASE}/${journalId}/unlock`);
-    }
-  };
-  // Breaks a lock now and then and closes the journal while the workers are still busy.
-  const breaker = async () => {
-    for (let i = 0; i < 4; i++) {
       await sleep(100);
-      await via(ctx, i, as.admin(ctx.a)).post(`${BASE}/${journalId}/force-unlock`, { reason: `round ${i}` });
-    }
-    await sleep(100);
-    await client(ctx.other.url, as.key(ctx.a)).post(`${BASE}/${journalId}/close`);
-  };
-  await Promise.all([...ctx.users.slice(0, 8).map(worker), breaker()]);
+      await client(ctx.other.url, as.key(ctx.a)).post(`${BASE}/${journalId}/close`);
+    };
+    await Promise.all([...ctx.users.slice(0, 8).map(worker), breaker()]);
 
-  const log = (await journalModels(ctx.svc.db).JournalLog.find({ journalId }).lean()).sort((x, y) => x.position - y.position);
-  assert.equal(log.map((r) => r.position), log.map((_, i) => i + 1), 'positions without gaps');
-  let state: JournalStateData = INITIAL_STATE;
-  for (const record of log) {
-    // Each stored change must be the one the state table allows on the change before it.
-    state = transition(state, record.kind, record.by, record.state.lockedAt ?? record.at.toISOString(), record.position);
-    assert.equal(state, record.state, `position ${record.position} (${record.kind})`);
-  }
-  assert.is(state.closed, true);
-  const journal = (await client(ctx.svc.url, as.key(ctx.a)).get(`${BASE}?${query}&limit=50`)).body;
-  assert.is(journal.entryList.totalEntries, state.entries);
-  assert.equal(journal.entryList.entries.map((e: any) => e.serialNumber), Array.from({ length: Math.min(50, state.entries) }, (_, i) => state.entries - i));
-  for (const serial of created) assert.ok(serial <= state.entries);
-});
+    const log = (await journalModels(ctx.svc.db).JournalLog.find({ journalId }).lean()).sort(
+      (x, y) => x.position - y.position,
+    );
+    assert.equal(
+      log.map((r) => r.position),
+      log.map((_, i) => i + 1),
+      'positions without gaps',
+    );
+    let state: JournalStateData = INITIAL_STATE;
+    for (const record of log) {
+      // Each stored change must be the one the state table allows on the change before it.
+      state = transition(
+        state,
+        record.kind,
+        record.by,
+        record.state.lockedAt ?? record.at.toISOString(),
+        record.position,
+      );
+      assert.equal(state, record.state, `position ${record.position} (${record.kind})`);
+    }
+    assert.is(state.closed, true);
+    const journal = (await client(ctx.svc.url, as.key(ctx.a)).get(`${BASE}?${query}&limit=50`)).body;
+    assert.is(journal.entryList.totalEntries, state.entries);
+    assert.equal(
+      journal.entryList.entries.map((e: any) => e.serialNumber),
+      Array.from({ length: Math.min(50, state.entries) }, (_, i) => state.entries - i),
+    );
+    for (const serial of created) assert.ok(serial <= state.entries);
+  },
+);
 
 race.run();

@@ -34,7 +34,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   }
 }
 
-shared('a second process reuses the first one\'s database and takes it over when the first stops', async (ctx) => {
+shared("a second process reuses the first one's database and takes it over when the first stops", async (ctx) => {
   const env = { DATA_DIR: ctx.dataDir, MONGODB_URI: '', REDIS_URL: '' };
   const first = await spawnService(env, 120_000);
   const second = await spawnService(env, 60_000);
@@ -48,14 +48,21 @@ shared('a second process reuses the first one\'s database and takes it over when
   assert.is((await api(second.url).get(`/api/v1/monitor/${created.body.id}`)).body.name, 'Halle 1');
 
   assert.is(await first.stop(), 0);
-  await until(async () => (await client(second.url, null).get('/readyz')).status === 200 && (await api(second.url).get(`/api/v1/monitor/${created.body.id}`)).status === 200, 30_000, 'the second process serving again');
+  await until(
+    async () =>
+      (await client(second.url, null).get('/readyz')).status === 200 &&
+      (await api(second.url).get(`/api/v1/monitor/${created.body.id}`)).status === 200,
+    30_000,
+    'the second process serving again',
+  );
   assert.is((await api(second.url).get(`/api/v1/monitor/${created.body.id}`)).body.name, 'Halle 1');
   const state = JSON.parse(await fs.readFile(path.join(ctx.dataDir, 'embedded-db.json'), 'utf8'));
   assert.is(state.pid, second.child.pid, 'the second process owns the database now');
 });
 
 const statePath = (ctx: Ctx) => path.join(ctx.dataDir, 'embedded-db.json');
-const readState = async (ctx: Ctx) => JSON.parse(await fs.readFile(statePath(ctx), 'utf8')) as { pid: number; childPid: number };
+const readState = async (ctx: Ctx) =>
+  JSON.parse(await fs.readFile(statePath(ctx), 'utf8')) as { pid: number; childPid: number };
 const ready = async (url: string) => (await client(url, null).get('/readyz')).status === 200;
 
 // Each of the following starts on a data directory of its own.
@@ -76,7 +83,11 @@ shared('the embedded database dying alone is started again by its owner on the s
   process.kill(before.childPid, 'SIGKILL');
   const killedAt = Date.now();
   // The owner notices the exit at once: readiness may never even see it down.
-  await until(async () => (await readState(ctx)).childPid !== before.childPid && (await ready(owner.url)), 15_000, 'the database started again');
+  await until(
+    async () => (await readState(ctx)).childPid !== before.childPid && (await ready(owner.url)),
+    15_000,
+    'the database started again',
+  );
   const after = await readState(ctx);
   assert.is.not(after.childPid, before.childPid);
   assert.is(after.pid, owner.child.pid);
@@ -96,7 +107,11 @@ shared('when its owner cannot restart it (stopped), another process on the data 
   process.kill(before.pid, 'SIGSTOP');
   try {
     process.kill(before.childPid, 'SIGKILL');
-    await until(async () => (await readState(ctx)).pid === other.child.pid && (await ready(other.url)), 20_000, 'the other process taking over');
+    await until(
+      async () => (await readState(ctx)).pid === other.child.pid && (await ready(other.url)),
+      20_000,
+      'the other process taking over',
+    );
   } finally {
     process.kill(before.pid, 'SIGCONT');
   }

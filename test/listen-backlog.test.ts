@@ -19,21 +19,24 @@ async function queueOf(port: number): Promise<number> {
   return Number(fields[2]);
 }
 
-backlog('the service listens with LISTEN_BACKLOG queued connections, 4,096 unless set (as far as somaxconn allows)', async () => {
-  const somaxconn = Number((await readFile('/proc/sys/net/core/somaxconn', 'utf8')).trim());
-  const standard = await startTestService();
-  try {
-    // Node's own default, which a storm of 3,000 screens overflowed, would be 511.
-    assert.is(await queueOf(standard.port), Math.min(4096, somaxconn));
-  } finally {
-    await standard.close();
-  }
-  const set = await startTestService({ LISTEN_BACKLOG: '777' });
-  try {
-    assert.is(await queueOf(set.port), Math.min(777, somaxconn));
-  } finally {
-    await set.close();
-  }
-});
+backlog(
+  'the service listens with LISTEN_BACKLOG queued connections, 4,096 unless set (as far as somaxconn allows)',
+  async () => {
+    const somaxconn = Number((await readFile('/proc/sys/net/core/somaxconn', 'utf8')).trim());
+    const standard = await startTestService();
+    try {
+      // Node's own default, which a storm of 3,000 screens overflowed, would be 511.
+      assert.is(await queueOf(standard.port), Math.min(4096, somaxconn));
+    } finally {
+      await standard.close();
+    }
+    const set = await startTestService({ LISTEN_BACKLOG: '777' });
+    try {
+      assert.is(await queueOf(set.port), Math.min(777, somaxconn));
+    } finally {
+      await set.close();
+    }
+  },
+);
 
 backlog.run();

@@ -13,20 +13,28 @@ const referenceFile = path.join(repoRoot, 'docs', 'reference', 'groupalarm-2019'
 // Copies of the document's request examples, used when the document is not there.
 const EMBEDDED_EXAMPLES = {
   'post /{monitor_id}/data/alarming': {
-    awaitingResponses: 20, event: 'Brand in der Goethestraße',
+    awaitingResponses: 20,
+    event: 'Brand in der Goethestraße',
     geo: { address: 'Goethestraße 5, 52064 Aachen, Deutschland', latitude: 50.77664, longitude: 6.08342 },
-    message: 'Großbrand in der Goethestraße 5', negativeResponses: 1, positiveResponses: 2,
-    units: [{
-      feedback: [
-        { feedback: 1, label: { color: null, name: 'AGT' }, name: 'Hans Peter', position: 'AGT' },
-        { feedback: 1, label: { color: null, name: 'AGT' }, name: 'Karl Blau', position: 'AGT' },
-        { feedback: 2, label: { color: null, name: 'Helfer' }, name: 'Jörg Schwarz', position: 'Helfer' },
-      ],
-      name: 'Einheit 1',
-    }],
+    message: 'Großbrand in der Goethestraße 5',
+    negativeResponses: 1,
+    positiveResponses: 2,
+    units: [
+      {
+        feedback: [
+          { feedback: 1, label: { color: null, name: 'AGT' }, name: 'Hans Peter', position: 'AGT' },
+          { feedback: 1, label: { color: null, name: 'AGT' }, name: 'Karl Blau', position: 'AGT' },
+          { feedback: 2, label: { color: null, name: 'Helfer' }, name: 'Jörg Schwarz', position: 'Helfer' },
+        ],
+        name: 'Einheit 1',
+      },
+    ],
   },
   'patch /{monitor_id}/data/alarming': { awaitingResponses: 5, positiveResponses: 10 },
-  'post /{monitor_id}/data/meta': { latestAlarms: ['Brand in Aachen', 'Unfall auf der Autobahn A4'], pagers: { activePager: 10, inactivePager: 0 } },
+  'post /{monitor_id}/data/meta': {
+    latestAlarms: ['Brand in Aachen', 'Unfall auf der Autobahn A4'],
+    pagers: { activePager: 10, inactivePager: 0 },
+  },
   'patch /{monitor_id}/data/meta': { pagers: { activePager: 5 } },
 } as Record<string, Record<string, unknown>>;
 
@@ -41,7 +49,10 @@ function loadReference(): Reference {
     // CI has the document beside the clone: there, its absence is a failure, not a fallback.
     if (process.env.CI) throw new Error(`${referenceFile} is missing: CI must test against the 2019 document itself`);
     // Elsewhere say so, or this suite quietly tests our copies against themselves.
-    process.stderr.write(`[monitor-compat] ${referenceFile} not found; using the embedded copies of ${Object.keys(EMBEDDED_EXAMPLES).join(', ')} and base path ${BASE}\n`);
+    process.stderr.write(
+      `[monitor-compat] ${referenceFile} not found; using the embedded copies of ${Object.keys(EMBEDDED_EXAMPLES).join(', ')} ` +
+        `and base path ${BASE}\n`,
+    );
     return { basePath: BASE, example: (m, r) => EMBEDDED_EXAMPLES[`${m} ${r}`], has: () => true };
   }
   const doc = JSON.parse(fs.readFileSync(referenceFile, 'utf8'));
@@ -73,12 +84,23 @@ compat('the document is found beside the repository, or the embedded examples ar
 });
 
 compat('M3 and M1 200: create with the documented fields, list with the organization query', async (ctx) => {
-  const created = await call(ctx, 'post', '/', null, { id: 0, name: 'Generated client', organizationID: ctx.a.orgId, configuration: { address: 'Goethestraße 5' } });
+  const created = await call(ctx, 'post', '/', null, {
+    id: 0,
+    name: 'Generated client',
+    organizationID: ctx.a.orgId,
+    configuration: { address: 'Goethestraße 5' },
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  const listed = await request(ctx.svc.url, 'GET', `${ref.basePath}/?organization=${ctx.a.orgId}`, { headers: { 'API-TOKEN': ctx.a.apiKey } });
+  const listed = await request(ctx.svc.url, 'GET', `${ref.basePath}/?organization=${ctx.a.orgId}`, {
+    headers: { 'API-TOKEN': ctx.a.apiKey },
+  });
   assert.is(listed.status, 200);
   assert.ok(listed.body.some((m: any) => m.id === created.body.id && m.name === 'Generated client'));
-  const updated = await call(ctx, 'put', '/', null, { id: created.body.id, name: 'Renamed', organizationID: ctx.a.orgId });
+  const updated = await call(ctx, 'put', '/', null, {
+    id: created.body.id,
+    name: 'Renamed',
+    organizationID: ctx.a.orgId,
+  });
   assert.is(updated.status, 200);
   assert.is(updated.body.name, 'Renamed');
 });

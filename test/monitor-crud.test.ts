@@ -3,7 +3,18 @@
 import * as assert from 'uvu/assert';
 import { ABOVE_MAX_ID, MAX_SAFE_ID, expectBadRequest, expectError } from './helpers/expect.js';
 import { client, request } from './helpers/http.js';
-import { BASE, MONITOR_FORMAT, MONITOR_ID, ORGANIZATION, admin, area, createMonitor, key, member, unauthorizedCases } from './helpers/monitor.js';
+import {
+  BASE,
+  MONITOR_FORMAT,
+  MONITOR_ID,
+  ORGANIZATION,
+  admin,
+  area,
+  createMonitor,
+  key,
+  member,
+  unauthorizedCases,
+} from './helpers/monitor.js';
 import { createOrg } from './helpers/service.js';
 
 // ---------------------------------------------------------------- M1
@@ -14,7 +25,13 @@ m1('M1 400 when organization is missing or not a positive int64', async (ctx) =>
   const c = client(ctx.svc.url, key(ctx.a));
   expectBadRequest(await c.get(BASE), 'invalid_parameter', ORGANIZATION, 'query', 'organization');
   for (const bad of ['abc', '0', '-4', '1.5', '1e2', '', ABOVE_MAX_ID]) {
-    expectBadRequest(await c.get(`${BASE}?organization=${bad}`), 'invalid_parameter', ORGANIZATION, 'query', 'organization');
+    expectBadRequest(
+      await c.get(`${BASE}?organization=${bad}`),
+      'invalid_parameter',
+      ORGANIZATION,
+      'query',
+      'organization',
+    );
   }
 });
 
@@ -23,15 +40,23 @@ m1('M1 403 when listing another organization (API key of B, admin of B)', async 
   expectError(await client(ctx.svc.url, admin(ctx.b)).get(`${BASE}?organization=${ctx.a.orgId}`), 403, 'forbidden');
 });
 
-m1('M1 200 lists only the organization\'s monitors in the Monitor shape', async (ctx) => {
+m1("M1 200 lists only the organization's monitors in the Monitor shape", async (ctx) => {
   const second = await createMonitor(ctx, ctx.a, { name: 'Hall A2' });
   await createMonitor(ctx, ctx.b, { name: 'Hall B' });
   const res = await client(ctx.svc.url, key(ctx.a)).get(`${BASE}?organization=${ctx.a.orgId}`);
   assert.is(res.status, 200);
-  assert.equal(res.body.map((m: any) => m.id), [ctx.monitorId, second]);
+  assert.equal(
+    res.body.map((m: any) => m.id),
+    [ctx.monitorId, second],
+  );
   assert.equal(res.body[0], {
-    id: ctx.monitorId, name: 'Hall A', organizationID: ctx.a.orgId,
-    configuration: {}, configurationSplitScreen: {}, configurationStandby: {}, standbyDelay: 75,
+    id: ctx.monitorId,
+    name: 'Hall A',
+    organizationID: ctx.a.orgId,
+    configuration: {},
+    configurationSplitScreen: {},
+    configurationStandby: {},
+    standbyDelay: 75,
   });
 });
 
@@ -71,17 +96,54 @@ m3('M3 400 on an unknown field or a wrong type', async (ctx) => {
   expectBadRequest(await c.post(BASE, { ...ok, colour: 'red' }), 'invalid_body', MONITOR_FORMAT, 'body', 'colour');
   expectBadRequest(await c.post(BASE, { ...ok, name: 42 }), 'invalid_body', MONITOR_FORMAT, 'body', 'name');
   expectBadRequest(await c.post(BASE, { ...ok, name: '' }), 'invalid_body', MONITOR_FORMAT, 'body', 'name');
-  expectBadRequest(await c.post(BASE, { ...ok, organizationID: '7' }), 'invalid_body', MONITOR_FORMAT, 'body', 'organizationID');
-  expectBadRequest(await c.post(BASE, { ...ok, standbyDelay: -1 }), 'invalid_body', MONITOR_FORMAT, 'body', 'standbyDelay');
-  expectBadRequest(await c.post(BASE, { ...ok, configuration: [] }), 'invalid_body', MONITOR_FORMAT, 'body', 'configuration');
-  expectBadRequest(await c.post(BASE, { ...ok, configuration: { latitude: 123 } }), 'invalid_body', MONITOR_FORMAT, 'body', 'configuration.latitude');
+  expectBadRequest(
+    await c.post(BASE, { ...ok, organizationID: '7' }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'organizationID',
+  );
+  expectBadRequest(
+    await c.post(BASE, { ...ok, standbyDelay: -1 }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'standbyDelay',
+  );
+  expectBadRequest(
+    await c.post(BASE, { ...ok, configuration: [] }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'configuration',
+  );
+  expectBadRequest(
+    await c.post(BASE, { ...ok, configuration: { latitude: 123 } }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'configuration.latitude',
+  );
 });
 
 m3('M3 400 when an ID in the body is above 2^53-1', async (ctx) => {
   const c = client(ctx.svc.url, key(ctx.a));
-  const raw = (fields: string) => request(ctx.svc.url, 'POST', BASE, { auth: key(ctx.a), body: `{"name":"Hall",${fields}}` });
-  expectBadRequest(await raw(`"organizationID":${ABOVE_MAX_ID}`), 'invalid_body', MONITOR_FORMAT, 'body', 'organizationID');
-  expectBadRequest(await raw(`"organizationID":${ctx.a.orgId},"id":${ABOVE_MAX_ID}`), 'invalid_body', MONITOR_FORMAT, 'body', 'id');
+  const raw = (fields: string) =>
+    request(ctx.svc.url, 'POST', BASE, { auth: key(ctx.a), body: `{"name":"Hall",${fields}}` });
+  expectBadRequest(
+    await raw(`"organizationID":${ABOVE_MAX_ID}`),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'organizationID',
+  );
+  expectBadRequest(
+    await raw(`"organizationID":${ctx.a.orgId},"id":${ABOVE_MAX_ID}`),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'id',
+  );
   const list = await c.get(`${BASE}?organization=${ctx.a.orgId}`);
   assert.is(list.body.length, 1, 'nothing was created by the refused requests');
 });
@@ -111,7 +173,11 @@ m3('M3 201 returns the created monitor with a new ID and every given field', asy
 });
 
 m3('M3 201 ignores an id sent in the body (the service assigns IDs)', async (ctx) => {
-  const res = await client(ctx.svc.url, key(ctx.a)).post(BASE, { id: ctx.monitorId, name: 'Copy', organizationID: ctx.a.orgId });
+  const res = await client(ctx.svc.url, key(ctx.a)).post(BASE, {
+    id: ctx.monitorId,
+    name: 'Copy',
+    organizationID: ctx.a.orgId,
+  });
   assert.is(res.status, 201);
   assert.not.equal(res.body.id, ctx.monitorId);
   assert.is((await client(ctx.svc.url, key(ctx.a)).get(`${BASE}/${ctx.monitorId}`)).body.name, 'Hall A');
@@ -119,9 +185,18 @@ m3('M3 201 ignores an id sent in the body (the service assigns IDs)', async (ctx
 
 m3('M3 201 and M2 200 store null configuration maps (Go clients send nil maps so) as empty maps', async (ctx) => {
   const api = client(ctx.svc.url, key(ctx.a));
-  const created = await api.post(BASE, { name: 'Nil maps', organizationID: ctx.a.orgId, configuration: null, configurationSplitScreen: null, configurationStandby: null });
+  const created = await api.post(BASE, {
+    name: 'Nil maps',
+    organizationID: ctx.a.orgId,
+    configuration: null,
+    configurationSplitScreen: null,
+    configurationStandby: null,
+  });
   assert.is(created.status, 201);
-  assert.equal([created.body.configuration, created.body.configurationSplitScreen, created.body.configurationStandby], [{}, {}, {}]);
+  assert.equal(
+    [created.body.configuration, created.body.configurationSplitScreen, created.body.configurationStandby],
+    [{}, {}, {}],
+  );
   await api.put(BASE, { id: created.body.id, configuration: { address: 'Marktplatz 2' } });
   const updated = await api.put(BASE, { id: created.body.id, configuration: null });
   assert.is(updated.status, 200);
@@ -141,7 +216,7 @@ m4('M4 400 when monitor_id is not a positive int64 (letters, zero, negative, fra
   }
 });
 
-m4('M4 404 for another organization\'s monitor (existence does not leak) and for a missing ID', async (ctx) => {
+m4("M4 404 for another organization's monitor (existence does not leak) and for a missing ID", async (ctx) => {
   expectError(await client(ctx.svc.url, key(ctx.b)).get(`${BASE}/${ctx.monitorId}`), 404, 'not_found');
   expectError(await client(ctx.svc.url, member(ctx.b)).get(`${BASE}/${ctx.monitorId}`), 404, 'not_found');
   expectError(await client(ctx.svc.url, key(ctx.a)).get(`${BASE}/${MAX_SAFE_ID}`), 404, 'not_found');
@@ -170,7 +245,10 @@ m2('M2 400 when id is missing, not an int64 or above 2^53-1', async (ctx) => {
   expectBadRequest(await c.put(BASE, { name: 'x' }), 'invalid_body', MONITOR_FORMAT, 'body', 'id');
   expectBadRequest(await c.put(BASE, { id: 'one', name: 'x' }), 'invalid_body', MONITOR_FORMAT, 'body', 'id');
   expectBadRequest(await c.put(BASE, { id: 0, name: 'x' }), 'invalid_body', MONITOR_FORMAT, 'body', 'id');
-  const above = await request(ctx.svc.url, 'PUT', BASE, { auth: key(ctx.a), body: `{"id":${ABOVE_MAX_ID},"name":"x"}` });
+  const above = await request(ctx.svc.url, 'PUT', BASE, {
+    auth: key(ctx.a),
+    body: `{"id":${ABOVE_MAX_ID},"name":"x"}`,
+  });
   expectBadRequest(above, 'invalid_body', MONITOR_FORMAT, 'body', 'id');
 });
 
@@ -178,37 +256,75 @@ m2('M2 400 on an unknown field, a wrong type, or a change of organizationID', as
   const c = client(ctx.svc.url, key(ctx.a));
   const id = ctx.monitorId;
   expectBadRequest(await c.put(BASE, { id, nickname: 'x' }), 'invalid_body', MONITOR_FORMAT, 'body', 'nickname');
-  expectBadRequest(await c.put(BASE, { id, standbyDelay: 'soon' }), 'invalid_body', MONITOR_FORMAT, 'body', 'standbyDelay');
-  expectBadRequest(await c.put(BASE, { id, organizationID: ctx.b.orgId }), 'invalid_body', MONITOR_FORMAT, 'body', 'organizationID');
+  expectBadRequest(
+    await c.put(BASE, { id, standbyDelay: 'soon' }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'standbyDelay',
+  );
+  expectBadRequest(
+    await c.put(BASE, { id, organizationID: ctx.b.orgId }),
+    'invalid_body',
+    MONITOR_FORMAT,
+    'body',
+    'organizationID',
+  );
   assert.is((await c.get(`${BASE}/${id}`)).body.organizationID, ctx.a.orgId);
 });
 
 m2('M2 403 for a member of the organization', async (ctx) => {
-  expectError(await client(ctx.svc.url, member(ctx.a)).put(BASE, { id: ctx.monitorId, name: 'Hacked' }), 403, 'forbidden');
+  expectError(
+    await client(ctx.svc.url, member(ctx.a)).put(BASE, { id: ctx.monitorId, name: 'Hacked' }),
+    403,
+    'forbidden',
+  );
   assert.is((await client(ctx.svc.url, key(ctx.a)).get(`${BASE}/${ctx.monitorId}`)).body.name, 'Hall A');
 });
 
-m2('M2 404 for another organization\'s monitor and for a missing ID', async (ctx) => {
+m2("M2 404 for another organization's monitor and for a missing ID", async (ctx) => {
   expectError(await client(ctx.svc.url, key(ctx.b)).put(BASE, { id: ctx.monitorId, name: 'Hacked' }), 404, 'not_found');
-  expectError(await client(ctx.svc.url, admin(ctx.b)).put(BASE, { id: ctx.monitorId, name: 'Hacked' }), 404, 'not_found');
+  expectError(
+    await client(ctx.svc.url, admin(ctx.b)).put(BASE, { id: ctx.monitorId, name: 'Hacked' }),
+    404,
+    'not_found',
+  );
   expectError(await client(ctx.svc.url, key(ctx.a)).put(BASE, { id: MAX_SAFE_ID, name: 'x' }), 404, 'not_found');
   assert.is((await client(ctx.svc.url, key(ctx.a)).get(`${BASE}/${ctx.monitorId}`)).body.name, 'Hall A');
 });
 
 m2('M2 200 changes only the given fields', async (ctx) => {
-  const id = await createMonitor(ctx, ctx.a, { name: 'Before', configuration: { address: 'Old road 1' }, configurationStandby: { clock: 'digital' }, standbyDelay: 30 });
-  const res = await client(ctx.svc.url, admin(ctx.a)).put(BASE, { id, standbyDelay: 600, configuration: { address: 'New road 2', latitude: 51.5 } });
+  const id = await createMonitor(ctx, ctx.a, {
+    name: 'Before',
+    configuration: { address: 'Old road 1' },
+    configurationStandby: { clock: 'digital' },
+    standbyDelay: 30,
+  });
+  const res = await client(ctx.svc.url, admin(ctx.a)).put(BASE, {
+    id,
+    standbyDelay: 600,
+    configuration: { address: 'New road 2', latitude: 51.5 },
+  });
   assert.is(res.status, 200);
   const expected = {
-    id, name: 'Before', organizationID: ctx.a.orgId,
-    configuration: { address: 'New road 2', latitude: 51.5 }, configurationSplitScreen: {}, configurationStandby: { clock: 'digital' }, standbyDelay: 600,
+    id,
+    name: 'Before',
+    organizationID: ctx.a.orgId,
+    configuration: { address: 'New road 2', latitude: 51.5 },
+    configurationSplitScreen: {},
+    configurationStandby: { clock: 'digital' },
+    standbyDelay: 600,
   };
   assert.equal(res.body, expected);
   assert.equal((await client(ctx.svc.url, member(ctx.a)).get(`${BASE}/${id}`)).body, expected);
 });
 
 m2('M2 200 when organizationID is sent unchanged (as generated clients do)', async (ctx) => {
-  const res = await client(ctx.svc.url, key(ctx.a)).put(BASE, { id: ctx.monitorId, organizationID: ctx.a.orgId, name: 'Hall A renamed' });
+  const res = await client(ctx.svc.url, key(ctx.a)).put(BASE, {
+    id: ctx.monitorId,
+    organizationID: ctx.a.orgId,
+    name: 'Hall A renamed',
+  });
   assert.is(res.status, 200);
   assert.is(res.body.name, 'Hall A renamed');
   assert.is(res.body.organizationID, ctx.a.orgId);
@@ -232,7 +348,7 @@ m5('M5 403 for a member of the organization', async (ctx) => {
   expectError(await client(ctx.svc.url, member(ctx.a)).delete(`${BASE}/${ctx.monitorId}`), 403, 'forbidden');
 });
 
-m5('M5 404 for another organization\'s monitor and for a missing ID', async (ctx) => {
+m5("M5 404 for another organization's monitor and for a missing ID", async (ctx) => {
   expectError(await client(ctx.svc.url, key(ctx.b)).delete(`${BASE}/${ctx.monitorId}`), 404, 'not_found');
   expectError(await client(ctx.svc.url, key(ctx.a)).delete(`${BASE}/${MAX_SAFE_ID}`), 404, 'not_found');
   assert.is((await client(ctx.svc.url, key(ctx.a)).get(`${BASE}/${ctx.monitorId}`)).status, 200, 'still there');

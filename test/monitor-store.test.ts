@@ -16,21 +16,41 @@ s.after(async (ctx) => {
   await ctx.db.close();
 });
 
-s('two processes deleting a monitor at once leave a tombstone: a third that kept the monitor finds it gone', async (ctx) => {
-  const [a, b, c] = [new MonitorStore(ctx.db), new MonitorStore(ctx.db), new MonitorStore(ctx.db)];
-  const organizationID = 700_000 + Math.floor(Math.random() * 100_000);
-  const ids = await Promise.all(Array.from({ length: 10 }, async (_, i) => (await a.create(organizationID, { name: `Wache ${i}`, configuration: {}, configurationSplitScreen: {}, configurationStandby: {}, standbyDelay: 0 })).id));
-  for (const id of ids) {
-    // The third process checked the right to read it and showed it: it keeps the monitor.
-    assert.is((await c.owner(id))?.organizationID, organizationID);
-    assert.is((await c.get(id))?.id, id);
-  }
-  await Promise.all(ids.flatMap((id) => [a.remove(id), b.remove(id)]));
-  for (const id of ids) {
-    const links = await ctx.db.chains.links.find({ key: `config:${id}` }).lean();
-    assert.ok(links.some((link) => link.body?.includes('"deleted":true')), `monitor ${id}: no tombstone left (${links.length} links)`);
-    assert.is(await c.get(id), null, `monitor ${id} is shown after its deletion`);
-  }
-});
+s(
+  'two processes deleting a monitor at once leave a tombstone: a third that kept the monitor finds it gone',
+  async (ctx) => {
+    const [a, b, c] = [new MonitorStore(ctx.db), new MonitorStore(ctx.db), new MonitorStore(ctx.db)];
+    const organizationID = 700_000 + Math.floor(Math.random() * 100_000);
+    const ids = await Promise.all(
+      Array.from(
+        { length: 10 },
+        async (_, i) =>
+          (
+            await a.create(organizationID, {
+              name: `Wache ${i}`,
+              configuration: {},
+              configurationSplitScreen: {},
+              configurationStandby: {},
+              standbyDelay: 0,
+            })
+          ).id,
+      ),
+    );
+    for (const id of ids) {
+      // The third process checked the right to read it and showed it: it keeps the monitor.
+      assert.is((await c.owner(id))?.organizationID, organizationID);
+      assert.is((await c.get(id))?.id, id);
+    }
+    await Promise.all(ids.flatMap((id) => [a.remove(id), b.remove(id)]));
+    for (const id of ids) {
+      const links = await ctx.db.chains.links.find({ key: `config:${id}` }).lean();
+      assert.ok(
+        links.some((link) => link.body?.includes('"deleted":true')),
+        `monitor ${id}: no tombstone left (${links.length} links)`,
+      );
+      assert.is(await c.get(id), null, `monitor ${id} is shown after its deletion`);
+    }
+  },
+);
 
 s.run();

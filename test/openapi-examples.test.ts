@@ -28,13 +28,19 @@ docs.after(async (ctx) => {
 
 type Op = { where: string; op: any };
 const operations = (doc: any): Op[] =>
-  Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) => Object.entries(methods).map(([method, op]) => ({ where: `${method} ${path}`, op })));
+  Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) =>
+    Object.entries(methods).map(([method, op]) => ({ where: `${method} ${path}`, op })),
+  );
 
 /** Every media type object of an operation, named by where it is. */
 function mediaTypes({ where, op }: Op): Array<{ where: string; media: any }> {
-  const found = Object.entries(op.requestBody?.content ?? {}).map(([type, media]) => ({ where: `${where} request ${type}`, media }));
+  const found = Object.entries(op.requestBody?.content ?? {}).map(([type, media]) => ({
+    where: `${where} request ${type}`,
+    media,
+  }));
   for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
-    for (const [type, media] of Object.entries(response.content ?? {})) found.push({ where: `${where} ${status} ${type}`, media });
+    for (const [type, media] of Object.entries(response.content ?? {}))
+      found.push({ where: `${where} ${status} ${type}`, media });
   }
   return found;
 }
@@ -64,7 +70,8 @@ docs('every operation has a description of at least one sentence beyond its summ
 docs('every request body and response schema has at least one example', ({ doc }) => {
   const used = new Set<string>();
   // File answers (the journal export) are bytes, not a schema.
-  for (const op of operations(doc)) for (const { media } of mediaTypes(op)) if (media.schema.$ref) used.add(schemaId(media.schema)!);
+  for (const op of operations(doc))
+    for (const { media } of mediaTypes(op)) if (media.schema.$ref) used.add(schemaId(media.schema)!);
   assert.ok(used.size >= 80, `${used.size} schemas in bodies and responses`);
   for (const id of used) {
     const examples = doc.components.schemas[id].examples;
@@ -99,21 +106,28 @@ docs('path and query parameters carry examples that together satisfy their schem
     assert.is(problemOf(schema.$id, value), null, `${schema.$id} parameter examples ${JSON.stringify(value)}`);
   }
   for (const { where, op } of operations(doc)) {
-    for (const p of op.parameters.filter((p: any) => p.in !== 'header')) assert.ok(p.example !== undefined, `${where}: parameter ${p.name} has an example`);
+    for (const p of op.parameters.filter((p: any) => p.in !== 'header'))
+      assert.ok(p.example !== undefined, `${where}: parameter ${p.name} has an example`);
   }
 });
 
 docs('every media type with a schema shows an example', ({ doc }) => {
   for (const op of operations(doc)) {
     // A file answer (binary: the journal export) is described by its operation, not by an example.
-    for (const { where, media } of mediaTypes(op)) if (media.schema && media.schema.format !== 'binary') assert.ok(media.example !== undefined, `${where} has an example`);
+    for (const { where, media } of mediaTypes(op))
+      if (media.schema && media.schema.format !== 'binary')
+        assert.ok(media.example !== undefined, `${where} has an example`);
   }
 });
 
 docs('a wrong example is caught: the check can fail', () => {
   assert.is.not(problemOf('Device', { id: 15, name: 'Pixel', os: 'android' }), null, 'fields missing');
   assert.is.not(problemOf('M8Body', {}), null, 'an empty patch');
-  assert.is.not(problemOf('ThingsRecordList', { records: [{ id: 'not-a-uuid', entityID: 'x', values: [] }], total: 1 }), null, 'a record with bad IDs');
+  assert.is.not(
+    problemOf('ThingsRecordList', { records: [{ id: 'not-a-uuid', entityID: 'x', values: [] }], total: 1 }),
+    null,
+    'a record with bad IDs',
+  );
 });
 
 docs.run();

@@ -20,7 +20,12 @@ const ops = suite<Ctx>('operating it: metrics, docs, operationIds', {} as Ctx);
 ops.before(async (ctx) => {
   ctx.svc = await startTestService();
   ctx.org = await createOrg(ctx.svc);
-  ctx.monitorId = (await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', { name: 'Wache', organizationID: ctx.org.orgId })).body.id;
+  ctx.monitorId = (
+    await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/monitor', {
+      name: 'Wache',
+      organizationID: ctx.org.orgId,
+    })
+  ).body.id;
 });
 ops.after(async (ctx) => {
   await ctx.svc.close();
@@ -57,12 +62,22 @@ async function scrape(ctx: Ctx): Promise<Sample[]> {
 }
 
 const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 
 ops('/metrics is Prometheus text whose request counters, latencies and hub gauges move', async (ctx) => {
   const before = await scrape(ctx);
-  for (const name of ['alarmhub_process_cpu_user_seconds_total', 'alarmhub_nodejs_eventloop_lag_seconds', 'alarmhub_database_up', 'alarmhub_redis_up']) {
-    assert.ok(before.some((s) => s.name === name), `${name} present`);
+  for (const name of [
+    'alarmhub_process_cpu_user_seconds_total',
+    'alarmhub_nodejs_eventloop_lag_seconds',
+    'alarmhub_database_up',
+    'alarmhub_redis_up',
+  ]) {
+    assert.ok(
+      before.some((s) => s.name === name),
+      `${name} present`,
+    );
   }
   assert.is(value(before, 'alarmhub_database_up'), 1);
   assert.is(value(before, 'alarmhub_redis_up'), -1, 'no REDIS_URL in this test');
@@ -78,14 +93,25 @@ ops('/metrics is Prometheus text whose request counters, latencies and hub gauge
   const count = (s: Sample[], labels: Record<string, string>) => value(s, 'alarmhub_http_requests_total', labels);
   assert.is(count(after, { label: 'M4', status: '200' }) - count(before, { label: 'M4', status: '200' }), 3);
   assert.is(count(after, { label: 'M4', status: '404' }) - count(before, { label: 'M4', status: '404' }), 1);
-  const timed = (s: Sample[]) => value(s, 'alarmhub_http_request_duration_seconds_count', { label: 'M4', method: 'GET' });
+  const timed = (s: Sample[]) =>
+    value(s, 'alarmhub_http_request_duration_seconds_count', { label: 'M4', method: 'GET' });
   assert.is(timed(after) - timed(before), 4, 'every M4 request timed once, whatever its status');
   assert.is(value(after, 'alarmhub_hub_connections') - value(before, 'alarmhub_hub_connections'), 1);
   assert.is(value(after, 'alarmhub_hub_subscriptions') - value(before, 'alarmhub_hub_subscriptions'), 1);
-  assert.is(value(after, 'alarmhub_hub_patches_emitted_total') - value(before, 'alarmhub_hub_patches_emitted_total'), 1);
-  assert.is(value(after, 'alarmhub_hub_write_to_emit_seconds_count') - value(before, 'alarmhub_hub_write_to_emit_seconds_count'), 1);
+  assert.is(
+    value(after, 'alarmhub_hub_patches_emitted_total') - value(before, 'alarmhub_hub_patches_emitted_total'),
+    1,
+  );
+  assert.is(
+    value(after, 'alarmhub_hub_write_to_emit_seconds_count') -
+      value(before, 'alarmhub_hub_write_to_emit_seconds_count'),
+    1,
+  );
   assert.ok(value(after, 'alarmhub_hub_snapshots_sent_total', { reason: 'subscribe' }) >= 1);
-  assert.not.ok(after.some((s) => 'organization' in s.labels || 'org' in s.labels || 'monitor' in s.labels), 'no IDs as label values');
+  assert.not.ok(
+    after.some((s) => 'organization' in s.labels || 'org' in s.labels || 'monitor' in s.labels),
+    'no IDs as label values',
+  );
 });
 
 ops('METRICS_TOKEN: /metrics answers 401 without the bearer token and 200 with it', async () => {
@@ -95,28 +121,34 @@ ops('METRICS_TOKEN: /metrics answers 401 without the bearer token and 200 with i
     assert.is(without.status, 401);
     assert.is(without.headers.get('www-authenticate'), 'Bearer');
     assert.is((await request(svc.url, 'GET', '/metrics', { headers: { Authorization: 'Bearer wrong' } })).status, 401);
-    assert.is((await request(svc.url, 'GET', '/metrics', { headers: { Authorization: 'Bearer scrape-secret' } })).status, 200);
+    assert.is(
+      (await request(svc.url, 'GET', '/metrics', { headers: { Authorization: 'Bearer scrape-secret' } })).status,
+      200,
+    );
   } finally {
     await svc.close();
   }
 });
 
-ops('every operation has a descriptive, unique operationId and keeps its label in x-label and its summary', async (ctx) => {
-  const doc = (await request(ctx.svc.url, 'GET', '/openapi.json')).body;
-  const operations = Object.values(doc.paths).flatMap((p: any) => Object.values(p)) as any[];
-  const ids = operations.map((o) => o.operationId);
-  assert.is(new Set(ids).size, ids.length, 'unique');
-  for (const o of operations) {
-    assert.ok(o['x-label'], JSON.stringify(o).slice(0, 80));
-    assert.match(o.operationId, /^[a-z][A-Za-z]+$/, `${o['x-label']}: ${o.operationId}`);
-    assert.ok(o.summary.startsWith(`${o['x-label']}: `), o.summary);
-  }
-  assert.is(doc.paths['/api/v1/things/entities/{uuid}/records/bulk'].post.operationId, 'bulkRecords');
-  assert.is(doc.paths['/api/v1/sms/disabled'].get.operationId, 'getSmsDisabled');
-  const m7 = doc.paths['/api/v1/monitor/{monitor_id}/data/alarming'];
-  assert.is(m7.post.operationId, 'setMonitorAlarmingData');
-  assert.is(m7.put.operationId, 'setMonitorAlarmingDataWithPut');
-});
+ops(
+  'every operation has a descriptive, unique operationId and keeps its label in x-label and its summary',
+  async (ctx) => {
+    const doc = (await request(ctx.svc.url, 'GET', '/openapi.json')).body;
+    const operations = Object.values(doc.paths).flatMap((p: any) => Object.values(p)) as any[];
+    const ids = operations.map((o) => o.operationId);
+    assert.is(new Set(ids).size, ids.length, 'unique');
+    for (const o of operations) {
+      assert.ok(o['x-label'], JSON.stringify(o).slice(0, 80));
+      assert.match(o.operationId, /^[a-z][A-Za-z]+$/, `${o['x-label']}: ${o.operationId}`);
+      assert.ok(o.summary.startsWith(`${o['x-label']}: `), o.summary);
+    }
+    assert.is(doc.paths['/api/v1/things/entities/{uuid}/records/bulk'].post.operationId, 'bulkRecords');
+    assert.is(doc.paths['/api/v1/sms/disabled'].get.operationId, 'getSmsDisabled');
+    const m7 = doc.paths['/api/v1/monitor/{monitor_id}/data/alarming'];
+    assert.is(m7.post.operationId, 'setMonitorAlarmingData');
+    assert.is(m7.put.operationId, 'setMonitorAlarmingDataWithPut');
+  },
+);
 
 ops('/docs renders in Chromium without any network but this service and lists every operation label', async (ctx) => {
   let browser: Browser | null = null;
@@ -134,8 +166,14 @@ ops('/docs renders in Chromium without any network but this service and lists ev
     await page.waitForSelector('.opblock-summary-description', { timeout: 20_000 });
     const summaries = await page.$$eval('.opblock-summary-description', (els) => els.map((e) => e.textContent ?? ''));
     const doc = (await request(ctx.svc.url, 'GET', '/openapi.json')).body;
-    const labels = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o['x-label'] as string));
-    for (const label of new Set(labels)) assert.ok(summaries.some((s) => s.startsWith(`${label}: `)), `${label} on the page`);
+    const labels = Object.values(doc.paths).flatMap((p: any) =>
+      Object.values(p).map((o: any) => o['x-label'] as string),
+    );
+    for (const label of new Set(labels))
+      assert.ok(
+        summaries.some((s) => s.startsWith(`${label}: `)),
+        `${label} on the page`,
+      );
     assert.equal(outside, [], 'nothing fetched from elsewhere');
   } finally {
     await browser?.close();

@@ -34,7 +34,9 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -53,17 +55,25 @@ quickstart.after(async (ctx) => {
 });
 
 quickstart('the service starts without MONGODB_URI, prints its real port and answers /readyz 200', async (ctx) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: newcomerEnv(ctx.dataDir), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env: newcomerEnv(ctx.dataDir),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   ctx.child = child;
   child.stderr!.setEncoding('utf8');
-  const port = await within(new Promise<number>((resolve, reject) => {
-    child.stderr!.on('data', (d: string) => {
-      ctx.stderr += d;
-      const found = /listening on http:\/\/[^:\s]+:(\d+)/.exec(ctx.stderr);
-      if (found) resolve(Number(found[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${ctx.stderr}`)));
-  }), 90_000, 'start-up');
+  const port = await within(
+    new Promise<number>((resolve, reject) => {
+      child.stderr!.on('data', (d: string) => {
+        ctx.stderr += d;
+        const found = /listening on http:\/\/[^:\s]+:(\d+)/.exec(ctx.stderr);
+        if (found) resolve(Number(found[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${ctx.stderr}`)));
+    }),
+    90_000,
+    'start-up',
+  );
   assert.ok(port > 0, 'PORT=0 prints the port actually bound');
   assert.match(ctx.stderr, 'embedded', 'the default database is the embedded one');
   // The hint for the first organization follows the listening line.
@@ -77,28 +87,36 @@ quickstart('the service starts without MONGODB_URI, prints its real port and ans
   assert.ok(existsSync(path.join(ctx.dataDir, 'embedded-db.json')), 'the running database is announced in DATA_DIR');
 });
 
-quickstart('the admin command on the same DATA_DIR reuses the running database and creates an organization', async (ctx) => {
-  assert.ok(ctx.url, 'the service is running');
-  const env: Record<string, string | undefined> = { DATA_DIR: ctx.dataDir, MONGODB_URI: undefined, TEST_MONGODB_URI: undefined, REDIS_URL: undefined };
-  const org = await runAdmin(['org', 'create', '--name', 'Quick Start FD'], env);
-  assert.is(org.code, 0, org.stdout + org.stderr);
-  assert.equal(org.json, { id: 1, name: 'Quick Start FD' });
-  assert.match(org.stderr, 'reused');
-  assert.match(org.stderr, `in DATA_DIR ${ctx.dataDir}\n`, 'it names the data directory whose database it used');
-  const key = await runAdmin(['apikey', 'create', '--org', '1', '--name', 'station'], env);
-  assert.is(key.code, 0, key.stdout + key.stderr);
-  const list = await request(ctx.url, 'GET', '/api/v1/monitor?organization=1', { auth: { apiKey: key.json.token } });
-  assert.is(list.status, 200, 'the token created by the admin command works against the running service');
-  assert.equal(list.body, []);
-  // The README's curl example, as sent there.
-  const created = await request(ctx.url, 'POST', '/api/v1/monitor', {
-    auth: { apiKey: key.json.token },
-    body: '{"name":"Wache Nord","organizationID":1,"configuration":{"address":"Hauptstr. 1","latitude":50.77,"longitude":6.08}}',
-  });
-  assert.is(created.status, 201, JSON.stringify(created.body));
-  assert.is(created.body.id, 1);
-  ctx.token = key.json.token;
-});
+quickstart(
+  'the admin command on the same DATA_DIR reuses the running database and creates an organization',
+  async (ctx) => {
+    assert.ok(ctx.url, 'the service is running');
+    const env: Record<string, string | undefined> = {
+      DATA_DIR: ctx.dataDir,
+      MONGODB_URI: undefined,
+      TEST_MONGODB_URI: undefined,
+      REDIS_URL: undefined,
+    };
+    const org = await runAdmin(['org', 'create', '--name', 'Quick Start FD'], env);
+    assert.is(org.code, 0, org.stdout + org.stderr);
+    assert.equal(org.json, { id: 1, name: 'Quick Start FD' });
+    assert.match(org.stderr, 'reused');
+    assert.match(org.stderr, `in DATA_DIR ${ctx.dataDir}\n`, 'it names the data directory whose database it used');
+    const key = await runAdmin(['apikey', 'create', '--org', '1', '--name', 'station'], env);
+    assert.is(key.code, 0, key.stdout + key.stderr);
+    const list = await request(ctx.url, 'GET', '/api/v1/monitor?organization=1', { auth: { apiKey: key.json.token } });
+    assert.is(list.status, 200, 'the token created by the admin command works against the running service');
+    assert.equal(list.body, []);
+    // The README's curl example, as sent there.
+    const created = await request(ctx.url, 'POST', '/api/v1/monitor', {
+      auth: { apiKey: key.json.token },
+      body: '{"name":"Wache Nord","organizationID":1,"configuration":{"address":"Hauptstr. 1","latitude":50.77,"longitude":6.08}}',
+    });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    assert.is(created.body.id, 1);
+    ctx.token = key.json.token;
+  },
+);
 
 quickstart("the README's alarm, run by bash as printed there, starts now (not on a fixed day)", async (ctx) => {
   assert.ok(ctx.token, 'the quick start created a key');
@@ -119,7 +137,10 @@ quickstart("the README's alarm, run by bash as printed there, starts now (not on
   assert.is(data.status, 200, JSON.stringify(data.body));
   const started = Date.parse(data.body.alarmData.eventStartDate);
   // Seconds precision, sent moments ago: within a minute of the clock as read now.
-  assert.ok(Math.abs(Date.now() - started) < 60_000, `eventStartDate ${data.body.alarmData.eventStartDate} is the time the command ran`);
+  assert.ok(
+    Math.abs(Date.now() - started) < 60_000,
+    `eventStartDate ${data.body.alarmData.eventStartDate} is the time the command ran`,
+  );
 });
 
 quickstart('SIGTERM stops the service with exit code 0 within 15 s and stops its embedded database', async (ctx) => {

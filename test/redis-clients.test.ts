@@ -32,20 +32,29 @@ test('subscriptions made at once, before Redis answered, receive messages', asyn
   }
 });
 
-test('a publish while Redis is away settles at 0 receivers, and the ioredis clients themselves are left as they are', async () => {
-  // A port nothing listens on: every command fails at once (no offline queue on the publisher).
-  const pair = connectRedis('redis://127.0.0.1:1', pino({ level: 'silent' }));
-  try {
-    assert.is(await pair.pub.publish('redis-clients-test-away', 'x'), 0);
-    const own = Object.getPrototypeOf(pair.pub) as { publish: unknown; constructor: unknown };
-    assert.is(pair.pub.constructor, own.constructor, 'the constructor as ioredis has it (the adapter tells a Cluster by its name)');
-    // The wrapped view settles; the client's own method still rejects, as ioredis made it.
-    let rejected = false;
-    await (own.publish as (this: unknown, c: string, m: string) => Promise<number>).call(pair.pub, 'redis-clients-test-away', 'x').catch(() => (rejected = true));
-    assert.ok(rejected, 'the prototype method is ioredis\'s own');
-  } finally {
-    await pair.close();
-  }
-});
+test(
+  'a publish while Redis is away settles at 0 receivers, and the ioredis clients themselves are ' + 'left as they are',
+  async () => {
+    // A port nothing listens on: every command fails at once (no offline queue on the publisher).
+    const pair = connectRedis('redis://127.0.0.1:1', pino({ level: 'silent' }));
+    try {
+      assert.is(await pair.pub.publish('redis-clients-test-away', 'x'), 0);
+      const own = Object.getPrototypeOf(pair.pub) as { publish: unknown; constructor: unknown };
+      assert.is(
+        pair.pub.constructor,
+        own.constructor,
+        'the constructor as ioredis has it (the adapter tells a Cluster by its name)',
+      );
+      // The wrapped view settles; the client's own method still rejects, as ioredis made it.
+      let rejected = false;
+      await (own.publish as (this: unknown, c: string, m: string) => Promise<number>)
+        .call(pair.pub, 'redis-clients-test-away', 'x')
+        .catch(() => (rejected = true));
+      assert.ok(rejected, "the prototype method is ioredis's own");
+    } finally {
+      await pair.close();
+    }
+  },
+);
 
 test.run();

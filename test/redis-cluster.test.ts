@@ -34,7 +34,28 @@ cluster.before(async (ctx) => {
   for (const port of ctx.ports) {
     const dir = path.join(ctx.dir, String(port));
     await fs.mkdir(dir);
-    ctx.nodes.push(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }));
+    ctx.nodes.push(
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
   }
   for (const port of ctx.ports) {
     const deadline = Date.now() + 10_000;
@@ -43,14 +64,25 @@ cluster.before(async (ctx) => {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ctx.ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  const create = spawnSync(
+    'redis-cli',
+    ['--cluster', 'create', ...ctx.ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
+    { encoding: 'utf8' },
+  );
   if (create.status !== 0) throw new Error(`cluster create failed: ${create.stdout} ${create.stderr}`);
   const deadline = Date.now() + 15_000;
-  while (!/cluster_state:ok/.test(spawnSync('redis-cli', ['-p', String(ctx.ports[0]), 'cluster', 'info'], { encoding: 'utf8' }).stdout)) {
+  while (
+    !/cluster_state:ok/.test(
+      spawnSync('redis-cli', ['-p', String(ctx.ports[0]), 'cluster', 'info'], { encoding: 'utf8' }).stdout,
+    )
+  ) {
     if (Date.now() > deadline) throw new Error('the cluster did not become ready');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const env = { REDIS_URL: `redis-cluster://${ctx.ports.map((p) => `127.0.0.1:${p}`).join(',')}`, RATE_LIMIT_PER_SECOND: '5' };
+  const env = {
+    REDIS_URL: `redis-cluster://${ctx.ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
+    RATE_LIMIT_PER_SECOND: '5',
+  };
   ctx.a = await startTestService(env);
   ctx.b = await startTestService(env);
   ctx.org = await createOrg(ctx.a);
@@ -63,27 +95,44 @@ cluster.after(async (ctx) => {
   await fs.rm(ctx.dir, { recursive: true, force: true });
 });
 
-cluster('a write on process B reaches a screen on process A through sharded pub/sub; readiness says Redis is up', async (ctx) => {
-  assert.is((await client(ctx.a.url, null).get('/readyz')).body.checks.hub.detail.redis, 'up');
-  const api = client(ctx.b.url, { pat: ctx.org.admin.token });
-  const id = (await api.post('/api/v1/monitor', { name: 'Cluster', organizationID: ctx.org.orgId })).body.id;
-  const screen = await connectScreen(ctx.a.url, ctx.org.member.token);
-  ctx.screens.push(screen);
-  await screen.subscribe(id);
-  assert.is((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Über den Cluster' })).status, 200);
-  await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch from B');
-  const patch = screen.events.find((e) => e.name === 'monitor:patch')!.payload;
-  assert.is(patch.payload.event, 'Über den Cluster');
-});
+cluster(
+  'a write on process B reaches a screen on process A through sharded pub/sub; readiness says Redis is up',
+  async (ctx) => {
+    assert.is((await client(ctx.a.url, null).get('/readyz')).body.checks.hub.detail.redis, 'up');
+    const api = client(ctx.b.url, { pat: ctx.org.admin.token });
+    const id = (await api.post('/api/v1/monitor', { name: 'Cluster', organizationID: ctx.org.orgId })).body.id;
+    const screen = await connectScreen(ctx.a.url, ctx.org.member.token);
+    ctx.screens.push(screen);
+    await screen.subscribe(id);
+    assert.is((await api.post(`/api/v1/monitor/${id}/data/alarming`, { event: 'Über den Cluster' })).status, 200);
+    await screen.waitFor(() => screen.version === 1, WAIT_MS, 'the patch from B');
+    const patch = screen.events.find((e) => e.name === 'monitor:patch')!.payload;
+    assert.is(patch.payload.event, 'Über den Cluster');
+  },
+);
 
-cluster('rate limits are shared through the cluster, and every key lives under the installation\'s prefix', async (ctx) => {
-  const get = (svc: TestService) => client(svc.url, { apiKey: ctx.org.apiKey }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`);
-  const first = await Promise.all(Array.from({ length: 10 }, () => get(ctx.a)));
-  assert.ok(first.every((r) => r.status === 200), first.map((r) => r.status).join(','));
-  assert.is((await get(ctx.b)).status, 429);
-  const keys = ctx.ports.flatMap((port) => spawnSync('redis-cli', ['-p', String(port), '--scan'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean));
-  assert.ok(keys.length > 0, 'the limits left keys');
-  assert.ok(keys.every((k) => k.startsWith(`${ctx.a.redisPrefix}:`)), keys.join(' '));
-});
+cluster(
+  "rate limits are shared through the cluster, and every key lives under the installation's prefix",
+  async (ctx) => {
+    const get = (svc: TestService) =>
+      client(svc.url, { apiKey: ctx.org.apiKey }).get(`/api/v1/monitor?organization=${ctx.org.orgId}`);
+    const first = await Promise.all(Array.from({ length: 10 }, () => get(ctx.a)));
+    assert.ok(
+      first.every((r) => r.status === 200),
+      first.map((r) => r.status).join(','),
+    );
+    assert.is((await get(ctx.b)).status, 429);
+    const keys = ctx.ports.flatMap((port) =>
+      spawnSync('redis-cli', ['-p', String(port), '--scan'], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean),
+    );
+    assert.ok(keys.length > 0, 'the limits left keys');
+    assert.ok(
+      keys.every((k) => k.startsWith(`${ctx.a.redisPrefix}:`)),
+      keys.join(' '),
+    );
+  },
+);
 
 cluster.run();

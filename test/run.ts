@@ -40,7 +40,10 @@ const files = (await findTests(root)).filter((f) => !filter || filter.test(path.
 const missing = await missingPrerequisites(files, process.env.REDIS_URL, Boolean(process.env.TEST_MONGODB_URI));
 if (missing.length) {
   for (const line of missing) process.stdout.write(`[test] missing: ${line}\n`);
-  process.stdout.write(`0 passed, ${files.length} failed (nothing ran: the machine lacks the above; \`bash .ci/run\` installs all of it on Debian)\n`);
+  process.stdout.write(
+    `0 passed, ${files.length} failed (nothing ran: the machine lacks the above; \`bash .ci/run\` ` +
+      `installs all of it on Debian)\n`,
+  );
   process.exit(1);
 }
 
@@ -69,7 +72,10 @@ for (const file of files) {
   process.stdout.write(`\n${name}\n`);
   const outcome = await runFile(file);
   if (outcome.kind === 'late') {
-    process.stdout.write(`\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); stopped and counted as 1 failed\n`);
+    process.stdout.write(
+      `\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); stopped and ` +
+        `counted as 1 failed\n`,
+    );
     failed += 1;
   } else if (!outcome.summary) {
     process.stdout.write(`\n✘ ${name}: ended (${outcome.exit}) without uvu's summary; counted as 1 failed\n`);
@@ -86,7 +92,9 @@ for (const file of files) {
   }
 }
 
-type Outcome = { kind: 'late' } | { kind: 'ended'; exit: string; summary: { total: number; passed: number; skipped: number } | null };
+type Outcome =
+  | { kind: 'late' }
+  | { kind: 'ended'; exit: string; summary: { total: number; passed: number; skipped: number } | null };
 
 /**
  * Runs one test file as uvu runs it on its own (node --import tsx FILE: the file's test.run() starts
@@ -117,7 +125,11 @@ async function runFile(file: string): Promise<Outcome> {
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), fileTimeoutMs)));
-  const ended = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(kept ? 'exit code 0' : signal ? `signal ${signal}` : `exit code ${code}`)));
+  const ended = new Promise<string>((resolve) =>
+    child.once('close', (code, signal) =>
+      resolve(kept ? 'exit code 0' : signal ? `signal ${signal}` : `exit code ${code}`),
+    ),
+  );
   const exit = await Promise.race([ended, late]);
   clearTimeout(timer);
   clearTimeout(summed);
@@ -130,7 +142,11 @@ async function runFile(file: string): Promise<Outcome> {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
   const count = (label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)\\s*$`, 'm').exec(plain)?.[1] ?? NaN);
   const summary = { total: count('Total'), passed: count('Passed'), skipped: count('Skipped') };
-  return { kind: 'ended', exit, summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 } };
+  return {
+    kind: 'ended',
+    exit,
+    summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 },
+  };
 }
 
 function killGroup(child: ChildProcess): void {

@@ -35,11 +35,22 @@ startup.after((ctx) => {
 /** Runs `npm start`'s server/main.ts with `env` over a working one until it exits (it must). */
 function start(ctx: Ctx, env: Record<string, string | undefined>): Promise<Exit> {
   const merged: NodeJS.ProcessEnv = {
-    ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: ctx.dataDir,
-    MONGODB_URI: testDbUri(), SECRETS_KEY: randomBytes(32).toString('base64'), REDIS_URL: undefined, ...env,
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: ctx.dataDir,
+    MONGODB_URI: testDbUri(),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    REDIS_URL: undefined,
+    ...env,
   };
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -60,7 +71,11 @@ function start(ctx: Ctx, env: Record<string, string | undefined>): Promise<Exit>
 function refusal(exit: Exit): string {
   const all = `stderr:\n${exit.stderr.join('\n')}\nstdout:\n${exit.stdout}`;
   assert.is(exit.code, 1, all);
-  assert.equal(exit.stderr.filter((line) => !line.startsWith('alarm-hub: ')), [], `every line is the service's own: ${all}`);
+  assert.equal(
+    exit.stderr.filter((line) => !line.startsWith('alarm-hub: ')),
+    [],
+    `every line is the service's own: ${all}`,
+  );
   assert.not.match(exit.stdout + exit.stderr.join('\n'), /^\s+at /m, `no stack: ${all}`);
   const lines = exit.stderr.filter((line) => line.startsWith('alarm-hub: cannot start: '));
   assert.is(lines.length, 1, all);
@@ -76,27 +91,51 @@ function soleRefusal(exit: Exit): string {
 }
 
 startup('PORT=abc: the one line names PORT, what it must be and the default; exit 1', async (ctx) => {
-  assert.is(soleRefusal(await start(ctx, { PORT: 'abc' })), 'PORT must be a non-negative integer up to 65535, not "abc": correct it or unset it for the default (3000)');
+  assert.is(
+    soleRefusal(await start(ctx, { PORT: 'abc' })),
+    'PORT must be a non-negative integer up to 65535, not "abc": correct it or unset it for the default (3000)',
+  );
 });
 
-startup('a malformed REDIS_URL is refused before the database is touched (which does not even answer here)', async (ctx) => {
-  const said = soleRefusal(await start(ctx, { REDIS_URL: 'redis://cache:6379:1', MONGODB_URI: `mongodb://127.0.0.1:${await freePort()}/x` }));
-  assert.is(said, 'REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port, not "redis://cache:6379:1": correct it or unset it (single-process hub)');
-});
+startup(
+  'a malformed REDIS_URL is refused before the database is touched (which does not even answer here)',
+  async (ctx) => {
+    const said = soleRefusal(
+      await start(ctx, { REDIS_URL: 'redis://cache:6379:1', MONGODB_URI: `mongodb://127.0.0.1:${await freePort()}/x` }),
+    );
+    assert.is(
+      said,
+      'REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0), or redis-cluster://host:port,host:port, ' +
+        'not "redis://cache:6379:1": correct it or unset it (single-process hub)',
+    );
+  },
+);
 
 startup('a bad SECRETS_KEY: the one line says what a key is and never echoes the value', async (ctx) => {
   const bad = 'c2VjcmV0LWJ1dC10b28tc2hvcnQ=';
   const said = soleRefusal(await start(ctx, { SECRETS_KEY: bad }));
-  assert.is(said, 'SECRETS_KEY must be 32 bytes in base64 or hex (openssl rand -base64 32), one key (earlier ones go into SECRETS_PREVIOUS_KEYS): correct it or unset it (key file DATA_DIR/secrets.key)');
+  assert.is(
+    said,
+    'SECRETS_KEY must be 32 bytes in base64 or hex (openssl rand -base64 32), one key (earlier ones ' +
+      'go into SECRETS_PREVIOUS_KEYS): correct it or unset it (key file DATA_DIR/secrets.key)',
+  );
 });
 
-startup('an unreachable MONGODB_URI: one line naming it (without its password) and what to do, no driver dump', async (ctx) => {
-  const port = await freePort();
-  const exit = await start(ctx, { MONGODB_URI: `mongodb://ops:hunter2@127.0.0.1:${port}/alarmhub` });
-  const said = refusal(exit);
-  assert.is(said, `the database at MONGODB_URI mongodb://ops:***@127.0.0.1:${port}/alarmhub did not answer (connect ECONNREFUSED 127.0.0.1:${port}): start it or correct MONGODB_URI (unset, the service starts an embedded database in DATA_DIR)`);
-  assert.not.match(exit.stderr.join('\n') + exit.stdout, 'hunter2');
-});
+startup(
+  'an unreachable MONGODB_URI: one line naming it (without its password) and what to do, no driver dump',
+  async (ctx) => {
+    const port = await freePort();
+    const exit = await start(ctx, { MONGODB_URI: `mongodb://ops:hunter2@127.0.0.1:${port}/alarmhub` });
+    const said = refusal(exit);
+    assert.is(
+      said,
+      `the database at MONGODB_URI mongodb://ops:***@127.0.0.1:${port}/alarmhub did not answer (connect ` +
+        `ECONNREFUSED 127.0.0.1:${port}): start it or correct MONGODB_URI (unset, the service starts ` +
+        `an embedded database in DATA_DIR)`,
+    );
+    assert.not.match(exit.stderr.join('\n') + exit.stdout, 'hunter2');
+  },
+);
 
 startup('a port in use: one line naming PORT, before any database is started', async (ctx) => {
   const holder = net.createServer();
@@ -104,42 +143,75 @@ startup('a port in use: one line naming PORT, before any database is started', a
   const port = (holder.address() as net.AddressInfo).port;
   try {
     const exit = await start(ctx, { PORT: String(port) });
-    assert.is(refusal(exit), `PORT ${port} is already in use on 127.0.0.1 (another process listens there): stop that process or set PORT to a free port`);
-    assert.not.ok(exit.stderr.some((line) => line.includes('database:')), 'no database was started');
+    assert.is(
+      refusal(exit),
+      `PORT ${port} is already in use on 127.0.0.1 (another process listens there): stop that process ` +
+        `or set PORT to a free port`,
+    );
+    assert.not.ok(
+      exit.stderr.some((line) => line.includes('database:')),
+      'no database was started',
+    );
   } finally {
     await new Promise((resolve) => holder.close(resolve));
   }
 });
 
-startup('a HOST that is not this machine\'s: one line naming HOST', async (ctx) => {
+startup("a HOST that is not this machine's: one line naming HOST", async (ctx) => {
   // 192.0.2.0/24 is reserved for documentation: never an address of this machine.
-  assert.is(refusal(await start(ctx, { HOST: '192.0.2.1', PORT: String(await freePort()) })), 'HOST 192.0.2.1 is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all of them');
+  assert.is(
+    refusal(await start(ctx, { HOST: '192.0.2.1', PORT: String(await freePort()) })),
+    'HOST 192.0.2.1 is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all of them',
+  );
 });
 
 startup('a push key file that cannot be read: one line naming the variable', async (ctx) => {
   const missing = path.join(ctx.dataDir, 'nowhere', 'apns.p8');
-  const said = refusal(await start(ctx, { APNS_KEY_FILE: missing, APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'org.example' }));
-  assert.match(said, new RegExp(`^APNS_KEY_FILE ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read by .* \\(ENOENT: no such file or directory, access '.*'\\): correct the path or make the file readable$`));
+  const said = refusal(
+    await start(ctx, { APNS_KEY_FILE: missing, APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'org.example' }),
+  );
+  assert.match(
+    said,
+    new RegExp(
+      `^APNS_KEY_FILE ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read by .* \\(ENOENT: ` +
+        `no such file or directory, access '.*'\\): correct the path or make the file readable$`,
+    ),
+  );
 });
 
-startup('the admin command: a bad setting and an unreachable database are one line on stderr and one JSON object on stdout, exit 1', async () => {
-  const bad = await runAdmin(['org', 'list'], { MONGODB_URI: 'localhost:27017', LOG_LEVEL: 'silent' });
-  assert.is(bad.code, 1, bad.stdout + bad.stderr);
-  const expected = 'MONGODB_URI must be a mongodb:// or mongodb+srv:// connection string (mongodb://host:27017/alarmhub?replicaSet=rs0), not "localhost:27017": correct it or unset it (embedded database)';
-  assert.equal(bad.json, { error: 'cannot_start', message: expected });
-  assert.is(bad.stderr, `alarm-hub admin: cannot start: ${expected}\n`);
+startup(
+  'the admin command: a bad setting and an unreachable database are one line on stderr and one ' +
+    'JSON object on stdout, exit 1',
+  async () => {
+    const bad = await runAdmin(['org', 'list'], { MONGODB_URI: 'localhost:27017', LOG_LEVEL: 'silent' });
+    assert.is(bad.code, 1, bad.stdout + bad.stderr);
+    const expected =
+      'MONGODB_URI must be a mongodb:// or mongodb+srv:// connection string (mongodb://host:27017/alarmhub?replicaSet=rs0), ' +
+      'not "localhost:27017": correct it or unset it (embedded database)';
+    assert.equal(bad.json, { error: 'cannot_start', message: expected });
+    assert.is(bad.stderr, `alarm-hub admin: cannot start: ${expected}\n`);
 
-  const port = await freePort();
-  const down = await runAdmin(['org', 'list'], { MONGODB_URI: `mongodb://ops:hunter2@127.0.0.1:${port}/alarmhub`, LOG_LEVEL: 'silent' });
-  assert.is(down.code, 1, down.stdout + down.stderr);
-  const message = `the database at MONGODB_URI mongodb://ops:***@127.0.0.1:${port}/alarmhub did not answer (connect ECONNREFUSED 127.0.0.1:${port}): start it or correct MONGODB_URI (unset, the service starts an embedded database in DATA_DIR)`;
-  assert.equal(down.json, { error: 'cannot_start', message });
-  assert.is(down.stderr, [
-    `alarm-hub admin: database: MongoDB at mongodb://ops:***@127.0.0.1:${port}/alarmhub (MONGODB_URI)`,
-    `alarm-hub admin: cannot start: ${message}`,
-    '',
-  ].join('\n'));
-  assert.not.match(down.stdout + down.stderr, 'hunter2');
-});
+    const port = await freePort();
+    const down = await runAdmin(['org', 'list'], {
+      MONGODB_URI: `mongodb://ops:hunter2@127.0.0.1:${port}/alarmhub`,
+      LOG_LEVEL: 'silent',
+    });
+    assert.is(down.code, 1, down.stdout + down.stderr);
+    const message =
+      `the database at MONGODB_URI mongodb://ops:***@127.0.0.1:${port}/alarmhub did not answer (connect ` +
+      `ECONNREFUSED 127.0.0.1:${port}): start it or correct MONGODB_URI (unset, the service starts ` +
+      `an embedded database in DATA_DIR)`;
+    assert.equal(down.json, { error: 'cannot_start', message });
+    assert.is(
+      down.stderr,
+      [
+        `alarm-hub admin: database: MongoDB at mongodb://ops:***@127.0.0.1:${port}/alarmhub (MONGODB_URI)`,
+        `alarm-hub admin: cannot start: ${message}`,
+        '',
+      ].join('\n'),
+    );
+    assert.not.match(down.stdout + down.stderr, 'hunter2');
+  },
+);
 
 startup.run();

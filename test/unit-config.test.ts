@@ -26,11 +26,17 @@ function keysRead(env: Record<string, string>): Set<string> {
 
 // Both push gateways configured, so the variables read only then are read too.
 const PUSH = {
-  APNS_KEY_FILE: '/etc/alarm-hub/apns.p8', APNS_KEY_ID: 'KEY1234567', APNS_TEAM_ID: 'TEAM123456', APNS_TOPIC: 'org.example.alarm',
+  APNS_KEY_FILE: '/etc/alarm-hub/apns.p8',
+  APNS_KEY_ID: 'KEY1234567',
+  APNS_TEAM_ID: 'TEAM123456',
+  APNS_TOPIC: 'org.example.alarm',
   FCM_SERVICE_ACCOUNT_FILE: '/etc/alarm-hub/fcm.json',
 };
 
-for (const [what, env] of [['defaults', {}], ['push gateways configured', PUSH]] as Array<[string, Record<string, string>]>) {
+for (const [what, env] of [
+  ['defaults', {}],
+  ['push gateways configured', PUSH],
+] as Array<[string, Record<string, string>]>) {
   config(`describeConfig names every variable loadConfig reads (${what})`, () => {
     const read = keysRead(env);
     assert.ok(read.size > 20, `only ${read.size} variables recorded`);
@@ -55,28 +61,64 @@ config('TOKEN_RECHECK_MS=0 is the default, 5000 ms, and is printed as such', () 
   assert.throws(() => loadConfig({ TOKEN_RECHECK_MS: '-1' }), /TOKEN_RECHECK_MS must be a non-negative integer/);
 });
 
-config('README\'s Configuration table is the one the declarations make (npm run --silent readme:config writes it)', () => {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf('| Variable | Default | Meaning |');
-  const table = readme.slice(start, readme.indexOf('\n\n', start));
-  assert.is(table, configTable(), 'README.md differs from server/config-variables.ts: run npm run --silent readme:config');
-  for (const name of Object.keys(VARIABLES)) assert.ok(table.includes(`| \`${name}\` |`), name);
-});
+config(
+  "README's Configuration table is the one the declarations make (npm run --silent readme:config writes it)",
+  () => {
+    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const start = readme.indexOf('| Variable | Default | Meaning |');
+    const table = readme.slice(start, readme.indexOf('\n\n', start));
+    assert.is(
+      table,
+      configTable(),
+      'README.md differs from server/config-variables.ts: run npm run --silent readme:config',
+    );
+    for (const name of Object.keys(VARIABLES)) assert.ok(table.includes(`| \`${name}\` |`), name);
+  },
+);
 
 config('a 0 means the default only where the table says so; elsewhere it is 0', () => {
-  const zeros = Object.fromEntries(Object.keys(VARIABLES).filter((name) => /_MS$|_SIZE$|_TOKEN$|_LIMIT$|_PER_SECOND$|_SECONDS$/.test(name) && name !== 'METRICS_TOKEN').map((name) => [name, '0']));
+  const zeros = Object.fromEntries(
+    Object.keys(VARIABLES)
+      .filter((name) => /_MS$|_SIZE$|_TOKEN$|_LIMIT$|_PER_SECOND$|_SECONDS$/.test(name) && name !== 'METRICS_TOKEN')
+      .map((name) => [name, '0']),
+  );
   const loaded = loadConfig(zeros);
   assert.equal(
-    { pool: loaded.mongodbPoolSize, heartbeat: loaded.hubHeartbeatMs, resync: loaded.hubResyncMs, offline: loaded.screenOfflineAfterMs, recheck: loaded.tokenRecheckMs, fullRecheck: loaded.tokenFullRecheckMs },
+    {
+      pool: loaded.mongodbPoolSize,
+      heartbeat: loaded.hubHeartbeatMs,
+      resync: loaded.hubResyncMs,
+      offline: loaded.screenOfflineAfterMs,
+      recheck: loaded.tokenRecheckMs,
+      fullRecheck: loaded.tokenFullRecheckMs,
+    },
     { pool: 20, heartbeat: 10_000, resync: 10_000, offline: 120_000, recheck: 5_000, fullRecheck: 60_000 },
   );
   assert.equal(
-    { sockets: loaded.maxSocketsPerToken, rate: loaded.rateLimitPerSecond, records: loaded.thingsRecordLimit, cache: loaded.credentialCacheMs, wait: loaded.mongodbWaitQueueTimeoutMs, shutdown: loaded.shutdownTimeoutMs },
+    {
+      sockets: loaded.maxSocketsPerToken,
+      rate: loaded.rateLimitPerSecond,
+      records: loaded.thingsRecordLimit,
+      cache: loaded.credentialCacheMs,
+      wait: loaded.mongodbWaitQueueTimeoutMs,
+      shutdown: loaded.shutdownTimeoutMs,
+    },
     { sockets: 0, rate: 0, records: 0, cache: 0, wait: 0, shutdown: 0 },
   );
   const table = configTable();
-  for (const name of ['MONGODB_POOL_SIZE', 'HUB_HEARTBEAT_MS', 'HUB_RESYNC_MS', 'SCREEN_OFFLINE_AFTER_MS', 'TOKEN_RECHECK_MS', 'TOKEN_FULL_RECHECK_MS']) {
-    assert.match(table.split('\n').find((row) => row.startsWith(`| \`${name}\``))!, '`0` is the default', name);
+  for (const name of [
+    'MONGODB_POOL_SIZE',
+    'HUB_HEARTBEAT_MS',
+    'HUB_RESYNC_MS',
+    'SCREEN_OFFLINE_AFTER_MS',
+    'TOKEN_RECHECK_MS',
+    'TOKEN_FULL_RECHECK_MS',
+  ]) {
+    assert.match(
+      table.split('\n').find((row) => row.startsWith(`| \`${name}\``))!,
+      '`0` is the default',
+      name,
+    );
   }
   assert.is(loadConfig({ PORT: '0' }).port, 0, 'PORT=0 picks a free port');
 });
@@ -93,19 +135,53 @@ function problem(env: Record<string, string>): string {
 }
 
 config('every kind of bad value is refused with the variable, what it must be and the fix', () => {
-  assert.is(problem({ PORT: 'abc' }), 'PORT must be a non-negative integer up to 65535, not "abc": correct it or unset it for the default (3000)');
+  assert.is(
+    problem({ PORT: 'abc' }),
+    'PORT must be a non-negative integer up to 65535, not "abc": correct it or unset it for the default (3000)',
+  );
   assert.match(problem({ PORT: '70000' }), /^PORT must be a non-negative integer up to 65535, not "70000"/);
-  assert.match(problem({ LISTEN_BACKLOG: '0' }), /^LISTEN_BACKLOG must be an integer of at least 1 up to 65535, not "0"/);
-  assert.match(problem({ SHUTDOWN_TIMEOUT_MS: '3000000000' }), /^SHUTDOWN_TIMEOUT_MS must be a non-negative integer up to 2147483647/);
+  assert.match(
+    problem({ LISTEN_BACKLOG: '0' }),
+    /^LISTEN_BACKLOG must be an integer of at least 1 up to 65535, not "0"/,
+  );
+  assert.match(
+    problem({ SHUTDOWN_TIMEOUT_MS: '3000000000' }),
+    /^SHUTDOWN_TIMEOUT_MS must be a non-negative integer up to 2147483647/,
+  );
   assert.match(problem({ HUB_RESYNC_MS: '1.5' }), /^HUB_RESYNC_MS must be a non-negative integer/);
-  assert.is(problem({ LOG_LEVEL: 'verbose' }), 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose": correct it or unset it for the default (info)');
+  assert.is(
+    problem({ LOG_LEVEL: 'verbose' }),
+    'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose": correct ' +
+      'it or unset it for the default (info)',
+  );
   assert.match(problem({ TRUST_PROXY: 'yes' }), /^TRUST_PROXY must be true, 1, false or 0, not "yes"/);
-  for (const bad of ['redis://local host:6379', 'localhost:6379', 'redis://host:99999', 'http://redis:6379', 'redis-cluster://a:1,b:x']) {
-    assert.match(problem({ REDIS_URL: bad }), /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL .*: correct it or unset it \(single-process hub\)$/, bad);
+  for (const bad of [
+    'redis://local host:6379',
+    'localhost:6379',
+    'redis://host:99999',
+    'http://redis:6379',
+    'redis-cluster://a:1,b:x',
+  ]) {
+    assert.match(
+      problem({ REDIS_URL: bad }),
+      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL .*: correct it or unset it \(single-process hub\)$/,
+      bad,
+    );
   }
-  for (const good of ['redis://127.0.0.1:6379', 'rediss://:pw@cache.example:6380/2', 'redis-cluster://10.0.0.1:7000,10.0.0.2:7001']) assert.is(loadConfig({ REDIS_URL: good }).redisUrl, good);
-  for (const bad of ['localhost:27017', 'mongodb://', 'mongodb://a:b:c/x', 'postgres://db/x']) assert.match(problem({ MONGODB_URI: bad }), /^MONGODB_URI must be a mongodb:\/\//, bad);
-  for (const good of ['mongodb://u:p%40ss@mongo:27017/alarmhub?replicaSet=rs0', 'mongodb://a:1,b:2,[::1]:3/x', 'mongodb+srv://cluster0.example.net/db']) assert.is(loadConfig({ MONGODB_URI: good }).mongodbUri, good);
+  for (const good of [
+    'redis://127.0.0.1:6379',
+    'rediss://:pw@cache.example:6380/2',
+    'redis-cluster://10.0.0.1:7000,10.0.0.2:7001',
+  ])
+    assert.is(loadConfig({ REDIS_URL: good }).redisUrl, good);
+  for (const bad of ['localhost:27017', 'mongodb://', 'mongodb://a:b:c/x', 'postgres://db/x'])
+    assert.match(problem({ MONGODB_URI: bad }), /^MONGODB_URI must be a mongodb:\/\//, bad);
+  for (const good of [
+    'mongodb://u:p%40ss@mongo:27017/alarmhub?replicaSet=rs0',
+    'mongodb://a:1,b:2,[::1]:3/x',
+    'mongodb+srv://cluster0.example.net/db',
+  ])
+    assert.is(loadConfig({ MONGODB_URI: good }).mongodbUri, good);
   assert.match(problem({ HOST: 'local host' }), /^HOST must be a host name or an IP address/);
   assert.match(problem({ APNS_HOST: 'api.push.apple.com' }), /^APNS_HOST must be an http:\/\/ or https:\/\/ URL/);
 });

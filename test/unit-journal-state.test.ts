@@ -3,13 +3,27 @@ import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AppError } from '../server/errors.js';
 import { wording } from '../server/areas/journal/wording.js';
-import { INITIAL_STATE, holderOf, sameHolder, transition, type ChangeKind, type Holder, type JournalStateData } from '../server/areas/journal/state.js';
+import {
+  INITIAL_STATE,
+  holderOf,
+  sameHolder,
+  transition,
+  type ChangeKind,
+  type Holder,
+  type JournalStateData,
+} from '../server/areas/journal/state.js';
 
 const alice: Holder = { userId: 1, apiKeyId: null };
 const bob: Holder = { userId: 2, apiKeyId: null };
 const key: Holder = { userId: null, apiKeyId: 1 };
 const AT = '2026-11-22T14:00:00.000Z';
-const lockedBy = (h: Holder): JournalStateData => ({ ...INITIAL_STATE, holder: h, lockedAt: AT, entries: 4, lastEntryAt: 9 });
+const lockedBy = (h: Holder): JournalStateData => ({
+  ...INITIAL_STATE,
+  holder: h,
+  lockedAt: AT,
+  entries: 4,
+  lastEntryAt: 9,
+});
 const closed: JournalStateData = { ...INITIAL_STATE, closed: true, entries: 4, lastEntryAt: 9 };
 
 function refused(state: JournalStateData, kind: ChangeKind, by: Holder, code: string, message: string) {
@@ -36,7 +50,11 @@ table('lock: locked (by anyone) or closed → refused, unchanged', () => {
 });
 
 table('unlock: locked by the caller, not closed → not locked; otherwise refused', () => {
-  assert.equal(transition(lockedBy(alice), 'unlock', alice, AT, 12), { ...lockedBy(alice), holder: null, lockedAt: null });
+  assert.equal(transition(lockedBy(alice), 'unlock', alice, AT, 12), {
+    ...lockedBy(alice),
+    holder: null,
+    lockedAt: null,
+  });
   refused(INITIAL_STATE, 'unlock', alice, 'journal_not_locked', wording.unlockFailed);
   refused(lockedBy(bob), 'unlock', alice, 'journal_locked', wording.unlockFailed);
   refused(lockedBy(key), 'unlock', alice, 'journal_locked', wording.unlockFailed);
@@ -44,7 +62,11 @@ table('unlock: locked by the caller, not closed → not locked; otherwise refuse
 });
 
 table('entry and delete: only by the holder; an entry takes the next serial number and stays locked', () => {
-  assert.equal(transition(lockedBy(alice), 'entry', alice, AT, 12), { ...lockedBy(alice), entries: 5, lastEntryAt: 12 });
+  assert.equal(transition(lockedBy(alice), 'entry', alice, AT, 12), {
+    ...lockedBy(alice),
+    entries: 5,
+    lastEntryAt: 12,
+  });
   // A delete is counted (its ordinal names its record for the export); a journal begun before the
   // count was kept stays without one.
   assert.equal(transition(lockedBy(key), 'delete', key, AT, 12), { ...lockedBy(key), deletes: 1 });
@@ -58,12 +80,23 @@ table('entry and delete: only by the holder; an entry takes the next serial numb
 });
 
 table('close: ends a lock; closing twice is refused', () => {
-  assert.equal(transition(lockedBy(bob), 'close', alice, AT, 12), { ...lockedBy(bob), holder: null, lockedAt: null, closed: true });
+  assert.equal(transition(lockedBy(bob), 'close', alice, AT, 12), {
+    ...lockedBy(bob),
+    holder: null,
+    lockedAt: null,
+    closed: true,
+  });
   refused(closed, 'close', alice, 'journal_closed', wording.alreadyClosed);
 });
 
-table('force-unlock: ends another\'s lock and is itself an entry; refused when not locked or closed', () => {
-  assert.equal(transition(lockedBy(bob), 'force-unlock', alice, AT, 12), { ...lockedBy(bob), holder: null, lockedAt: null, entries: 5, lastEntryAt: 12 });
+table("force-unlock: ends another's lock and is itself an entry; refused when not locked or closed", () => {
+  assert.equal(transition(lockedBy(bob), 'force-unlock', alice, AT, 12), {
+    ...lockedBy(bob),
+    holder: null,
+    lockedAt: null,
+    entries: 5,
+    lastEntryAt: 12,
+  });
   refused(INITIAL_STATE, 'force-unlock', alice, 'journal_not_locked', wording.notLockedOrClosed);
   refused(closed, 'force-unlock', alice, 'journal_closed', wording.notLockedOrClosed);
 });

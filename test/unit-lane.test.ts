@@ -7,11 +7,14 @@ import { Lane } from '../server/db/lane.js';
 function gate(started: number[], id: number) {
   let release!: () => void;
   const done = new Promise<void>((resolve) => (release = resolve));
-  return { task: async () => {
-    started.push(id);
-    await done;
-    return id;
-  }, release };
+  return {
+    task: async () => {
+      started.push(id);
+      await done;
+      return id;
+    },
+    release,
+  };
 }
 
 test('at most `concurrency` tasks run; the others start in the order they came, each as one finishes', async () => {

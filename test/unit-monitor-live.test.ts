@@ -54,7 +54,9 @@ class VersionsInMemory {
   }
   async get(id: number) {
     this.reads.record++;
-    return this.answer(id === MONITOR ? { id, organizationID: READABLE_BY, revision: 1, config: { name: 'Wache 1' } } : null);
+    return this.answer(
+      id === MONITOR ? { id, organizationID: READABLE_BY, revision: 1, config: { name: 'Wache 1' } } : null,
+    );
   }
   learnData() {}
 }
@@ -78,17 +80,29 @@ live.before.each(async (ctx) => {
   // The handshake's part: the token names the organization whose monitors the socket may read.
   ctx.io.use((socket, next) => {
     const organizationId = Number((socket.handshake.auth as { token: string }).token);
-    socket.data.actor = { kind: 'apikey', organizationId, tokenId: organizationId, credential: `c${organizationId}` } as unknown as Caller;
+    socket.data.actor = {
+      kind: 'apikey',
+      organizationId,
+      tokenId: organizationId,
+      credential: `c${organizationId}`,
+    } as unknown as Caller;
     socket.data.address = '127.0.0.1';
     next();
   });
-  ctx.io.on('connection', (socket) => handleSubscriptions(socket, {
-    admission,
-    validator: new Validator(),
-    monitors: { dataReadable: async (caller) => { if ((caller as { organizationId: number }).organizationId !== READABLE_BY) throw forbidden(); return { id: MONITOR, organizationID: READABLE_BY }; } },
-    live: ctx.live,
-    screens: { runningTestAlarm: async () => null },
-  }));
+  ctx.io.on('connection', (socket) =>
+    handleSubscriptions(socket, {
+      admission,
+      validator: new Validator(),
+      monitors: {
+        dataReadable: async (caller) => {
+          if ((caller as { organizationId: number }).organizationId !== READABLE_BY) throw forbidden();
+          return { id: MONITOR, organizationID: READABLE_BY };
+        },
+      },
+      live: ctx.live,
+      screens: { runningTestAlarm: async () => null },
+    }),
+  );
   ctx.server = http.createServer();
   ctx.io.attach(ctx.server);
   await new Promise<void>((resolve) => ctx.server.listen(0, '127.0.0.1', resolve));
@@ -104,7 +118,12 @@ live.after.each(async (ctx) => {
 
 // The monitor's live side on the test's store, its periodic pass every `resyncMs`.
 function liveSide(ctx: Ctx, resyncMs: number): MonitorLive {
-  return new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, { redis: null, metrics: { patchEmitted() {}, snapshotSent() {} }, log: { warn() {} }, resyncMs: resyncMs });
+  return new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, {
+    redis: null,
+    metrics: { patchEmitted() {}, snapshotSent() {} },
+    log: { warn() {} },
+    resyncMs: resyncMs,
+  });
 }
 
 async function screen(ctx: Ctx, organizationId: number): Promise<Screen> {
@@ -113,23 +132,27 @@ async function screen(ctx: Ctx, organizationId: number): Promise<Screen> {
   return s;
 }
 
-live('a subscription gets the stored state, then every write as a patch in version order, also when two overtake each other', async (ctx) => {
-  const wall = await screen(ctx, READABLE_BY);
-  const ack = await wall.subscribe(MONITOR);
-  assert.ok('data' in ack && ack.data.snapshot, JSON.stringify(ack));
-  assert.is(ack.data.snapshot.version, 1);
-  assert.is(ack.data.snapshot.monitor.name, 'Wache 1');
-  wall.version = 1;
-  const second = ctx.store.write({ pagers: 2 });
-  const third = ctx.store.write({ pagers: 3 });
-  ctx.live.dataWritten(third);
-  ctx.live.dataWritten(second);
-  ctx.live.dataWritten(ctx.store.write({ pagers: 4 }));
-  await wall.waitFor(() => wall.version === 4, undefined, 'version 4');
-  const patches = wall.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload.version);
-  assert.equal(patches, [2, 3, 4]);
-  assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
-});
+live(
+  'a subscription gets the stored state, then every write as a patch in version order, also when ' +
+    'two overtake each other',
+  async (ctx) => {
+    const wall = await screen(ctx, READABLE_BY);
+    const ack = await wall.subscribe(MONITOR);
+    assert.ok('data' in ack && ack.data.snapshot, JSON.stringify(ack));
+    assert.is(ack.data.snapshot.version, 1);
+    assert.is(ack.data.snapshot.monitor.name, 'Wache 1');
+    wall.version = 1;
+    const second = ctx.store.write({ pagers: 2 });
+    const third = ctx.store.write({ pagers: 3 });
+    ctx.live.dataWritten(third);
+    ctx.live.dataWritten(second);
+    ctx.live.dataWritten(ctx.store.write({ pagers: 4 }));
+    await wall.waitFor(() => wall.version === 4, undefined, 'version 4');
+    const patches = wall.events.filter((e) => e.name === 'monitor:patch').map((e) => e.payload.version);
+    assert.equal(patches, [2, 3, 4]);
+    assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
+  },
+);
 
 live('a screen that already shows the stored version and epoch gets no snapshot again', async (ctx) => {
   ctx.store.write({ pagers: 1 });
@@ -148,7 +171,10 @@ live('a socket that may not read the monitor is refused and receives none of its
   wall.version = 1;
   ctx.live.dataWritten(ctx.store.write({ pagers: 5 }));
   await wall.waitFor(() => wall.version === 2, undefined, 'the patch on the readable wall');
-  assert.equal(stranger.events.filter((e) => e.name.startsWith('monitor:')).map((e) => e.name), []);
+  assert.equal(
+    stranger.events.filter((e) => e.name.startsWith('monitor:')).map((e) => e.name),
+    [],
+  );
 });
 
 live('a reset history (a restored database) reaches the screens as a snapshot marked reset', async (ctx) => {
@@ -165,67 +191,95 @@ live('a reset history (a restored database) reaches the screens as a snapshot ma
   assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [2, 'r2', true]);
 });
 
+live(
+  'screens of one monitor subscribing at once share its reads: one in flight and one after it, not one each',
+  async (ctx) => {
+    ctx.store.slowMs = 100;
+    const walls = await Promise.all(Array.from({ length: 30 }, () => screen(ctx, READABLE_BY)));
+    const acks = await Promise.all(walls.map((wall) => wall.subscribe(MONITOR)));
+    for (const ack of acks) assert.is('data' in ack && ack.data.snapshot?.version, 1, JSON.stringify(ack));
+    // Before the reads were shared: 30 of each. Screens without a version need no read of it apart.
+    assert.ok(
+      ctx.store.reads.version === 0 && ctx.store.reads.record <= 2 && ctx.store.reads.data <= 2,
+      JSON.stringify(ctx.store.reads),
+    );
+    // Screens coming back with the version they show share the version's reads, and need no snapshot.
+    ctx.store.reads = { version: 0, record: 0, data: 0 };
+    const back = await Promise.all(walls.map((wall) => wall.subscribe(MONITOR, 1, 'e1')));
+    for (const ack of back)
+      assert.ok('data' in ack && ack.data.version === 1 && !ack.data.snapshot, JSON.stringify(ack));
+    assert.ok(
+      ctx.store.reads.version <= 2 && ctx.store.reads.record === 0 && ctx.store.reads.data === 0,
+      JSON.stringify(ctx.store.reads),
+    );
+  },
+);
 
-live('screens of one monitor subscribing at once share its reads: one in flight and one after it, not one each', async (ctx) => {
-  ctx.store.slowMs = 100;
-  const walls = await Promise.all(Array.from({ length: 30 }, () => screen(ctx, READABLE_BY)));
-  const acks = await Promise.all(walls.map((wall) => wall.subscribe(MONITOR)));
-  for (const ack of acks) assert.is('data' in ack && ack.data.snapshot?.version, 1, JSON.stringify(ack));
-  // Before the reads were shared: 30 of each. Screens without a version need no read of it apart.
-  assert.ok(ctx.store.reads.version === 0 && ctx.store.reads.record <= 2 && ctx.store.reads.data <= 2, JSON.stringify(ctx.store.reads));
-  // Screens coming back with the version they show share the version's reads, and need no snapshot.
-  ctx.store.reads = { version: 0, record: 0, data: 0 };
-  const back = await Promise.all(walls.map((wall) => wall.subscribe(MONITOR, 1, 'e1')));
-  for (const ack of back) assert.ok('data' in ack && ack.data.version === 1 && !ack.data.snapshot, JSON.stringify(ack));
-  assert.ok(ctx.store.reads.version <= 2 && ctx.store.reads.record === 0 && ctx.store.reads.data === 0, JSON.stringify(ctx.store.reads));
-});
+live(
+  "a screen subscribing while an older read is in flight gets the state stored when it asked, not that read's",
+  async (ctx) => {
+    ctx.store.slowMs = 150;
+    const [first, second] = [await screen(ctx, READABLE_BY), await screen(ctx, READABLE_BY)];
+    const firstAck = first.subscribe(MONITOR);
+    await first.waitFor(() => ctx.store.reads.record > 0, undefined, 'the first read under way');
+    // Written while the first screen's read of version 1 is in flight; the second screen is not yet in the room.
+    ctx.live.dataWritten(ctx.store.write({ pagers: 2 }));
+    const secondAck = await second.subscribe(MONITOR);
+    assert.is('data' in secondAck && secondAck.data.snapshot?.version, 2, JSON.stringify(secondAck));
+    // The first screen was in the room before the write: it has version 2 from its answer or as a patch.
+    const ack = await firstAck;
+    assert.ok('data' in ack, JSON.stringify(ack));
+    const reached = () =>
+      ack.data.version === 2 ||
+      first.events.some((e) => ['monitor:patch', 'monitor:snapshot'].includes(e.name) && e.payload.version === 2);
+    await first.waitFor(reached, undefined, 'the first screen at version 2');
+  },
+);
 
-live('a screen subscribing while an older read is in flight gets the state stored when it asked, not that read\'s', async (ctx) => {
-  ctx.store.slowMs = 150;
-  const [first, second] = [await screen(ctx, READABLE_BY), await screen(ctx, READABLE_BY)];
-  const firstAck = first.subscribe(MONITOR);
-  await first.waitFor(() => ctx.store.reads.record > 0, undefined, 'the first read under way');
-  // Written while the first screen's read of version 1 is in flight; the second screen is not yet in the room.
-  ctx.live.dataWritten(ctx.store.write({ pagers: 2 }));
-  const secondAck = await second.subscribe(MONITOR);
-  assert.is('data' in secondAck && secondAck.data.snapshot?.version, 2, JSON.stringify(secondAck));
-  // The first screen was in the room before the write: it has version 2 from its answer or as a patch.
-  const ack = await firstAck;
-  assert.ok('data' in ack, JSON.stringify(ack));
-  const reached = () => ack.data.version === 2 || first.events.some((e) => ['monitor:patch', 'monitor:snapshot'].includes(e.name) && e.payload.version === 2);
-  await first.waitFor(reached, undefined, 'the first screen at version 2');
-});
+live(
+  'the periodic pass reads the version of a monitor whose screens are up to date once, not once more to compare',
+  async (ctx) => {
+    // A live side whose pass runs every 300 ms (the screens connecting below are handed to it).
+    ctx.live.close();
+    ctx.live = liveSide(ctx, 300);
+    const wall = await screen(ctx, READABLE_BY);
+    await wall.subscribe(MONITOR);
+    ctx.store.versionReadAt = [];
+    await wall.waitFor(() => ctx.store.versionReadAt.length >= 6, undefined, 'the version read by a few passes');
+    // A pass's reads follow each other at once; passes are 300 ms apart (150 ms tells them apart).
+    const passes: number[][] = [];
+    for (const at of ctx.store.versionReadAt) {
+      const last = passes.at(-1);
+      if (last && at - last.at(-1)! < 150) last.push(at);
+      else passes.push([at]);
+    }
+    // Before: two reads a pass (the lag check's, and the resync's own before comparing).
+    assert.equal(
+      passes.map((reads) => reads.length),
+      passes.map(() => 1),
+    );
+    assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
+  },
+);
 
-live('the periodic pass reads the version of a monitor whose screens are up to date once, not once more to compare', async (ctx) => {
-  // A live side whose pass runs every 300 ms (the screens connecting below are handed to it).
-  ctx.live.close();
-  ctx.live = liveSide(ctx, 300);
-  const wall = await screen(ctx, READABLE_BY);
-  await wall.subscribe(MONITOR);
-  ctx.store.versionReadAt = [];
-  await wall.waitFor(() => ctx.store.versionReadAt.length >= 6, undefined, 'the version read by a few passes');
-  // A pass's reads follow each other at once; passes are 300 ms apart (150 ms tells them apart).
-  const passes: number[][] = [];
-  for (const at of ctx.store.versionReadAt) {
-    const last = passes.at(-1);
-    if (last && at - last.at(-1)! < 150) last.push(at);
-    else passes.push([at]);
-  }
-  // Before: two reads a pass (the lag check's, and the resync's own before comparing).
-  assert.equal(passes.map((reads) => reads.length), passes.map(() => 1));
-  assert.is(wall.events.filter((e) => e.name === 'monitor:snapshot').length, 0);
-});
-
-live('the periodic pass finds a history replaced at the same version (another epoch) from its one read and resyncs it as a reset', async (ctx) => {
-  ctx.live.close();
-  ctx.live = liveSide(ctx, 300);
-  const wall = await screen(ctx, READABLE_BY);
-  await wall.subscribe(MONITOR);
-  // Restored under the process, with no patch announcing it: version 1 again, of another history.
-  ctx.store.versions = [{ n: 1, epoch: 'r1', body: emptyData() }];
-  await wall.waitFor(() => wall.events.some((e) => e.name === 'monitor:snapshot'), undefined, 'the periodic pass\'s snapshot');
-  const snapshot = wall.events.find((e) => e.name === 'monitor:snapshot')!.payload;
-  assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [1, 'r1', true]);
-});
+live(
+  'the periodic pass finds a history replaced at the same version (another epoch) from its one ' +
+    'read and resyncs it as a reset',
+  async (ctx) => {
+    ctx.live.close();
+    ctx.live = liveSide(ctx, 300);
+    const wall = await screen(ctx, READABLE_BY);
+    await wall.subscribe(MONITOR);
+    // Restored under the process, with no patch announcing it: version 1 again, of another history.
+    ctx.store.versions = [{ n: 1, epoch: 'r1', body: emptyData() }];
+    await wall.waitFor(
+      () => wall.events.some((e) => e.name === 'monitor:snapshot'),
+      undefined,
+      "the periodic pass's snapshot",
+    );
+    const snapshot = wall.events.find((e) => e.name === 'monitor:snapshot')!.payload;
+    assert.equal([snapshot.version, snapshot.epoch, snapshot.reset], [1, 'r1', true]);
+  },
+);
 
 live.run();

@@ -7,7 +7,10 @@ import { OrganizationGate } from '../server/http/organization-gate.js';
 /** Whether a promise has settled once everything already queued has run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  promise.then(() => (done = true), () => (done = true));
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((r) => setImmediate(r));
   return done;
 }

@@ -13,7 +13,13 @@ const ORG = 17;
 const OTHER = 23;
 const OWNER = 5;
 const apiKey: Actor = { kind: 'apikey', tokenId: 1, credential: 'k', organizationId: ORG };
-const user = (userId: number, roles: Array<[number, 'admin' | 'member']>): Actor => ({ kind: 'user', tokenId: 2, credential: 'p', userId, roles: new Map(roles) });
+const user = (userId: number, roles: Array<[number, 'admin' | 'member']>): Actor => ({
+  kind: 'user',
+  tokenId: 2,
+  credential: 'p',
+  userId,
+  roles: new Map(roles),
+});
 const owner = user(OWNER, [[ORG, 'member']]);
 const admin = user(6, [[ORG, 'admin']]);
 const member = user(7, [[ORG, 'member']]);
@@ -26,7 +32,7 @@ rules('reachOwner: the owner himself, with or without any organization named', (
   assert.equal(reachOwner(owner, OTHER, OWNER), { via: 'self' });
 });
 
-rules('reachOwner: another user\'s resources without an organization are hidden (404)', () => {
+rules("reachOwner: another user's resources without an organization are hidden (404)", () => {
   assert.equal(reachOwner(admin, undefined, OWNER), { via: 'none', status: 404 });
   assert.equal(reachOwner(stranger, undefined, OWNER), { via: 'none', status: 404 });
 });
@@ -44,13 +50,13 @@ rules('reachOwner: naming an organization the actor does not administer is a 403
   assert.equal(reachOwner(stranger, ORG, OWNER), { via: 'none', status: 403 });
 });
 
-rules('canAnswerPush: only the owner\'s personal token', () => {
+rules("canAnswerPush: only the owner's personal token", () => {
   assert.ok(canAnswerPush(owner, OWNER));
   assert.not.ok(canAnswerPush(admin, OWNER));
   assert.not.ok(canAnswerPush(apiKey, OWNER));
 });
 
-rules('feedbackOrganization: the API key\'s own unless named; a user must name it', () => {
+rules("feedbackOrganization: the API key's own unless named; a user must name it", () => {
   assert.is(feedbackOrganization(apiKey, undefined), ORG);
   assert.is(feedbackOrganization(apiKey, OTHER), OTHER);
   assert.is(feedbackOrganization(member, undefined), undefined);
@@ -76,7 +82,11 @@ const thrown = (fn: () => unknown) => {
 };
 
 rules('checkGsm: valid E.164 numbers with 00 pass; unknown country codes and wrong lengths are 400', () => {
-  for (const ok of ['004917612345678', '0012025550123', '0033612345678', undefined]) assert.is(thrown(() => checkGsm(ok, 'm')), null);
+  for (const ok of ['004917612345678', '0012025550123', '0033612345678', undefined])
+    assert.is(
+      thrown(() => checkGsm(ok, 'm')),
+      null,
+    );
   for (const bad of ['00999123456789', '0049123', '0044163296098']) {
     const err = thrown(() => checkGsm(bad, 'm'));
     assert.ok(err instanceof AppError && err.status === 400 && err.message === 'm', bad);
@@ -98,16 +108,35 @@ const config = suite('push configuration');
 
 config('push gateways stay off until configured; APNs needs all four variables and names the missing ones', () => {
   const off = loadConfig({});
-  assert.equal({ apns: off.push.apns, fcm: off.push.fcm, ttl: off.push.confirmTtlSeconds }, { apns: null, fcm: null, ttl: 86_400 });
-  assert.throws(() => loadConfig({ APNS_KEY_FILE: 'k.p8', APNS_TEAM_ID: 'T' }), /APNS_KEY_ID, APNS_TOPIC must be set together with APNS_KEY_FILE, APNS_TEAM_ID/);
-  const onEnv = { APNS_KEY_FILE: 'k.p8', APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'org.x', FCM_SERVICE_ACCOUNT_FILE: 'sa.json', PUSH_CONFIRM_TTL_SECONDS: '600' };
+  assert.equal(
+    { apns: off.push.apns, fcm: off.push.fcm, ttl: off.push.confirmTtlSeconds },
+    { apns: null, fcm: null, ttl: 86_400 },
+  );
+  assert.throws(
+    () => loadConfig({ APNS_KEY_FILE: 'k.p8', APNS_TEAM_ID: 'T' }),
+    /APNS_KEY_ID, APNS_TOPIC must be set together with APNS_KEY_FILE, APNS_TEAM_ID/,
+  );
+  const onEnv = {
+    APNS_KEY_FILE: 'k.p8',
+    APNS_KEY_ID: 'K',
+    APNS_TEAM_ID: 'T',
+    APNS_TOPIC: 'org.x',
+    FCM_SERVICE_ACCOUNT_FILE: 'sa.json',
+    PUSH_CONFIRM_TTL_SECONDS: '600',
+  };
   const on = loadConfig(onEnv);
   assert.is(on.push.apns?.host, 'https://api.push.apple.com');
   assert.is(on.push.apns?.sandboxHost, 'https://api.sandbox.push.apple.com');
   assert.is(on.push.fcm?.host, 'https://fcm.googleapis.com');
   assert.is(on.push.confirmTtlSeconds, 600);
   const lines = describeConfig(onEnv).join('\n');
-  for (const line of ['APNS_KEY_ID=K (from environment)', 'APNS_TEAM_ID=T (from environment)', 'APNS_TOPIC=org.x (from environment)', 'APNS_HOST=https://api.push.apple.com (default)']) assert.ok(lines.includes(line), line);
+  for (const line of [
+    'APNS_KEY_ID=K (from environment)',
+    'APNS_TEAM_ID=T (from environment)',
+    'APNS_TOPIC=org.x (from environment)',
+    'APNS_HOST=https://api.push.apple.com (default)',
+  ])
+    assert.ok(lines.includes(line), line);
   assert.match(lines, /^APNS_KEY_FILE=\/.*\/k\.p8 \(from environment\)$/m);
   assert.match(describeConfig({}).join('\n'), /iOS test pushes answer 503 push_unavailable/);
 });

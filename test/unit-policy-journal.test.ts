@@ -7,7 +7,13 @@ import { canKeepJournal, canReadIntegrationSecrets, canSuperviseJournal } from '
 const ORG = 41;
 const OTHER = 42;
 const apiKey: Actor = { kind: 'apikey', tokenId: 9, credential: 'k', organizationId: ORG };
-const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({ kind: 'user', tokenId: 3, credential: 'p', userId: 8, roles: new Map(roles) });
+const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({
+  kind: 'user',
+  tokenId: 3,
+  credential: 'p',
+  userId: 8,
+  roles: new Map(roles),
+});
 
 const policy = suite('journal and integration policy');
 
@@ -24,7 +30,15 @@ policy('only admins and the API key close journals and break locks', () => {
   assert.ok(canSuperviseJournal(user([[ORG, 'admin']]), ORG));
   assert.ok(canSuperviseJournal(apiKey, ORG));
   assert.not.ok(canSuperviseJournal(user([[ORG, 'member']]), ORG));
-  assert.not.ok(canSuperviseJournal(user([[ORG, 'member'], [OTHER, 'admin']]), ORG));
+  assert.not.ok(
+    canSuperviseJournal(
+      user([
+        [ORG, 'member'],
+        [OTHER, 'admin'],
+      ]),
+      ORG,
+    ),
+  );
   assert.not.ok(canSuperviseJournal(apiKey, OTHER));
 });
 

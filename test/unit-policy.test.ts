@@ -10,7 +10,13 @@ const ORG = 17;
 const OTHER = 23;
 
 const apiKey: Actor = { kind: 'apikey', tokenId: 1, credential: 'k', organizationId: ORG };
-const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({ kind: 'user', tokenId: 2, credential: 'p', userId: 5, roles: new Map(roles) });
+const user = (roles: Array<[number, 'admin' | 'member']>): Actor => ({
+  kind: 'user',
+  tokenId: 2,
+  credential: 'p',
+  userId: 5,
+  roles: new Map(roles),
+});
 const admin = user([[ORG, 'admin']]);
 const member = user([[ORG, 'member']]);
 const outsider = user([[OTHER, 'admin']]);
@@ -51,7 +57,10 @@ policy('a user without membership neither reads nor configures; an admin elsewhe
 });
 
 policy('roles are per organization: admin in one, member in another', () => {
-  const mixed = user([[ORG, 'member'], [OTHER, 'admin']]);
+  const mixed = user([
+    [ORG, 'member'],
+    [OTHER, 'admin'],
+  ]);
   assert.not.ok(canConfigure(mixed, ORG));
   assert.ok(canConfigure(mixed, OTHER));
   assert.ok(canRead(mixed, ORG) && canRead(mixed, OTHER));
@@ -64,7 +73,11 @@ const TestFlags = {
   $id: 'TestFlags',
   type: 'object',
   additionalProperties: false,
-  properties: { active: { type: 'boolean' }, limit: { type: 'integer', minimum: 1, maximum: 50 }, ratio: { type: 'number' } },
+  properties: {
+    active: { type: 'boolean' },
+    limit: { type: 'integer', minimum: 1, maximum: 50 },
+    ratio: { type: 'number' },
+  },
 } as const;
 
 const validator = new Validator([...allSchemas, TestFlags]);
@@ -82,9 +95,13 @@ function rejects(fn: () => unknown): AppError {
 const validation = suite('Validator');
 
 validation('int64 IDs: 2^53-1 passes, 2^53 and above, zero, negatives and fractions are refused', () => {
-  assert.equal(validator.check('MonitorIdParams', { monitor_id: 9007199254740991 }, 'path', 'm'), { monitor_id: 9007199254740991 });
+  assert.equal(validator.check('MonitorIdParams', { monitor_id: 9007199254740991 }, 'path', 'm'), {
+    monitor_id: 9007199254740991,
+  });
   for (const bad of [9007199254740992, 2 ** 60, 0, -1, 1.5]) {
-    const err = rejects(() => validator.check('MonitorIdParams', { monitor_id: bad }, 'path', 'monitor_id missing or in wrong format'));
+    const err = rejects(() =>
+      validator.check('MonitorIdParams', { monitor_id: bad }, 'path', 'monitor_id missing or in wrong format'),
+    );
     assert.is(err.status, 400);
     assert.is(err.code, 'invalid_parameter');
     assert.is(err.message, 'monitor_id missing or in wrong format');
@@ -95,10 +112,14 @@ validation('int64 IDs: 2^53-1 passes, 2^53 and above, zero, negatives and fracti
 
 validation('query and path strings are coerced to the integers their schema asks for', () => {
   assert.equal(validator.checkParams('M1Query', { organization: '42' }, 'query', 'o'), { organization: 42 });
-  assert.equal(validator.checkParams('MonitorIdParams', { monitor_id: '9007199254740991' }, 'path', 'm'), { monitor_id: 9007199254740991 });
+  assert.equal(validator.checkParams('MonitorIdParams', { monitor_id: '9007199254740991' }, 'path', 'm'), {
+    monitor_id: 9007199254740991,
+  });
   // An integer is written in digits only: "1.0" or "1e1" would give one monitor several URLs.
   for (const bad of ['9007199254740993', 'abc', '1.5', '', '0x10', '12abc', '1.0', '1e1', ' 7']) {
-    const err = rejects(() => validator.checkParams('M1Query', { organization: bad }, 'query', 'organization missing or in wrong format'));
+    const err = rejects(() =>
+      validator.checkParams('M1Query', { organization: bad }, 'query', 'organization missing or in wrong format'),
+    );
     assert.is(err.status, 400);
     assert.is(err.message, 'organization missing or in wrong format');
     assert.equal(err.details?.[0], { in: 'query', path: 'organization', problem: err.details?.[0].problem });
@@ -115,14 +136,20 @@ validation('a repeated query parameter (an array) is refused, not silently reduc
 });
 
 validation('booleans and numbers are coerced; anything else stays a string and is refused', () => {
-  assert.equal(validator.checkParams('TestFlags', { active: 'true', limit: '7', ratio: '2.5e1' }, 'query', 'x'), { active: true, limit: 7, ratio: 25 });
+  assert.equal(validator.checkParams('TestFlags', { active: 'true', limit: '7', ratio: '2.5e1' }, 'query', 'x'), {
+    active: true,
+    limit: 7,
+    ratio: 25,
+  });
   assert.equal(validator.checkParams('TestFlags', { active: 'false' }, 'query', 'x'), { active: false });
   rejects(() => validator.checkParams('TestFlags', { active: 'yes' }, 'query', 'x'));
   rejects(() => validator.checkParams('TestFlags', { limit: '51' }, 'query', 'x'));
 });
 
 validation('a body with an unknown field is a 400 invalid_body naming the field', () => {
-  const err = rejects(() => validator.check('M9Body', { latestAlarms: [], extra: 1 }, 'body', 'Required parameter missing or in wrong format'));
+  const err = rejects(() =>
+    validator.check('M9Body', { latestAlarms: [], extra: 1 }, 'body', 'Required parameter missing or in wrong format'),
+  );
   assert.is(err.code, 'invalid_body');
   assert.equal(err.details, [{ in: 'body', path: 'extra', problem: 'is not allowed' }]);
 });
@@ -134,7 +161,7 @@ validation('open maps take any keys; typed nested fields are still checked', () 
   assert.is(err.details?.[0].path, 'pagers.activePager');
 });
 
-validation('missingBody gives the operation\'s wording with a body detail', () => {
+validation("missingBody gives the operation's wording with a body detail", () => {
   const err = validator.missingBody('Monitor in wrong format or required field missing');
   assert.is(err.status, 400);
   assert.is(err.code, 'invalid_body');

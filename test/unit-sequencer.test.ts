@@ -6,7 +6,16 @@ import { PatchSequencer } from '../server/areas/monitor/sequencer.js';
 import type { PatchEvent } from '../common/hub-protocol.js';
 
 // Epochs of one history are e<version>; each patch names its predecessor's.
-const patch = (version: number, monitorId = 1, history = 'e'): PatchEvent => ({ monitorId, version, epoch: `${history}${version}`, baseEpoch: `${history}${version - 1}`, section: 'meta', op: 'patch', payload: { v: version }, at: new Date(0).toISOString() });
+const patch = (version: number, monitorId = 1, history = 'e'): PatchEvent => ({
+  monitorId,
+  version,
+  epoch: `${history}${version}`,
+  baseEpoch: `${history}${version - 1}`,
+  section: 'meta',
+  op: 'patch',
+  payload: { v: version },
+  at: new Date(0).toISOString(),
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('patches that arrive out of order go out in version order', () => {
@@ -58,34 +67,56 @@ test('a gap that is never filled is released after the hold time, still in order
 test('a missing patch known to be stored is waited for past the hold time, and goes out first when it comes', async () => {
   const out: number[] = [];
   const asked: number[] = [];
-  const seq = new PatchSequencer((e) => out.push(e.version), 10, () => {}, (monitorId, version) => (asked.push(version), version <= 2), 60_000);
+  const seq = new PatchSequencer(
+    (e) => out.push(e.version),
+    10,
+    () => {},
+    (monitorId, version) => (asked.push(version), version <= 2),
+    60_000,
+  );
   seq.advance(1, 1, 'e1');
   seq.accept(patch(3));
   // Several hold times pass: each time the sequencer asks about version 2 and keeps holding.
   await until(() => asked.length >= 3, 'the holds to be renewed');
   assert.equal(out, []);
-  assert.ok(asked.every((v) => v === 2), `asked about ${asked}`);
+  assert.ok(
+    asked.every((v) => v === 2),
+    `asked about ${asked}`,
+  );
   seq.accept(patch(2));
   assert.equal(out, [2, 3]);
   seq.close();
 });
 
-test('a missing patch known to be stored that never comes is given up after the longer hold: its successor goes out', async () => {
-  const out: number[] = [];
-  const seq = new PatchSequencer((e) => out.push(e.version), 10, () => {}, () => true, 200);
-  seq.advance(1, 1, 'e1');
-  const held = performance.now();
-  seq.accept(patch(3));
-  await until(() => out.length === 1, 'the release');
-  assert.equal(out, [3]);
-  assert.ok(performance.now() - held >= 199, `released after ${performance.now() - held} ms`);
-  seq.close();
-});
+test(
+  'a missing patch known to be stored that never comes is given up after the longer hold: its ' + 'successor goes out',
+  async () => {
+    const out: number[] = [];
+    const seq = new PatchSequencer(
+      (e) => out.push(e.version),
+      10,
+      () => {},
+      () => true,
+      200,
+    );
+    seq.advance(1, 1, 'e1');
+    const held = performance.now();
+    seq.accept(patch(3));
+    await until(() => out.length === 1, 'the release');
+    assert.equal(out, [3]);
+    assert.ok(performance.now() - held >= 199, `released after ${performance.now() - held} ms`);
+    seq.close();
+  },
+);
 
 test('a hold that expires while the missing patch already waits in a socket lets the socket go first', async () => {
   const out: number[] = [];
   let doubts = 0;
-  const seq = new PatchSequencer((e) => out.push(e.version), 5, () => doubts++);
+  const seq = new PatchSequencer(
+    (e) => out.push(e.version),
+    5,
+    () => doubts++,
+  );
   seq.advance(1, 1, 'e1');
   // Another process's patch 2 comes over a socket, as over Redis.
   const server = net.createServer();
@@ -123,7 +154,7 @@ test('a snapshot (advance) releases what waits behind it and monitors are indepe
   seq.close();
 });
 
-test('a screen\'s own snapshot (start) never moves the track the other screens depend on', () => {
+test("a screen's own snapshot (start) never moves the track the other screens depend on", () => {
   const out: number[] = [];
   const seq = new PatchSequencer((e) => out.push(e.version), 1_000);
   seq.start(1, 5, 'e5');
@@ -134,26 +165,33 @@ test('a screen\'s own snapshot (start) never moves the track the other screens d
   seq.close();
 });
 
-test('a patch of another history (or of a version no longer remembered) is a doubt the hub checks against the store', () => {
-  const out: number[] = [];
-  const doubts: number[] = [];
-  const seq = new PatchSequencer((e) => out.push(e.version), 1_000, (id) => doubts.push(id));
-  seq.advance(1, 5, 'e5');
-  seq.accept(patch(5));
-  assert.equal(doubts, [], 'a late duplicate of the version sent is no doubt');
-  seq.accept(patch(5, 1, 'r'));
-  assert.equal(doubts, [1], 'version 5 of another epoch');
-  seq.accept(patch(4, 1, 'r'));
-  assert.equal(doubts, [1, 1], 'version 4 was never sent here: only the store can tell');
-  seq.accept(patch(6, 1, 'r'));
-  assert.equal(doubts, [1, 1, 1], 'version 6 built on r5, not on the e5 the screens hold');
-  assert.equal(out, []);
-  // The hub then sends the stored state to the room: the track moves to it, even lower.
-  seq.advance(1, 3, 'r3');
-  assert.equal(seq.position(1), { version: 3, epoch: 'r3' });
-  seq.accept(patch(4, 1, 'r'));
-  assert.equal(out, [4]);
-  seq.close();
-});
+test(
+  'a patch of another history (or of a version no longer remembered) is a doubt the hub checks ' + 'against the store',
+  () => {
+    const out: number[] = [];
+    const doubts: number[] = [];
+    const seq = new PatchSequencer(
+      (e) => out.push(e.version),
+      1_000,
+      (id) => doubts.push(id),
+    );
+    seq.advance(1, 5, 'e5');
+    seq.accept(patch(5));
+    assert.equal(doubts, [], 'a late duplicate of the version sent is no doubt');
+    seq.accept(patch(5, 1, 'r'));
+    assert.equal(doubts, [1], 'version 5 of another epoch');
+    seq.accept(patch(4, 1, 'r'));
+    assert.equal(doubts, [1, 1], 'version 4 was never sent here: only the store can tell');
+    seq.accept(patch(6, 1, 'r'));
+    assert.equal(doubts, [1, 1, 1], 'version 6 built on r5, not on the e5 the screens hold');
+    assert.equal(out, []);
+    // The hub then sends the stored state to the room: the track moves to it, even lower.
+    seq.advance(1, 3, 'r3');
+    assert.equal(seq.position(1), { version: 3, epoch: 'r3' });
+    seq.accept(patch(4, 1, 'r'));
+    assert.equal(out, [4]);
+    seq.close();
+  },
+);
 
 test.run();

@@ -11,8 +11,8 @@
 // headless Chromium (/usr/bin/chromium). The page's clock is fixed (Date and performance.now; timers keep
 // running) and the server time in the hub's subscribe answers is rewritten to the same moment, so
 // clocks, dates and elapsed times come out the same on every run; the pairing code shown is a fixed one
-// (the real one pairs) and a test alarm's end is rewritten to ten minutes after that moment. TILE_URL is passed to the service:
-// leave it unset for the no-tiles map of the committed screenshots, or set it to show real tiles.
+// (the real one pairs) and a test alarm's end is rewritten to ten minutes after that moment. TILE_URL is passed to the
+// service: leave it unset for the no-tiles map of the committed screenshots, or set it to show real tiles.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,18 +63,39 @@ const fire = {
   negativeResponses: 3,
   awaitingResponses: 3,
   units: [
-    { name: 'HLF 20 · 1/46-1', feedback: [
-      m('Anna Keller', 'Gruppenführerin', L.gf, 1), m('Tom Berger', 'Maschinist', L.ma, 1), m('Lena Vogt', 'Angriffstrupp', L.agt, 1),
-      m('Mia Schulz', 'Wassertrupp', L.san, 1), m('Max Hoffmann', 'Angriffstrupp', L.agt, 2), m('Jonas Wolf', 'Schlauchtrupp', L.crew, 0),
-    ] },
-    { name: 'DLK 23 · 1/33-1', feedback: [
-      m('Paul Richter', 'Maschinist', L.ma, 1), m('Ben Krüger', 'Korb', L.agt, 1), m('Sara Neumann', 'Trupp', L.crew, 2),
-      m('Emil Sauer', 'Korb', L.agt, 1), m('Greta Winkler', 'Trupp', L.crew, 0), m('Hannes Beck', 'Trupp', L.san, 1),
-    ] },
-    { name: 'ELW 1 · 1/11-1', feedback: [
-      m('Eva Brandt', 'Einsatzleiterin', L.gf, 1), m('Finn Lange', 'Funk', L.crew, 2), m('Nora Frank', 'Funk', L.crew, 0),
-      m('Luca Seidel', 'Führungsassistent', L.ma, 1), m('Ida Koch', 'Fahrerin', L.ma, 1), m('Oskar Lenz', 'Funk', L.san, 1),
-    ] },
+    {
+      name: 'HLF 20 · 1/46-1',
+      feedback: [
+        m('Anna Keller', 'Gruppenführerin', L.gf, 1),
+        m('Tom Berger', 'Maschinist', L.ma, 1),
+        m('Lena Vogt', 'Angriffstrupp', L.agt, 1),
+        m('Mia Schulz', 'Wassertrupp', L.san, 1),
+        m('Max Hoffmann', 'Angriffstrupp', L.agt, 2),
+        m('Jonas Wolf', 'Schlauchtrupp', L.crew, 0),
+      ],
+    },
+    {
+      name: 'DLK 23 · 1/33-1',
+      feedback: [
+        m('Paul Richter', 'Maschinist', L.ma, 1),
+        m('Ben Krüger', 'Korb', L.agt, 1),
+        m('Sara Neumann', 'Trupp', L.crew, 2),
+        m('Emil Sauer', 'Korb', L.agt, 1),
+        m('Greta Winkler', 'Trupp', L.crew, 0),
+        m('Hannes Beck', 'Trupp', L.san, 1),
+      ],
+    },
+    {
+      name: 'ELW 1 · 1/11-1',
+      feedback: [
+        m('Eva Brandt', 'Einsatzleiterin', L.gf, 1),
+        m('Finn Lange', 'Funk', L.crew, 2),
+        m('Nora Frank', 'Funk', L.crew, 0),
+        m('Luca Seidel', 'Führungsassistent', L.ma, 1),
+        m('Ida Koch', 'Fahrerin', L.ma, 1),
+        m('Oskar Lenz', 'Funk', L.san, 1),
+      ],
+    },
   ],
 };
 
@@ -88,7 +109,15 @@ const crash = {
   negativeResponses: 1,
   awaitingResponses: 3,
   units: [
-    { name: 'HLF 20 · 2/46-1', feedback: [m('Kai Roth', 'Gruppenführer', L.gf, 1), m('Tim Haas', 'Maschinist', L.ma, 1), m('Ole Jung', 'Angriffstrupp', L.crew, 2), m('Pia Busch', 'Wassertrupp', L.agt, 0)] },
+    {
+      name: 'HLF 20 · 2/46-1',
+      feedback: [
+        m('Kai Roth', 'Gruppenführer', L.gf, 1),
+        m('Tim Haas', 'Maschinist', L.ma, 1),
+        m('Ole Jung', 'Angriffstrupp', L.crew, 2),
+        m('Pia Busch', 'Wassertrupp', L.agt, 0),
+      ],
+    },
     { name: 'RW · 2/52-1', feedback: [m('Jan Peters', 'Maschinist', L.ma, 1), m('Uwe Sommer', 'Trupp', L.crew, 2)] },
   ],
 };
@@ -102,7 +131,16 @@ const medical = {
   positiveResponses: 2,
   negativeResponses: 0,
   awaitingResponses: 1,
-  units: [{ name: 'HLF 10 · 3/44-1', feedback: [m('Lars Otto', 'Gruppenführer', L.gf, 1), m('Eric Maier', 'Maschinist', L.ma, 1), m('Tina Paul', 'Sanitäterin', L.san, 2)] }],
+  units: [
+    {
+      name: 'HLF 10 · 3/44-1',
+      feedback: [
+        m('Lars Otto', 'Gruppenführer', L.gf, 1),
+        m('Eric Maier', 'Maschinist', L.ma, 1),
+        m('Tina Paul', 'Sanitäterin', L.san, 2),
+      ],
+    },
+  ],
 };
 
 const flood = {
@@ -114,7 +152,17 @@ const flood = {
   positiveResponses: 1,
   negativeResponses: 1,
   awaitingResponses: 4,
-  units: [{ name: 'LF 10 · 4/42-1', feedback: [m('Rita Horn', 'Gruppenführerin', L.gf, 1), m('Alex Stein', 'Maschinist', L.ma, 2), m('Kim Vogel', 'Trupp', L.crew, 2), m('Sven Graf', 'Trupp', L.agt, 0)] }],
+  units: [
+    {
+      name: 'LF 10 · 4/42-1',
+      feedback: [
+        m('Rita Horn', 'Gruppenführerin', L.gf, 1),
+        m('Alex Stein', 'Maschinist', L.ma, 2),
+        m('Kim Vogel', 'Trupp', L.crew, 2),
+        m('Sven Graf', 'Trupp', L.agt, 0),
+      ],
+    },
+  ],
 };
 
 /** A point `north` and `east` metres from a position. */
@@ -152,7 +200,10 @@ const meta = {
  * still and every answer names NOW, so the page's server clock reads NOW throughout.
  */
 async function fixServerTime(page: Page): Promise<void> {
-  const fix = (text: string) => text.replace(/"serverTime":\d+/g, `"serverTime":${NOW}`).replace(/"endsAt":"[^"]*"/g, `"endsAt":"${new Date(NOW + 600_000).toISOString()}"`);
+  const fix = (text: string) =>
+    text
+      .replace(/"serverTime":\d+/g, `"serverTime":${NOW}`)
+      .replace(/"endsAt":"[^"]*"/g, `"endsAt":"${new Date(NOW + 600_000).toISOString()}"`);
   await page.addInitScript({ content: 'Object.defineProperty(performance, "now", { value: () => 0 });' });
   // Socket.IO answers over HTTP long-polling until it upgrades to the WebSocket: both are rewritten.
   await page.route(/\/socket\.io\//, async (route) => {
@@ -203,7 +254,11 @@ async function main(): Promise<void> {
     const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen');
     const { token } = await identity.createApiKey(org.id, 'Admin tool');
     const rest = async (method: string, route: string, body: unknown) => {
-      const res = await fetch(base + route, { method, headers: { 'API-TOKEN': token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(base + route, {
+        method,
+        headers: { 'API-TOKEN': token, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
       return text ? JSON.parse(text) : undefined;
@@ -213,7 +268,11 @@ async function main(): Promise<void> {
       organizationID: org.id,
       fields: [
         { name: 'Nummer', type: 'text' },
-        { name: 'Art', type: 'selection', selectionValues: ['Überflurhydrant', 'Unterflurhydrant', 'Löschwasserbehälter', 'Löschteich'] },
+        {
+          name: 'Art',
+          type: 'selection',
+          selectionValues: ['Überflurhydrant', 'Unterflurhydrant', 'Löschwasserbehälter', 'Löschteich'],
+        },
         { name: 'Position', type: 'coordinates' },
         { name: 'Status', type: 'selection', selectionValues: ['in Betrieb', 'außer Betrieb'] },
       ],
@@ -230,13 +289,17 @@ async function main(): Promise<void> {
       configurationSplitScreen: {},
       standbyDelay: 0,
     });
-    const data = (section: 'alarming' | 'meta', body: unknown) => rest('POST', `/api/v1/monitor/${monitor.id}/data/${section}`, body);
+    const data = (section: 'alarming' | 'meta', body: unknown) =>
+      rest('POST', `/api/v1/monitor/${monitor.id}/data/${section}`, body);
     await data('meta', meta);
 
     // Both orientations watch the same monitor at the same time, as two wall screens would. They start
     // unpaired, in the station's language (?lang=de).
     const screens: Array<{ orientation: string; page: Page; name: string; code: string }> = [];
-    for (const [orientation, viewport, name] of [['landscape', LANDSCAPE, 'Fahrzeughalle links'], ['portrait', PORTRAIT, 'Umkleide Flur']] as const) {
+    for (const [orientation, viewport, name] of [
+      ['landscape', LANDSCAPE, 'Fahrzeughalle links'],
+      ['portrait', PORTRAIT, 'Umkleide Flur'],
+    ] as const) {
       const context = await browser.newContext({ viewport, timezoneId: TIMEZONE, locale: 'en-GB' });
       const page = await context.newPage();
       page.on('pageerror', (error) => say(`page error (${orientation}): ${error.message}`));
@@ -252,34 +315,56 @@ async function main(): Promise<void> {
       for (const { orientation, page } of screens) {
         await ready(page);
         // Let text fitting and the map's first layout settle.
-        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
         await page.waitForTimeout(300);
         const file = path.join(outDir, `${view}-${orientation}.png`);
         // Animations (the alarm marker's pulse) are stopped at their start so that runs give identical pictures.
-        await page.evaluate(() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 0; }));
+        await page.evaluate(() =>
+          document.getAnimations().forEach((a) => {
+            a.pause();
+            a.currentTime = 0;
+          }),
+        );
         await page.screenshot({ path: file, animations: 'disabled' });
         say(`wrote ${path.relative(process.cwd(), file)}`);
       }
     };
 
     await shoot('pairing', (page) => page.getByTestId('pairing-left').filter({ hasText: '9:41' }).waitFor());
-    for (const screen of screens) await rest('POST', `/api/v1/monitor/${monitor.id}/screens`, { code: screen.code, name: screen.name });
+    for (const screen of screens)
+      await rest('POST', `/api/v1/monitor/${monitor.id}/screens`, { code: screen.code, name: screen.name });
     await shoot('standby', (page) => page.getByTestId('standby-latest').waitFor());
     await rest('POST', `/api/v1/monitor/${monitor.id}/screens/commands`, { command: 'identify' });
     await shoot('identify', (page) => page.getByTestId('identify').waitFor());
-    await Promise.all(screens.map(({ page }) => page.getByTestId('identify').waitFor({ state: 'detached', timeout: 15_000 })));
-    await rest('POST', `/api/v1/monitor/${monitor.id}/test-alarm`, { message: 'Probe der Alarmierung – bitte nicht ausrücken', durationSeconds: 600 });
+    await Promise.all(
+      screens.map(({ page }) => page.getByTestId('identify').waitFor({ state: 'detached', timeout: 15_000 })),
+    );
+    await rest('POST', `/api/v1/monitor/${monitor.id}/test-alarm`, {
+      message: 'Probe der Alarmierung – bitte nicht ausrücken',
+      durationSeconds: 600,
+    });
     await shoot('test-alarm', (page) => page.getByTestId('test-banner').waitFor());
     // The real alarm replaces the test alarm at once.
     await data('alarming', fire);
-    await shoot('alarm', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=map-water]').length === 4));
+    await shoot('alarm', (page) =>
+      page.waitForFunction(() => document.querySelectorAll('[data-testid=map-water]').length === 4),
+    );
     await data('alarming', crash);
     await data('alarming', medical);
     await data('alarming', flood);
-    await shoot('split', (page) => page.waitForFunction(() => document.querySelectorAll('[data-testid=split-panel]').length === 4 && document.querySelectorAll('[data-testid=map-water]').length === 9));
+    await shoot('split', (page) =>
+      page.waitForFunction(
+        () =>
+          document.querySelectorAll('[data-testid=split-panel]').length === 4 &&
+          document.querySelectorAll('[data-testid=map-water]').length === 9,
+      ),
+    );
   } finally {
     // A long-poll may still be in a route handler: closing must not fail it.
-    for (const context of browser.contexts()) for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' });
+    for (const context of browser.contexts())
+      for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' });
     await browser.close();
     await service.close();
     await database.stop();

@@ -12,21 +12,37 @@ const env = (name: string, fallback?: string) => {
   if (value === undefined) throw new Error(`${name} must be set (see docs/alarms.md)`);
   return value;
 };
-const [sid, authToken, from, gatewayToken] = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'GATEWAY_TOKEN'].map((n) => env(n));
+const [sid, authToken, from, gatewayToken] = [
+  'TWILIO_ACCOUNT_SID',
+  'TWILIO_AUTH_TOKEN',
+  'TWILIO_FROM',
+  'GATEWAY_TOKEN',
+].map((n) => env(n));
 const api = env('TWILIO_API', 'https://api.twilio.com');
 const seen = new Set<string>();
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 // Twilio signs the webhook URL followed by every POST parameter (name and value), sorted by name.
 const twilioSignature = (url: string, params: URLSearchParams) =>
-  createHmac('sha1', authToken).update(url + [...params.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => k + v).join('')).digest('base64');
+  createHmac('sha1', authToken)
+    .update(
+      url +
+        [...params.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => k + v)
+          .join(''),
+    )
+    .digest('base64');
 
 async function send(body: { to: string; text: string; deliveryId: string }): Promise<number> {
   // A repeated delivery (the service retried after a crash) is not sent twice by this process.
   if (seen.has(body.deliveryId)) return 200;
   const res = await fetch(`${api}/2010-04-01/Accounts/${sid}/Messages.json`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${sid}:${authToken}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${sid}:${authToken}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ To: body.to, From: from, Body: body.text }),
   });
   if (res.ok) seen.add(body.deliveryId);
@@ -43,22 +59,29 @@ async function inbound(params: URLSearchParams): Promise<number> {
   return res.status === 202 ? 200 : 502;
 }
 
-http.createServer((req, res) => {
-  let text = '';
-  req.on('data', (chunk) => (text += chunk));
-  req.on('end', async () => {
-    let status = 404;
-    try {
-      if (req.method === 'POST' && req.url === '/send') {
-        status = same(req.headers.authorization ?? '', `Bearer ${gatewayToken}`) ? await send(JSON.parse(text)) : 401;
-      } else if (req.method === 'POST' && req.url === '/inbound') {
-        const params = new URLSearchParams(text);
-        status = same(String(req.headers['x-twilio-signature'] ?? ''), twilioSignature(env('TWILIO_WEBHOOK_URL'), params)) ? await inbound(params) : 403;
+http
+  .createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', async () => {
+      let status = 404;
+      try {
+        if (req.method === 'POST' && req.url === '/send') {
+          status = same(req.headers.authorization ?? '', `Bearer ${gatewayToken}`) ? await send(JSON.parse(text)) : 401;
+        } else if (req.method === 'POST' && req.url === '/inbound') {
+          const params = new URLSearchParams(text);
+          status = same(
+            String(req.headers['x-twilio-signature'] ?? ''),
+            twilioSignature(env('TWILIO_WEBHOOK_URL'), params),
+          )
+            ? await inbound(params)
+            : 403;
+        }
+      } catch {
+        status = 503;
       }
-    } catch {
-      status = 503;
-    }
-    res.writeHead(status, { 'content-type': req.url === '/inbound' ? 'text/xml' : 'application/json' });
-    res.end(req.url === '/inbound' && status === 200 ? '<Response/>' : '{}');
-  });
-}).listen(Number(env('PORT', '8081')), () => console.log('twilio gateway listening'));
+      res.writeHead(status, { 'content-type': req.url === '/inbound' ? 'text/xml' : 'application/json' });
+      res.end(req.url === '/inbound' && status === 200 ? '<Response/>' : '{}');
+    });
+  })
+  .listen(Number(env('PORT', '8081')), () => console.log('twilio gateway listening'));

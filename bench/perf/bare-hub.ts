@@ -33,8 +33,19 @@ server.on('request', (req, res) => {
     const count = (versions.get(monitorId) ?? 0) + 1;
     versions.set(monitorId, count);
     const version = count * 2 + Number(process.env.BARE_INDEX ?? 0);
-    io.to(`monitor:${monitorId}`).emit('monitor:patch', { monitorId, version, epoch: 'e', baseEpoch: 'e', section: 'alarming', op: 'patch', payload: JSON.parse(body), at: new Date().toISOString() });
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: `saved (version ${version})` }));
+    io.to(`monitor:${monitorId}`).emit('monitor:patch', {
+      monitorId,
+      version,
+      epoch: 'e',
+      baseEpoch: 'e',
+      section: 'alarming',
+      op: 'patch',
+      payload: JSON.parse(body),
+      at: new Date().toISOString(),
+    });
+    res
+      .writeHead(200, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ message: `saved (version ${version})` }));
   });
 });
 reportMemoryOnRequest(() => io.engine.clientsCount);

@@ -6,9 +6,15 @@ import Router from '@koa/router';
 
 const dist = '../../dist/server';
 const { openDatabase } = (await import(`${dist}/db/database.js`)) as typeof import('../../server/db/database.js');
-const { monitorModels } = (await import(`${dist}/areas/monitor/models.js`)) as typeof import('../../server/areas/monitor/models.js');
-const { MonitorStore } = (await import(`${dist}/areas/monitor/store.js`)) as typeof import('../../server/areas/monitor/store.js');
-const { applyWrite } = (await import(`${dist}/../common/monitor-data.js`)) as typeof import('../../common/monitor-data.js');
+const { monitorModels } = (await import(
+  `${dist}/areas/monitor/models.js`
+)) as typeof import('../../server/areas/monitor/models.js');
+const { MonitorStore } = (await import(
+  `${dist}/areas/monitor/store.js`
+)) as typeof import('../../server/areas/monitor/store.js');
+const { applyWrite } = (await import(
+  `${dist}/../common/monitor-data.js`
+)) as typeof import('../../common/monitor-data.js');
 
 const db = await openDatabase(process.env.BENCH_MONGODB_URI!, [monitorModels]);
 const { Monitor } = monitorModels(db);
@@ -19,10 +25,14 @@ router.get('/monitor/:id', async (ctx) => {
 });
 router.patch('/monitor/:id/data/alarming', async (ctx) => {
   const payload = { positiveResponses: 3, awaitingResponses: 7 };
-  const next = await store.appendData(Number(ctx.params.id), (head) => applyWrite(head.body, { section: 'alarming', op: 'patch', payload, at: new Date().toISOString() }));
+  const next = await store.appendData(Number(ctx.params.id), (head) =>
+    applyWrite(head.body, { section: 'alarming', op: 'patch', payload, at: new Date().toISOString() }),
+  );
   ctx.body = { message: `saved (version ${next.n})` };
 });
 const koa = new Koa();
 koa.use(router.routes());
-const server = koa.listen(0, '127.0.0.1', () => process.send?.({ listening: (server.address() as { port: number }).port }));
+const server = koa.listen(0, '127.0.0.1', () =>
+  process.send?.({ listening: (server.address() as { port: number }).port }),
+);
 process.on('message', (message: { stop?: true }) => message.stop && process.exit(0));

@@ -16,8 +16,14 @@ import { Server } from 'socket.io';
 import { reportMemoryOnRequest } from './memory.js';
 import { applyWrite, emptyData, type JsonObject, type MonitorData } from '../../common/monitor-data.js';
 
-const conn = await mongoose.createConnection(process.env.BENCH_MONGODB_URI!, { autoIndex: false, bufferCommands: false }).asPromise();
-const Version = conn.model('FairVersion', new mongoose.Schema({ _id: String, state: String, at: Date }, { versionKey: false }), 'fair_versions');
+const conn = await mongoose
+  .createConnection(process.env.BENCH_MONGODB_URI!, { autoIndex: false, bufferCommands: false })
+  .asPromise();
+const Version = conn.model(
+  'FairVersion',
+  new mongoose.Schema({ _id: String, state: String, at: Date }, { versionKey: false }),
+  'fair_versions',
+);
 
 const koa = new Koa();
 const router = new Router();
@@ -34,17 +40,30 @@ io.on('connection', (socket) => {
 const [index, processes] = [Number(process.env.BARE_INDEX ?? 0), Number(process.env.BARE_PROCESSES ?? 2)];
 // Each monitor starts with an alarm (as the benchmark's monitors do), so that patches apply to it.
 const states = new Map<number, { version: number; data: MonitorData }>();
-const started = (at: string) => applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Bench alarm' }, at });
+const started = (at: string) =>
+  applyWrite(emptyData(), { section: 'alarming', op: 'set', payload: { eventId: 1, event: 'Bench alarm' }, at });
 router.patch('/patch/:monitorId', async (ctx) => {
   const monitorId = Number(ctx.params.monitorId);
   const payload = JSON.parse(await readBody(ctx.req)) as JsonObject;
   const at = new Date();
   const previous = states.get(monitorId) ?? { version: index - processes, data: started(at.toISOString()) };
-  const state = { version: previous.version + processes, data: applyWrite(previous.data, { section: 'alarming', op: 'patch', payload, at: at.toISOString() }) };
+  const state = {
+    version: previous.version + processes,
+    data: applyWrite(previous.data, { section: 'alarming', op: 'patch', payload, at: at.toISOString() }),
+  };
   // Taken before the insert, so that two requests for one monitor never build the same version.
   states.set(monitorId, state);
   await Version.create({ _id: `${monitorId}:${state.version}`, state: JSON.stringify(state.data), at });
-  io.to(`monitor:${monitorId}`).emit('monitor:patch', { monitorId, version: state.version, epoch: 'e', baseEpoch: 'e', section: 'alarming', op: 'patch', payload, at: at.toISOString() });
+  io.to(`monitor:${monitorId}`).emit('monitor:patch', {
+    monitorId,
+    version: state.version,
+    epoch: 'e',
+    baseEpoch: 'e',
+    section: 'alarming',
+    op: 'patch',
+    payload,
+    at: at.toISOString(),
+  });
   ctx.body = { message: `saved (version ${state.version})` };
 });
 koa.use(router.routes());
@@ -62,5 +81,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 reportMemoryOnRequest(() => io.engine.clientsCount);
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => process.send?.({ listening: (server.address() as { port: number }).port }));
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  process.send?.({ listening: (server.address() as { port: number }).port }),
+);
 process.on('message', (message: { stop?: true }) => message.stop && process.exit(0));

@@ -19,6 +19,16 @@ export function reportMemoryOnRequest(clients: () => number): void {
     const [loopMaxMs, loopP99Ms] = [loop.max / 1e6, loop.percentile(99) / 1e6];
     loop.reset();
     const { user, system } = process.cpuUsage();
-    process.send?.({ memory: { rss, heapUsed, clients: clients(), gc: Boolean(gc) && !message.noGc, loopMaxMs, loopP99Ms, cpuMs: (user + system) / 1000 } });
+    process.send?.({
+      memory: {
+        rss,
+        heapUsed,
+        clients: clients(),
+        gc: Boolean(gc) && !message.noGc,
+        loopMaxMs,
+        loopP99Ms,
+        cpuMs: (user + system) / 1000,
+      },
+    });
   });
 }

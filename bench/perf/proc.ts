@@ -15,7 +15,14 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
-/** The embedded database's process, from the launcher's state file in its data directory; undefined when it was not started there. */
+/**
+ * The embedded database's process, from the launcher's state file in its data directory; undefined when it was not
+ * started there.
+ */
 export async function embeddedDatabasePid(dataDir: string): Promise<number | undefined> {
-  return (JSON.parse(await fs.readFile(path.join(dataDir, 'embedded-db.json'), 'utf8').catch(() => '{}')) as { childPid?: number }).childPid;
+  return (
+    JSON.parse(await fs.readFile(path.join(dataDir, 'embedded-db.json'), 'utf8').catch(() => '{}')) as {
+      childPid?: number;
+    }
+  ).childPid;
 }

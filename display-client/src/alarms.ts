@@ -1,5 +1,12 @@
 // What the screen should show, decided from data and the clock alone. DOM-free (unit tested in Node).
-import { activeEvents, isAlarm, namesAlarm, type Json, type JsonObject, type MonitorData } from '../../common/monitor-data.js';
+import {
+  activeEvents,
+  isAlarm,
+  namesAlarm,
+  type Json,
+  type JsonObject,
+  type MonitorData,
+} from '../../common/monitor-data.js';
 
 /** A readable view of one alarming-data object; every field is optional because writes may be partial. */
 export interface Alarm {
@@ -33,8 +40,7 @@ export interface Member {
   feedback: number | null;
 }
 
-const obj = (v: Json | undefined): JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+const obj = (v: Json | undefined): JsonObject => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {});
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const time = (v: Json | undefined): number | null => {
@@ -89,7 +95,9 @@ export function isAlarmActive(data: MonitorData, nowMs: number): boolean {
  * without an event or a message (counters alone) is no alarm: the wall never turns red for it.
  */
 export function activeAlarms(data: MonitorData, nowMs: number): Alarm[] {
-  const list = Object.values(data.alarmDataList ?? {}).filter((a) => isAlarm(a, nowMs)).map(readAlarm);
+  const list = Object.values(data.alarmDataList ?? {})
+    .filter((a) => isAlarm(a, nowMs))
+    .map(readAlarm);
   const main = data.alarmData ?? {};
   if (isAlarm(main, nowMs)) {
     const alarm = readAlarm(main);
@@ -143,7 +151,9 @@ export function alarmMemory(): { fresh: (alarms: Alarm[]) => Alarm[] } {
       const out: Alarm[] = [];
       for (const a of alarms) {
         // Without an id on either side only the text can tell two alarms apart.
-        const known = seen.find((s) => s.event === a.event && (s.eventId === a.eventId || s.eventId === null || a.eventId === null));
+        const known = seen.find(
+          (s) => s.event === a.event && (s.eventId === a.eventId || s.eventId === null || a.eventId === null),
+        );
         if (!known) {
           seen.push({ eventId: a.eventId, event: a.event });
           out.push(a);

@@ -71,15 +71,27 @@ export function startApp(o: AppOptions): App {
   });
 
   const configuration = () => store.state.monitor?.configuration ?? {};
-  const waters = createWaterBook(o.monitorId, (request) => connection?.waterNearby(request) ?? Promise.resolve(null), () => render(false));
+  const waters = createWaterBook(
+    o.monitorId,
+    (request) => connection?.waterNearby(request) ?? Promise.resolve(null),
+    () => render(false),
+  );
   // The monitor's configured language, else the address's ?lang= (a kiosk set up for its station), else the browser's.
-  const language = () => languageOf(configuration().language, new URLSearchParams(location.search).get('lang'), navigator.language);
+  const language = () =>
+    languageOf(configuration().language, new URLSearchParams(location.search).get('lang'), navigator.language);
   const strings = (): Strings => stringsFor(language());
   const voice = () => localeFor(language(), text(configuration(), 'speechLang'));
-  const remote = createRemote({ screen: o.screen, monitorName: () => store.state.monitor?.name ?? '', strings, emitPower: (state) => connection?.power(state) });
+  const remote = createRemote({
+    screen: o.screen,
+    monitorName: () => store.state.monitor?.name ?? '',
+    strings,
+    emitPower: (state) => connection?.power(state),
+  });
   // The page's version is put into the page by the server; the service records both per screen.
   const pageVersion = document.querySelector<HTMLMetaElement>('meta[name="page-version"]')?.content ?? '';
-  const reporter = o.screen ? createReporter((versionShown) => connection?.report({ versionShown, pageVersion })) : null;
+  const reporter = o.screen
+    ? createReporter((versionShown) => connection?.report({ versionShown, pageVersion }))
+    : null;
 
   function setBanner(next: BannerState): void {
     bannerState = next;
@@ -114,7 +126,11 @@ export function startApp(o: AppOptions): App {
     if (next === memory) return; // the same test, sent again on a resubscribe
     memory = next;
     if (activeAlarms(store.state.data, now).length === 0) {
-      announcer.announceTest(testAlarmAsAlarm(test, configuration(), strings().testKeyword, strings().testMessage), configuration(), voice());
+      announcer.announceTest(
+        testAlarmAsAlarm(test, configuration(), strings().testKeyword, strings().testMessage),
+        configuration(),
+        voice(),
+      );
     }
     render(true);
   }
@@ -131,7 +147,16 @@ export function startApp(o: AppOptions): App {
     reporter?.shown(store.state.version);
     const t = strings();
     document.documentElement.lang = language();
-    const next = renderView(decided.view, { monitor, data: store.state.data, version: store.state.version, nowMs: now, t, language: language(), screen: { width: innerWidth, height: innerHeight }, waters });
+    const next = renderView(decided.view, {
+      monitor,
+      data: store.state.data,
+      version: store.state.version,
+      nowMs: now,
+      t,
+      language: language(),
+      screen: { width: innerWidth, height: innerHeight },
+      waters,
+    });
     if (force || next.key !== renderedKey) {
       try {
         o.root.replaceChildren(next.build());
@@ -153,8 +178,13 @@ export function startApp(o: AppOptions): App {
   // The water sources near the alarms on the wall, when the monitor names an entity of them.
   function showWaters(view: ViewDecision): void {
     const setting = waterSourcesOf(configuration());
-    const alarms = view.mode === 'split' ? view.alarms : view.mode === 'alarm' || view.mode === 'ended' ? [view.alarm] : [];
-    const positions = setting ? alarms.flatMap((a) => (a.latitude !== null && a.longitude !== null ? [{ latitude: a.latitude, longitude: a.longitude }] : [])) : [];
+    const alarms =
+      view.mode === 'split' ? view.alarms : view.mode === 'alarm' || view.mode === 'ended' ? [view.alarm] : [];
+    const positions = setting
+      ? alarms.flatMap((a) =>
+          a.latitude !== null && a.longitude !== null ? [{ latitude: a.latitude, longitude: a.longitude }] : [],
+        )
+      : [];
     waters.show(positions, JSON.stringify(setting));
   }
 
@@ -203,7 +233,8 @@ export function startApp(o: AppOptions): App {
     },
     onDisconnected: () => {
       store.resetResync();
-      if (bannerState?.kind !== 'disconnected') setBanner({ kind: 'disconnected', sinceMs: bannerState?.sinceMs ?? clock.now() });
+      if (bannerState?.kind !== 'disconnected')
+        setBanner({ kind: 'disconnected', sinceMs: bannerState?.sinceMs ?? clock.now() });
     },
     onRevoked: () => {
       stop();

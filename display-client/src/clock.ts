@@ -28,7 +28,10 @@ export class ServerClock {
     private readonly wall: () => number = () => Date.now(),
   ) {}
 
-  /** Records a server time read between `sentAt` and `receivedAt` (monotonic ms); `resolutionMs` 1000 for an HTTP Date header. */
+  /**
+   * Records a server time read between `sentAt` and `receivedAt` (monotonic ms); `resolutionMs` 1000 for an HTTP Date
+   * header.
+   */
   sample(sentAt: number, receivedAt: number, serverMs: number, resolutionMs = 0): void {
     if (!Number.isFinite(serverMs) || receivedAt < sentAt) return;
     // A value cut to whole seconds lies anywhere in the second after it: its middle is the best guess.

@@ -85,15 +85,17 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
     const mine = (flight = ++sent);
     again = false;
     const sentAt = performance.now();
-    socket.timeout(ACK_TIMEOUT_MS).emit('monitor:subscribe', hooks.request(), (err: Error | null, answer: Ack<SubscribeResult>) => {
-      if (mine !== flight) return; // sent on a connection since replaced, which subscribed anew
-      flight = 0;
-      // A lost ack leaves the screen stale: try again rather than wait for the next gap.
-      if (err) retryLater(RETRY_MS);
-      else if ('error' in answer) hooks.onSubscribeError(answer.error);
-      else hooks.onSubscribed(answer.data, sentAt, performance.now());
-      if (again) subscribe();
-    });
+    socket
+      .timeout(ACK_TIMEOUT_MS)
+      .emit('monitor:subscribe', hooks.request(), (err: Error | null, answer: Ack<SubscribeResult>) => {
+        if (mine !== flight) return; // sent on a connection since replaced, which subscribed anew
+        flight = 0;
+        // A lost ack leaves the screen stale: try again rather than wait for the next gap.
+        if (err) retryLater(RETRY_MS);
+        else if ('error' in answer) hooks.onSubscribeError(answer.error);
+        else hooks.onSubscribed(answer.data, sentAt, performance.now());
+        if (again) subscribe();
+      });
   }
 
   socket.on('connect', () => {
@@ -125,17 +127,24 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   socket.on('monitor:deleted', (event) => hooks.onDeleted(event.monitorId));
   socket.on('monitor:test-alarm', hooks.onTestAlarm);
   socket.on('water:changed', hooks.onWaterChanged);
-  socket.on('screen:command', (event, ack) => hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined));
+  socket.on('screen:command', (event, ack) =>
+    hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined),
+  );
 
   return {
     resubscribe: subscribe,
     retryLater,
     report: (report) => socket.emit('screen:report', report),
     power: (state) => socket.emit('screen:power', { state }),
-    waterNearby: (request) => new Promise((resolve) => {
-      if (!socket.connected) return resolve(null);
-      socket.timeout(ACK_TIMEOUT_MS).emit('water:nearby', request, (err: Error | null, answer: Ack<WaterNearbyResult>) => resolve(err ? null : answer));
-    }),
+    waterNearby: (request) =>
+      new Promise((resolve) => {
+        if (!socket.connected) return resolve(null);
+        socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emit('water:nearby', request, (err: Error | null, answer: Ack<WaterNearbyResult>) =>
+            resolve(err ? null : answer),
+          );
+      }),
     close: () => {
       window.clearTimeout(retry);
       window.clearTimeout(reconnect);

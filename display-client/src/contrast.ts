@@ -56,7 +56,12 @@ export function parseColor(css: string): Rgba | null {
   if (!fn) return null;
   const alpha = fn[4] === undefined ? 1 : fn[4].endsWith('%') ? parseFloat(fn[4]) / 100 : parseFloat(fn[4]);
   const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
-  return { r: clamp(Math.round(+fn[1]), 255), g: clamp(Math.round(+fn[2]), 255), b: clamp(Math.round(+fn[3]), 255), a: clamp(alpha, 1) };
+  return {
+    r: clamp(Math.round(+fn[1]), 255),
+    g: clamp(Math.round(+fn[2]), 255),
+    b: clamp(Math.round(+fn[3]), 255),
+    a: clamp(alpha, 1),
+  };
 }
 
 /** CSS text of an opaque colour. */

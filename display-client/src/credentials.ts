@@ -14,7 +14,9 @@ export interface PairedScreen {
   name: string;
 }
 
-/** The handshake scheme for a token by its prefix (ahk_ = API key, ahp_ = personal access token, ahs_ = screen token). */
+/**
+ * The handshake scheme for a token by its prefix (ahk_ = API key, ahp_ = personal access token, ahs_ = screen token).
+ */
 export function schemeFor(token: string): AuthScheme | null {
   if (token.startsWith('ahk_')) return 'api-token';
   if (token.startsWith('ahp_')) return 'personal-access-token';
@@ -67,7 +69,11 @@ export function savePairing(token: string, screen: PairedScreen): void {
 export function loadPairing(): PairedScreen | null {
   try {
     const value = JSON.parse(load(SCREEN_KEY) ?? 'null') as Partial<PairedScreen> | null;
-    const ok = value && Number.isSafeInteger(value.screenId) && Number.isSafeInteger(value.monitorId) && typeof value.name === 'string';
+    const ok =
+      value &&
+      Number.isSafeInteger(value.screenId) &&
+      Number.isSafeInteger(value.monitorId) &&
+      typeof value.name === 'string';
     return ok ? { screenId: value.screenId!, monitorId: value.monitorId!, name: value.name! } : null;
   } catch {
     return null;

@@ -39,7 +39,9 @@ export function crewUnits(units: Unit[]): CrewUnit[] {
     const order = new Map<string, number>();
     for (const m of unit.members) if (!order.has(m.labelName)) order.set(m.labelName, order.size);
     // Stable sort: members of one qualification keep the order the alarm system sent them in.
-    const coming = unit.members.filter((m) => m.feedback === 1).sort((a, b) => order.get(a.labelName)! - order.get(b.labelName)!);
+    const coming = unit.members
+      .filter((m) => m.feedback === 1)
+      .sort((a, b) => order.get(a.labelName)! - order.get(b.labelName)!);
     const qualifications: Qualification[] = [];
     for (const m of coming) {
       if (!m.labelName) continue;
@@ -50,7 +52,10 @@ export function crewUnits(units: Unit[]): CrewUnit[] {
     return {
       name: unit.name,
       coming,
-      pending: [...unit.members.filter((m) => m.feedback === 2), ...unit.members.filter((m) => m.feedback !== 0 && m.feedback !== 1 && m.feedback !== 2)],
+      pending: [
+        ...unit.members.filter((m) => m.feedback === 2),
+        ...unit.members.filter((m) => m.feedback !== 0 && m.feedback !== 1 && m.feedback !== 2),
+      ],
       declined: unit.members.filter((m) => m.feedback === 0).length,
       qualifications,
     };

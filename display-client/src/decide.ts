@@ -50,7 +50,12 @@ export function observe(memory: ViewMemory, data: MonitorData, nowMs: number): V
 }
 
 /** The view for the data at server time `nowMs`, and the memory to keep. */
-export function decideView(data: MonitorData, memory: ViewMemory, nowMs: number, standbyDelaySec: number): { view: ViewDecision; memory: ViewMemory } {
+export function decideView(
+  data: MonitorData,
+  memory: ViewMemory,
+  nowMs: number,
+  standbyDelaySec: number,
+): { view: ViewDecision; memory: ViewMemory } {
   const alarms = activeAlarms(data, nowMs);
   if (alarms.length > 0) {
     const next = { ...memory, lastShown: alarms[alarms.length - 1], test: null };

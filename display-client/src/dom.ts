@@ -4,7 +4,11 @@ type Attrs = Record<string, string | number | boolean | null | undefined>;
 type Child = Node | string | number | null | undefined | false;
 
 /** Creates an element; `class`, `data-*`, `style` and other attributes go in `attrs`, falsy children are skipped. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
   append(el, children);
@@ -111,5 +115,6 @@ function makeRoomForInk(el: HTMLElement): void {
   const lineHeight = parseFloat(style.lineHeight) || size * 1.2;
   const font = `${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`;
   const { top, bottom } = inkOverhang(shownText(el), font, lineHeight);
-  if (top > 0 || bottom > 0) el.style.paddingBlock = `${(Math.ceil(top) + 1) / size}em ${(Math.ceil(bottom) + 1) / size}em`;
+  if (top > 0 || bottom > 0)
+    el.style.paddingBlock = `${(Math.ceil(top) + 1) / size}em ${(Math.ceil(bottom) + 1) / size}em`;
 }

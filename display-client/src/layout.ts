@@ -43,7 +43,9 @@ export function splitRows(n: number, width: number, height: number, columns?: nu
   let bestBadness = Infinity;
   for (let rows = 1; rows <= n; rows++) {
     const sizes = balancedRows(n, rows);
-    const badness = Math.max(...sizes.map((count) => Math.abs(Math.log((width / count) / (height / rows) / CELL_ASPECT))));
+    const badness = Math.max(
+      ...sizes.map((count) => Math.abs(Math.log(width / count / (height / rows) / CELL_ASPECT))),
+    );
     if (badness < bestBadness - 1e-9) {
       best = sizes;
       bestBadness = badness;

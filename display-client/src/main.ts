@@ -3,7 +3,16 @@
 import type { AuthScheme } from '../../common/hub-protocol.js';
 import { startApp, type App } from './app.js';
 import { ServerClock } from './clock.js';
-import { clearToken, loadPairing, loadToken, monitorIdFromUrl, rememberMonitorId, saveToken, schemeFor, type PairedScreen } from './credentials.js';
+import {
+  clearToken,
+  loadPairing,
+  loadToken,
+  monitorIdFromUrl,
+  rememberMonitorId,
+  saveToken,
+  schemeFor,
+  type PairedScreen,
+} from './credentials.js';
 import { showPairing } from './pair-screen.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { languageOf, stringsFor } from './strings.js';
@@ -43,7 +52,10 @@ function pair(message?: string): void {
   });
 }
 
-/** Shows the sign-in form for API keys and personal tokens; with `retry`, it tries again every minute until someone types. */
+/**
+ * Shows the sign-in form for API keys and personal tokens; with `retry`, it tries again every minute until someone
+ * types.
+ */
 function signIn(message?: string, monitorId = monitorIdFromUrl(), retry = false): void {
   window.clearTimeout(signInRetry);
   const form = signInView({
@@ -106,7 +118,11 @@ function start(token: string, scheme: AuthScheme, monitorId: number, paired: Pai
     },
     onDeleted: (id) => {
       if (paired) return forget(t.screenRemoved);
-      root.replaceChildren(noticeView(t.deletedTitle, t.deletedDetail(id), 'monitor-deleted', t.chooseMonitor, () => signIn(undefined, null)));
+      root.replaceChildren(
+        noticeView(t.deletedTitle, t.deletedDetail(id), 'monitor-deleted', t.chooseMonitor, () =>
+          signIn(undefined, null),
+        ),
+      );
     },
   });
 }
@@ -118,5 +134,8 @@ function forget(message: string): void {
 
 unlockAudioOnGesture();
 // No self-reload while an alarm, running or ended, is on the wall; the Date headers feed the clock.
-watchForUpdates(() => app?.busy() ?? false, (sentAt, receivedAt, serverMs) => clock.sample(sentAt, receivedAt, serverMs, 1000));
+watchForUpdates(
+  () => app?.busy() ?? false,
+  (sentAt, receivedAt, serverMs) => clock.sample(sentAt, receivedAt, serverMs, 1000),
+);
 run();

@@ -4,7 +4,18 @@
 // backoff (1 s, 2 s, 4 s … at most a minute), and at once after the hub connection comes back.
 import type { WaterSourceView } from '../../common/hub-protocol.js';
 import { h, svg } from './dom.js';
-import { dotBox, LABEL_GAP, labelBox, mapMargin, overlapArea, placeMarkers, type Box, type LabelSide, type MarkerSize, type Placement } from './placement.js';
+import {
+  dotBox,
+  LABEL_GAP,
+  labelBox,
+  mapMargin,
+  overlapArea,
+  placeMarkers,
+  type Box,
+  type LabelSide,
+  type MarkerSize,
+  type Placement,
+} from './placement.js';
 import { fitZoom, project, scaledTiles, TILE, tileUrl } from './tiles.js';
 
 /** Where and what to draw. */
@@ -64,33 +75,57 @@ export function retryFailedTiles(): void {
 }
 
 function marker(kind: 'alarm' | 'station', label: string): HTMLElement {
-  return h('div', { class: `map-marker map-marker--${kind}`, 'data-testid': `map-${kind}` },
-    h('span', { class: 'map-marker__dot' }), h('span', { class: 'map-marker__label' }, label));
+  return h(
+    'div',
+    { class: `map-marker map-marker--${kind}`, 'data-testid': `map-${kind}` },
+    h('span', { class: 'map-marker__dot' }),
+    h('span', { class: 'map-marker__label' }, label),
+  );
 }
 
 /** A water source's symbol, by its kind's words: a hydrant, a tank or cistern, open water, else a drop. */
 function waterIcon(kind: string): SVGElement {
   const k = kind.toLowerCase();
-  const shape =
-    /hydrant|überflur|unterflur|ueberflur/.test(k)
-      ? [svg('path', { d: 'M9 5h6v2h2v3h-2v9h2v2H7v-2h2v-9H7V7h2z' }), svg('path', { d: 'M5 12h4M15 12h4', class: 'water-icon__line' })]
-      : /zistern|cistern|tank|behälter|behaelter|brunnen|well|reservoir|speicher/.test(k)
-        ? [svg('ellipse', { cx: 12, cy: 6.5, rx: 7, ry: 2.5 }), svg('path', { d: 'M5 6.5v11c0 1.4 3.1 2.5 7 2.5s7-1.1 7-2.5v-11' })]
-        : /teich|see|fluss|bach|pond|lake|river|stream|offen|open/.test(k)
-          ? [svg('path', { d: 'M3 9c3-2.5 6 2.5 9 0s6 2.5 9 0M3 14c3-2.5 6 2.5 9 0s6 2.5 9 0M3 19c3-2.5 6 2.5 9 0s6 2.5 9 0', class: 'water-icon__line' })]
-          : [svg('path', { d: 'M12 3s6 7 6 11a6 6 0 0 1-12 0c0-4 6-11 6-11z' })];
+  const shape = /hydrant|überflur|unterflur|ueberflur/.test(k)
+    ? [
+        svg('path', { d: 'M9 5h6v2h2v3h-2v9h2v2H7v-2h2v-9H7V7h2z' }),
+        svg('path', { d: 'M5 12h4M15 12h4', class: 'water-icon__line' }),
+      ]
+    : /zistern|cistern|tank|behälter|behaelter|brunnen|well|reservoir|speicher/.test(k)
+      ? [
+          svg('ellipse', { cx: 12, cy: 6.5, rx: 7, ry: 2.5 }),
+          svg('path', { d: 'M5 6.5v11c0 1.4 3.1 2.5 7 2.5s7-1.1 7-2.5v-11' }),
+        ]
+      : /teich|see|fluss|bach|pond|lake|river|stream|offen|open/.test(k)
+        ? [
+            svg('path', {
+              d: 'M3 9c3-2.5 6 2.5 9 0s6 2.5 9 0M3 14c3-2.5 6 2.5 9 0s6 2.5 9 0M3 19c3-2.5 6 2.5 9 0s6 2.5 9 0',
+              class: 'water-icon__line',
+            }),
+          ]
+        : [svg('path', { d: 'M12 3s6 7 6 11a6 6 0 0 1-12 0c0-4 6-11 6-11z' })];
   return svg('svg', { class: 'water-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' }, ...shape);
 }
 
 function waterMarker(source: WaterSourceView, outOfService: string): HTMLElement {
-  const label = h('span', { class: 'map-marker__label' }, `${source.distanceMeters} m`, source.inService ? null : h('span', { class: 'water-out' }, `✕ ${outOfService}`));
-  return h('div', {
-    class: `map-marker map-marker--water${source.inService ? '' : ' map-marker--water-out'}`,
-    'data-testid': 'map-water',
-    'data-water-id': source.id,
-    'data-in-service': String(source.inService),
-    title: [source.name, source.kind, source.status].filter(Boolean).join(' · '),
-  }, h('span', { class: 'map-marker__dot' }, waterIcon(source.kind)), label);
+  const label = h(
+    'span',
+    { class: 'map-marker__label' },
+    `${source.distanceMeters} m`,
+    source.inService ? null : h('span', { class: 'water-out' }, `✕ ${outOfService}`),
+  );
+  return h(
+    'div',
+    {
+      class: `map-marker map-marker--water${source.inService ? '' : ' map-marker--water-out'}`,
+      'data-testid': 'map-water',
+      'data-water-id': source.id,
+      'data-in-service': String(source.inService),
+      title: [source.name, source.kind, source.status].filter(Boolean).join(' · '),
+    },
+    h('span', { class: 'map-marker__dot' }, waterIcon(source.kind)),
+    label,
+  );
 }
 
 function coords(lat: number, lon: number): string {
@@ -98,7 +133,10 @@ function coords(lat: number, lon: number): string {
 }
 
 /** One tile that loads itself and, after a failure, tries again later. */
-function tileImage(url: string, onChange: () => void): { img: HTMLImageElement; failed: () => boolean; retryNow: () => void; drop: () => void } {
+function tileImage(
+  url: string,
+  onChange: () => void,
+): { img: HTMLImageElement; failed: () => boolean; retryNow: () => void; drop: () => void } {
   const img = h('img', { class: 'map-tile', alt: '', draggable: 'false', 'data-state': 'loading' });
   let attempt = 0;
   let timer: number | undefined;
@@ -138,13 +176,23 @@ function createMap(o: MapOptions): DrawnMap {
   const alarm = marker('alarm', o.labels.alarm);
   const station = o.station ? marker('station', o.labels.station) : null;
   const note = h('div', { class: 'map-note' }, o.template ? o.labels.tilesFailed : o.labels.noTiles);
-  const root = h('div', { class: `map${o.template ? '' : ' map--no-tiles'}`, 'data-testid': 'map' },
-    tilesEl, watersEl, station, alarm,
+  const root = h(
+    'div',
+    { class: `map${o.template ? '' : ' map--no-tiles'}`, 'data-testid': 'map' },
+    tilesEl,
+    watersEl,
+    station,
+    alarm,
     h('div', { class: 'map-coords', 'data-testid': 'map-coords' }, coords(o.lat, o.lon)),
     note,
-    o.attribution && o.template ? h('div', { class: 'map-attribution' }, o.attribution) : null);
+    o.attribution && o.template ? h('div', { class: 'map-attribution' }, o.attribution) : null,
+  );
   let tiles: ReturnType<typeof tileImage>[] = [];
-  const update = () => root.classList.toggle('map--tiles-failed', tiles.some((t) => t.failed()));
+  const update = () =>
+    root.classList.toggle(
+      'map--tiles-failed',
+      tiles.some((t) => t.failed()),
+    );
 
   let drawn = '';
   const draw = () => {
@@ -152,17 +200,20 @@ function createMap(o: MapOptions): DrawnMap {
     const height = root.clientHeight;
     if (width === 0 || height === 0 || drawn === `${width}x${height}|${watersKey}`) return;
     drawn = `${width}x${height}|${watersKey}`;
-    const placed = waters.length > 0 ? placeAround(o, waters, width, height, sizeOf(alarm)) : placeMarkers({
-      alarm: { lat: o.lat, lon: o.lon },
-      station: o.station,
-      width,
-      height,
-      alarmSize: sizeOf(alarm),
-      stationSize: station ? sizeOf(station) : sizeOf(alarm),
-      maxZoom: o.maxZoom,
-      minZoom: 3,
-      gap: LABEL_GAP,
-    });
+    const placed =
+      waters.length > 0
+        ? placeAround(o, waters, width, height, sizeOf(alarm))
+        : placeMarkers({
+            alarm: { lat: o.lat, lon: o.lon },
+            station: o.station,
+            width,
+            height,
+            alarmSize: sizeOf(alarm),
+            stationSize: station ? sizeOf(station) : sizeOf(alarm),
+            maxZoom: o.maxZoom,
+            minZoom: 3,
+            gap: LABEL_GAP,
+          });
     const { zoom, center } = placed;
     const layout = scaledTiles(center, zoom, width, height);
     const edge = TILE * layout.scale;
@@ -176,7 +227,11 @@ function createMap(o: MapOptions): DrawnMap {
       setSide(station, placed.station.side);
       // Around water sources the view follows the fire ground: a station not well inside it is left out.
       const m = mapMargin(width, height);
-      const outside = placed.station.x < m.x || placed.station.y < m.y || placed.station.x > width - m.x - WATER_LABEL_ROOM || placed.station.y > height - m.y;
+      const outside =
+        placed.station.x < m.x ||
+        placed.station.y < m.y ||
+        placed.station.x > width - m.x - WATER_LABEL_ROOM ||
+        placed.station.y > height - m.y;
       station.style.display = waters.length > 0 && outside ? 'none' : '';
     }
     // The farthest first, so the nearest (the one a crew goes for) is drawn on top.
@@ -190,11 +245,13 @@ function createMap(o: MapOptions): DrawnMap {
     watersEl.replaceChildren(...marks.map((m) => m.el).reverse());
     labelWaters(marks, { x: placed.alarm.x, y: placed.alarm.y, size: sizeOf(alarm) }, width, height);
     tiles.forEach((t) => t.drop());
-    tiles = o.template ? layout.tiles.map((t) => {
-      const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
-      tile.img.style.cssText = `left:${t.left}px;top:${t.top}px;width:${t.width}px;height:${t.height}px`;
-      return tile;
-    }) : [];
+    tiles = o.template
+      ? layout.tiles.map((t) => {
+          const tile = tileImage(tileUrl(o.template, layout.tileZoom, t.x, t.y), update);
+          tile.img.style.cssText = `left:${t.left}px;top:${t.top}px;width:${t.width}px;height:${t.height}px`;
+          return tile;
+        })
+      : [];
     tilesEl.replaceChildren(...tiles.map((t) => t.img));
     update();
   };
@@ -220,12 +277,25 @@ function createMap(o: MapOptions): DrawnMap {
  * The view around an alarm with water sources: centred on the alarm at the highest zoom that keeps
  * every source on the map with the usual margin (the station is marked only if it falls inside).
  */
-function placeAround(o: MapOptions, waters: WaterSourceView[], width: number, height: number, alarmSize: MarkerSize): Placement {
+function placeAround(
+  o: MapOptions,
+  waters: WaterSourceView[],
+  width: number,
+  height: number,
+  alarmSize: MarkerSize,
+): Placement {
   // The usual margin, and room for a distance label beside the dot of a source at the edge.
   const margin = mapMargin(width, height);
   // A map too narrow for that keeps half its width for the sources (never a continent-wide zoom).
-  const box = { width: Math.max(width / 2, width - 2 * margin.x - WATER_LABEL_ROOM), height: Math.max(height / 2, height - 2 * margin.y) };
-  const zoom = Math.min(...waters.map((w) => fitZoom({ lat: o.lat, lon: o.lon }, { lat: w.latitude, lon: w.longitude }, box, o.maxZoom, 3, alarmSize.dot / 2)));
+  const box = {
+    width: Math.max(width / 2, width - 2 * margin.x - WATER_LABEL_ROOM),
+    height: Math.max(height / 2, height - 2 * margin.y),
+  };
+  const zoom = Math.min(
+    ...waters.map((w) =>
+      fitZoom({ lat: o.lat, lon: o.lon }, { lat: w.latitude, lon: w.longitude }, box, o.maxZoom, 3, alarmSize.dot / 2),
+    ),
+  );
   const a = project(o.lat, o.lon, zoom);
   const center = { x: Math.round(a.x), y: Math.round(a.y) };
   const onMap = (p: { x: number; y: number }) => ({ x: p.x - center.x + width / 2, y: p.y - center.y + height / 2 });
@@ -237,12 +307,18 @@ function placeAround(o: MapOptions, waters: WaterSourceView[], width: number, he
  * Puts each water source's label, nearest first, on the side that covers least of the alarm, the labels
  * placed before and the map's edge (away from the alarm first).
  */
-function labelWaters(marks: Array<{ el: HTMLElement; at: { x: number; y: number } }>, alarm: { x: number; y: number; size: MarkerSize }, width: number, height: number): void {
+function labelWaters(
+  marks: Array<{ el: HTMLElement; at: { x: number; y: number } }>,
+  alarm: { x: number; y: number; size: MarkerSize },
+  width: number,
+  height: number,
+): void {
   const taken: Box[] = [dotBox(alarm.x, alarm.y, alarm.size), labelBox(alarm.x, alarm.y, alarm.size, 'right')];
   const inside: Box = { left: 0, top: 0, right: width, bottom: height };
   for (const { el, at } of marks) {
     const size = sizeOf(el);
-    const sides: LabelSide[] = at.x < alarm.x ? ['left', 'below', 'above', 'right'] : ['right', 'below', 'above', 'left'];
+    const sides: LabelSide[] =
+      at.x < alarm.x ? ['left', 'below', 'above', 'right'] : ['right', 'below', 'above', 'left'];
     let best: { side: LabelSide; cost: number; box: Box } | null = null;
     for (const side of sides) {
       const box = labelBox(at.x, at.y, size, side);
@@ -260,11 +336,16 @@ function labelWaters(marks: Array<{ el: HTMLElement; at: { x: number; y: number 
 function sizeOf(marker: HTMLElement): MarkerSize {
   const dot = marker.querySelector<HTMLElement>('.map-marker__dot');
   const label = marker.querySelector<HTMLElement>('.map-marker__label');
-  return { dot: (dot?.offsetWidth ?? 0) + 6, labelWidth: label?.offsetWidth ?? 0, labelHeight: label?.offsetHeight ?? 0 };
+  return {
+    dot: (dot?.offsetWidth ?? 0) + 6,
+    labelWidth: label?.offsetWidth ?? 0,
+    labelHeight: label?.offsetHeight ?? 0,
+  };
 }
 
 function setSide(marker: HTMLElement, side: LabelSide): void {
-  for (const s of ['right', 'left', 'below', 'above'] as const) marker.classList.toggle(`map-marker--label-${s}`, s === side);
+  for (const s of ['right', 'left', 'below', 'above'] as const)
+    marker.classList.toggle(`map-marker--label-${s}`, s === side);
   marker.dataset.labelSide = side;
 }
 

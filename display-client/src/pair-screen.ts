@@ -42,7 +42,9 @@ export function showPairing(o: PairScreenOptions): () => void {
       },
       onTrouble: (trouble) => {
         const seconds = Math.ceil((trouble?.retryMs ?? 0) / 1000);
-        view.status(!trouble ? null : trouble.kind === 'rate_limited' ? t.pairRateLimited(seconds) : t.pairUnreachable(seconds));
+        view.status(
+          !trouble ? null : trouble.kind === 'rate_limited' ? t.pairRateLimited(seconds) : t.pairUnreachable(seconds),
+        );
       },
       onPaired: ({ token, ...screen }) => {
         stop();

@@ -52,7 +52,10 @@ export function groupCode(code: string): string {
 }
 
 class Refused extends Error {
-  constructor(readonly status: number, readonly retryAfterSec: number | null) {
+  constructor(
+    readonly status: number,
+    readonly retryAfterSec: number | null,
+  ) {
     super(`HTTP ${status}`);
   }
 }
@@ -70,7 +73,11 @@ export function runPairing(deps: PairingDeps, hooks: PairingHooks): () => void {
     if (!stopped) timer = deps.setTimeout(() => void step(), ms);
   };
 
-  async function call(method: string, path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  async function call(
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<Record<string, unknown>> {
     const sentAt = monotonic();
     const res = await deps.fetch(path, { method, headers: { Accept: 'application/json', ...headers } });
     const date = Date.parse(res.headers.get('Date') ?? '');
@@ -90,11 +97,18 @@ export function runPairing(deps: PairingDeps, hooks: PairingHooks): () => void {
         pairing = { id: String(started.pairingId), secret: String(started.pollSecret), polled: false };
         hooks.onCode(String(started.code), Date.parse(String(started.expiresAt)));
       } else {
-        const state = await call('GET', `${START}/${encodeURIComponent(pairing.id)}`, { 'Pairing-Secret': pairing.secret });
+        const state = await call('GET', `${START}/${encodeURIComponent(pairing.id)}`, {
+          'Pairing-Secret': pairing.secret,
+        });
         if (stopped) return;
         if (state.status === 'paired') {
           stopped = true;
-          hooks.onPaired({ token: String(state.token), screenId: Number(state.screenId), monitorId: Number(state.monitorId), name: String(state.name ?? '') });
+          hooks.onPaired({
+            token: String(state.token),
+            screenId: Number(state.screenId),
+            monitorId: Number(state.monitorId),
+            name: String(state.name ?? ''),
+          });
           return;
         }
         pairing.polled = true;

@@ -78,10 +78,14 @@ export function labelBox(x: number, y: number, size: MarkerSize, side: LabelSide
   const w = size.labelWidth;
   const h = size.labelHeight;
   switch (side) {
-    case 'right': return { left: x + r + gap, top: y - h / 2, right: x + r + gap + w, bottom: y + h / 2 };
-    case 'left': return { left: x - r - gap - w, top: y - h / 2, right: x - r - gap, bottom: y + h / 2 };
-    case 'below': return { left: x - w / 2, top: y + r + gap, right: x + w / 2, bottom: y + r + gap + h };
-    case 'above': return { left: x - w / 2, top: y - r - gap - h, right: x + w / 2, bottom: y - r - gap };
+    case 'right':
+      return { left: x + r + gap, top: y - h / 2, right: x + r + gap + w, bottom: y + h / 2 };
+    case 'left':
+      return { left: x - r - gap - w, top: y - h / 2, right: x - r - gap, bottom: y + h / 2 };
+    case 'below':
+      return { left: x - w / 2, top: y + r + gap, right: x + w / 2, bottom: y + r + gap + h };
+    case 'above':
+      return { left: x - w / 2, top: y - r - gap - h, right: x + w / 2, bottom: y - r - gap };
   }
 }
 
@@ -107,12 +111,24 @@ export function overlapArea(a: Box, b: Box, pad = 0): number {
  * pixels from the alarm. Counts each label against the other marker's dot and label; the dots
  * themselves may touch (two points a few metres apart), the alarm is drawn on top.
  */
-export function markerOverlap(dx: number, dy: number, alarm: MarkerSize, station: MarkerSize, side: LabelSide, gap = LABEL_GAP, pad = 0): number {
+export function markerOverlap(
+  dx: number,
+  dy: number,
+  alarm: MarkerSize,
+  station: MarkerSize,
+  side: LabelSide,
+  gap = LABEL_GAP,
+  pad = 0,
+): number {
   const alarmDot = dotBox(0, 0, alarm);
   const alarmLabel = labelBox(0, 0, alarm, 'right', gap);
   const stationDot = dotBox(dx, dy, station);
   const stationLabel = labelBox(dx, dy, station, side, gap);
-  return overlapArea(alarmLabel, stationLabel, pad) + overlapArea(alarmLabel, stationDot, pad) + overlapArea(stationLabel, alarmDot, pad);
+  return (
+    overlapArea(alarmLabel, stationLabel, pad) +
+    overlapArea(alarmLabel, stationDot, pad) +
+    overlapArea(stationLabel, alarmDot, pad)
+  );
 }
 
 /** Chooses zoom, centre and the station label's side; see the file comment. */
@@ -163,6 +179,13 @@ export function placeMarkers(input: PlacementInput): Placement {
   // half a world away) keeps the alarm in the middle at the zoom that keeps the station's dot on the map.
   const found = search({ width: width - 2 * margin.x, height: height - 2 * margin.y }) ?? search({ width, height });
   if (found) return found;
-  const zoom = fitZoom(alarm, station, { width, height }, maxZoom, minZoom, Math.max(alarmSize.dot, stationSize.dot) / 2);
+  const zoom = fitZoom(
+    alarm,
+    station,
+    { width, height },
+    maxZoom,
+    minZoom,
+    Math.max(alarmSize.dot, stationSize.dot) / 2,
+  );
   return result(zoom, project(alarm.lat, alarm.lon, zoom), 'right');
 }

@@ -23,7 +23,10 @@ export function fitAll(root: HTMLElement): void {
  */
 function alignHeads(heads: HTMLElement[]): void {
   // Measure everything first, then write: one layout pass, not one per panel.
-  const items = heads.map((el) => ({ top: Math.round(el.getBoundingClientRect().top), height: el.getBoundingClientRect().height }));
+  const items = heads.map((el) => ({
+    top: Math.round(el.getBoundingClientRect().top),
+    height: el.getBoundingClientRect().height,
+  }));
   rowHeights(items).forEach((height, i) => {
     if (height > items[i].height + 0.5) heads[i].style.height = `${height}px`;
   });
@@ -34,13 +37,19 @@ function write(el: HTMLElement, value: string): void {
   if (el.textContent !== value) el.textContent = value;
 }
 
-/** Updates elapsed times ([data-since]), clocks ([data-clock]) and the date ([data-date-locale]) to server time `now`. */
+/**
+ * Updates elapsed times ([data-since]), clocks ([data-clock]) and the date ([data-date-locale]) to server time `now`.
+ */
 export function tickClocks(root: HTMLElement, now: number): void {
   root.querySelectorAll<HTMLElement>('[data-since]').forEach((el) => {
     const since = Number(el.dataset.since);
     if (el.dataset.since && Number.isFinite(since)) write(el, elapsedText(since, now));
   });
   const clock = clockText(now);
-  root.querySelectorAll<HTMLElement>('[data-clock]').forEach((el) => write(el, el.dataset.clock === 's' ? clock.s : clock.hm));
-  root.querySelectorAll<HTMLElement>('[data-date-locale]').forEach((el) => write(el, dateText(now, el.dataset.dateLocale ?? '')));
+  root
+    .querySelectorAll<HTMLElement>('[data-clock]')
+    .forEach((el) => write(el, el.dataset.clock === 's' ? clock.s : clock.hm));
+  root
+    .querySelectorAll<HTMLElement>('[data-date-locale]')
+    .forEach((el) => write(el, dateText(now, el.dataset.dateLocale ?? '')));
 }

@@ -18,7 +18,11 @@ const pageTimers: ReportTimers = {
 };
 
 /** A throttled reporter of the version shown: `shown()` after every render, `stop()` when the screen stops. */
-export function createReporter(send: (versionShown: number) => void, everyMs = REPORT_EVERY_MS, timers = pageTimers): { shown: (version: number) => void; stop: () => void } {
+export function createReporter(
+  send: (versionShown: number) => void,
+  everyMs = REPORT_EVERY_MS,
+  timers = pageTimers,
+): { shown: (version: number) => void; stop: () => void } {
   let sent: number | null = null;
   let sentAt = -Infinity;
   let pending: number | null = null;

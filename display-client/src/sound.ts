@@ -7,7 +7,8 @@ let createdAt = 0;
 function audio(): AudioContext | null {
   try {
     if (!context) {
-      const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+      const Ctor =
+        window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
       if (!Ctor) return null;
       context = new Ctor();
       createdAt = Date.now();
@@ -42,7 +43,12 @@ export function audioBlocked(nowMs: number): boolean {
 
 // One bell strike: a few inharmonic partials with a fast attack and a long decay sound like a gong.
 function strike(ctx: AudioContext, at: number, base: number): void {
-  const partials: [number, number][] = [[1, 0.5], [2.01, 0.25], [2.76, 0.18], [5.4, 0.07]];
+  const partials: [number, number][] = [
+    [1, 0.5],
+    [2.01, 0.25],
+    [2.76, 0.18],
+    [5.4, 0.07],
+  ];
   for (const [ratio, level] of partials) {
     const osc = ctx.createOscillator();
     const gain = ctx.createGain();
@@ -82,7 +88,9 @@ export function speak(text: string, lang: string): void {
     // A voice of exactly that language, else one of the same primary language ("de-AT" speaks with "de-DE").
     const voices = speechSynthesis.getVoices();
     const primary = lang.toLowerCase().split('-')[0];
-    const voice = voices.find((v) => v.lang.toLowerCase() === lang.toLowerCase()) ?? voices.find((v) => v.lang.toLowerCase().split(/[-_]/)[0] === primary);
+    const voice =
+      voices.find((v) => v.lang.toLowerCase() === lang.toLowerCase()) ??
+      voices.find((v) => v.lang.toLowerCase().split(/[-_]/)[0] === primary);
     if (voice) utterance.voice = voice;
     speechSynthesis.speak(utterance);
   } catch {

@@ -51,7 +51,10 @@ export class DisplayStore {
   private readonly seen = new Map<number, string>();
 
   /** Starts empty (version -1) for `monitorId`. */
-  constructor(monitorId: number, private readonly hooks: StoreHooks = {}) {
+  constructor(
+    monitorId: number,
+    private readonly hooks: StoreHooks = {},
+  ) {
     this.current = { monitorId, version: -1, epoch: '', monitor: null, data: emptyData() };
   }
 

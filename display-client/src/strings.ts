@@ -34,7 +34,8 @@ const en = {
   declinedCount: (n: number) => `${n} declined`,
   // Sign-in and notices (before a monitor is known: the browser's language).
   signInTitle: 'Station display',
-  signInHint: 'Sign in once with an API key (ahk_…) or a personal access token (ahp_…). This screen keeps you signed in.',
+  signInHint:
+    'Sign in once with an API key (ahk_…) or a personal access token (ahp_…). This screen keeps you signed in.',
   tokenLabel: 'Token',
   tokenKeep: 'keep the stored token',
   monitorLabel: 'Monitor id',
@@ -46,12 +47,15 @@ const en = {
   revoked: 'This token was revoked or is not valid. Please sign in again.',
   notVisible: (id: number, reason: string) => `Monitor ${id} was not found, or this token may not show it (${reason}).`,
   deletedTitle: 'Monitor deleted',
-  deletedDetail: (id: number) => `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
+  deletedDetail: (id: number) =>
+    `Monitor ${id} was deleted. This screen has nothing to show until it is set to another monitor.`,
   chooseMonitor: 'Choose another monitor',
   signInPair: 'Pair this screen with a code instead',
   // Pairing (before a monitor is known: ?lang= or the browser's language).
   pairTitle: 'Pair this screen',
-  pairHint: 'An admin of your organization enters this code and a name for the screen to show a monitor here (POST /api/v1/monitor/‹id›/screens).',
+  pairHint:
+    'An admin of your organization enters this code and a name for the screen to show a monitor ' +
+    'here (POST /api/v1/monitor/‹id›/screens).',
   pairRequesting: 'Requesting a code…',
   pairLeft: (time: string) => `Valid for ${time}`,
   pairUnreachable: (seconds: number) => `Service not reachable — trying again in ${seconds} s`,
@@ -99,7 +103,9 @@ const de: Strings = {
   moreUnits: (n, coming) => `+${n} ${n === 1 ? 'weitere Einheit' : 'weitere Einheiten'}, ${coming} kommen`,
   declinedCount: (n) => `${n} abgesagt`,
   signInTitle: 'Wachenanzeige',
-  signInHint: 'Einmalig anmelden, mit einem API-Schlüssel (ahk_…) oder einem persönlichen Zugriffstoken (ahp_…). Die Anmeldung bleibt auf diesem Bildschirm gespeichert.',
+  signInHint:
+    'Einmalig anmelden, mit einem API-Schlüssel (ahk_…) oder einem persönlichen Zugriffstoken (ahp_…). ' +
+    'Die Anmeldung bleibt auf diesem Bildschirm gespeichert.',
   tokenLabel: 'Token',
   tokenKeep: 'gespeichertes Token behalten',
   monitorLabel: 'Monitor-ID',
@@ -109,13 +115,17 @@ const de: Strings = {
   badToken: 'Tokens beginnen mit ahk_ (API-Schlüssel) oder ahp_ (persönliches Zugriffstoken).',
   needMonitor: 'Bitte die Monitor-ID (eine Zahl) eingeben.',
   revoked: 'Dieses Token wurde widerrufen oder ist ungültig. Bitte neu anmelden.',
-  notVisible: (id, reason) => `Monitor ${id} wurde nicht gefunden, oder dieses Token darf ihn nicht anzeigen (${reason}).`,
+  notVisible: (id, reason) =>
+    `Monitor ${id} wurde nicht gefunden, oder dieses Token darf ihn nicht anzeigen (${reason}).`,
   deletedTitle: 'Monitor gelöscht',
-  deletedDetail: (id) => `Monitor ${id} wurde gelöscht. Dieser Bildschirm bleibt leer, bis ihm ein anderer Monitor zugewiesen wird.`,
+  deletedDetail: (id) =>
+    `Monitor ${id} wurde gelöscht. Dieser Bildschirm bleibt leer, bis ihm ein anderer Monitor zugewiesen wird.`,
   chooseMonitor: 'Anderen Monitor wählen',
   signInPair: 'Stattdessen mit einem Code koppeln',
   pairTitle: 'Diesen Bildschirm koppeln',
-  pairHint: 'Ein Admin Ihrer Organisation gibt diesen Code und einen Namen für den Bildschirm ein; danach zeigt der Bildschirm hier seinen Monitor (POST /api/v1/monitor/‹ID›/screens).',
+  pairHint:
+    'Ein Admin Ihrer Organisation gibt diesen Code und einen Namen für den Bildschirm ein; danach ' +
+    'zeigt der Bildschirm hier seinen Monitor (POST /api/v1/monitor/‹ID›/screens).',
   pairRequesting: 'Code wird angefordert…',
   pairLeft: (time) => `Gültig noch ${time}`,
   pairUnreachable: (seconds) => `Dienst nicht erreichbar – neuer Versuch in ${seconds} s`,

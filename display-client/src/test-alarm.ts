@@ -19,7 +19,12 @@ export interface TestAlarm {
 export function readTestAlarm(event: TestAlarmEvent, receivedMs: number): TestAlarm | null {
   const endsAtMs = Date.parse(event.endsAt);
   if (!Number.isFinite(endsAtMs)) return null;
-  return { key: `test:${event.endsAt}:${event.message}`, message: String(event.message ?? ''), startMs: receivedMs, endsAtMs };
+  return {
+    key: `test:${event.endsAt}:${event.message}`,
+    message: String(event.message ?? ''),
+    startMs: receivedMs,
+    endsAtMs,
+  };
 }
 
 /**

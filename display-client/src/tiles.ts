@@ -24,7 +24,9 @@ export function project(lat: number, lon: number, zoom: number): WorldPoint {
 /** Zoom levels are searched in steps of this size: fractional zoom fits two markers closely. */
 export const ZOOM_STEP = 1 / 16;
 
-/** The highest zoom (≤ maxZoom, ≥ minZoom, in ZOOM_STEPs) at which `other` still lies inside the box around `center`. */
+/**
+ * The highest zoom (≤ maxZoom, ≥ minZoom, in ZOOM_STEPs) at which `other` still lies inside the box around `center`.
+ */
 export function fitZoom(
   center: { lat: number; lon: number },
   other: { lat: number; lon: number } | null,
@@ -54,7 +56,14 @@ export function subdomainsOf(template: string): { token: string; names: string[]
     if (names.length > 0) return { token: range[0], names };
   }
   const list = /\{s:([^}]+)\}/.exec(template);
-  if (list) return { token: list[0], names: list[1].split(',').map((n) => n.trim()).filter(Boolean) };
+  if (list)
+    return {
+      token: list[0],
+      names: list[1]
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    };
   return template.includes('{s}') ? { token: '{s}', names: ['a', 'b', 'c'] } : null;
 }
 
@@ -64,7 +73,10 @@ export function tileUrl(template: string, z: number, x: number, y: number): stri
   const wrapped = ((x % n) + n) % n;
   const sub = subdomainsOf(template);
   // One tile always comes from the same subdomain, so the browser's cache keeps working.
-  const filled = sub && sub.names.length > 0 ? template.replace(sub.token, sub.names[Math.abs(wrapped + y) % sub.names.length]) : template;
+  const filled =
+    sub && sub.names.length > 0
+      ? template.replace(sub.token, sub.names[Math.abs(wrapped + y) % sub.names.length])
+      : template;
   return filled.replace('{z}', String(z)).replace('{x}', String(wrapped)).replace('{y}', String(y));
 }
 
@@ -98,7 +110,12 @@ export interface PlacedTile {
  * `width`×`height` centred on `center` (world pixels at `zoom`). `scale` is the drawn size of one tile
  * pixel, which the grid behind the tiles follows too.
  */
-export function scaledTiles(center: WorldPoint, zoom: number, width: number, height: number): { tileZoom: number; scale: number; tiles: PlacedTile[] } {
+export function scaledTiles(
+  center: WorldPoint,
+  zoom: number,
+  width: number,
+  height: number,
+): { tileZoom: number; scale: number; tiles: PlacedTile[] } {
   const tileZoom = Math.max(0, Math.round(zoom));
   const scale = 2 ** (zoom - tileZoom);
   const edge = TILE * scale;
@@ -112,7 +129,14 @@ export function scaledTiles(center: WorldPoint, zoom: number, width: number, hei
       const x0 = Math.round(tx * edge - left);
       const y0 = Math.round(ty * edge - top);
       // Both edges are rounded the same way, so one tile's right edge is the next one's left edge.
-      tiles.push({ x: tx, y: ty, left: x0, top: y0, width: Math.round((tx + 1) * edge - left) - x0, height: Math.round((ty + 1) * edge - top) - y0 });
+      tiles.push({
+        x: tx,
+        y: ty,
+        left: x0,
+        top: y0,
+        width: Math.round((tx + 1) * edge - left) - x0,
+        height: Math.round((ty + 1) * edge - top) - y0,
+      });
     }
   }
   return { tileZoom, scale, tiles };

@@ -3,7 +3,8 @@
 // alarm is on it, so an upgrade never blanks an alarm.
 
 /** Tests may shorten the interval; screens use the default. */
-const intervalMs = (): number => (globalThis as { __alarmHubUpdateCheckMs?: number }).__alarmHubUpdateCheckMs ?? 5 * 60_000;
+const intervalMs = (): number =>
+  (globalThis as { __alarmHubUpdateCheckMs?: number }).__alarmHubUpdateCheckMs ?? 5 * 60_000;
 
 /** A server time read from a response's Date header, between `sentAt` and `receivedAt` (monotonic ms). */
 export type DateSample = (sentAt: number, receivedAt: number, serverMs: number) => void;

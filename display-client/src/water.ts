@@ -3,7 +3,13 @@
 // water sources entity; asked again when `water:changed` names a cell an answer came from, and after
 // every reconnect (the hub forgets who listens when a connection goes). A failed question is asked
 // again after a while; an answer already shown stays until a newer one comes.
-import type { Ack, WaterChangedEvent, WaterNearbyRequest, WaterNearbyResult, WaterSourceView } from '../../common/hub-protocol.js';
+import type {
+  Ack,
+  WaterChangedEvent,
+  WaterNearbyRequest,
+  WaterNearbyResult,
+  WaterSourceView,
+} from '../../common/hub-protocol.js';
 
 const RETRY_MS = 15_000;
 
@@ -33,7 +39,11 @@ export interface WaterBook {
 }
 
 /** `ask` sends one `water:nearby` (null: no answer in time); `onChange` redraws. */
-export function createWaterBook(monitorId: number, ask: (request: WaterNearbyRequest) => Promise<Ack<WaterNearbyResult> | null>, onChange: () => void): WaterBook {
+export function createWaterBook(
+  monitorId: number,
+  ask: (request: WaterNearbyRequest) => Promise<Ack<WaterNearbyResult> | null>,
+  onChange: () => void,
+): WaterBook {
   const entries = new Map<string, Entry>();
   let version = 0;
   let shownSetting = '';

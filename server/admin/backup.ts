@@ -19,10 +19,11 @@ const BATCH = 200;
 // and revisions being written right now (a restored claim would make the next writer wait for its lease).
 const RUNTIME = new Set(['hub_processes', 'revision_claims']);
 // Derived from other collections and rebuilt from them on first use (the things records' position
-// index, docs/storage.md "Records near a point"; the journal export's chunks): not saved, and emptied by a restore, so a backup
-// taken while records moved can never restore an index that misses one.
+// index, docs/storage.md "Records near a point"; the journal export's chunks): not saved, and emptied by a restore, so
+// a backup taken while records moved can never restore an index that misses one.
 const DERIVED = new Set(['things_position_index', 'journal_chunks']);
-const isIdCollection = (name: string): name is (typeof ID_COLLECTIONS)[number] => (ID_COLLECTIONS as readonly string[]).includes(name);
+const isIdCollection = (name: string): name is (typeof ID_COLLECTIONS)[number] =>
+  (ID_COLLECTIONS as readonly string[]).includes(name);
 
 interface Manifest {
   format: 'alarm-hub-backup/1';
@@ -32,14 +33,25 @@ interface Manifest {
 }
 
 /** Writes every collection of the database to `dir` (created; must be empty or new). */
-export async function backup(db: Database, dir: string): Promise<{ dir: string; collections: number; documents: number }> {
+export async function backup(
+  db: Database,
+  dir: string,
+): Promise<{ dir: string; collections: number; documents: number }> {
   // Private like the database it copies: the folder 0700, its files 0600.
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   if ((await fs.readdir(dir)).length > 0) throw new Error(`${dir} is not empty`);
   await fs.chmod(dir, 0o700);
   const native = db.conn.db!;
-  const names = (await native.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => !RUNTIME.has(name) && !DERIVED.has(name)).sort();
-  const manifest: Manifest = { format: 'alarm-hub-backup/1', createdAt: new Date().toISOString(), installationId: null, collections: {} };
+  const names = (await native.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((name) => !RUNTIME.has(name) && !DERIVED.has(name))
+    .sort();
+  const manifest: Manifest = {
+    format: 'alarm-hub-backup/1',
+    createdAt: new Date().toISOString(),
+    installationId: null,
+    collections: {},
+  };
   for (const name of names) {
     const file = await fs.open(path.join(dir, `${name}.ejson`), 'w', 0o600);
     let count = 0;
@@ -62,13 +74,18 @@ export async function backup(db: Database, dir: string): Promise<{ dir: string; 
  * the ID sequences, which are merged so that no ID is ever issued twice, and the running processes'
  * state, which stays. The restore mark written last tells running processes to drop what they cached.
  */
-export async function restore(db: Database, dir: string, replace: boolean): Promise<{ collections: number; documents: number }> {
+export async function restore(
+  db: Database,
+  dir: string,
+  replace: boolean,
+): Promise<{ collections: number; documents: number }> {
   const manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
   if (manifest.format !== 'alarm-hub-backup/1') throw new Error(`${dir} holds no alarm-hub backup`);
   const native = db.conn.db!;
   if (!replace) {
     for (const name of ['organizations', 'users', 'monitors']) {
-      if (await native.collection(name).findOne({})) throw new Error('the database already holds data: restore into a new one, or pass --replace');
+      if (await native.collection(name).findOne({}))
+        throw new Error('the database already holds data: restore into a new one, or pass --replace');
     }
   }
   let documents = 0;
@@ -77,12 +94,14 @@ export async function restore(db: Database, dir: string, replace: boolean): Prom
   // organization's record collection made after the backup, an index the backup's version kept none
   // of, which is then built again from the restored documents).
   for (const { name } of await native.listCollections({}, { nameOnly: true }).toArray()) {
-    if (!RUNTIME.has(name) && !isIdCollection(name) && !(name in manifest.collections)) await native.collection(name).deleteMany({});
+    if (!RUNTIME.has(name) && !isIdCollection(name) && !(name in manifest.collections))
+      await native.collection(name).deleteMany({});
   }
   for (const name of names) {
     const merge = isIdCollection(name);
     if (!merge) await native.collection(name).deleteMany({});
-    const load = (docs: object[]) => (merge ? mergeRestored(native, name, docs as never[]) : native.collection(name).insertMany(docs as never[]));
+    const load = (docs: object[]) =>
+      merge ? mergeRestored(native, name, docs as never[]) : native.collection(name).insertMany(docs as never[]);
     let batch: object[] = [];
     const lines = createInterface({ input: createReadStream(path.join(dir, `${name}.ejson`)) });
     for await (const line of lines) {

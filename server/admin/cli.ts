@@ -27,7 +27,8 @@ interface Command {
 function id(value: string | boolean | undefined, flag: string): number {
   if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer up to 2^53-1`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${flag} must be a positive integer up to 2^53-1`);
   return n;
 }
 
@@ -43,26 +44,96 @@ function role(value: string | boolean | undefined): 'admin' | 'member' {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'org create': { usage: 'org create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createOrganization(name); } },
-  'org limit': { usage: 'org limit --org ID --records N', prepare: (f) => { const [org, records] = [id(f.org, 'org'), id(f.records, 'records')]; return (i) => i.setRecordLimit(org, records); } },
-  'org list': { usage: 'org list', prepare: () => async (i, _db, config) => ({ organizations: await i.listOrganizations(config.thingsRecordLimit) }) },
-  'user create': { usage: 'user create --name NAME', prepare: (f) => { const name = text(f.name, 'name'); return (i) => i.createUser(name); } },
-  'user list': { usage: 'user list [--org ID]', prepare: (f) => { const org = f.org === undefined ? undefined : id(f.org, 'org'); return async (i) => ({ users: await i.listUsers(org) }); } },
-  'member add': { usage: 'member add --org ID --user ID --role admin|member', prepare: (f) => { const [org, user, r] = [id(f.org, 'org'), id(f.user, 'user'), role(f.role)]; return (i) => i.addMember(org, user, r); } },
-  'member remove': { usage: 'member remove --org ID --user ID', prepare: (f) => { const [org, user] = [id(f.org, 'org'), id(f.user, 'user')]; return (i) => i.removeMember(org, user); } },
-  'member list': { usage: 'member list --org ID', prepare: (f) => { const org = id(f.org, 'org'); return async (i) => ({ organizationId: org, members: await i.listMembers(org) }); } },
-  'apikey create': { usage: 'apikey create --org ID --name NAME', prepare: (f) => { const [org, name] = [id(f.org, 'org'), text(f.name, 'name')]; return (i) => i.createApiKey(org, name); } },
-  'pat create': { usage: 'pat create --user ID --name NAME', prepare: (f) => { const [user, name] = [id(f.user, 'user'), text(f.name, 'name')]; return (i) => i.createPersonalToken(user, name); } },
+  'org create': {
+    usage: 'org create --name NAME',
+    prepare: (f) => {
+      const name = text(f.name, 'name');
+      return (i) => i.createOrganization(name);
+    },
+  },
+  'org limit': {
+    usage: 'org limit --org ID --records N',
+    prepare: (f) => {
+      const [org, records] = [id(f.org, 'org'), id(f.records, 'records')];
+      return (i) => i.setRecordLimit(org, records);
+    },
+  },
+  'org list': {
+    usage: 'org list',
+    prepare: () => async (i, _db, config) => ({ organizations: await i.listOrganizations(config.thingsRecordLimit) }),
+  },
+  'user create': {
+    usage: 'user create --name NAME',
+    prepare: (f) => {
+      const name = text(f.name, 'name');
+      return (i) => i.createUser(name);
+    },
+  },
+  'user list': {
+    usage: 'user list [--org ID]',
+    prepare: (f) => {
+      const org = f.org === undefined ? undefined : id(f.org, 'org');
+      return async (i) => ({ users: await i.listUsers(org) });
+    },
+  },
+  'member add': {
+    usage: 'member add --org ID --user ID --role admin|member',
+    prepare: (f) => {
+      const [org, user, r] = [id(f.org, 'org'), id(f.user, 'user'), role(f.role)];
+      return (i) => i.addMember(org, user, r);
+    },
+  },
+  'member remove': {
+    usage: 'member remove --org ID --user ID',
+    prepare: (f) => {
+      const [org, user] = [id(f.org, 'org'), id(f.user, 'user')];
+      return (i) => i.removeMember(org, user);
+    },
+  },
+  'member list': {
+    usage: 'member list --org ID',
+    prepare: (f) => {
+      const org = id(f.org, 'org');
+      return async (i) => ({ organizationId: org, members: await i.listMembers(org) });
+    },
+  },
+  'apikey create': {
+    usage: 'apikey create --org ID --name NAME',
+    prepare: (f) => {
+      const [org, name] = [id(f.org, 'org'), text(f.name, 'name')];
+      return (i) => i.createApiKey(org, name);
+    },
+  },
+  'pat create': {
+    usage: 'pat create --user ID --name NAME',
+    prepare: (f) => {
+      const [user, name] = [id(f.user, 'user'), text(f.name, 'name')];
+      return (i) => i.createPersonalToken(user, name);
+    },
+  },
   'token list': {
     usage: 'token list --org ID | --user ID',
     prepare: (f) => {
-      if ((f.org === undefined) === (f.user === undefined)) throw new UsageError('give exactly one of --org and --user');
+      if ((f.org === undefined) === (f.user === undefined))
+        throw new UsageError('give exactly one of --org and --user');
       const owner = f.org !== undefined ? { organizationId: id(f.org, 'org') } : { userId: id(f.user, 'user') };
       return async (i) => ({ tokens: await i.listTokens(owner) });
     },
   },
-  'token revoke': { usage: 'token revoke --id ID', prepare: (f) => { const token = id(f.id, 'id'); return (i) => i.revokeToken(token); } },
-  'backup create': { usage: 'backup create --dir DIR', prepare: (f) => { const dir = path.resolve(text(f.dir, 'dir')); return (_i, db) => backup(db, dir); } },
+  'token revoke': {
+    usage: 'token revoke --id ID',
+    prepare: (f) => {
+      const token = id(f.id, 'id');
+      return (i) => i.revokeToken(token);
+    },
+  },
+  'backup create': {
+    usage: 'backup create --dir DIR',
+    prepare: (f) => {
+      const dir = path.resolve(text(f.dir, 'dir'));
+      return (_i, db) => backup(db, dir);
+    },
+  },
   'backup restore': {
     usage: 'backup restore --dir DIR [--replace]',
     prepare: (f) => {
@@ -82,7 +153,9 @@ function prepare(argv: string[]): Run {
       args: argv,
       allowPositionals: true,
       options: {
-        ...Object.fromEntries(['name', 'org', 'user', 'role', 'id', 'records', 'dir'].map((k) => [k, { type: 'string' as const }])),
+        ...Object.fromEntries(
+          ['name', 'org', 'user', 'role', 'id', 'records', 'dir'].map((k) => [k, { type: 'string' as const }]),
+        ),
         replace: { type: 'boolean' as const },
       },
     });
@@ -121,7 +194,9 @@ async function main(): Promise<number> {
     await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: false }), port: false });
     database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
     // Names the database (never its password), so an operator sees which one the command changed.
-    say(`database: ${config.mongodbUri ? `MongoDB at ${redactUri(config.mongodbUri)} (MONGODB_URI)` : `${database.engine} in DATA_DIR ${config.dataDir}`}`);
+    say(
+      `database: ${config.mongodbUri ? `MongoDB at ${redactUri(config.mongodbUri)} (MONGODB_URI)` : `${database.engine} in DATA_DIR ${config.dataDir}`}`,
+    );
     db = await openDatabase(database.uri, serviceModels);
   } catch (err) {
     const message = explainStartupError(err, config);

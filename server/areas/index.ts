@@ -98,9 +98,18 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const pushGateway = new PushGateways(config.push);
 
   const { Mobile, SmsAlarming } = smsModels(db);
-  const sms = { alarming: new AlarmingConfigs(db, SmsAlarming, 'sms-alarming'), mobiles: new ChannelNumbers(db, Mobile, 'mobile'), flags, formatters: new SmsFormatters(db) };
+  const sms = {
+    alarming: new AlarmingConfigs(db, SmsAlarming, 'sms-alarming'),
+    mobiles: new ChannelNumbers(db, Mobile, 'mobile'),
+    flags,
+    formatters: new SmsFormatters(db),
+  };
   const { Phone, CallAlarming } = callModels(db);
-  const call = { alarming: new AlarmingConfigs(db, CallAlarming, 'call-alarming'), phones: new ChannelNumbers(db, Phone, 'phone'), flags };
+  const call = {
+    alarming: new AlarmingConfigs(db, CallAlarming, 'call-alarming'),
+    phones: new ChannelNumbers(db, Phone, 'phone'),
+    flags,
+  };
 
   // Alarms: raised here, shown through the monitor area, delivered through the outbox.
   const gateways = config.alarms;
@@ -111,7 +120,12 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     const alarm = await alarmOf(alarmId);
     if (!alarm) throw new DeliveryError('the alarm is gone', true);
     const geo = geoOf(alarm);
-    return formatSms(await sms.formatters.nameOf(alarm.organizationId), { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(geo ? { geo } : {}) }).text;
+    return formatSms(await sms.formatters.nameOf(alarm.organizationId), {
+      event: alarm.event,
+      message: alarm.message,
+      eventId: alarm.id,
+      ...(geo ? { geo } : {}),
+    }).text;
   });
   // A push to one device, with an A11 token tied to the alarm; a dead token sets the device inactive.
   const pushAlarm = async (deviceId: string, alarmId: number): Promise<void> => {
@@ -127,7 +141,12 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
     const confirmToken = await confirmations.issue(device, alarm.organizationId, alarmId);
     let outcome;
     try {
-      outcome = await gateway.send(device, { title: alarm.event, body: alarm.message || alarm.address || alarm.event, confirmToken, alarmId });
+      outcome = await gateway.send(device, {
+        title: alarm.event,
+        body: alarm.message || alarm.address || alarm.event,
+        confirmToken,
+        alarmId,
+      });
     } catch (err) {
       await confirmations.discard(confirmToken);
       // 503: the gateway may take it later; any other refusal will not change.
@@ -139,29 +158,67 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
       throw new DeliveryError('the push gateway says the device token is no longer valid (device set inactive)', true);
     }
   };
-  const outbox: AlarmOutbox = new AlarmOutbox(alarmModels(db), db.system.Lock, {
-    app: (item, alarmId) => pushAlarm(item.target, alarmId),
-    sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
-    call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) => smsText(alarmId)),
-  }, log, { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 });
-  const activeNumbers = (numbers: ChannelNumbers) => async (userId: number) => (await numbers.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
-  const alarms: AlarmCommands = new AlarmCommands(db, monitors, events, outbox, {
-    flags,
-    targets: {
-      app: async (userId) => (await devices.owned.ofOwner(userId)).map((d) => ({ target: d._id, active: d.active })),
-      sms: activeNumbers(sms.mobiles),
-      call: activeNumbers(call.phones),
+  const outbox: AlarmOutbox = new AlarmOutbox(
+    alarmModels(db),
+    db.system.Lock,
+    {
+      app: (item, alarmId) => pushAlarm(item.target, alarmId),
+      sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) =>
+        smsText(alarmId),
+      ),
+      call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, (_item, alarmId) =>
+        smsText(alarmId),
+      ),
     },
-  }, log);
-  const inbound = new InboundAlarms(gateways.inboundGatewayToken, sms.alarming, call.alarming, alarms, limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true), log);
+    log,
+    { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 },
+  );
+  const activeNumbers = (numbers: ChannelNumbers) => async (userId: number) =>
+    (await numbers.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
+  const alarms: AlarmCommands = new AlarmCommands(
+    db,
+    monitors,
+    events,
+    outbox,
+    {
+      flags,
+      targets: {
+        app: async (userId) => (await devices.owned.ofOwner(userId)).map((d) => ({ target: d._id, active: d.active })),
+        sms: activeNumbers(sms.mobiles),
+        call: activeNumbers(call.phones),
+      },
+    },
+    log,
+  );
+  const inbound = new InboundAlarms(
+    gateways.inboundGatewayToken,
+    sms.alarming,
+    call.alarming,
+    alarms,
+    limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true),
+    log,
+  );
 
   // The app reports its users' answers and receipts to the alarms.
-  const app = { devices, confirmations, flags, pushes: new TestPushes(devices, pushGateway, confirmations), feedback: new AlarmFeedback(db, devices, events, alarms), replies: alarms };
+  const app = {
+    devices,
+    confirmations,
+    flags,
+    pushes: new TestPushes(devices, pushGateway, confirmations),
+    feedback: new AlarmFeedback(db, devices, events, alarms),
+    replies: alarms,
+  };
 
   const journalLog = new JournalLog(journalModels(db), db.ids);
   const categories = new CategoryCommands(db);
   const journals = new JournalCommands(db, journalLog, events);
-  const journal = { categories, journals, entries: new EntryCommands(db, journalLog, journals, categories), exports: new JournalExport(db, journalLog, journals), timeZone: config.journalTimeZone };
+  const journal = {
+    categories,
+    journals,
+    entries: new EntryCommands(db, journalLog, journals, categories),
+    exports: new JournalExport(db, journalLog, journals),
+    timeZone: config.journalTimeZone,
+  };
 
   // Opened on first use: services that never touch the integration need no key.
   let keyring: Keyring | undefined;
@@ -170,14 +227,21 @@ export function buildAreas({ config, db, log, limits, events, monitorStore, moni
   const recordStore = new RecordStore(db, log);
   const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
   const sets = new RuleSets(db, log);
-  const runner = new RuleRunner(thingsModels(db), sets, events, log, (organizationId, ruleName, alarm) => alarms.raise(organizationId, 'rule', {
-    event: alarm.eventName || ruleName,
-    message: alarm.message,
-    templateId: alarm.alarmTemplateID,
-    ...(alarm.position && 'address' in alarm.position ? { address: alarm.position.address } : {}),
-    // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
-    ...(alarm.position && 'latitude' in alarm.position && Math.abs(alarm.position.latitude) <= 90 && Math.abs(alarm.position.longitude) <= 180 ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude } : {}),
-  }));
+  const runner = new RuleRunner(thingsModels(db), sets, events, log, (organizationId, ruleName, alarm) =>
+    alarms.raise(organizationId, 'rule', {
+      event: alarm.eventName || ruleName,
+      message: alarm.message,
+      templateId: alarm.alarmTemplateID,
+      ...(alarm.position && 'address' in alarm.position ? { address: alarm.position.address } : {}),
+      // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
+      ...(alarm.position &&
+      'latitude' in alarm.position &&
+      Math.abs(alarm.position.latitude) <= 90 &&
+      Math.abs(alarm.position.longitude) <= 180
+        ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude }
+        : {}),
+    }),
+  );
   const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
   const effects = new RecordEffects(positions, runner, events, log);
   const things = {

@@ -15,6 +15,15 @@ import { thingsModels } from './things/models.js';
 
 /** The model sets of identity and every area. */
 export const serviceModels: ModelSet[] = [
-  identityModels, monitorModels, screenModels, channelModels, appModels, smsModels, callModels, journalModels,
-  elsCobraModels, thingsModels, alarmModels,
+  identityModels,
+  monitorModels,
+  screenModels,
+  channelModels,
+  appModels,
+  smsModels,
+  callModels,
+  journalModels,
+  elsCobraModels,
+  thingsModels,
+  alarmModels,
 ];

@@ -4,28 +4,38 @@ import type { ChainModels, ContentDoc, HeadDoc, LinkDoc } from './chain.js';
 
 /** Registers the chain collections on a connection. */
 export function chainModels(conn: Connection): ChainModels {
-  const link = new Schema<LinkDoc>({
-    _id: String,
-    key: { type: String, required: true },
-    n: { type: Number, required: true },
-    epoch: { type: String, required: true },
-    base: { type: String, default: '' },
-    at: { type: Date, required: true },
-    body: { type: String },
-    apart: { type: Boolean },
-  }, { versionKey: false });
+  const link = new Schema<LinkDoc>(
+    {
+      _id: String,
+      key: { type: String, required: true },
+      n: { type: Number, required: true },
+      epoch: { type: String, required: true },
+      base: { type: String, default: '' },
+      at: { type: Date, required: true },
+      body: { type: String },
+      apart: { type: Boolean },
+    },
+    { versionKey: false },
+  );
   // MongoDB answers the rare scans (a pruned hint, a removal) from this index; FerretDB reads the
   // collection, whose links carry bodies of at most 32 KiB (larger ones live in chain_contents).
   link.index({ key: 1, n: -1 });
-  const content = new Schema<ContentDoc>({
-    _id: String,
-    key: { type: String, required: true },
-    body: { type: String, required: true },
-  }, { versionKey: false });
+  const content = new Schema<ContentDoc>(
+    {
+      _id: String,
+      key: { type: String, required: true },
+      body: { type: String, required: true },
+    },
+    { versionKey: false },
+  );
   content.index({ key: 1 });
   return {
     links: conn.model<LinkDoc>('ChainLink', link, 'chain_links'),
-    heads: conn.model<HeadDoc>('ChainHead', new Schema<HeadDoc>({ _id: String, n: { type: Number, required: true } }, { versionKey: false }), 'chain_heads'),
+    heads: conn.model<HeadDoc>(
+      'ChainHead',
+      new Schema<HeadDoc>({ _id: String, n: { type: Number, required: true } }, { versionKey: false }),
+      'chain_heads',
+    ),
     contents: conn.model<ContentDoc>('ChainContent', content, 'chain_contents'),
   };
 }

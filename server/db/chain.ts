@@ -134,7 +134,10 @@ export class Chain<T> {
   private readonly inTurn = new Map<string, number>();
   private readonly scheduled = new Set<string>();
 
-  constructor(private readonly models: ChainModels, private readonly options: ChainOptions) {
+  constructor(
+    private readonly models: ChainModels,
+    private readonly options: ChainOptions,
+  ) {
     this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
   }
 
@@ -151,7 +154,15 @@ export class Chain<T> {
     const json = this.serialise(body);
     try {
       const inline = await this.storeBody(key, genesis, json);
-      await this.models.links.create({ _id: linkId(key, 0), key, n: 0, epoch: genesis.epoch, base: '', at: new Date(), ...inline });
+      await this.models.links.create({
+        _id: linkId(key, 0),
+        key,
+        n: 0,
+        epoch: genesis.epoch,
+        base: '',
+        at: new Date(),
+        ...inline,
+      });
       // Where its body lives, so that pruning it needs no read.
       this.layouts.set(linkId(key, 0), { epoch: genesis.epoch, apart: inline.apart === true });
     } catch (err) {
@@ -204,7 +215,8 @@ export class Chain<T> {
     const cached = this.bodies.get(id);
     if (cached !== undefined) return cached;
     const link = await this.models.links.findById(linkId(key, ref.n)).lean();
-    const doc = link?.epoch === ref.epoch && link.body !== undefined ? link : await this.models.contents.findById(id).lean();
+    const doc =
+      link?.epoch === ref.epoch && link.body !== undefined ? link : await this.models.contents.findById(id).lean();
     if (!doc?.body) return undefined;
     const body = JSON.parse(doc.body) as T;
     this.bodies.set(id, body, Buffer.byteLength(doc.body));
@@ -222,7 +234,8 @@ export class Chain<T> {
   append(key: string, make: (head: Version<T>) => T, absent: () => Error): Promise<Version<T> & { base: string }> {
     let waiting = this.waiting.get(key);
     // Each waiting write holds its body (up to 1 MiB): a key flooded with writes answers 503 instead.
-    if ((waiting?.length ?? 0) + (this.inTurn.get(key) ?? 0) >= MAX_QUEUED_WRITES) return Promise.reject(unavailable('Too many writes queued; try again', 1));
+    if ((waiting?.length ?? 0) + (this.inTurn.get(key) ?? 0) >= MAX_QUEUED_WRITES)
+      return Promise.reject(unavailable('Too many writes queued; try again', 1));
     if (!waiting) this.waiting.set(key, (waiting = []));
     const queue = waiting;
     return new Promise((resolve, reject) => {
@@ -299,13 +312,27 @@ export class Chain<T> {
       const inline: Array<{ body?: string; apart?: true }> = [];
       for (const { version, json } of built) inline.push(await this.storeBody(key, version, json));
       const now = new Date();
-      const docs = built.map(({ version, base }, i) => ({ _id: linkId(key, version.n), key, n: version.n, epoch: version.epoch, base, at: now, ...inline[i] }));
-      const { inserted, failure, duplicate } = docs.length > 0 ? await insertInOrder(this.models.links.collection, docs) : { inserted: 0 };
+      const docs = built.map(({ version, base }, i) => ({
+        _id: linkId(key, version.n),
+        key,
+        n: version.n,
+        epoch: version.epoch,
+        base,
+        at: now,
+        ...inline[i],
+      }));
+      const { inserted, failure, duplicate } =
+        docs.length > 0 ? await insertInOrder(this.models.links.collection, docs) : { inserted: 0 };
       if (inserted > 0) this.saw(key, built[inserted - 1].version.n);
       for (let i = inserted; i < built.length; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
       if (inserted > 0 && !(await this.intact(key, head))) {
         const stray = built.slice(0, inserted);
-        await this.models.links.bulkWrite(stray.map(({ version }) => ({ deleteOne: { filter: { _id: linkId(key, version.n), epoch: version.epoch } } })), { ordered: true });
+        await this.models.links.bulkWrite(
+          stray.map(({ version }) => ({
+            deleteOne: { filter: { _id: linkId(key, version.n), epoch: version.epoch } },
+          })),
+          { ordered: true },
+        );
         for (let i = 0; i < inserted; i++) if (inline[i].apart) await this.dropContent(key, built[i].version);
         this.hints.delete(key);
         this.seen.delete(key);
@@ -313,7 +340,16 @@ export class Chain<T> {
         fresh = true;
         continue;
       }
-      if (inserted > 0) this.committed(key, head, built.slice(0, inserted).map(({ version, json }, i) => ({ version, bytes: Buffer.byteLength(json), apart: inline[i].apart === true })));
+      if (inserted > 0)
+        this.committed(
+          key,
+          head,
+          built.slice(0, inserted).map(({ version, json }, i) => ({
+            version,
+            bytes: Buffer.byteLength(json),
+            apart: inline[i].apart === true,
+          })),
+        );
       // Settled in order: the stored versions, and the refusals decided on the head or on a stored version.
       const left: Array<Pending<T>> = [];
       const versions = new Map(built.map((b, i) => [b.write, { index: i, ...b }]));
@@ -336,12 +372,20 @@ export class Chain<T> {
       fresh = head === null;
       head ??= await this.latest(key);
     }
-    for (const write of rest) settle(write, !head || this.removed.has(key) ? write.absent() : unavailable('Too many concurrent writes; try again', 1));
+    for (const write of rest)
+      settle(
+        write,
+        !head || this.removed.has(key) ? write.absent() : unavailable('Too many concurrent writes; try again', 1),
+      );
   }
 
   // Versions this process stored (in order, on `base`): the newest is remembered with its body, and
   // housekeeping follows each; its failure must not fail the writes.
-  private committed(key: string, base: VersionRef, versions: Array<{ version: Version<T>; bytes: number; apart: boolean }>): void {
+  private committed(
+    key: string,
+    base: VersionRef,
+    versions: Array<{ version: Version<T>; bytes: number; apart: boolean }>,
+  ): void {
     const { version: newest, bytes } = versions.at(-1)!;
     this.bodies.set(contentId(key, newest), newest.body, bytes);
     // Only the newest body of a key is read again (a late reader of an older one reads its link).
@@ -387,7 +431,10 @@ export class Chain<T> {
     const learned = this.known(key);
     if (learned && learned.n >= n) return learned;
     // Its successor too, at once: a writer further behind reads the newest instead of walking.
-    const [link, after] = await Promise.all([this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean(), this.link(key, n + 1)]);
+    const [link, after] = await Promise.all([
+      this.models.links.findById(linkId(key, n), { n: 1, epoch: 1, body: 1 }).lean(),
+      this.link(key, n + 1),
+    ]);
     if (link) this.saw(key, link.n);
     if (link?.body === undefined || after) return null;
     const ref = { n: link.n, epoch: link.epoch };
@@ -418,12 +465,16 @@ export class Chain<T> {
     this.hints.delete(key);
     this.seen.delete(key);
     // Not subject to the queue limit: a removal must never be refused for the writes it ends.
-    return this.lock.run(key, async () => {
-      await this.models.links.deleteMany(keep === undefined ? { key } : { key, n: { $ne: keep } });
-      await this.models.heads.deleteOne({ _id: key });
-      // Rare (a monitor is deleted): the only scan of the content collection.
-      await this.models.contents.deleteMany({ key });
-    }, { force: true });
+    return this.lock.run(
+      key,
+      async () => {
+        await this.models.links.deleteMany(keep === undefined ? { key } : { key, n: { $ne: keep } });
+        await this.models.heads.deleteOne({ _id: key });
+        // Rare (a monitor is deleted): the only scan of the content collection.
+        await this.models.contents.deleteMany({ key });
+      },
+      { force: true },
+    );
   }
 
   private serialise(body: T): string {
@@ -437,7 +488,10 @@ export class Chain<T> {
   // read (every read of a monitor asks whether a newer version exists), so it is the driver's findOne on
   // the model's collection, without a mongoose query around an exact string _id.
   private async link(key: string, n: number): Promise<Pick<LinkDoc, 'n' | 'epoch'> | null> {
-    return this.models.links.collection.findOne<Pick<LinkDoc, 'n' | 'epoch'>>({ _id: linkId(key, n) as never }, { projection: { n: 1, epoch: 1 } });
+    return this.models.links.collection.findOne<Pick<LinkDoc, 'n' | 'epoch'>>(
+      { _id: linkId(key, n) as never },
+      { projection: { n: 1, epoch: 1 } },
+    );
   }
 
   // The base a new version was built on is still the one read: see the comment at the top.
@@ -480,7 +534,8 @@ export class Chain<T> {
       return newest && this.found(key, newest);
     }
     const ref = this.found(key, at);
-    if (at.body !== undefined) this.bodies.set(contentId(key, ref), JSON.parse(at.body) as T, Buffer.byteLength(at.body));
+    if (at.body !== undefined)
+      this.bodies.set(contentId(key, ref), JSON.parse(at.body) as T, Buffer.byteLength(at.body));
     return ref;
   }
 
@@ -568,7 +623,8 @@ export class Chain<T> {
     // share of ten round trips).
     if (n % PRUNE_EVERY !== 0) return;
     const window: Array<{ deleteOne: { filter: { _id: string } } }> = [];
-    for (let old = Math.max(0, n - LINKS_KEPT - PRUNE_EVERY + 1); old <= n - LINKS_KEPT; old++) window.push({ deleteOne: { filter: { _id: linkId(key, old) } } });
+    for (let old = Math.max(0, n - LINKS_KEPT - PRUNE_EVERY + 1); old <= n - LINKS_KEPT; old++)
+      window.push({ deleteOne: { filter: { _id: linkId(key, old) } } });
     if (window.length > 0) await this.models.links.bulkWrite(window, { ordered: true });
   }
 }

@@ -17,7 +17,11 @@ export interface LockDoc {
 
 /** Registers the lock collection. */
 export function lockModel(conn: Connection): Model<LockDoc> {
-  return conn.model<LockDoc>('Lock', new Schema<LockDoc>({ _id: String, at: { type: Date, required: true }, owner: String }, { versionKey: false }), 'locks');
+  return conn.model<LockDoc>(
+    'Lock',
+    new Schema<LockDoc>({ _id: String, at: { type: Date, required: true }, owner: String }, { versionKey: false }),
+    'locks',
+  );
 }
 
 const STALE_MS = 30_000;
@@ -36,7 +40,9 @@ const MAYBE_SENT = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'Mo
 function releaseLater(locks: Model<LockDoc>, id: string, owner: string, since: number, delay = 50): void {
   if (Date.now() - since > STALE_MS) return;
   setTimeout(() => {
-    locks.deleteOne({ _id: id, owner }).catch(() => releaseLater(locks, id, owner, since, Math.min(delay * 2, RELEASE_RETRY_MAX_MS)));
+    locks
+      .deleteOne({ _id: id, owner })
+      .catch(() => releaseLater(locks, id, owner, since, Math.min(delay * 2, RELEASE_RETRY_MAX_MS)));
   }, delay).unref();
 }
 

@@ -4,9 +4,18 @@ import { AppError, badRequest, conflict, unavailable } from '../errors.js';
 // The database cannot be reached, or cannot take the request now (a full or cleared connection pool,
 // a timeout): the client is told to come back (503 with Retry-After), never that it caused an error.
 const UNREACHABLE = new Set([
-  'MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError',
-  'MongoNetworkTimeoutError', 'MongooseServerSelectionError', 'MongoWaitQueueTimeoutError', 'MongoPoolClearedError',
-  'PoolClearedOnNetworkError', 'MongoPoolClosedError', 'MongoOperationTimeoutError', 'MongoServerClosedError',
+  'MongoNetworkError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoNetworkTimeoutError',
+  'MongooseServerSelectionError',
+  'MongoWaitQueueTimeoutError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoPoolClosedError',
+  'MongoOperationTimeoutError',
+  'MongoServerClosedError',
   'MongoClientClosedError',
 ]);
 
@@ -23,7 +32,10 @@ export function isDuplicateKey(err: unknown): boolean {
  * Inserts `docs` unordered; returns the indexes of those whose _id or unique key was taken (by another
  * writer, or an earlier try). Any other failure is thrown.
  */
-export async function insertAllowingDuplicates(collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> }, docs: object[]): Promise<Set<number>> {
+export async function insertAllowingDuplicates(
+  collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> },
+  docs: object[],
+): Promise<Set<number>> {
   try {
     // The driver's own insertMany reports which documents failed; its types assume ObjectId _ids.
     await collection.insertMany(docs as never[], { ordered: false });
@@ -40,7 +52,10 @@ export async function insertAllowingDuplicates(collection: { insertMany(docs: ne
  * whether it was a taken _id or unique key. After a failure that names no document (the connection
  * broke), `inserted` is 0 although some may be stored, as after a failed single insert.
  */
-export async function insertInOrder(collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> }, docs: object[]): Promise<{ inserted: number; failure?: unknown; duplicate?: boolean }> {
+export async function insertInOrder(
+  collection: { insertMany(docs: never[], options: { ordered: boolean }): Promise<unknown> },
+  docs: object[],
+): Promise<{ inserted: number; failure?: unknown; duplicate?: boolean }> {
   try {
     await collection.insertMany(docs as never[], { ordered: true });
     return { inserted: docs.length };
@@ -48,7 +63,11 @@ export async function insertInOrder(collection: { insertMany(docs: never[], opti
     const list = writeErrorsOf(err);
     if (list.length === 0) return { inserted: 0, failure: err, duplicate: isDuplicateKey(err) };
     const first = list.reduce((a, b) => (b.index < a.index ? b : a));
-    return { inserted: first.index, failure: err, duplicate: isDuplicateKey({ code: first.code, message: first.errmsg }) };
+    return {
+      inserted: first.index,
+      failure: err,
+      duplicate: isDuplicateKey({ code: first.code, message: first.errmsg }),
+    };
   }
 }
 
@@ -69,7 +88,10 @@ export function translateDbError(err: unknown): AppError | null {
   const e = err as { name?: string; message?: string };
   if (!e || typeof e !== 'object') return null;
   if (e.name && UNREACHABLE.has(e.name)) return unavailable('The database is unavailable');
-  if (e.name === 'MongooseError' && /buffering timed out|not connected|Client must be connected/i.test(e.message ?? '')) {
+  if (
+    e.name === 'MongooseError' &&
+    /buffering timed out|not connected|Client must be connected/i.test(e.message ?? '')
+  ) {
     return unavailable('The database is unavailable');
   }
   if (e.name === 'CastError') return badRequest('invalid_parameter', 'A parameter is in wrong format');

@@ -61,10 +61,17 @@ export class KeptReads<K, V> {
   private readonly kept = new Map<K, { value: V; at: number; generation: number }>();
   private readonly reading = new Map<K, Set<{ overtaken: boolean }>>();
   // The newest read of each key begun by fresh(), while it runs.
-  private readonly inFlight = new Map<K, { answer: Promise<V>; mark: { overtaken: boolean }; at: number; generation: number }>();
+  private readonly inFlight = new Map<
+    K,
+    { answer: Promise<V>; mark: { overtaken: boolean }; at: number; generation: number }
+  >();
   private swept = Date.now();
 
-  constructor(read: (key: K) => Promise<V>, private readonly trustMs: number, private readonly trusted: () => boolean = () => true) {
+  constructor(
+    read: (key: K) => Promise<V>,
+    private readonly trustMs: number,
+    private readonly trusted: () => boolean = () => true,
+  ) {
     this.reads = new FreshReads(read);
   }
 
@@ -72,9 +79,17 @@ export class KeptReads<K, V> {
   get(key: K): Promise<V> {
     if (Date.now() - this.swept >= this.trustMs) this.dropExpired();
     const kept = this.kept.get(key);
-    if (kept && Date.now() - kept.at < this.trustMs && kept.generation === cacheGeneration() && this.trusted()) return Promise.resolve(kept.value);
+    if (kept && Date.now() - kept.at < this.trustMs && kept.generation === cacheGeneration() && this.trusted())
+      return Promise.resolve(kept.value);
     const running = this.inFlight.get(key);
-    if (running && !running.mark.overtaken && Date.now() - running.at < this.trustMs && running.generation === cacheGeneration() && this.trusted()) return running.answer;
+    if (
+      running &&
+      !running.mark.overtaken &&
+      Date.now() - running.at < this.trustMs &&
+      running.generation === cacheGeneration() &&
+      this.trusted()
+    )
+      return running.answer;
     return this.fresh(key);
   }
 

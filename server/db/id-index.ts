@@ -15,7 +15,11 @@ export interface IdIndexDoc {
 
 /** Registers an index collection (each area its own). */
 export function idIndexModel(conn: Connection, modelName: string, collection: string): Model<IdIndexDoc> {
-  return conn.model<IdIndexDoc>(modelName, new Schema<IdIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, { versionKey: false }), collection);
+  return conn.model<IdIndexDoc>(
+    modelName,
+    new Schema<IdIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, { versionKey: false }),
+    collection,
+  );
 }
 
 /** One noun's index: `scan` finds the IDs of a key the slow way, once, for data from before the index. */

@@ -28,12 +28,17 @@ export const ID_COLLECTIONS = ['counters', 'id_claims'] as const;
  * Merges a backup's documents of an ID collection into the database's: a counter takes the larger of
  * both values, a claim is added unless present. IDs issued after the backup therefore stay taken.
  */
-export async function mergeRestored(db: mongo.Db, collection: (typeof ID_COLLECTIONS)[number], docs: Array<{ _id: unknown; seq?: unknown }>): Promise<void> {
+export async function mergeRestored(
+  db: mongo.Db,
+  collection: (typeof ID_COLLECTIONS)[number],
+  docs: Array<{ _id: unknown; seq?: unknown }>,
+): Promise<void> {
   if (docs.length === 0) return;
   const target = db.collection<{ _id: string; seq?: number }>(collection);
   if (collection === 'counters') {
     for (const doc of docs) {
-      if (typeof doc._id === 'string' && typeof doc.seq === 'number') await target.updateOne({ _id: doc._id }, { $max: { seq: doc.seq } }, { upsert: true });
+      if (typeof doc._id === 'string' && typeof doc.seq === 'number')
+        await target.updateOne({ _id: doc._id }, { $max: { seq: doc.seq } }, { upsert: true });
     }
     return;
   }
@@ -42,8 +47,12 @@ export async function mergeRestored(db: mongo.Db, collection: (typeof ID_COLLECT
   } catch (err) {
     // Claims both sides hold: kept as they are. Anything else is a real failure.
     const failures = (err as { writeErrors?: unknown }).writeErrors;
-    const list = (Array.isArray(failures) ? failures : failures ? [failures] : []) as Array<{ code?: number; errmsg?: string }>;
-    const duplicates = list.length > 0 ? list.every((e) => isDuplicateKey({ code: e.code, message: e.errmsg })) : isDuplicateKey(err);
+    const list = (Array.isArray(failures) ? failures : failures ? [failures] : []) as Array<{
+      code?: number;
+      errmsg?: string;
+    }>;
+    const duplicates =
+      list.length > 0 ? list.every((e) => isDuplicateKey({ code: e.code, message: e.errmsg })) : isDuplicateKey(err);
     if (!duplicates) throw err;
   }
 }
@@ -56,7 +65,11 @@ export class IdAllocator {
   private readonly issued = new Map<string, number>();
 
   constructor(conn: Connection) {
-    this.counters = conn.model<Counter>('Counter', new Schema<Counter>({ _id: String, seq: Number }, { versionKey: false }), 'counters');
+    this.counters = conn.model<Counter>(
+      'Counter',
+      new Schema<Counter>({ _id: String, seq: Number }, { versionKey: false }),
+      'counters',
+    );
     this.claims = conn.model<Claim>('IdClaim', new Schema<Claim>({ _id: String }, { versionKey: false }), 'id_claims');
   }
 

@@ -6,7 +6,10 @@ export class KeyedLock<K> {
   private readonly tails = new Map<K, Promise<unknown>>();
   private readonly queued = new Map<K, number>();
 
-  constructor(private readonly maxQueue = 100, private readonly onFull: () => Error = () => new Error('queue full')) {}
+  constructor(
+    private readonly maxQueue = 100,
+    private readonly onFull: () => Error = () => new Error('queue full'),
+  ) {}
 
   /** Runs `task` after every earlier task of `key` has settled; `force` ignores the queue limit. */
   async run<T>(key: K, task: () => Promise<T>, opts: { force?: boolean } = {}): Promise<T> {

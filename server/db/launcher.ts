@@ -14,8 +14,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 // tools/ferretdb of the checkout: two levels up from the sources, three from the compiled dist/.
-const TOOL_DIR = [2, 3].map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../'.repeat(up), 'tools/ferretdb'))
-  .find((dir) => existsSync(path.join(dir, 'go.mod'))) ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tools/ferretdb');
+const TOOL_DIR =
+  [2, 3]
+    .map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../'.repeat(up), 'tools/ferretdb'))
+    .find((dir) => existsSync(path.join(dir, 'go.mod'))) ??
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tools/ferretdb');
 const BINARY = path.join(TOOL_DIR, 'bin', 'ferretdb-embedded');
 
 export interface LaunchedDatabase {
@@ -48,7 +51,8 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
     if (reused) return supervise(opts.dataDir, opts.say, reused, null);
     if (await takeLock(lockFile)) break;
     // Another process is starting the database right now (building FerretDB can take a minute).
-    if (waited > 180_000) throw new Error(`timed out waiting for the database another process is starting (${lockFile})`);
+    if (waited > 180_000)
+      throw new Error(`timed out waiting for the database another process is starting (${lockFile})`);
     await sleep(250);
   }
   try {
@@ -120,10 +124,24 @@ function supervise(dataDir: string, say: Say, initial: State, startedHere: Start
         if (again && alive(again.childPid ?? again.pid) && (await reachable(again.uri))) return;
         const previous = owned;
         owned = await start(dataDir, say, port);
-        await fs.writeFile(stateFile, JSON.stringify({ pid: process.pid, childPid: owned.pid, uri: owned.uri, engine: owned.engine } satisfies State), { mode: 0o600 });
+        await fs.writeFile(
+          stateFile,
+          JSON.stringify({
+            pid: process.pid,
+            childPid: owned.pid,
+            uri: owned.uri,
+            engine: owned.engine,
+          } satisfies State),
+          { mode: 0o600 },
+        );
         watch(owned);
         downSince = null;
-        say(previous ? `restarted the embedded database at ${owned.uri}` : `took over the embedded database at ${owned.uri} (pid ${again?.pid ?? initial.pid} could not keep it running)`);
+        say(
+          previous
+            ? `restarted the embedded database at ${owned.uri}`
+            : `took over the embedded database at ${owned.uri} (pid ${again?.pid ?? initial.pid} could not ` +
+                `keep it running)`,
+        );
       } finally {
         await fs.rm(lockFile, { force: true });
       }
@@ -176,7 +194,7 @@ async function start(dataDir: string, say: Say, port = 0): Promise<Started> {
   const tried: string[] = [];
   if (await onPath('mongod')) return startMongod(dataDir, port);
   tried.push('no mongod on PATH');
-  if (await onPath('go') || existsSync(BINARY)) return startFerret(dataDir, say, port);
+  if ((await onPath('go')) || existsSync(BINARY)) return startFerret(dataDir, say, port);
   tried.push('no Go to build the embedded FerretDB');
   try {
     return await startMemoryServer(dataDir, port);
@@ -190,9 +208,11 @@ async function startMongod(dataDir: string, wanted: number): Promise<Started> {
   const port = wanted || (await freePort());
   const dbPath = path.join(dataDir, 'mongod');
   await privateDir(dbPath);
-  const child = privately(() => spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-  }));
+  const child = privately(() =>
+    spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    }),
+  );
   const uri = `mongodb://127.0.0.1:${port}/`;
   await waitReachable(uri, child, 30_000);
   return { uri, engine: 'mongod from PATH', pid: child.pid, exited: exitOf(child), stop: () => stopChild(child) };
@@ -236,15 +256,27 @@ async function startFerret(dataDir: string, say: Say, port: number): Promise<Sta
   const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
   await fs.chmod(logFile, 0o600).catch(() => {});
   // stdin stays open as a lifeline: when this process dies, FerretDB sees EOF and stops too.
-  const child = privately(() => spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  const child = privately(() =>
+    spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
   child.stderr!.pipe(log);
   const uri = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve(line.trim()));
-    child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}; see ${path.join(dataDir, 'ferretdb.log')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`FerretDB exited with ${code}; see ${path.join(dataDir, 'ferretdb.log')}`)),
+    );
   });
   await waitReachable(uri, child, 30_000);
-  return { uri, engine: 'FerretDB v1.24 embedded (SQLite)', pid: child.pid, exited: exitOf(child), stop: () => stopChild(child) };
+  return {
+    uri,
+    engine: 'FerretDB v1.24 embedded (SQLite)',
+    pid: child.pid,
+    exited: exitOf(child),
+    stop: () => stopChild(child),
+  };
 }
 
 async function startMemoryServer(dataDir: string, port: number): Promise<Started> {
@@ -254,8 +286,15 @@ async function startMemoryServer(dataDir: string, port: number): Promise<Started
   };
   const dbPath = path.join(dataDir, 'mongodb');
   await fs.mkdir(dbPath, { recursive: true });
-  const server = await MongoMemoryServer.create({ instance: { dbPath, storageEngine: 'wiredTiger', ...(port ? { port } : {}) } });
-  return { uri: server.getUri(), engine: 'MongoDB downloaded by mongodb-memory-server', exited: new Promise<void>(() => {}), stop: async () => void (await server.stop()) };
+  const server = await MongoMemoryServer.create({
+    instance: { dbPath, storageEngine: 'wiredTiger', ...(port ? { port } : {}) },
+  });
+  return {
+    uri: server.getUri(),
+    engine: 'MongoDB downloaded by mongodb-memory-server',
+    exited: new Promise<void>(() => {}),
+    stop: async () => void (await server.stop()),
+  };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -19,7 +19,8 @@ export function partitioned<T>(conn: Connection, modelName: string, schema: Sche
   return {
     collectionOf,
     of(organizationId) {
-      if (!Number.isSafeInteger(organizationId) || organizationId < 1) throw new Error(`partition of ${modelName}: bad organization ID ${organizationId}`);
+      if (!Number.isSafeInteger(organizationId) || organizationId < 1)
+        throw new Error(`partition of ${modelName}: bad organization ID ${organizationId}`);
       let model = models.get(organizationId);
       if (!model) {
         const name = `${modelName}:${organizationId}`;
@@ -27,7 +28,10 @@ export function partitioned<T>(conn: Connection, modelName: string, schema: Sche
         const created = registered ?? conn.model<T>(name, schema, collectionOf(organizationId));
         // Mongoose swallows a failed index build: wait for it, so that a unique index holds from the
         // first insert; a failure is retried by the next caller.
-        model = created.init().then(() => created.createIndexes()).then(() => created);
+        model = created
+          .init()
+          .then(() => created.createIndexes())
+          .then(() => created);
         model.catch(() => models.delete(organizationId));
         models.set(organizationId, model);
       }

@@ -24,15 +24,29 @@ interface MarkDoc {
 
 /** Written by a restore after it loaded everything. */
 export async function markRestored(db: mongo.Db): Promise<void> {
-  await db.collection<MarkDoc>(COLLECTION).updateOne({ _id: MARK }, { $set: { generation: randomBytes(8).toString('hex'), at: new Date() } }, { upsert: true });
+  await db
+    .collection<MarkDoc>(COLLECTION)
+    .updateOne(
+      { _id: MARK },
+      { $set: { generation: randomBytes(8).toString('hex'), at: new Date() } },
+      { upsert: true },
+    );
 }
 
 async function readMark(db: mongo.Db): Promise<string | null> {
-  return (await db.collection<MarkDoc>(COLLECTION).findOne({ _id: MARK }, { projection: { generation: 1 } }))?.generation ?? null;
+  return (
+    (await db.collection<MarkDoc>(COLLECTION).findOne({ _id: MARK }, { projection: { generation: 1 } }))?.generation ??
+    null
+  );
 }
 
 /** Watches for restores: `restored` runs after this process's cached facts were dropped. */
-export async function watchRestores(db: mongo.Db, log: Logger, restored: () => void, intervalMs = RESTORE_CHECK_MS): Promise<{ close(): void }> {
+export async function watchRestores(
+  db: mongo.Db,
+  log: Logger,
+  restored: () => void,
+  intervalMs = RESTORE_CHECK_MS,
+): Promise<{ close(): void }> {
   let seen = await readMark(db);
   let checking = false;
   const timer = setInterval(async () => {
@@ -43,7 +57,10 @@ export async function watchRestores(db: mongo.Db, log: Logger, restored: () => v
       if (mark !== seen) {
         seen = mark;
         forgetCachedFacts();
-        log.warn('the database was restored from a backup: cached facts dropped, hub connections closed so screens subscribe again');
+        log.warn(
+          'the database was restored from a backup: cached facts dropped, hub connections closed so screens ' +
+            'subscribe again',
+        );
         restored();
       }
     } catch (err) {

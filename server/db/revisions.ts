@@ -32,7 +32,10 @@ export interface RevisionClaimDoc {
 
 /** Registers the claim collection. */
 export function revisionClaimModel(conn: Connection): Model<RevisionClaimDoc> {
-  const schema = new Schema<RevisionClaimDoc>({ _id: String, token: { type: String, required: true }, at: { type: Date, required: true } }, { versionKey: false });
+  const schema = new Schema<RevisionClaimDoc>(
+    { _id: String, token: { type: String, required: true }, at: { type: Date, required: true } },
+    { versionKey: false },
+  );
   return conn.model<RevisionClaimDoc>('RevisionClaim', schema, 'revision_claims');
 }
 
@@ -63,7 +66,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Serialised read-modify-writes of single documents. */
 export class Revisions {
-  private readonly queue = new KeyedLock<string>(MAX_QUEUED, () => unavailable('Too many changes of this resource are queued; try again', 1));
+  private readonly queue = new KeyedLock<string>(MAX_QUEUED, () =>
+    unavailable('Too many changes of this resource are queued; try again', 1),
+  );
   // Claims held by other writers, as first seen here: claim _id → its token and since when.
   private readonly seen = new Recent<string, { token: string; since: number }>(MAX_SEEN);
   // Changes of each document queued or running here: a state read before joining a queue is stale.
@@ -72,7 +77,10 @@ export class Revisions {
   private readonly staleMs: number;
   private readonly waitMs: number;
 
-  constructor(private readonly claims: Model<RevisionClaimDoc>, options: RevisionOptions = {}) {
+  constructor(
+    private readonly claims: Model<RevisionClaimDoc>,
+    options: RevisionOptions = {},
+  ) {
     this.holdMs = options.holdMs ?? HOLD_MS;
     this.staleMs = options.staleMs ?? STALE_MS;
     this.waitMs = options.waitMs ?? WAIT_MS;
@@ -83,7 +91,12 @@ export class Revisions {
    * to refuse (it is called again when another writer got there first). Resolves with the document as
    * written, or null when it does not exist. `known` is a state the caller has just read.
    */
-  async change<D extends Revised>(model: Model<D>, id: string, decide: (doc: D) => Partial<D>, known?: D | null): Promise<D | null> {
+  async change<D extends Revised>(
+    model: Model<D>,
+    id: string,
+    decide: (doc: D) => Partial<D>,
+    known?: D | null,
+  ): Promise<D | null> {
     const scope = `${model.collection.collectionName}:${id}`;
     const ahead = this.pending.get(scope) ?? 0;
     this.pending.set(scope, ahead + 1);
@@ -97,7 +110,13 @@ export class Revisions {
   }
 
   // One change, first in this process's queue of the document.
-  private async write<D extends Revised>(model: Model<D>, id: string, scope: string, decide: (doc: D) => Partial<D>, known: D | null | undefined): Promise<D | null> {
+  private async write<D extends Revised>(
+    model: Model<D>,
+    id: string,
+    scope: string,
+    decide: (doc: D) => Partial<D>,
+    known: D | null | undefined,
+  ): Promise<D | null> {
     const deadline = Date.now() + this.waitMs;
     let doc = known !== undefined ? known : await read(model, id);
     // Claims on the current base passed over because their holders crashed.
@@ -133,7 +152,14 @@ export class Revisions {
   }
 
   // Writes as the claim's holder if the document is still at `base`; the claim goes either way.
-  private async commit<D extends Revised>(model: Model<D>, id: string, base: number, set: Partial<D>, claimId: string, started: number): Promise<Attempt<D>> {
+  private async commit<D extends Revised>(
+    model: Model<D>,
+    id: string,
+    base: number,
+    set: Partial<D>,
+    claimId: string,
+    started: number,
+  ): Promise<Attempt<D>> {
     let written = false;
     try {
       const now = await read(model, id);

@@ -35,19 +35,33 @@ export interface SystemModels {
 /** Registers the system models on a connection. */
 export function systemModels(conn: Connection): SystemModels {
   return {
-    Installation: conn.model<InstallationDoc>('Installation', new Schema<InstallationDoc>({
-      _id: String,
-      installationId: { type: String, required: true },
-      createdAt: { type: Date, required: true },
-    }, { versionKey: false }), 'installation'),
-    HubProcess: conn.model<HubProcessDoc>('HubProcess', new Schema<HubProcessDoc>({
-      _id: String,
-      host: { type: String, required: true },
-      pid: { type: Number, required: true },
-      hub: { type: String, required: true },
-      startedAt: { type: Date, required: true },
-      seenAt: { type: Date, required: true },
-    }, { versionKey: false }), 'hub_processes'),
+    Installation: conn.model<InstallationDoc>(
+      'Installation',
+      new Schema<InstallationDoc>(
+        {
+          _id: String,
+          installationId: { type: String, required: true },
+          createdAt: { type: Date, required: true },
+        },
+        { versionKey: false },
+      ),
+      'installation',
+    ),
+    HubProcess: conn.model<HubProcessDoc>(
+      'HubProcess',
+      new Schema<HubProcessDoc>(
+        {
+          _id: String,
+          host: { type: String, required: true },
+          pid: { type: Number, required: true },
+          hub: { type: String, required: true },
+          startedAt: { type: Date, required: true },
+          seenAt: { type: Date, required: true },
+        },
+        { versionKey: false },
+      ),
+      'hub_processes',
+    ),
     RevisionClaim: revisionClaimModel(conn),
     Lock: lockModel(conn),
   };
@@ -60,7 +74,11 @@ export async function installationId(models: SystemModels): Promise<string> {
   const found = await models.Installation.findById(INSTALLATION).lean();
   if (found) return found.installationId;
   try {
-    await models.Installation.create({ _id: INSTALLATION, installationId: randomBytes(8).toString('hex'), createdAt: new Date() });
+    await models.Installation.create({
+      _id: INSTALLATION,
+      installationId: randomBytes(8).toString('hex'),
+      createdAt: new Date(),
+    });
   } catch (err) {
     // Two first processes raced: the one whose insert won names the installation.
     if (!isDuplicateKey(err)) throw err;

@@ -7,7 +7,9 @@ import { buildDisplayClient } from '../../display-client/build.js';
 const TILE_PLACEHOLDER = '<meta name="tile-url" content="">';
 
 // Tiles may come from any configured server; everything else only from this origin.
-const CSP = "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; " +
+  "form-action 'self'; object-src 'none'";
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -17,8 +19,15 @@ function escapeAttribute(value: string): string {
 export async function displayRoutes(tileUrl: string): Promise<Router> {
   const built = await buildDisplayClient();
   // The page version names the client's code: screens report it (screen:report), operators see it per screen.
-  const pageVersion = createHash('sha256').update(built['app.js']).update(built['app.css']).digest('base64url').slice(0, 12);
-  const page = built['index.html'].replace(TILE_PLACEHOLDER, `<meta name="tile-url" content="${escapeAttribute(tileUrl)}">\n<meta name="page-version" content="${pageVersion}">`);
+  const pageVersion = createHash('sha256')
+    .update(built['app.js'])
+    .update(built['app.css'])
+    .digest('base64url')
+    .slice(0, 12);
+  const page = built['index.html'].replace(
+    TILE_PLACEHOLDER,
+    `<meta name="tile-url" content="${escapeAttribute(tileUrl)}">\n<meta name="page-version" content="${pageVersion}">`,
+  );
   const files: Record<string, { body: string; type: string; etag: string }> = {};
   const add = (name: string, body: string, type: string) => {
     files[name] = { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };

@@ -7,11 +7,20 @@ import type { TokenKind } from '../identity/models.js';
 import { badRequest, rateLimited, unauthorized } from '../errors.js';
 import type { Limits } from './limits.js';
 
-const HEADER_HINT = 'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
+const HEADER_HINT =
+  'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
 
-const HEADERS: Array<[string, TokenKind]> = [['API-TOKEN', 'apikey'], ['Personal-Access-Token', 'pat'], ['Screen-Token', 'screen']];
+const HEADERS: Array<[string, TokenKind]> = [
+  ['API-TOKEN', 'apikey'],
+  ['Personal-Access-Token', 'pat'],
+  ['Screen-Token', 'screen'],
+];
 const HEADER_OF: Record<string, string> = { ahk_: 'API-TOKEN', ahp_: 'Personal-Access-Token', ahs_: 'Screen-Token' };
-const NAME_OF: Record<string, string> = { ahk_: 'an organization API key', ahp_: 'a personal access token', ahs_: 'a screen token' };
+const NAME_OF: Record<string, string> = {
+  ahk_: 'an organization API key',
+  ahp_: 'a personal access token',
+  ahs_: 'a screen token',
+};
 
 // The mistakes newcomers make, told apart by the tokens' prefixes.
 function hint(header: string, value: string): string {
@@ -28,8 +37,12 @@ export function authenticate(credentials: CredentialCache, limits: Limits) {
   const badCredentials = limits.create('bad-credentials', 5, 20);
   return async (ctx: Context, next: Next) => {
     const sent = HEADERS.map(([header, kind]) => ({ header, kind, value: ctx.get(header) })).filter((c) => c.value);
-    if (sent.length > 1) throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
-    if (sent.length === 0) throw unauthorized(`A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`);
+    if (sent.length > 1)
+      throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
+    if (sent.length === 0)
+      throw unauthorized(
+        `A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`,
+      );
     const [{ header, kind, value }] = sent;
     const caller = await credentials.resolve(kind, value);
     if (!caller) {

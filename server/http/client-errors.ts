@@ -23,7 +23,10 @@ function rawNonAscii(packet: Buffer | undefined): boolean {
 function answer(status: number, reason: string, body: Record<string, unknown>): string {
   const requestId = randomUUID();
   const json = JSON.stringify({ ...body, requestId });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${json}`;
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ` +
+    `${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${json}`
+  );
 }
 
 /** The `clientError` listener of the service's HTTP server. */
@@ -34,13 +37,19 @@ export function answerClientError(err: ParserError, socket: Duplex): void {
   }
   let response: string;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') response = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
-  else if (err.code === 'HPE_HEADER_OVERFLOW') response = answer(431, 'Request Header Fields Too Large', { error: 'invalid_parameter', message: 'The request headers are too large (at most 16 KiB)' });
+  else if (err.code === 'HPE_HEADER_OVERFLOW')
+    response = answer(431, 'Request Header Fields Too Large', {
+      error: 'invalid_parameter',
+      message: 'The request headers are too large (at most 16 KiB)',
+    });
   else if (rawNonAscii(err.rawPacket)) {
     response = answer(400, 'Bad Request', {
       error: 'invalid_parameter',
-      message: 'The path or query holds raw non-ASCII characters: percent-encode non-ASCII characters (straße as stra%C3%9Fe)',
+      message:
+        'The path or query holds raw non-ASCII characters: percent-encode non-ASCII characters (straße as stra%C3%9Fe)',
       details: [{ in: 'query', path: '(request line)', problem: 'percent-encode non-ASCII characters' }],
     });
-  } else response = answer(400, 'Bad Request', { error: 'invalid_parameter', message: 'The request is not valid HTTP/1.1' });
+  } else
+    response = answer(400, 'Bad Request', { error: 'invalid_parameter', message: 'The request is not valid HTTP/1.1' });
   socket.end(response);
 }

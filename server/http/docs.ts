@@ -36,7 +36,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'";
 
 /** The router of /docs and its assets. */
 export function docsRoutes(): Router {
@@ -44,8 +45,14 @@ export function docsRoutes(): Router {
   const files: Record<string, { body: string | Buffer; type: string }> = {
     '/docs': { body: PAGE, type: 'text/html; charset=utf-8' },
     '/docs/init.js': { body: INIT, type: 'application/javascript; charset=utf-8' },
-    '/docs/swagger-ui.css': { body: fs.readFileSync(path.join(dist, 'swagger-ui.css')), type: 'text/css; charset=utf-8' },
-    '/docs/swagger-ui-bundle.js': { body: fs.readFileSync(path.join(dist, 'swagger-ui-bundle.js')), type: 'application/javascript; charset=utf-8' },
+    '/docs/swagger-ui.css': {
+      body: fs.readFileSync(path.join(dist, 'swagger-ui.css')),
+      type: 'text/css; charset=utf-8',
+    },
+    '/docs/swagger-ui-bundle.js': {
+      body: fs.readFileSync(path.join(dist, 'swagger-ui-bundle.js')),
+      type: 'application/javascript; charset=utf-8',
+    },
   };
   const router = new Router();
   for (const [route, file] of Object.entries(files)) {

@@ -47,7 +47,12 @@ function scan(text: string): { offset: number; expected: string } {
       }
       const literal = LITERALS.find((l) => text.startsWith(l, i));
       const length = c === '"' ? match(STRING) : literal ? literal.length : match(NUMBER);
-      if (!length) return fail(i >= text.length ? 'a value, but the body ends' : 'a value (string, number, object, array, true, false or null)');
+      if (!length)
+        return fail(
+          i >= text.length
+            ? 'a value, but the body ends'
+            : 'a value (string, number, object, array, true, false or null)',
+        );
       i += length;
       want = 'after';
     } else if (want === 'key') {
@@ -61,12 +66,16 @@ function scan(text: string): { offset: number; expected: string } {
       want = 'value';
     } else {
       const top = stack.at(-1);
-      if (!top) return i < text.length ? fail('the end of the body after the value') : fail('nothing: the JSON is valid');
+      if (!top)
+        return i < text.length ? fail('the end of the body after the value') : fail('nothing: the JSON is valid');
       const close = top === 'object' ? '}' : ']';
       if (text[i] === ',') {
         i++;
         skip();
-        if (text[i] === close) return fail(top === 'object' ? 'another property (no trailing comma)' : 'another element (no trailing comma)');
+        if (text[i] === close)
+          return fail(
+            top === 'object' ? 'another property (no trailing comma)' : 'another element (no trailing comma)',
+          );
         want = top === 'object' ? 'key' : 'value';
       } else if (text[i] === close) {
         stack.pop();

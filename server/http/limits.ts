@@ -74,7 +74,8 @@ export class Limits {
       async give(key, points) {
         // Not below what was spent in this window: a give after the window ended starts no credit.
         const res = await redis.get(key).catch(() => null);
-        if (res && res.consumedPoints > 0) await redis.reward(key, Math.min(points, res.consumedPoints)).catch(() => undefined);
+        if (res && res.consumedPoints > 0)
+          await redis.reward(key, Math.min(points, res.consumedPoints)).catch(() => undefined);
       },
     };
   }
@@ -82,5 +83,9 @@ export class Limits {
 
 function memoryLimiter(perSecond: number, burst: number): Limiter {
   const bucket = new RateLimiter(perSecond, burst);
-  return { take: async (key, points) => bucket.take(key, Date.now(), points), wait: async (key) => bucket.wait(key), give: async (key, points) => bucket.give(key, points) };
+  return {
+    take: async (key, points) => bucket.take(key, Date.now(), points),
+    wait: async (key) => bucket.wait(key),
+    give: async (key, points) => bucket.give(key, points),
+  };
 }

@@ -14,8 +14,14 @@ export function errorHandler(log: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw notFound('No such route');
-      if (ctx.status === 405 && !ctx.body) throw new AppError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
-      if (ctx.status === 501 && !ctx.body) throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented`);
+      if (ctx.status === 405 && !ctx.body)
+        throw new AppError(
+          405,
+          'method_not_allowed',
+          `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`,
+        );
+      if (ctx.status === 501 && !ctx.body)
+        throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented`);
     } catch (raw) {
       const err = toAppError(raw);
       if (err.status >= 500) log.error({ err: raw, reqId: ctx.state.requestId }, 'request failed');
@@ -55,7 +61,11 @@ export async function requestId(ctx: Context, next: Next) {
 // Who asked, for following one organization's load in the logs (metrics never carry IDs).
 function caller(c: { kind: string; tokenId: number; organizationId?: number; userId?: number } | undefined) {
   if (!c) return {};
-  return { tokenId: c.tokenId, ...(c.organizationId !== undefined ? { org: c.organizationId } : {}), ...(c.userId !== undefined ? { user: c.userId } : {}) };
+  return {
+    tokenId: c.tokenId,
+    ...(c.organizationId !== undefined ? { org: c.organizationId } : {}),
+    ...(c.userId !== undefined ? { user: c.userId } : {}),
+  };
 }
 
 /** One JSON line per request: id, method, route pattern, caller, status, duration. Never headers or bodies. */
@@ -66,15 +76,18 @@ export function accessLog(log: Logger) {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({
-        reqId: ctx.state.requestId,
-        method: ctx.method,
-        route: ctx._matchedRoute ?? null,
-        label: ctx.state.label ?? null,
-        ...caller(ctx.state.caller),
-        status: ctx.status,
-        durationMs: Math.round(durationMs * 100) / 100,
-      }, 'request');
+      log.info(
+        {
+          reqId: ctx.state.requestId,
+          method: ctx.method,
+          route: ctx._matchedRoute ?? null,
+          label: ctx.state.label ?? null,
+          ...caller(ctx.state.caller),
+          status: ctx.status,
+          durationMs: Math.round(durationMs * 100) / 100,
+        },
+        'request',
+      );
     }
   };
 }
@@ -106,7 +119,11 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
   // some operations that take one, so their generated clients send it that way. Credentials travel in
   // headers a cross-site form cannot set, so this opens no cross-site path (docs/api.md, "REST API").
   if (ctx.get('Content-Type') && !ctx.is('application/json', '+json', 'text/plain')) {
-    throw new AppError(415, 'unsupported_media_type', 'Request bodies must be JSON: application/json (text/plain or no content type are read as JSON too)');
+    throw new AppError(
+      415,
+      'unsupported_media_type',
+      'Request bodies must be JSON: application/json (text/plain or no content type are read as JSON too)',
+    );
   }
   const text = raw.toString('utf8');
   let body: unknown;
@@ -114,12 +131,16 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
     body = JSON.parse(text);
   } catch {
     const { line, column, expected } = locateJsonError(text);
-    throw badRequest('invalid_json', `The body is not valid JSON: at line ${line}, column ${column} expected ${expected}`, [
-      { in: 'body', path: '(body)', problem: `line ${line}, column ${column}: expected ${expected}` },
-    ]);
+    throw badRequest(
+      'invalid_json',
+      `The body is not valid JSON: at line ${line}, column ${column} expected ${expected}`,
+      [{ in: 'body', path: '(body)', problem: `line ${line}, column ${column}: expected ${expected}` }],
+    );
   }
   if (depth(body) > MAX_DEPTH) {
-    throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [{ in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` }]);
+    throw badRequest('invalid_body', `The body is nested deeper than ${MAX_DEPTH} levels`, [
+      { in: 'body', path: '(body)', problem: `must not nest deeper than ${MAX_DEPTH} levels` },
+    ]);
   }
   return body;
 }

@@ -6,7 +6,11 @@ type Json = Record<string, unknown>;
 
 // One example error body per status, so every error response shows what a client will parse.
 const ERROR_EXAMPLE: Record<number, { error: string; message: string; details?: unknown[] }> = {
-  400: { error: 'invalid_parameter', message: 'monitor_id missing or in wrong format', details: [{ in: 'path', path: 'monitor_id', problem: 'must be integer' }] },
+  400: {
+    error: 'invalid_parameter',
+    message: 'monitor_id missing or in wrong format',
+    details: [{ in: 'path', path: 'monitor_id', problem: 'must be integer' }],
+  },
   401: { error: 'unauthorized', message: 'Unauthorized' },
   403: { error: 'forbidden', message: 'Not allowed in this organization' },
   404: { error: 'not_found', message: 'Monitor not found' },
@@ -23,8 +27,8 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'A parameter or the body is missing or in wrong format (error: invalid_parameter, invalid_body, invalid_json)',
   401: 'Credential missing, unknown or revoked (error: unauthorized)',
   403: 'Not allowed in this organization or on this resource (error: forbidden)',
-  404: 'Not found, also for another organization\'s resource (error: not_found)',
-  409: 'Conflict with the resource\'s state (see the operation\'s description for its codes)',
+  404: "Not found, also for another organization's resource (error: not_found)",
+  409: "Conflict with the resource's state (see the operation's description for its codes)",
   413: 'Body over 1 MiB (error: payload_too_large)',
   415: 'Body is not application/json (error: unsupported_media_type)',
   429: 'Too many requests from this credential and address; see Retry-After (error: rate_limited)',
@@ -39,7 +43,10 @@ function toComponent(schema: unknown): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$id') continue;
-    out[key] = key === '$ref' && typeof value === 'string' && !value.startsWith('#') ? `#/components/schemas/${value}` : toComponent(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string' && !value.startsWith('#')
+        ? `#/components/schemas/${value}`
+        : toComponent(value);
   }
   return out;
 }
@@ -52,7 +59,12 @@ function media(validator: Validator, id: string, example?: unknown): Json {
   return { 'application/json': { schema: ref(id), ...(first === undefined ? {} : { example: first }) } };
 }
 
-function parameters(validator: Validator, where: 'query' | 'path', schemaId: string | undefined, message: string | undefined): Json[] {
+function parameters(
+  validator: Validator,
+  where: 'query' | 'path',
+  schemaId: string | undefined,
+  message: string | undefined,
+): Json[] {
   if (!schemaId) return [];
   const schema = validator.schema(schemaId) as { properties?: Json; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
@@ -72,29 +84,68 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
       content: op.response.files
         ? Object.fromEntries(op.response.files.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
         : media(validator, op.response.schema),
-      ...(op.response.headers ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      ...(op.response.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(op.response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+            ),
+          }
+        : {}),
     },
   };
-  if (op.response.conditional) responses[304] = { description: 'Not modified: If-None-Match matched the current ETag (no body)' };
-  for (const status of [...op.errors, ...(op.public ? [] : [401]), ...(op.rateLimited === false ? [] : [429]), 500, 503].sort()) {
-    const example = ERROR_EXAMPLE[status] && { ...ERROR_EXAMPLE[status], requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17' };
+  if (op.response.conditional)
+    responses[304] = { description: 'Not modified: If-None-Match matched the current ETag (no body)' };
+  for (const status of [
+    ...op.errors,
+    ...(op.public ? [] : [401]),
+    ...(op.rateLimited === false ? [] : [429]),
+    500,
+    503,
+  ].sort()) {
+    const example = ERROR_EXAMPLE[status] && {
+      ...ERROR_EXAMPLE[status],
+      requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17',
+    };
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: media(validator, 'ErrorBody', example) };
   }
   return {
     // An extra method on the same path gets its own name: setMonitorAlarmingDataWithPut.
-    operationId: method === op.method ? op.operationId : `${op.operationId}With${method[0].toUpperCase()}${method.slice(1)}`,
+    operationId:
+      method === op.method ? op.operationId : `${op.operationId}With${method[0].toUpperCase()}${method.slice(1)}`,
     'x-label': op.label,
     // The label leads the summary, so the docs page and generated clients show it.
     summary: `${op.label}: ${op.summary}`,
     ...(op.description ? { description: op.description } : {}),
-    ...(op.public ? { security: [] } : op.screens ? { security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }, { 'Screen-Token': [] }] } : {}),
+    ...(op.public
+      ? { security: [] }
+      : op.screens
+        ? { security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }, { 'Screen-Token': [] }] }
+        : {}),
     tags: [op.path.split('/')[3]],
     parameters: [
       ...parameters(validator, 'path', op.params?.schema, op.params?.message),
       ...parameters(validator, 'query', op.query?.schema, op.query?.message),
-      ...(op.response.conditional ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer (weak or strong, a list, or *)', schema: { type: 'string' } }] : []),
+      ...(op.response.conditional
+        ? [
+            {
+              name: 'If-None-Match',
+              in: 'header',
+              required: false,
+              description: 'An ETag from an earlier answer (weak or strong, a list, or *)',
+              schema: { type: 'string' },
+            },
+          ]
+        : []),
     ],
-    ...(op.body ? { requestBody: { required: true, description: `Answered with 400 "${op.body.message}" when missing or in wrong format`, content: media(validator, op.body.schema) } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `Answered with 400 "${op.body.message}" when missing or in wrong format`,
+            content: media(validator, op.body.schema),
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -105,23 +156,42 @@ export function buildOpenApi(operations: Operation[], validator: Validator): Jso
   for (const op of operations) {
     const path = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     paths[path] ??= {};
-    for (const method of [op.method, ...(op.alsoMethods ?? [])]) paths[path][method] = operationDoc(op, validator, method);
+    for (const method of [op.method, ...(op.alsoMethods ?? [])])
+      paths[path][method] = operationDoc(op, validator, method);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'alarm-hub',
       version: '0.1.0',
-      description: 'Alarm delivery and station displays. The hub for screens is Socket.IO at /socket.io; operations carry the interface\'s label in x-label (F1–F8: the screen fleet). Errors share one body (ErrorBody); IDs never exceed 2^53-1. A method a path does not have answers 405 with an Allow header.',
+      description:
+        'Alarm delivery and station displays. The hub for screens is Socket.IO at /socket.io; operations ' +
+        "carry the interface's label in x-label (F1–F8: the screen fleet). Errors share one body (ErrorBody); " +
+        'IDs never exceed 2^53-1. A method a path does not have answers 405 with an Allow header.',
     },
     servers: [{ url: '/' }],
     security: [{ API_Token: [] }, { 'Personal-Access-Token': [] }],
     paths,
     components: {
       securitySchemes: {
-        API_Token: { type: 'apiKey', in: 'header', name: 'API-TOKEN', description: 'An organization API key (admin command: apikey create)' },
-        'Personal-Access-Token': { type: 'apiKey', in: 'header', name: 'Personal-Access-Token', description: 'A user\'s personal access token (admin command: pat create)' },
-        'Screen-Token': { type: 'apiKey', in: 'header', name: 'Screen-Token', description: 'A paired screen\'s token (ahs_…, from F2): reads its own monitor only (M4, M6)' },
+        API_Token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'API-TOKEN',
+          description: 'An organization API key (admin command: apikey create)',
+        },
+        'Personal-Access-Token': {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Personal-Access-Token',
+          description: "A user's personal access token (admin command: pat create)",
+        },
+        'Screen-Token': {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Screen-Token',
+          description: "A paired screen's token (ahs_…, from F2): reads its own monitor only (M4, M6)",
+        },
       },
       schemas: Object.fromEntries(validator.schemas.map((s) => [s.$id, toComponent(s)])),
     },

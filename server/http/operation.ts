@@ -31,7 +31,9 @@ export interface Named {
 export interface Operation<Q = any, P = any, B = any, A = any> {
   /** The interface's label, e.g. M7. */
   label: string;
-  /** The name generated clients call it by (listMonitors, setMonitorAlarmingData…); an extra method adds "With<Method>". */
+  /**
+   * The name generated clients call it by (listMonitors, setMonitorAlarmingData…); an extra method adds "With<Method>".
+   */
   operationId: string;
   method: Method;
   /** Further methods accepted on the same path for compatibility (documented too). */
@@ -49,7 +51,14 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    * `conditional`: the handler honours If-None-Match against its ETag and may answer 304. `files`: the
    * answer is a file (a FileAnswer from the handler) of one of these media types, not JSON of `schema`.
    */
-  response: { status: 200 | 201 | 202; schema: string; description: string; headers?: Record<string, string>; conditional?: boolean; files?: string[] };
+  response: {
+    status: 200 | 201 | 202;
+    schema: string;
+    description: string;
+    headers?: Record<string, string>;
+    conditional?: boolean;
+    files?: string[];
+  };
   /** Failure statuses this operation can answer besides 401, 429, 500 and 503. */
   errors: number[];
   /**
@@ -62,7 +71,9 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
   screens?: boolean;
   /** Needs no credential; rate limited per client address. Mounted before authentication. */
   public?: boolean;
-  /** Its own budget per credential (or address) instead of the general rate: requests per minute (off with the rest). */
+  /**
+   * Its own budget per credential (or address) instead of the general rate: requests per minute (off with the rest).
+   */
   perMinute?: number;
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
   authorize?(input: Omit<OperationInput<Q, P, B, A>, 'body' | 'authorized'>): Promise<A>;
@@ -76,11 +87,20 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
 
 /** What a handler of an operation with `response.files` returns: bytes sent as a download. */
 export class FileAnswer {
-  constructor(readonly body: Buffer, readonly type: string, readonly filename: string, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly body: Buffer,
+    readonly type: string,
+    readonly filename: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 }
 
 // A refusal of an exempt operation costs a token; past the budget it becomes a 429.
-async function authorizeCounted(op: Operation, input: Omit<OperationInput<unknown, unknown, unknown>, 'body' | 'authorized'>, take: () => Promise<number>): Promise<unknown> {
+async function authorizeCounted(
+  op: Operation,
+  input: Omit<OperationInput<unknown, unknown, unknown>, 'body' | 'authorized'>,
+  take: () => Promise<number>,
+): Promise<unknown> {
   try {
     return await op.authorize!(input);
   } catch (err) {
@@ -110,24 +130,33 @@ export type Valid<S> = S extends JSONSchema ? FromSchema<S> : unknown;
  * An operation as an area declares it: the schemas themselves, so the handler's query, params and body
  * are typed from them, and `authorized` from what `authorize` returns.
  */
-export interface Declaration<QS extends NamedSchema | undefined, PS extends NamedSchema | undefined, BS extends NamedSchema | undefined, A>
-  extends Omit<Operation, 'query' | 'params' | 'body' | 'response' | 'authorize' | 'admit' | 'handler'> {
+export interface Declaration<
+  QS extends NamedSchema | undefined,
+  PS extends NamedSchema | undefined,
+  BS extends NamedSchema | undefined,
+  A,
+> extends Omit<Operation, 'query' | 'params' | 'body' | 'response' | 'authorize' | 'admit' | 'handler'> {
   query?: Place<NonNullable<QS>>;
   params?: Place<NonNullable<PS>>;
   body?: Place<NonNullable<BS>>;
   /** A JSON answer of `schema`, or a file (`files`: its media types; the handler returns a FileAnswer). */
-  response: Omit<Operation['response'], 'schema' | 'files'> & ({ schema: NamedSchema; files?: undefined } | { schema?: undefined; files: string[] });
+  response: Omit<Operation['response'], 'schema' | 'files'> &
+    ({ schema: NamedSchema; files?: undefined } | { schema?: undefined; files: string[] });
   authorize?(input: Omit<OperationInput<Valid<QS>, Valid<PS>, unknown>, 'body' | 'authorized'>): Promise<A>;
   admit?(authorized: A, ctx: Context): Promise<() => void>;
   handler(input: OperationInput<Valid<QS>, Valid<PS>, Valid<BS>, A>): Promise<unknown>;
 }
 
-const named = <S extends NamedSchema>(place: Place<S> | undefined) => place && { schema: place.schema.$id, message: place.message };
+const named = <S extends NamedSchema>(place: Place<S> | undefined) =>
+  place && { schema: place.schema.$id, message: place.message };
 
 /** Declares an operation; the router, the validator and the OpenAPI document know its schemas by $id. */
-export function defineOperation<QS extends NamedSchema | undefined = undefined, PS extends NamedSchema | undefined = undefined, BS extends NamedSchema | undefined = undefined, A = undefined>(
-  declaration: Declaration<QS, PS, BS, A>,
-): Operation {
+export function defineOperation<
+  QS extends NamedSchema | undefined = undefined,
+  PS extends NamedSchema | undefined = undefined,
+  BS extends NamedSchema | undefined = undefined,
+  A = undefined,
+>(declaration: Declaration<QS, PS, BS, A>): Operation {
   const { query, params, body, response, ...rest } = declaration;
   return {
     ...rest,
@@ -143,16 +172,24 @@ export function defineOperation<QS extends NamedSchema | undefined = undefined, 
  * from different places do not share a budget), validate query, path and body by schema, run the
  * handler, send its result.
  */
-export function mountOperations(router: Router, validator: Validator, operations: Operation[], limits: Limits, ratePerSecond: number): void {
+export function mountOperations(
+  router: Router,
+  validator: Validator,
+  operations: Operation[],
+  limits: Limits,
+  ratePerSecond: number,
+): void {
   const limiter = limits.create('requests', ratePerSecond, ratePerSecond * 2);
   for (const op of operations) {
-    if (op.rateLimited === false && !op.authorize) throw new Error(`${op.label}: an operation exempt from rate limits must declare authorize`);
+    if (op.rateLimited === false && !op.authorize)
+      throw new Error(`${op.label}: an operation exempt from rate limits must declare authorize`);
     for (const method of [op.method, ...(op.alsoMethods ?? [])]) {
       const own = op.perMinute ? limits.create(`operation:${op.label}`, op.perMinute / 60, op.perMinute) : null;
       router[method](op.path, async (ctx: Context) => {
         ctx.state.label = op.label;
         const caller = ctx.state.caller as Caller | undefined;
-        if (caller?.kind === 'screen' && !op.screens) throw forbidden('A screen token reads its own monitor only (M4, M6)');
+        if (caller?.kind === 'screen' && !op.screens)
+          throw forbidden('A screen token reads its own monitor only (M4, M6)');
         const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
         const readBody = ctx.state.readBody as (() => Promise<unknown>) | undefined;
         if (op.rateLimited !== false) {
@@ -161,10 +198,16 @@ export function mountOperations(router: Router, validator: Validator, operations
           // Its format errors (400, 413, 415) come before the parameters' as they always did.
           if (readBody) await readBody();
         }
-        const params = op.params ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message) : {};
-        const query = op.query ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message) : {};
+        const params = op.params
+          ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message)
+          : {};
+        const query = op.query
+          ? validator.checkParams(op.query.schema, { ...ctx.query }, 'query', op.query.message)
+          : {};
         const input = { query, params, actor: caller as Actor, caller: caller as Caller, ctx };
-        const authorized = op.authorize ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0)) : undefined;
+        const authorized = op.authorize
+          ? await authorizeCounted(op, input, async () => (op.rateLimited === false ? limiter.take(key) : 0))
+          : undefined;
         const release = op.admit ? await op.admit(authorized, ctx) : null;
         try {
           const raw = readBody ? await readBody() : undefined;

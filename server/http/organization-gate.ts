@@ -30,7 +30,14 @@ interface Lane {
   waiting: Waiter[];
 }
 
-const busy = (why: string) => new AppError(503, 'unavailable', `This organization has too many alarm data writes in flight (${why}); try again`, undefined, { 'Retry-After': '1' });
+const busy = (why: string) =>
+  new AppError(
+    503,
+    'unavailable',
+    `This organization has too many alarm data writes in flight (${why}); try again`,
+    undefined,
+    { 'Retry-After': '1' },
+  );
 
 /** Per-organization admission: `enter` resolves with the release once the request may go on. */
 export class OrganizationGate {

@@ -12,7 +12,10 @@ const SWEEP_AT = 10_000;
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly rate: number, private readonly burst: number) {}
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+  ) {}
 
   private refill(key: string, now: number): Bucket {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
@@ -29,7 +32,9 @@ export class RateLimiter {
     return bucket.tokens >= points ? 0 : Math.ceil((points - bucket.tokens) / this.rate);
   }
 
-  /** Takes `points` tokens for `key`; returns the seconds to wait when they were not all there (then nothing is taken). */
+  /**
+   * Takes `points` tokens for `key`; returns the seconds to wait when they were not all there (then nothing is taken).
+   */
   take(key: string, now = Date.now(), points = 1): number {
     const wait = this.wait(key, now, points);
     if (wait === 0 && this.rate > 0) this.buckets.get(key)!.tokens -= points;

@@ -5,7 +5,9 @@ import { allSchemas } from '../../schemas/index.js';
 import { badRequest, type ErrorDetail } from '../errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 export type Location = 'query' | 'path' | 'body';
 
@@ -55,7 +57,7 @@ export class Validator {
     if (!validate) throw new Error(`unknown schema ${id}`);
     if (validate(value)) return value as T;
     const every = bytes <= ALL_ERRORS_MAX_BYTES ? this.compiledEvery.get(id)! : null;
-    const errors = every && !every(value) ? every.errors ?? [] : validate.errors ?? [];
+    const errors = every && !every(value) ? (every.errors ?? []) : (validate.errors ?? []);
     const details: ErrorDetail[] = [];
     const seen = new Set<string>();
     for (const error of errors) {
@@ -102,10 +104,20 @@ function allowed(error: ErrorObject): string {
 }
 
 function detail(error: ErrorObject, where: Location): ErrorDetail {
-  const missing = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : undefined;
-  const extra = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : undefined;
+  const missing =
+    error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : undefined;
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? (error.params as { additionalProperty: string }).additionalProperty
+      : undefined;
   const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const path = [base, missing ?? extra].filter(Boolean).join('.');
-  const problem = missing ? 'is required' : extra ? 'is not allowed' : error.keyword === 'enum' ? `must be one of ${allowed(error)}` : (error.message ?? 'is invalid');
+  const problem = missing
+    ? 'is required'
+    : extra
+      ? 'is not allowed'
+      : error.keyword === 'enum'
+        ? `must be one of ${allowed(error)}`
+        : (error.message ?? 'is invalid');
   return { in: where, path: path || (where === 'body' ? '(body)' : '(parameters)'), problem };
 }

@@ -7,7 +7,13 @@ import type { CredentialEvents, OrganizationEvents, ScreenEvents, WaterEvents } 
 import type { HubServer } from './io.js';
 import type { RedisPair } from './redis.js';
 import { commandScreens } from './screens.js';
-import { rooms, type ScreenCommandName, type ServerToClientEvents, type TestAlarmEvent, type WaterChangedEvent } from '../../common/hub-protocol.js';
+import {
+  rooms,
+  type ScreenCommandName,
+  type ServerToClientEvents,
+  type TestAlarmEvent,
+  type WaterChangedEvent,
+} from '../../common/hub-protocol.js';
 
 /** How long a revocation waits for the other processes to confirm they forgot the credential. */
 const FORGET_WAIT_MS = 2_000;
@@ -16,7 +22,12 @@ const FORGET_WAIT_MS = 2_000;
 export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents {
   private readonly testAlarmListeners: Array<(event: TestAlarmEvent) => void> = [];
 
-  constructor(private readonly io: HubServer, private readonly credentials: CredentialCache, private readonly redis: RedisPair | null, private readonly log: Pick<Logger, 'warn'>) {
+  constructor(
+    private readonly io: HubServer,
+    private readonly credentials: CredentialCache,
+    private readonly redis: RedisPair | null,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {
     io.on('hub:test-alarm', (event) => this.testAlarmStarted(event));
     // A screen removed on another process: its token is refused here from now on.
     io.on('hub:forget-credential', (credential, done) => {
@@ -25,7 +36,11 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
     });
   }
 
-  toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
+  toOrganization<E extends keyof ServerToClientEvents>(
+    organizationId: number,
+    event: E,
+    ...args: Parameters<ServerToClientEvents[E]>
+  ): void {
     (this.io.to(rooms.organization(organizationId)).emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
   }
 
@@ -73,12 +88,18 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (problem) this.log.warn({ err: problem }, 'revoked credential: not every process confirmed forgetting it; those refuse it within CREDENTIAL_CACHE_MS');
+        if (problem)
+          this.log.warn(
+            { err: problem },
+            'revoked credential: not every process confirmed forgetting it; those refuse it within CREDENTIAL_CACHE_MS',
+          );
         resolve();
       };
       // The adapter never answers when Redis fails the request: the wait has its own bound.
       const timer = setTimeout(() => settle(`no answer within ${FORGET_WAIT_MS} ms`), FORGET_WAIT_MS);
-      this.io.serverSideEmit('hub:forget-credential', credential, (err: Error | null) => settle(err ? err.message : null));
+      this.io.serverSideEmit('hub:forget-credential', credential, (err: Error | null) =>
+        settle(err ? err.message : null),
+      );
     });
   }
 }

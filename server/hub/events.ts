@@ -2,12 +2,21 @@
 // writes succeed; the hub implements them (server/hub/broadcasts.ts, on every process through Redis).
 // A monitor's changes leave through the monitor area's own events (server/areas/monitor/events.ts),
 // which its live side implements. Routes never publish.
-import type { ScreenCommandName, ServerToClientEvents, TestAlarmEvent, WaterChangedEvent } from '../../common/hub-protocol.js';
+import type {
+  ScreenCommandName,
+  ServerToClientEvents,
+  TestAlarmEvent,
+  WaterChangedEvent,
+} from '../../common/hub-protocol.js';
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
 export interface OrganizationEvents {
   /** Emits `event` to every screen and staff client of the organization, on every hub process. */
-  toOrganization<E extends keyof ServerToClientEvents>(organizationId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  toOrganization<E extends keyof ServerToClientEvents>(
+    organizationId: number,
+    event: E,
+    ...args: Parameters<ServerToClientEvents[E]>
+  ): void;
 }
 
 /** What the screen fleet asks of the hub (docs/hub.md "The screen fleet"). */
@@ -24,7 +33,10 @@ export interface ScreenEvents {
 
 /** Revocations every process must see at once (each keeps resolved credentials for CREDENTIAL_CACHE_MS). */
 export interface CredentialEvents {
-  /** Forgets a revoked credential (its stored hash) on every process; resolves once they have, or gave no answer in time. */
+  /**
+   * Forgets a revoked credential (its stored hash) on every process; resolves once they have, or gave no answer in
+   * time.
+   */
   credentialRevoked(credential: string): Promise<void>;
 }
 

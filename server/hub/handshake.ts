@@ -20,7 +20,13 @@ export function checkHandshakes(io: HubServer, { credentials, admission, trustPr
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown; role?: unknown };
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
     // The rightmost entry is the one the trusted proxy added; the ones before it are the client's say.
-    const forwarded = trustProxy ? (String(socket.handshake.headers['x-forwarded-for'] ?? '').split(',').pop() ?? '').trim() : '';
+    const forwarded = trustProxy
+      ? (
+          String(socket.handshake.headers['x-forwarded-for'] ?? '')
+            .split(',')
+            .pop() ?? ''
+        ).trim()
+      : '';
     const address = forwarded || socket.handshake.address;
     // Only refused handshakes count against the address, and only they are answered rate_limited.
     const refuse = async () => next(new Error(await admission.refusal(address)));

@@ -54,7 +54,10 @@ export interface HubDeps {
 }
 
 export interface Hub {
-  /** Readiness detail: screens' sockets on this process, the other sockets (staff clients, kiosk agents) apart, and the Redis state. */
+  /**
+   * Readiness detail: screens' sockets on this process, the other sockets (staff clients, kiosk agents) apart, and the
+   * Redis state.
+   */
   status(): { screens: number; otherSockets: number; redis: 'up' | 'down' | 'not configured' };
   /** The database was restored: every socket here goes (it reconnects, authenticates and subscribes anew). */
   restored(): void;
@@ -70,22 +73,41 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
   const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
   checkHandshakes(io, { credentials: deps.credentials, admission, trustProxy: deps.trustProxy });
 
-  deps.metrics.gauge('alarmhub_hub_connections', 'Hub connections (screens, staff clients, agents) on this process', () => io.engine.clientsCount);
-  deps.metrics.gauge('alarmhub_hub_subscriptions', 'Monitor subscriptions on this process (a socket per monitor it follows)', () => {
-    let total = 0;
-    for (const [room, members] of io.of('/').adapter.rooms) if (room.startsWith('monitor:')) total += members.size;
-    return total;
-  });
-  deps.metrics.gauge('alarmhub_hub_paired_screens', 'Paired screens (screen tokens) connected to this process', () => screensHere(io).size);
+  deps.metrics.gauge(
+    'alarmhub_hub_connections',
+    'Hub connections (screens, staff clients, agents) on this process',
+    () => io.engine.clientsCount,
+  );
+  deps.metrics.gauge(
+    'alarmhub_hub_subscriptions',
+    'Monitor subscriptions on this process (a socket per monitor it follows)',
+    () => {
+      let total = 0;
+      for (const [room, members] of io.of('/').adapter.rooms) if (room.startsWith('monitor:')) total += members.size;
+      return total;
+    },
+  );
+  deps.metrics.gauge(
+    'alarmhub_hub_paired_screens',
+    'Paired screens (screen tokens) connected to this process',
+    () => screensHere(io).size,
+  );
 
   // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
   const health = new ScreenHealth(deps.db, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
-    if (kind === 'offline') io.to(rooms.organization(organizationId)).emit('screen:offline', event as { screenId: number; monitorId: number; since: string });
+    if (kind === 'offline')
+      io.to(rooms.organization(organizationId)).emit(
+        'screen:offline',
+        event as { screenId: number; monitorId: number; since: string },
+      );
     else io.to(rooms.organization(organizationId)).emit('screen:online', event);
   });
-  const sweepTimer = setInterval(() => {
-    health.sweep(screensHere(io)).catch((err) => log.warn({ err }, 'screen health sweep failed'));
-  }, Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)));
+  const sweepTimer = setInterval(
+    () => {
+      health.sweep(screensHere(io)).catch((err) => log.warn({ err }, 'screen health sweep failed'));
+    },
+    Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)),
+  );
   sweepTimer.unref();
 
   // Screens (screen tokens, not their kiosk agents) and every other socket, counted apart.
@@ -93,8 +115,10 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
   io.on('connection', (socket: HubSocket) => {
     const { actor } = socket.data;
     // A screen reads its one monitor: it joins no organization room (journal, rules, fleet events).
-    if (actor.kind === 'screen') attachScreen(io, socket, actor, socket.data.agent, { health, validator: deps.validator, log });
-    else socket.join((actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()]).map(rooms.organization));
+    if (actor.kind === 'screen')
+      attachScreen(io, socket, actor, socket.data.agent, { health, validator: deps.validator, log });
+    else
+      socket.join((actor.kind === 'apikey' ? [actor.organizationId] : [...actor.roles.keys()]).map(rooms.organization));
     const kind = actor.kind !== 'screen' ? 'client' : socket.data.agent ? 'kiosk agent' : 'screen';
     const count = kind === 'screen' ? 'screens' : 'otherSockets';
     connected[count]++;
@@ -105,7 +129,13 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       log.info({ socket: socket.id, reason, ...connected }, `${kind} disconnected`);
     });
     requireOneRequest(socket);
-    handleSubscriptions(socket, { admission, validator: deps.validator, monitors: deps.monitors, live: deps.live, screens: deps.screens });
+    handleSubscriptions(socket, {
+      admission,
+      validator: deps.validator,
+      monitors: deps.monitors,
+      live: deps.live,
+      screens: deps.screens,
+    });
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });
 

@@ -7,7 +7,13 @@ import { translateDbError } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Caller } from '../identity/actor.js';
 import type { RedisPair } from './redis.js';
-import type { AckError, ClientToServerEvents, PatchEvent, ServerToClientEvents, TestAlarmEvent } from '../../common/hub-protocol.js';
+import type {
+  AckError,
+  ClientToServerEvents,
+  PatchEvent,
+  ServerToClientEvents,
+  TestAlarmEvent,
+} from '../../common/hub-protocol.js';
 
 export interface SocketData {
   actor: Caller;
@@ -59,7 +65,9 @@ export function monitorsHere(io: HubServer): number[] {
 /** An error as a socket's acknowledgement carries it. */
 export function ackError(err: unknown): AckError {
   const known = err instanceof AppError ? err : translateDbError(err);
-  return known ? { error: known.code, message: known.message } : { error: 'internal_error', message: 'Unexpected error' };
+  return known
+    ? { error: known.code, message: known.message }
+    : { error: 'internal_error', message: 'Unexpected error' };
 }
 
 // The events a socket asks with: one request object and an acknowledgement (docs/hub.md "Protocol").
@@ -76,7 +84,12 @@ export function requireOneRequest(socket: HubSocket): void {
     const ack = args[args.length - 1];
     if (typeof ack !== 'function') return;
     if (args.length !== 2) {
-      ack({ error: { error: 'invalid_body', message: `${event} takes one request object and an acknowledgement, got ${args.length - 1} arguments` } });
+      ack({
+        error: {
+          error: 'invalid_body',
+          message: `${event} takes one request object and an acknowledgement, got ${args.length - 1} arguments`,
+        },
+      });
       return;
     }
     next();

@@ -19,13 +19,22 @@ export interface HubPeers {
 export function hubSignature(redisUrl: string | undefined, prefix: string): string {
   if (!redisUrl) return 'no Redis (single-process hub)';
   const nodes = clusterNodes(redisUrl);
-  if (nodes) return `Redis Cluster ${nodes.map((n) => `${n.host}:${n.port}`).sort().join(',')} prefix ${prefix}`;
+  if (nodes)
+    return `Redis Cluster ${nodes
+      .map((n) => `${n.host}:${n.port}`)
+      .sort()
+      .join(',')} prefix ${prefix}`;
   const url = new URL(redisUrl);
   return `Redis ${url.hostname}:${url.port || 6379}${url.pathname || '/0'} prefix ${prefix}`;
 }
 
 /** Records this process and watches the others; `heartbeatMs` apart, silent for 3 beats = gone. */
-export async function watchHubPeers(models: SystemModels, hub: string, log: Logger, heartbeatMs = 10_000): Promise<HubPeers> {
+export async function watchHubPeers(
+  models: SystemModels,
+  hub: string,
+  log: Logger,
+  heartbeatMs = 10_000,
+): Promise<HubPeers> {
   const id = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const now = new Date();
   await models.HubProcess.create({ _id: id, host: os.hostname(), pid: process.pid, hub, startedAt: now, seenAt: now });
@@ -37,7 +46,13 @@ export async function watchHubPeers(models: SystemModels, hub: string, log: Logg
     const live = await models.HubProcess.find({ seenAt: { $gte: since } }).lean();
     found = live.filter((p) => p._id !== id && p.hub !== hub).map((p) => ({ process: p._id, hub: p.hub }));
     const text = found.map((p) => `${p.process}: ${p.hub}`).join('; ');
-    if (text && text !== reported) log.error({ self: hub, others: found }, `hub configuration differs between processes on this database: this one uses ${hub}; ${text}. Writes reach the other processes' screens only through the 10 s resync; give every process the same REDIS_URL and REDIS_PREFIX`);
+    if (text && text !== reported)
+      log.error(
+        { self: hub, others: found },
+        `hub configuration differs between processes on this database: this one uses ${hub}; ${text}. ` +
+          `Writes reach the other processes' screens only through the 10 s resync; give every process ` +
+          `the same REDIS_URL and REDIS_PREFIX`,
+      );
     reported = text;
     await models.HubProcess.deleteMany({ seenAt: { $lt: new Date(Date.now() - 30 * heartbeatMs) } });
   };

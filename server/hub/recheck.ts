@@ -19,12 +19,19 @@ interface Connected {
  * Disconnects the sockets whose token was revoked or whose user left an organization they joined;
  * `full` checks every socket, else only those not checked under the latest change mark.
  */
-export async function recheckSockets(db: Database, credentialCache: Pick<CredentialCache, 'changeMark' | 'readUnderMark'>, sockets: Iterable<Connected>, full = false): Promise<{ checked: number; revoked: number; membership: number }> {
+export async function recheckSockets(
+  db: Database,
+  credentialCache: Pick<CredentialCache, 'changeMark' | 'readUnderMark'>,
+  sockets: Iterable<Connected>,
+  full = false,
+): Promise<{ checked: number; revoked: number; membership: number }> {
   const all = [...sockets];
   if (all.length === 0) return { checked: 0, revoked: 0, membership: 0 };
   const mark = await credentialCache.changeMark();
   // A socket is checked until it is checked under the latest mark: its handshake's read may be older.
-  const list = full ? all : all.filter((s) => (s.data.checkedUnder ?? credentialCache.readUnderMark(s.data.actor)) !== mark);
+  const list = full
+    ? all
+    : all.filter((s) => (s.data.checkedUnder ?? credentialCache.readUnderMark(s.data.actor)) !== mark);
   // One exact lookup per distinct credential and user, however many screens share them.
   const credentials = [...new Set(list.map((s) => s.data.actor.credential))];
   const userIds = [...new Set(list.flatMap((s) => (s.data.actor.kind === 'user' ? [s.data.actor.userId] : [])))];

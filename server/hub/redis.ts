@@ -25,10 +25,14 @@ const CLUSTER_SCHEME = /^rediss?-cluster:\/\//;
 /** The seed nodes of a `redis-cluster://host:port,host:port` URL, or null for a single Redis. */
 export function clusterNodes(url: string): Array<{ host: string; port: number }> | null {
   if (!CLUSTER_SCHEME.test(url)) return null;
-  return url.replace(CLUSTER_SCHEME, '').replace(/\/.*$/, '').split(',').map((node) => {
-    const [host, port] = node.split(':');
-    return { host, port: Number(port || 6379) };
-  });
+  return url
+    .replace(CLUSTER_SCHEME, '')
+    .replace(/\/.*$/, '')
+    .split(',')
+    .map((node) => {
+      const [host, port] = node.split(':');
+      return { host, port: Number(port || 6379) };
+    });
 }
 
 /** Connects the publishing and the subscribing client. */
@@ -45,9 +49,16 @@ export function connectRedis(url: string, log: Logger): RedisPair {
   // subscriptions (seen when a process started quickly: no patch crossed processes).
   const queued = { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false };
   const nodes = clusterNodes(url);
-  const make = (o: typeof options | typeof queued): RedisClient => (nodes
-    ? new Cluster(nodes, { shardedSubscribers: true, enableOfflineQueue: o.enableOfflineQueue, enableReadyCheck: 'enableReadyCheck' in o ? o.enableReadyCheck : true, clusterRetryStrategy: options.retryStrategy, redisOptions: { maxRetriesPerRequest: o.maxRetriesPerRequest } })
-    : new Redis(url, o));
+  const make = (o: typeof options | typeof queued): RedisClient =>
+    nodes
+      ? new Cluster(nodes, {
+          shardedSubscribers: true,
+          enableOfflineQueue: o.enableOfflineQueue,
+          enableReadyCheck: 'enableReadyCheck' in o ? o.enableReadyCheck : true,
+          clusterRetryStrategy: options.retryStrategy,
+          redisOptions: { maxRetriesPerRequest: o.maxRetriesPerRequest },
+        })
+      : new Redis(url, o);
   const pub = make(options);
   const sub = make(queued);
   // A publish while Redis is away fails at once and counts 0 receivers; a subscription that fails (one
@@ -64,7 +75,10 @@ export function connectRedis(url: string, log: Logger): RedisPair {
   const listeners: Array<() => void> = [];
   let wasDown = false;
   const up = () => pub.status === 'ready' && sub.status === 'ready';
-  for (const [name, client] of [['pub', pub], ['sub', sub]] as const) {
+  for (const [name, client] of [
+    ['pub', pub],
+    ['sub', sub],
+  ] as const) {
     client.on('error', (err: Error) => {
       if (!wasDown) log.warn({ client: name, err }, 'redis unavailable');
       wasDown = true;
@@ -92,11 +106,17 @@ export function connectRedis(url: string, log: Logger): RedisPair {
  * A view of `client` whose `methods` settle instead of rejecting (with what `onError(name)` returns);
  * everything else is the client's own. The client object is not changed.
  */
-function guarded(client: RedisClient, methods: readonly string[], onError: (name: string) => (err: unknown) => unknown): RedisClient {
-  const wrapped = new Map(methods.map((name) => {
-    const method = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name];
-    return [name, (...args: unknown[]) => method.apply(client, args).catch(onError(name))] as const;
-  }));
+function guarded(
+  client: RedisClient,
+  methods: readonly string[],
+  onError: (name: string) => (err: unknown) => unknown,
+): RedisClient {
+  const wrapped = new Map(
+    methods.map((name) => {
+      const method = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name];
+      return [name, (...args: unknown[]) => method.apply(client, args).catch(onError(name))] as const;
+    }),
+  );
   return new Proxy(client, {
     get(target, property, receiver) {
       if (typeof property === 'string' && wrapped.has(property)) return wrapped.get(property);

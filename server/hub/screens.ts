@@ -6,7 +6,12 @@ import type { Server, Socket } from 'socket.io';
 import type { ScreenHealth } from '../areas/screens/health.js';
 import type { Validator } from '../http/validation.js';
 import type { ScreenActor } from '../identity/actor.js';
-import { rooms, type ScreenCommandName, type ScreenPowerEvent, type ScreenReportEvent } from '../../common/hub-protocol.js';
+import {
+  rooms,
+  type ScreenCommandName,
+  type ScreenPowerEvent,
+  type ScreenReportEvent,
+} from '../../common/hub-protocol.js';
 
 // Reports are written at most this often per screen; the latest one wins.
 const REPORT_EVERY_MS = 2_000;
@@ -15,7 +20,13 @@ type AnyServer = Server<any, any, any, any>;
 type AnySocket = Socket<any, any, any, any>;
 
 /** Handles one screen's socket (or its kiosk agent's). */
-export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenActor, agent: boolean, deps: { health: ScreenHealth; validator: Validator; log: Logger }): void {
+export function attachScreen(
+  io: AnyServer,
+  socket: AnySocket,
+  screen: ScreenActor,
+  agent: boolean,
+  deps: { health: ScreenHealth; validator: Validator; log: Logger },
+): void {
   const { health, validator, log } = deps;
   const fail = (what: string) => (err: unknown) => log.warn({ err, screenId: screen.screenId }, what);
   if (agent) {
@@ -35,7 +46,12 @@ export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenAct
   };
   socket.on('screen:report', (report: unknown) => {
     try {
-      latest = validator.check<ScreenReportEvent>('HubScreenReport', report, 'body', 'versionShown and pageVersion are required');
+      latest = validator.check<ScreenReportEvent>(
+        'HubScreenReport',
+        report,
+        'body',
+        'versionShown and pageVersion are required',
+      );
     } catch {
       return;
     }
@@ -43,7 +59,12 @@ export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenAct
   });
   socket.on('screen:power', (power: unknown) => {
     try {
-      const { state } = validator.check<ScreenPowerEvent>('HubScreenPower', power, 'body', 'state must be sleep or wake');
+      const { state } = validator.check<ScreenPowerEvent>(
+        'HubScreenPower',
+        power,
+        'body',
+        'state must be sleep or wake',
+      );
       io.to(rooms.agents(screen.screenId)).emit('screen:power', { screenId: screen.screenId, state });
     } catch {
       // A malformed report from a page is dropped; nothing else depends on it.
@@ -61,12 +82,26 @@ export function attachScreen(io: AnyServer, socket: AnySocket, screen: ScreenAct
  * screen's room gets its own broadcast, so an answer counts for the screen whose room it came from
  * (only that screen's sockets join it), whatever the answer says: no screen acknowledges for another.
  */
-export async function commandScreens(io: AnyServer, screenIds: number[], command: ScreenCommandName, timeoutMs: number): Promise<number[]> {
+export async function commandScreens(
+  io: AnyServer,
+  screenIds: number[],
+  command: ScreenCommandName,
+  timeoutMs: number,
+): Promise<number[]> {
   const wanted = [...new Set(screenIds)];
-  const answered = await Promise.all(wanted.map((screenId) => new Promise<boolean>((resolve) => {
-    // On a timeout the answers that came are still there.
-    io.to(rooms.screen(screenId)).timeout(timeoutMs).emit('screen:command', { command }, (_err: Error | null, responses: unknown[]) => resolve((responses ?? []).length > 0));
-  })));
+  const answered = await Promise.all(
+    wanted.map(
+      (screenId) =>
+        new Promise<boolean>((resolve) => {
+          // On a timeout the answers that came are still there.
+          io.to(rooms.screen(screenId))
+            .timeout(timeoutMs)
+            .emit('screen:command', { command }, (_err: Error | null, responses: unknown[]) =>
+              resolve((responses ?? []).length > 0),
+            );
+        }),
+    ),
+  );
   return wanted.filter((_, i) => answered[i]);
 }
 

@@ -7,7 +7,13 @@ import type { ScreenCommands } from '../areas/screens/commands.js';
 import type { Validator } from '../http/validation.js';
 import type { Admission } from './admission.js';
 import { ackError, type HubSocket } from './io.js';
-import { rooms, type Ack, type SubscribeRequest, type SubscribeResult, type UnsubscribeRequest } from '../../common/hub-protocol.js';
+import {
+  rooms,
+  type Ack,
+  type SubscribeRequest,
+  type SubscribeResult,
+  type UnsubscribeRequest,
+} from '../../common/hub-protocol.js';
 
 export interface SubscriptionDeps {
   admission: Admission;
@@ -23,7 +29,12 @@ export function handleSubscriptions(socket: HubSocket, deps: SubscriptionDeps): 
   socket.on('monitor:subscribe', async (request: SubscribeRequest, ack: (a: Ack<SubscribeResult>) => void) => {
     if (typeof ack !== 'function') return;
     try {
-      const { monitorId, version, epoch } = deps.validator.check<SubscribeRequest>('HubSubscribe', request, 'body', 'monitorId missing or in wrong format');
+      const { monitorId, version, epoch } = deps.validator.check<SubscribeRequest>(
+        'HubSubscribe',
+        request,
+        'body',
+        'monitorId missing or in wrong format',
+      );
       const followed = [...socket.rooms].filter((room) => room.startsWith('monitor:')).length;
       await deps.admission.checkSubscribe(actor.tokenId, address, followed, socket.rooms.has(rooms.monitor(monitorId)));
       await deps.monitors.dataReadable(actor, monitorId);
@@ -35,20 +46,32 @@ export function handleSubscriptions(socket: HubSocket, deps: SubscriptionDeps): 
     }
   });
 
-  socket.on('monitor:unsubscribe', async (request: UnsubscribeRequest, ack: (a: Ack<{ monitorId: number }>) => void) => {
-    if (typeof ack !== 'function') return;
-    try {
-      const { monitorId } = deps.validator.check<UnsubscribeRequest>('HubUnsubscribe', request, 'body', 'monitorId missing or in wrong format');
-      await socket.leave(rooms.monitor(monitorId));
-      ack({ data: { monitorId } });
-    } catch (err) {
-      ack({ error: ackError(err) });
-    }
-  });
+  socket.on(
+    'monitor:unsubscribe',
+    async (request: UnsubscribeRequest, ack: (a: Ack<{ monitorId: number }>) => void) => {
+      if (typeof ack !== 'function') return;
+      try {
+        const { monitorId } = deps.validator.check<UnsubscribeRequest>(
+          'HubUnsubscribe',
+          request,
+          'body',
+          'monitorId missing or in wrong format',
+        );
+        await socket.leave(rooms.monitor(monitorId));
+        ack({ data: { monitorId } });
+      } catch (err) {
+        ack({ error: ackError(err) });
+      }
+    },
+  );
 }
 
 // A screen that subscribes while a test alarm runs shows it too (after its ack, so after its state).
-async function sendTestAlarm(socket: HubSocket, monitorId: number, screens: Pick<ScreenCommands, 'runningTestAlarm'>): Promise<void> {
+async function sendTestAlarm(
+  socket: HubSocket,
+  monitorId: number,
+  screens: Pick<ScreenCommands, 'runningTestAlarm'>,
+): Promise<void> {
   const running = await screens.runningTestAlarm(monitorId).catch(() => null);
   if (running) setImmediate(() => socket.emit('monitor:test-alarm', { monitorId, ...running }));
 }

@@ -11,20 +11,31 @@ import { rooms, type Ack, type WaterNearbyRequest, type WaterNearbyResult } from
 const MAX_IN_FLIGHT = 10;
 
 /** Handles one socket's water source requests. */
-export function handleWater(socket: HubSocket, deps: { validator: Validator; water: Pick<WaterSources, 'nearby'>; log: Logger }): void {
+export function handleWater(
+  socket: HubSocket,
+  deps: { validator: Validator; water: Pick<WaterSources, 'nearby'>; log: Logger },
+): void {
   let inFlight = 0;
   socket.on('water:nearby', async (request: WaterNearbyRequest, ack: (a: Ack<WaterNearbyResult>) => void) => {
     if (typeof ack !== 'function') return;
     if (inFlight >= MAX_IN_FLIGHT) {
-      ack({ error: { error: 'too_many_requests', message: `At most ${MAX_IN_FLIGHT} water source requests at a time` } });
+      ack({
+        error: { error: 'too_many_requests', message: `At most ${MAX_IN_FLIGHT} water source requests at a time` },
+      });
       return;
     }
     inFlight++;
     try {
-      const checked = deps.validator.check<WaterNearbyRequest>('HubWaterNearby', request, 'body', 'monitorId, latitude and longitude are required');
+      const checked = deps.validator.check<WaterNearbyRequest>(
+        'HubWaterNearby',
+        request,
+        'body',
+        'monitorId, latitude and longitude are required',
+      );
       const result = await deps.water.nearby(socket.data.actor, checked, async (entityId) => {
         // One entity's changes at a time: a monitor whose setting names another leaves the old one.
-        for (const room of socket.rooms) if (room.startsWith('water:') && room !== rooms.water(entityId)) await socket.leave(room);
+        for (const room of socket.rooms)
+          if (room.startsWith('water:') && room !== rooms.water(entityId)) await socket.leave(room);
         await socket.join(rooms.water(entityId));
       });
       ack({ data: result });

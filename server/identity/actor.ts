@@ -58,7 +58,9 @@ function touch(db: Connected, credential: string, recorded: Date | null | undefi
     touched.set(credential, now);
     // Bookkeeping, behind the reads others wait for (server/db/lane.ts): a failed write only leaves
     // "last used" a little older.
-    void bookkeeping(db).run(() => identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } })).catch(() => {});
+    void bookkeeping(db)
+      .run(() => identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }))
+      .catch(() => {});
   }
   if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
 }
@@ -72,8 +74,17 @@ export async function resolveActor(db: Connected, kind: TokenKind, token: string
   const found = await identityModels(db).Token.findById(credential).lean();
   if (!found || found.revokedAt || found.kind !== kind) return null;
   touch(db, credential, found.lastUsedAt);
-  if (found.kind === 'apikey') return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
-  if (found.kind === 'screen') return { kind: 'screen', tokenId: found.tokenId, credential, screenId: found.screenId!, monitorId: found.monitorId!, organizationId: found.organizationId! };
+  if (found.kind === 'apikey')
+    return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
+  if (found.kind === 'screen')
+    return {
+      kind: 'screen',
+      tokenId: found.tokenId,
+      credential,
+      screenId: found.screenId!,
+      monitorId: found.monitorId!,
+      organizationId: found.organizationId!,
+    };
   const user = await identityModels(db).User.findById(String(found.userId), { memberships: 1 }).lean();
   return {
     kind: 'user',

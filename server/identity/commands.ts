@@ -35,7 +35,10 @@ export class IdentityCommands {
   /** Adds a user to an organization, or changes his role there. */
   async addMember(organizationId: number, userId: number, role: Role) {
     await this.requireOrganization(organizationId);
-    await this.changeMemberships(userId, (list) => [...list.filter((m) => m.organizationId !== organizationId), { organizationId, role }]);
+    await this.changeMemberships(userId, (list) => [
+      ...list.filter((m) => m.organizationId !== organizationId),
+      { organizationId, role },
+    ]);
     return { organizationId, userId, role };
   }
 
@@ -55,7 +58,10 @@ export class IdentityCommands {
   }
 
   // Read-modify-write of one user's memberships, one change at a time across processes.
-  private async changeMemberships(userId: number, change: (list: Array<{ organizationId: number; role: Role }>) => Array<{ organizationId: number; role: Role }>) {
+  private async changeMemberships(
+    userId: number,
+    change: (list: Array<{ organizationId: number; role: Role }>) => Array<{ organizationId: number; role: Role }>,
+  ) {
     const { User } = this.models;
     const { Lock } = this.db.system;
     await withClaimLock(Lock, `user:${userId}`, async () => {
@@ -64,7 +70,8 @@ export class IdentityCommands {
       const next = change(user.memberships.map(({ organizationId, role }) => ({ organizationId, role })));
       await User.updateOne({ _id: String(userId) }, { $set: { memberships: next } });
       // A user who left an organization: the hub's next recheck looks at his sockets.
-      if (user.memberships.some((m) => !next.some((n) => n.organizationId === m.organizationId))) await credentialsChanged(this.db);
+      if (user.memberships.some((m) => !next.some((n) => n.organizationId === m.organizationId)))
+        await credentialsChanged(this.db);
     });
   }
 
@@ -107,23 +114,36 @@ export class IdentityCommands {
   /** Every user (or the members of one organization), by ID, with their memberships. */
   async listUsers(organizationId?: number) {
     if (organizationId !== undefined) await this.requireOrganization(organizationId);
-    const docs = await this.models.User.find(organizationId === undefined ? {} : { 'memberships.organizationId': organizationId }).lean();
+    const docs = await this.models.User.find(
+      organizationId === undefined ? {} : { 'memberships.organizationId': organizationId },
+    ).lean();
     return docs
-      .map((u) => ({ id: Number(u._id), name: u.name, createdAt: u.createdAt.toISOString(), memberships: u.memberships.map(({ organizationId: org, role }) => ({ organizationId: org, role })) }))
+      .map((u) => ({
+        id: Number(u._id),
+        name: u.name,
+        createdAt: u.createdAt.toISOString(),
+        memberships: u.memberships.map(({ organizationId: org, role }) => ({ organizationId: org, role })),
+      }))
       .sort((a, b) => a.id - b.id);
   }
 
   /** The members of an organization with their roles. */
   async listMembers(organizationId: number) {
     const users = await this.listUsers(organizationId);
-    return users.map((u) => ({ userId: u.id, name: u.name, role: u.memberships.find((m) => m.organizationId === organizationId)!.role }));
+    return users.map((u) => ({
+      userId: u.id,
+      name: u.name,
+      role: u.memberships.find((m) => m.organizationId === organizationId)!.role,
+    }));
   }
 
   /** The tokens of an organization (API keys and screen tokens) or of a user: never the secret. */
   async listTokens(owner: { organizationId: number } | { userId: number }) {
     if ('organizationId' in owner) await this.requireOrganization(owner.organizationId);
     else if (!(await userExists(this.db, owner.userId))) throw notFound(`User ${owner.userId} not found`);
-    const docs = await this.models.Token.find('organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId }).lean();
+    const docs = await this.models.Token.find(
+      'organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId },
+    ).lean();
     return docs
       .map((t) => ({
         id: t.tokenId,
@@ -150,10 +170,24 @@ export class IdentityCommands {
 
   /** Creates a screen's token: it reads one monitor only. */
   async createScreenToken(screen: { screenId: number; monitorId: number; organizationId: number; name: string }) {
-    return this.createToken({ kind: 'screen', name: screen.name, organizationId: screen.organizationId, userId: null, screenId: screen.screenId, monitorId: screen.monitorId });
+    return this.createToken({
+      kind: 'screen',
+      name: screen.name,
+      organizationId: screen.organizationId,
+      userId: null,
+      screenId: screen.screenId,
+      monitorId: screen.monitorId,
+    });
   }
 
-  private async createToken(fields: { kind: TokenKind; name: string; organizationId: number | null; userId: number | null; screenId?: number; monitorId?: number }) {
+  private async createToken(fields: {
+    kind: TokenKind;
+    name: string;
+    organizationId: number | null;
+    userId: number | null;
+    screenId?: number;
+    monitorId?: number;
+  }) {
     const { Token } = this.models;
     const token = generateToken(fields.kind);
     const id = await this.db.ids.next('token');

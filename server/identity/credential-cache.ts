@@ -28,7 +28,10 @@ export class CredentialCache {
   /** For each caller read here, the mark this process knew before reading it. */
   private readonly readUnder = new WeakMap<Caller, string | null>();
 
-  constructor(private readonly db: Connected, private readonly ttlMs: number) {}
+  constructor(
+    private readonly db: Connected,
+    private readonly ttlMs: number,
+  ) {}
 
   /** The caller for a token under a scheme, from the cache while it is fresh. */
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {

@@ -15,7 +15,11 @@ export const NO_CHANGES = 'none';
 
 /** Records a change that may take rights away from a credential: call it after that change's write. */
 export async function credentialsChanged(db: Connected): Promise<void> {
-  await identityModels(db).CredentialChange.updateOne({ _id: LATEST }, { $set: { mark: randomUUID(), at: new Date() } }, { upsert: true });
+  await identityModels(db).CredentialChange.updateOne(
+    { _id: LATEST },
+    { $set: { mark: randomUUID(), at: new Date() } },
+    { upsert: true },
+  );
 }
 
 /** The latest change's mark (one exact lookup). */

@@ -38,8 +38,14 @@ export async function membersAmong(db: Connected, organizationId: number, userId
  * the membership index (on the embedded engine a read of every user, once per alarm raised).
  */
 export async function membersOf(db: Connected, organizationId: number): Promise<Map<number, string>> {
-  const users = await identityModels(db).User.find({ 'memberships.organizationId': organizationId }, { name: 1, memberships: 1 }).lean();
-  return new Map(users.filter((u) => u.memberships.some((m) => m.organizationId === organizationId)).map((u) => [Number(u._id), u.name]));
+  const users = await identityModels(db)
+    .User.find({ 'memberships.organizationId': organizationId }, { name: 1, memberships: 1 })
+    .lean();
+  return new Map(
+    users
+      .filter((u) => u.memberships.some((m) => m.organizationId === organizationId))
+      .map((u) => [Number(u._id), u.name]),
+  );
 }
 
 /** The names of the given users (an unknown user is left out). */
@@ -51,13 +57,17 @@ export async function namesOf(db: Connected, userIds: number[]): Promise<Map<num
 
 /** Which of the credentials (token _ids) exist and are not revoked. */
 export async function validCredentials(db: Connected, credentials: string[]): Promise<Set<string>> {
-  const tokens = await Promise.all(credentials.map((c) => identityModels(db).Token.findById(c, { revokedAt: 1 }).lean()));
+  const tokens = await Promise.all(
+    credentials.map((c) => identityModels(db).Token.findById(c, { revokedAt: 1 }).lean()),
+  );
   return new Set(credentials.filter((_, i) => tokens[i] && !tokens[i]!.revokedAt));
 }
 
 /** The organizations each user is a member of now (an unknown user: none). */
 export async function membershipsOf(db: Connected, userIds: number[]): Promise<Map<number, Set<number>>> {
-  const users = await Promise.all(userIds.map((id) => identityModels(db).User.findById(String(id), { memberships: 1 }).lean()));
+  const users = await Promise.all(
+    userIds.map((id) => identityModels(db).User.findById(String(id), { memberships: 1 }).lean()),
+  );
   return new Map(userIds.map((id, i) => [id, new Set((users[i]?.memberships ?? []).map((m) => m.organizationId))]));
 }
 

@@ -1,5 +1,5 @@
-// Organizations, users (with their memberships) and tokens (docs/api.md "Authentication and permissions"). Every document is keyed by
-// a string _id, so resolving a credential on each request is two exact lookups on FerretDB too.
+// Organizations, users (with their memberships) and tokens (docs/api.md "Authentication and permissions"). Every
+// document is keyed by a string _id, so resolving a credential on each request is two exact lookups on FerretDB too.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../db/models.js';
 
@@ -67,48 +67,76 @@ const opts = { versionKey: false } as const;
 
 /** Identity's collections (read and written in server/identity/ only). */
 export const identityModels = defineModels((conn: Connection): IdentityModels => {
-  const token = new Schema<Token>({
-    _id: String,
-    tokenId: { type: Number, required: true },
-    kind: { type: String, required: true, enum: ['apikey', 'pat', 'screen'] },
-    name: { type: String, required: true },
-    organizationId: { type: Number, default: null },
-    userId: { type: Number, default: null },
-    screenId: { type: Number, default: null },
-    monitorId: { type: Number, default: null },
-    createdAt: { type: Date, required: true },
-    lastUsedAt: { type: Date, default: null },
-    revokedAt: { type: Date, default: null },
-  }, opts);
+  const token = new Schema<Token>(
+    {
+      _id: String,
+      tokenId: { type: Number, required: true },
+      kind: { type: String, required: true, enum: ['apikey', 'pat', 'screen'] },
+      name: { type: String, required: true },
+      organizationId: { type: Number, default: null },
+      userId: { type: Number, default: null },
+      screenId: { type: Number, default: null },
+      monitorId: { type: Number, default: null },
+      createdAt: { type: Date, required: true },
+      lastUsedAt: { type: Date, default: null },
+      revokedAt: { type: Date, default: null },
+    },
+    opts,
+  );
   token.index({ tokenId: 1 }, { unique: true });
   token.index({ organizationId: 1 });
   token.index({ userId: 1 });
 
-  const user = new Schema<User>({
-    _id: String,
-    name: { type: String, required: true },
-    memberships: {
-      type: [new Schema<MembershipEntry>({ organizationId: { type: Number, required: true }, role: { type: String, required: true, enum: ['admin', 'member'] } }, { _id: false })],
-      default: [],
+  const user = new Schema<User>(
+    {
+      _id: String,
+      name: { type: String, required: true },
+      memberships: {
+        type: [
+          new Schema<MembershipEntry>(
+            {
+              organizationId: { type: Number, required: true },
+              role: { type: String, required: true, enum: ['admin', 'member'] },
+            },
+            { _id: false },
+          ),
+        ],
+        default: [],
+      },
+      createdAt: { type: Date, required: true },
     },
-    createdAt: { type: Date, required: true },
-  }, opts);
+    opts,
+  );
   // Members of an organization (administration, not a request path).
   user.index({ 'memberships.organizationId': 1 });
 
   return {
-    Organization: conn.model<Organization>('Organization', new Schema<Organization>({
-      _id: String,
-      name: { type: String, required: true },
-      recordLimit: { type: Number, default: null },
-      createdAt: { type: Date, required: true },
-    }, opts), 'organizations'),
+    Organization: conn.model<Organization>(
+      'Organization',
+      new Schema<Organization>(
+        {
+          _id: String,
+          name: { type: String, required: true },
+          recordLimit: { type: Number, default: null },
+          createdAt: { type: Date, required: true },
+        },
+        opts,
+      ),
+      'organizations',
+    ),
     User: conn.model<User>('User', user, 'users'),
     Token: conn.model<Token>('Token', token, 'tokens'),
-    CredentialChange: conn.model<CredentialChange>('CredentialChange', new Schema<CredentialChange>({
-      _id: String,
-      mark: { type: String, required: true },
-      at: { type: Date, required: true },
-    }, opts), 'credential_changes'),
+    CredentialChange: conn.model<CredentialChange>(
+      'CredentialChange',
+      new Schema<CredentialChange>(
+        {
+          _id: String,
+          mark: { type: String, required: true },
+          at: { type: Date, required: true },
+        },
+        opts,
+      ),
+      'credential_changes',
+    ),
   };
 });

@@ -20,7 +20,8 @@ export function canConfigure(actor: Actor, organizationId: number): boolean {
 
 /** A monitor is read by members and API keys of its organization, and by the screens paired with it. */
 export function canReadMonitor(caller: Caller, monitor: { id: number; organizationID: number }): boolean {
-  if (caller.kind === 'screen') return caller.monitorId === monitor.id && caller.organizationId === monitor.organizationID;
+  if (caller.kind === 'screen')
+    return caller.monitorId === monitor.id && caller.organizationId === monitor.organizationID;
   return canRead(caller, monitor.organizationID);
 }
 
@@ -39,7 +40,7 @@ export type OwnerReach =
  */
 export function reachOwner(actor: Actor, organizationId: number | undefined, ownerId: number): OwnerReach {
   if (actor.kind === 'user' && actor.userId === ownerId) return { via: 'self' };
-  const acting = actor.kind === 'apikey' ? organizationId ?? actor.organizationId : organizationId;
+  const acting = actor.kind === 'apikey' ? (organizationId ?? actor.organizationId) : organizationId;
   if (acting === undefined) return { via: 'none', status: 404 };
   if (!canConfigure(actor, acting)) return { via: 'none', status: 403 };
   return { via: 'organization', organizationId: acting };
@@ -52,7 +53,7 @@ export function canAnswerPush(actor: Actor, ownerId: number): boolean {
 
 /** The organization an alarm feedback is for: an API key's own, or the one a user names and belongs to. */
 export function feedbackOrganization(actor: Actor, organizationId: number | undefined): number | undefined {
-  return actor.kind === 'apikey' ? organizationId ?? actor.organizationId : organizationId;
+  return actor.kind === 'apikey' ? (organizationId ?? actor.organizationId) : organizationId;
 }
 
 /** Journal: every member (and the API key) reads journals and writes locks and entries. */

@@ -31,7 +31,8 @@ export const PORTRAIT = { width: 1080, height: 1920 };
 /** Launches Chromium; throws (never skips) with a clear message when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    const message = `Chromium is missing at ${CHROMIUM_PATH}: the display browser tests need Debian's chromium ` +
+    const message =
+      `Chromium is missing at ${CHROMIUM_PATH}: the display browser tests need Debian's chromium ` +
       '(apt-get install chromium; `bash .ci/run` installs it). They fail rather than skip.';
     // uvu swallows errors thrown in a suite's `before` (it only counts the tests as failed), so say it here.
     process.stdout.write(`\n✘ ${message}\n`);
@@ -65,7 +66,10 @@ export interface ScreenPage {
   texts(testId: string): Promise<string[]>;
   /** How many elements carry this data-testid now. */
   count(testId: string): Promise<number>;
-  /** Polls until the first element with this data-testid contains (or matches) `expected`; resolves with the text that did. */
+  /**
+   * Polls until the first element with this data-testid contains (or matches) `expected`; resolves with the text that
+   * did.
+   */
   waitForText(testId: string, expected: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Waits for the sign-in form (following the pairing screen's token link), types the token and submits it. */
   signIn(token: string): Promise<void>;
@@ -133,7 +137,8 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
     websocket,
     // Read at once, never with a timeout: on a busy machine a timed read came back '' while the element
     // was there ('' only when there is none, or the page is navigating).
-    text: (testId) => page.evaluate((sel) => document.querySelector(sel)?.textContent ?? '', selector(testId)).catch(() => ''),
+    text: (testId) =>
+      page.evaluate((sel) => document.querySelector(sel)?.textContent ?? '', selector(testId)).catch(() => ''),
     texts: (testId) => page.locator(selector(testId)).allTextContents(),
     count: (testId) => page.locator(selector(testId)).count(),
     async waitForText(testId, expected, timeoutMs = WAIT_MS) {
@@ -151,14 +156,24 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
         );
         return ((await handle.jsonValue()) as { value: string }).value;
       } catch {
-        const now = (await page.locator(selector(testId)).count()) > 0 ? JSON.stringify(await screen.text(testId)) : 'no such element';
-        throw new Error(`timed out after ${timeoutMs} ms waiting for [data-testid=${testId}] to show ${String(expected)}; it shows ${now}`);
+        const now =
+          (await page.locator(selector(testId)).count()) > 0
+            ? JSON.stringify(await screen.text(testId))
+            : 'no such element';
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for [data-testid=${testId}] to show ${String(expected)}; ` +
+            `it shows ${now}`,
+        );
       }
     },
     async signIn(token) {
-      await page.locator(`${selector('signin')}, ${selector('pairing')}`).first().waitFor({ timeout: WAIT_MS });
+      await page
+        .locator(`${selector('signin')}, ${selector('pairing')}`)
+        .first()
+        .waitFor({ timeout: WAIT_MS });
       // A screen without a credential shows its pairing code; the token form is one link away.
-      if ((await page.locator(selector('pairing-use-token')).count()) > 0) await page.locator(selector('pairing-use-token')).click();
+      if ((await page.locator(selector('pairing-use-token')).count()) > 0)
+        await page.locator(selector('pairing-use-token')).click();
       await page.locator(selector('signin')).waitFor({ timeout: WAIT_MS });
       await page.locator(selector('signin-token')).fill(token);
       await page.locator(selector('signin-submit')).click();
@@ -169,9 +184,23 @@ export async function openScreen(browser: Browser, url: string, viewport = LANDS
   return screen;
 }
 
-/** Opens a fresh context on `url` with `token` already stored, as a kiosk after its first sign-in; `init` runs before the page's scripts. */
-export async function openSignedIn(browser: Browser, url: string, token: string, viewport = LANDSCAPE, init = ''): Promise<ScreenPage> {
-  return openScreen(browser, url, viewport, `localStorage.setItem(${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(token)});\n${init}`);
+/**
+ * Opens a fresh context on `url` with `token` already stored, as a kiosk after its first sign-in; `init` runs before
+ * the page's scripts.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  viewport = LANDSCAPE,
+  init = '',
+): Promise<ScreenPage> {
+  return openScreen(
+    browser,
+    url,
+    viewport,
+    `localStorage.setItem(${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(token)});\n${init}`,
+  );
 }
 
 /**

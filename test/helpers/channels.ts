@@ -51,10 +51,24 @@ export function channelSuite(name: string, env: Record<string, string> | (() => 
 }
 
 /** The 401 cases: no credential, an unknown API key, an unknown personal token. */
-export function unauthorizedCases(s: ReturnType<typeof channelSuite>, label: string, method: string, target: (ctx: Ctx) => string, body?: unknown) {
+export function unauthorizedCases(
+  s: ReturnType<typeof channelSuite>,
+  label: string,
+  method: string,
+  target: (ctx: Ctx) => string,
+  body?: unknown,
+) {
   s(`${label} 401 without a credential and with unknown tokens`, async (ctx) => {
     expectError(await request(ctx.svc.url, method, target(ctx), { body }), 401, 'unauthorized');
-    expectError(await request(ctx.svc.url, method, target(ctx), { auth: { apiKey: 'ahk_' + 'x'.repeat(43) }, body }), 401, 'unauthorized');
-    expectError(await request(ctx.svc.url, method, target(ctx), { auth: { pat: 'ahp_unknown' }, body }), 401, 'unauthorized');
+    expectError(
+      await request(ctx.svc.url, method, target(ctx), { auth: { apiKey: 'ahk_' + 'x'.repeat(43) }, body }),
+      401,
+      'unauthorized',
+    );
+    expectError(
+      await request(ctx.svc.url, method, target(ctx), { auth: { pat: 'ahp_unknown' }, body }),
+      401,
+      'unauthorized',
+    );
   });
 }

@@ -15,7 +15,11 @@ export interface CliResult {
 }
 
 /** `node --import tsx server/admin/cli.ts ...args` with `env` layered over this process's environment. */
-export function runAdmin(args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<CliResult> {
+export function runAdmin(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], {
       cwd: repoRoot,

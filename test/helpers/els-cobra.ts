@@ -32,19 +32,78 @@ let made: Pem | undefined;
 export function pem(): Pem {
   if (made) return made;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'els-cobra-pem-'));
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const openssl = (...args: string[]) =>
+    execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
   try {
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '30', '-subj', '/CN=els-cobra test');
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=Test CA');
-    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=Leitstelle');
-    openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '30');
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=els-cobra test',
+    );
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=Test CA',
+    );
+    openssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'leaf.key',
+      '-out',
+      'leaf.csr',
+      '-subj',
+      '/CN=Leitstelle',
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      'leaf.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'leaf.pem',
+      '-days',
+      '30',
+    );
     openssl('pkey', '-in', 'leaf.key', '-traditional', '-out', 'leaf-rsa.key');
     openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'other.key');
     openssl('pkcs8', '-topk8', '-in', 'key.pem', '-passout', 'pass:geheim', '-out', 'encrypted.key');
     made = {
-      certificate: read('cert.pem'), privateKey: read('key.pem'), leaf: read('leaf.pem'), leafKey: read('leaf-rsa.key'),
-      caChain: read('ca.pem'), otherKey: read('other.key'), encryptedKey: read('encrypted.key'),
+      certificate: read('cert.pem'),
+      privateKey: read('key.pem'),
+      leaf: read('leaf.pem'),
+      leafKey: read('leaf-rsa.key'),
+      caChain: read('ca.pem'),
+      otherKey: read('other.key'),
+      encryptedKey: read('encrypted.key'),
     };
     return made;
   } finally {
@@ -53,4 +112,5 @@ export function pem(): Pem {
 }
 
 /** A suite with a fresh service using TEST_KEY (unless `env` says otherwise) and organizations A and B. */
-export const elsSuite = (name: string, env: Record<string, string> = { SECRETS_KEY: TEST_KEY }) => journalSuite(name, env);
+export const elsSuite = (name: string, env: Record<string, string> = { SECRETS_KEY: TEST_KEY }) =>
+  journalSuite(name, env);

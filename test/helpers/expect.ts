@@ -21,7 +21,10 @@ export function expectError(res: Reply, status: number, error: string, message?:
 /** Asserts a 400 whose details name where and which field was wrong. */
 export function expectBadRequest(res: Reply, code: string, message: string, where: string, path?: string): void {
   expectError(res, 400, code, message);
-  assert.ok(Array.isArray(res.body.details) && res.body.details.length > 0, `details missing: ${JSON.stringify(res.body)}`);
+  assert.ok(
+    Array.isArray(res.body.details) && res.body.details.length > 0,
+    `details missing: ${JSON.stringify(res.body)}`,
+  );
   const detail = res.body.details[0];
   assert.is(detail.in, where);
   assert.type(detail.problem, 'string');
@@ -30,6 +33,10 @@ export function expectBadRequest(res: Reply, code: string, message: string, wher
 
 /** Asserts two answers are the same to the caller: status, headers' content type and body (its requestId aside). */
 export function expectSameAnswer(res: Reply, other: Reply, what: string): void {
-  const strip = (r: Reply) => ({ status: r.status, type: r.headers.get('content-type'), body: { ...r.body, requestId: undefined } });
+  const strip = (r: Reply) => ({
+    status: r.status,
+    type: r.headers.get('content-type'),
+    body: { ...r.body, requestId: undefined },
+  });
   assert.equal(strip(res), strip(other), what);
 }

@@ -24,15 +24,30 @@ export async function shownCode(screen: ScreenPage, timeoutMs = WAIT_MS): Promis
   return screen.waitForText('pairing-code', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/, timeoutMs);
 }
 
-/** F3 as an admin's tool sends it, with the code typed as the screen shows it; asserts 201 and returns the screen's id. */
+/**
+ * F3 as an admin's tool sends it, with the code typed as the screen shows it; asserts 201 and returns the screen's id.
+ */
 export async function pairCode(ctx: WallCtx, monitorId: number, code: string, name: string): Promise<number> {
-  const res = await client(ctx.service.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${monitorId}/screens`, { code, name });
+  const res = await client(ctx.service.url, { apiKey: ctx.org.apiKey }).post(`/api/v1/monitor/${monitorId}/screens`, {
+    code,
+    name,
+  });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.id as number;
 }
 
-/** Opens /display without a credential (`query` e.g. "?lang=de"), pairs it with the monitor as `name`, and waits for the live screen. */
-export async function openPaired(ctx: WallCtx, monitorId: number, name: string, query = '', viewport = LANDSCAPE, init = ''): Promise<PairedPage> {
+/**
+ * Opens /display without a credential (`query` e.g. "?lang=de"), pairs it with the monitor as `name`, and waits for the
+ * live screen.
+ */
+export async function openPaired(
+  ctx: WallCtx,
+  monitorId: number,
+  name: string,
+  query = '',
+  viewport = LANDSCAPE,
+  init = '',
+): Promise<PairedPage> {
   const screen = await openScreen(ctx.browser, `${ctx.service.url}/display${query}`, viewport, init);
   ctx.screens.push(screen);
   const code = await shownCode(screen);
@@ -42,12 +57,15 @@ export async function openPaired(ctx: WallCtx, monitorId: number, name: string, 
 }
 
 /** What the page stored about its pairing. */
-export async function storedPairing(screen: ScreenPage): Promise<{ screenId: number; monitorId: number; name: string } | null> {
+export async function storedPairing(
+  screen: ScreenPage,
+): Promise<{ screenId: number; monitorId: number; name: string } | null> {
   return JSON.parse((await screen.page.evaluate((key) => localStorage.getItem(key), PAIRING_STORAGE_KEY)) ?? 'null');
 }
 
 /** A page script recording every `alarmhub:power` DOM event in `window.powerEvents` (plain JavaScript for the page). */
-export const RECORD_POWER = "window.powerEvents = []; addEventListener('alarmhub:power', (e) => window.powerEvents.push(e.detail.state));";
+export const RECORD_POWER =
+  "window.powerEvents = []; addEventListener('alarmhub:power', (e) => window.powerEvents.push(e.detail.state));";
 
 /** The `alarmhub:power` states the page dispatched so far. */
 export function powerEvents(screen: ScreenPage): Promise<string[]> {
@@ -56,7 +74,12 @@ export function powerEvents(screen: ScreenPage): Promise<string[]> {
 
 /** A kiosk agent beside a screen: connects with the screen token and records `screen:power`. */
 export async function kioskAgent(url: string, token: string): Promise<{ socket: Socket; states: string[] }> {
-  const socket = io(url, { path: '/socket.io', auth: { token, scheme: 'screen-token', role: 'agent' }, transports: ['websocket'], reconnection: false });
+  const socket = io(url, {
+    path: '/socket.io',
+    auth: { token, scheme: 'screen-token', role: 'agent' },
+    transports: ['websocket'],
+    reconnection: false,
+  });
   const states: string[] = [];
   socket.on('screen:power', (event: { state: string }) => states.push(event.state));
   await new Promise<void>((resolve, reject) => {
@@ -67,7 +90,12 @@ export async function kioskAgent(url: string, token: string): Promise<{ socket: 
 }
 
 /** Polls `read` until `done` holds for its value; the last value goes into the failure message. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = WAIT_MS): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = WAIT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

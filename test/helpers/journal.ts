@@ -41,24 +41,49 @@ export function journalSuite(name: string, env: Record<string, string> = {}): Te
 }
 
 /** One test for the 401s: no credential, unknown tokens, and each token under the other scheme's header. */
-export function rejectsUnauthenticated<T extends { svc: TestService; a: OrgFixture }>(s: Test<T>, label: string, method: string, target: (ctx: T) => string, body?: unknown) {
-  s(`${label} 401 without a credential, with an unknown token, or with a token under the other scheme's header`, async (ctx) => {
-    const unknownKey = { apiKey: `ahk_${'x'.repeat(43)}` };
-    for (const auth of [null, unknownKey, { pat: 'ahp_unknown' }, { pat: ctx.a.apiKey }, { apiKey: ctx.a.admin.token }]) {
-      expectError(await request(ctx.svc.url, method, target(ctx), { auth, body }), 401, 'unauthorized');
-    }
-  });
+export function rejectsUnauthenticated<T extends { svc: TestService; a: OrgFixture }>(
+  s: Test<T>,
+  label: string,
+  method: string,
+  target: (ctx: T) => string,
+  body?: unknown,
+) {
+  s(
+    `${label} 401 without a credential, with an unknown token, or with a token under the other scheme's header`,
+    async (ctx) => {
+      const unknownKey = { apiKey: `ahk_${'x'.repeat(43)}` };
+      for (const auth of [
+        null,
+        unknownKey,
+        { pat: 'ahp_unknown' },
+        { pat: ctx.a.apiKey },
+        { apiKey: ctx.a.admin.token },
+      ]) {
+        expectError(await request(ctx.svc.url, method, target(ctx), { auth, body }), 401, 'unauthorized');
+      }
+    },
+  );
 }
 
 /** Creates a category of `org` with its API key and returns it. */
-export async function newCategory(ctx: JournalCtx, org: OrgFixture, name = 'Lage', description = 'Lagemeldungen'): Promise<{ id: number; name: string; description: string; organizationId: number }> {
+export async function newCategory(
+  ctx: JournalCtx,
+  org: OrgFixture,
+  name = 'Lage',
+  description = 'Lagemeldungen',
+): Promise<{ id: number; name: string; description: string; organizationId: number }> {
   const res = await client(ctx.svc.url, as.key(org)).post(CATEGORIES, { name, description, organizationId: org.orgId });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 /** Opens (and so creates) a journal with J6 and returns its ID. */
-export async function openJournal(ctx: JournalCtx, org: OrgFixture, query = `organization_id=${org.orgId}`, auth = as.key(org)): Promise<number> {
+export async function openJournal(
+  ctx: JournalCtx,
+  org: OrgFixture,
+  query = `organization_id=${org.orgId}`,
+  auth = as.key(org),
+): Promise<number> {
   const res = await client(ctx.svc.url, auth).get(`${BASE}?${query}`);
   assert.is(res.status, 200, JSON.stringify(res.body));
   return res.body.id;
@@ -83,8 +108,19 @@ export async function lock(ctx: JournalCtx, journalId: number, auth: Credential)
 }
 
 /** Writes an entry as `auth` and returns the response. */
-export function writeEntry(ctx: JournalCtx, journalId: number, auth: Credential, categoryId: number, fields: Record<string, unknown> = {}) {
-  return client(ctx.svc.url, auth).post(`${BASE}/${journalId}/entries`, { journalId, categoryId, text: 'Eintrag', ...fields });
+export function writeEntry(
+  ctx: JournalCtx,
+  journalId: number,
+  auth: Credential,
+  categoryId: number,
+  fields: Record<string, unknown> = {},
+) {
+  return client(ctx.svc.url, auth).post(`${BASE}/${journalId}/entries`, {
+    journalId,
+    categoryId,
+    text: 'Eintrag',
+    ...fields,
+  });
 }
 
 const validator = new Validator();
@@ -94,6 +130,9 @@ export function matchesSchema(schemaId: string, body: unknown): void {
   try {
     validator.check(schemaId, body, 'body', schemaId);
   } catch (err) {
-    assert.unreachable(`response does not match ${schemaId}: ${JSON.stringify((err as { details?: unknown }).details)} in ${JSON.stringify(body)}`);
+    assert.unreachable(
+      `response does not match ${schemaId}: ${JSON.stringify((err as { details?: unknown }).details)} ` +
+        `in ${JSON.stringify(body)}`,
+    );
   }
 }

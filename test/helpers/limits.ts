@@ -20,8 +20,14 @@ export async function spendBudget<T>(
   }
   const refilled = Math.ceil(((performance.now() - started) / 1000) * limit.perSecond);
   const accepted = answers.filter((a) => a === limit.accepted).length;
-  assert.ok(answers.every((a) => a === limit.accepted || a === limit.refused), `${limit.what}: ${answers.join(',')}`);
-  assert.ok(accepted >= limit.burst && accepted <= limit.burst + refilled,
-    `${limit.what}: ${accepted} accepted, expected ${limit.burst} plus at most ${refilled} refilled: ${answers.join(',')}`);
+  assert.ok(
+    answers.every((a) => a === limit.accepted || a === limit.refused),
+    `${limit.what}: ${answers.join(',')}`,
+  );
+  assert.ok(
+    accepted >= limit.burst && accepted <= limit.burst + refilled,
+    `${limit.what}: ${accepted} accepted, expected ${limit.burst} plus at most ${refilled} refilled: ` +
+      `${answers.join(',')}`,
+  );
   return answers;
 }

@@ -29,7 +29,11 @@ export const member = (org: OrgFixture): Credential => ({ pat: org.member.token 
 
 /** Creates a monitor of `org` with the organization's API key and returns its ID. */
 export async function createMonitor(ctx: Ctx, org: OrgFixture, fields: Record<string, unknown> = {}): Promise<number> {
-  const res = await client(ctx.svc.url, key(org)).post(BASE, { name: 'Station screen', organizationID: org.orgId, ...fields });
+  const res = await client(ctx.svc.url, key(org)).post(BASE, {
+    name: 'Station screen',
+    organizationID: org.orgId,
+    ...fields,
+  });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.id;
 }
@@ -59,17 +63,38 @@ export function area(name: string) {
 }
 
 /** The three 401 cases every operation shares. */
-export function unauthorizedCases(s: ReturnType<typeof area>, label: string, method: string, target: (ctx: Ctx) => string, body?: unknown) {
+export function unauthorizedCases(
+  s: ReturnType<typeof area>,
+  label: string,
+  method: string,
+  target: (ctx: Ctx) => string,
+  body?: unknown,
+) {
   s(`${label} 401 without a credential`, async (ctx) => {
     expectError(await request(ctx.svc.url, method, target(ctx), { body }), 401, 'unauthorized');
   });
   s(`${label} 401 with an unknown token`, async (ctx) => {
     const res = await request(ctx.svc.url, method, target(ctx), { auth: { apiKey: 'ahk_' + 'x'.repeat(43) }, body });
     expectError(res, 401, 'unauthorized');
-    expectError(await request(ctx.svc.url, method, target(ctx), { auth: { pat: 'ahp_unknown' }, body }), 401, 'unauthorized');
+    expectError(
+      await request(ctx.svc.url, method, target(ctx), { auth: { pat: 'ahp_unknown' }, body }),
+      401,
+      'unauthorized',
+    );
   });
-  s(`${label} 401 with a token under the other scheme's header (API key as Personal-Access-Token and back)`, async (ctx) => {
-    expectError(await request(ctx.svc.url, method, target(ctx), { auth: { pat: ctx.a.apiKey }, body }), 401, 'unauthorized');
-    expectError(await request(ctx.svc.url, method, target(ctx), { auth: { apiKey: ctx.a.admin.token }, body }), 401, 'unauthorized');
-  });
+  s(
+    `${label} 401 with a token under the other scheme's header (API key as Personal-Access-Token and back)`,
+    async (ctx) => {
+      expectError(
+        await request(ctx.svc.url, method, target(ctx), { auth: { pat: ctx.a.apiKey }, body }),
+        401,
+        'unauthorized',
+      );
+      expectError(
+        await request(ctx.svc.url, method, target(ctx), { auth: { apiKey: ctx.a.admin.token }, body }),
+        401,
+        'unauthorized',
+      );
+    },
+  );
 }

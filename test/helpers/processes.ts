@@ -35,12 +35,13 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
       resolve({
         url: `http://127.0.0.1:${match[1]}`,
         child,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null) return done(child.exitCode);
-          child.removeAllListeners('exit');
-          child.once('exit', (code) => done(code));
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.removeAllListeners('exit');
+            child.once('exit', (code) => done(code));
+            child.kill('SIGTERM');
+          }),
       });
     });
   });
@@ -48,7 +49,9 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
 
 /** The embedded FerretDB helper on `listen` over `dir`, for tests that kill and restart the database. */
 export function startFerret(dir: string, listen: string): Promise<{ child: ChildProcess; uri: string }> {
-  const child = spawn(path.join(repoRoot, 'tools/ferretdb/bin/ferretdb-embedded'), ['-dir', dir, '-listen', listen], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(path.join(repoRoot, 'tools/ferretdb/bin/ferretdb-embedded'), ['-dir', dir, '-listen', listen], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`FerretDB exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, uri: line.trim() }));
@@ -69,18 +72,25 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** A redis-server of the test's own on a free port, keeping nothing on disk; started, and `start` again after `kill`. */
+/**
+ * A redis-server of the test's own on a free port, keeping nothing on disk; started, and `start` again after `kill`.
+ */
 export async function privateRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | null = null;
-  const alive = (c: ChildProcess | null): c is ChildProcess => c !== null && c.exitCode === null && c.signalCode === null;
+  const alive = (c: ChildProcess | null): c is ChildProcess =>
+    c !== null && c.exitCode === null && c.signalCode === null;
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
       // A second start while it runs would spawn a server that cannot bind, and lose the running one.
       if (alive(child)) return;
-      const spawned = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      const spawned = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       child = spawned;
       running.add(spawned);
       spawned.once('exit', () => running.delete(spawned));

@@ -7,7 +7,12 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import http2, { type Http2SecureServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import http2, {
+  type Http2SecureServer,
+  type Http2Session,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +48,11 @@ export interface PushFakes {
   close(): Promise<void>;
 }
 
-type Handler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, body: string) => Promise<{ status: number; body: unknown }>;
+type Handler = (
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  body: string,
+) => Promise<{ status: number; body: unknown }>;
 
 async function serve(tls: { key: string; cert: string }, handle: Handler): Promise<Fake> {
   const sessions = new Set<Http2Session>();
@@ -53,10 +62,11 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
     requests: [],
     dead: new Set(),
     failNext: [],
-    close: () => new Promise((resolve) => {
-      for (const s of sessions) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sessions) s.destroy();
+        server.close(() => resolve());
+      }),
   };
   server.on('session', (s) => {
     sessions.add(s);
@@ -107,21 +117,33 @@ function apnsHandler(publicKey: KeyObject, keyId: string, teamId: string, topic:
     } catch {
       return { status: 400, body: { reason: 'PayloadEmpty' } };
     }
-    if (!payload?.aps?.alert?.title || typeof payload.confirmToken !== 'string') return { status: 400, body: { reason: 'BadPayload' } };
+    if (!payload?.aps?.alert?.title || typeof payload.confirmToken !== 'string')
+      return { status: 400, body: { reason: 'BadPayload' } };
     if (fake().dead.has(match[1])) return { status: 410, body: { reason: 'Unregistered', timestamp: Date.now() } };
     return { status: 200, body: undefined };
   };
 }
 
-function fcmHandler(publicKey: KeyObject, email: string, project: string, fake: () => Fake & { tokensIssued: string[] }): Handler {
+function fcmHandler(
+  publicKey: KeyObject,
+  email: string,
+  project: string,
+  fake: () => Fake & { tokensIssued: string[] },
+): Handler {
   return async (_stream, headers, raw) => {
     const url = fake().url;
     if (headers[':path'] === '/token') {
       const form = new URLSearchParams(raw);
-      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return { status: 400, body: { error: 'unsupported_grant_type' } };
+      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+        return { status: 400, body: { error: 'unsupported_grant_type' } };
       try {
-        const { payload } = await jwtVerify(form.get('assertion') ?? '', publicKey, { algorithms: ['RS256'], issuer: email, audience: `${url}/token` });
-        if (!String(payload.scope).split(' ').includes('https://www.googleapis.com/auth/firebase.messaging')) throw new Error('scope');
+        const { payload } = await jwtVerify(form.get('assertion') ?? '', publicKey, {
+          algorithms: ['RS256'],
+          issuer: email,
+          audience: `${url}/token`,
+        });
+        if (!String(payload.scope).split(' ').includes('https://www.googleapis.com/auth/firebase.messaging'))
+          throw new Error('scope');
       } catch {
         return { status: 400, body: { error: 'invalid_grant' } };
       }
@@ -129,15 +151,26 @@ function fcmHandler(publicKey: KeyObject, email: string, project: string, fake: 
       fake().tokensIssued.push(token);
       return { status: 200, body: { access_token: token, expires_in: 3599, token_type: 'Bearer' } };
     }
-    if (headers[':path'] !== `/v1/projects/${project}/messages:send`) return { status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } };
+    if (headers[':path'] !== `/v1/projects/${project}/messages:send`)
+      return { status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } };
     const bearer = String(headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!fake().tokensIssued.includes(bearer)) return { status: 401, body: { error: { code: 401, status: 'UNAUTHENTICATED' } } };
+    if (!fake().tokensIssued.includes(bearer))
+      return { status: 401, body: { error: { code: 401, status: 'UNAUTHENTICATED' } } };
     const message = (JSON.parse(raw) as any).message;
     if (!message?.token || typeof message.data?.confirmToken !== 'string' || !message.notification?.title) {
       return { status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT' } } };
     }
     if (fake().dead.has(message.token)) {
-      return { status: 404, body: { error: { code: 404, status: 'NOT_FOUND', details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }] } } };
+      return {
+        status: 404,
+        body: {
+          error: {
+            code: 404,
+            status: 'NOT_FOUND',
+            details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }],
+          },
+        },
+      };
     }
     return { status: 200, body: { name: `projects/${project}/messages/${randomBytes(6).toString('hex')}` } };
   };
@@ -148,30 +181,89 @@ export async function startPushFakes(): Promise<PushFakes> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'push-fakes-'));
   const keyFile = path.join(dir, 'tls-key.pem');
   const certFile = path.join(dir, 'tls-cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile,
-    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
 
   const apnsKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const apnsKeyFile = path.join(dir, 'AuthKey.p8');
   fs.writeFileSync(apnsKeyFile, apnsKey.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  const [keyId, teamId, topic, project, email] = ['KEY1234567', 'TEAM123456', 'org.alarmhub.app', 'alarm-hub-test', 'push@alarm-hub-test.iam.gserviceaccount.com'];
+  const [keyId, teamId, topic, project, email] = [
+    'KEY1234567',
+    'TEAM123456',
+    'org.alarmhub.app',
+    'alarm-hub-test',
+    'push@alarm-hub-test.iam.gserviceaccount.com',
+  ];
 
-  const apns: Fake = await serve(tls, apnsHandler(apnsKey.publicKey, keyId, teamId, topic, () => apns));
-  const apnsSandbox: Fake = await serve(tls, apnsHandler(apnsKey.publicKey, keyId, teamId, topic, () => apnsSandbox));
+  const apns: Fake = await serve(
+    tls,
+    apnsHandler(apnsKey.publicKey, keyId, teamId, topic, () => apns),
+  );
+  const apnsSandbox: Fake = await serve(
+    tls,
+    apnsHandler(apnsKey.publicKey, keyId, teamId, topic, () => apnsSandbox),
+  );
   const account = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const fcm: Fake & { tokensIssued: string[] } = Object.assign(await serve(tls, fcmHandler(account.publicKey, email, project, (): Fake & { tokensIssued: string[] } => fcm)), { tokensIssued: [] as string[] });
+  const fcm: Fake & { tokensIssued: string[] } = Object.assign(
+    await serve(
+      tls,
+      fcmHandler(account.publicKey, email, project, (): Fake & { tokensIssued: string[] } => fcm),
+    ),
+    { tokensIssued: [] as string[] },
+  );
   const serviceAccountFile = path.join(dir, 'service-account.json');
-  fs.writeFileSync(serviceAccountFile, JSON.stringify({
-    type: 'service_account', project_id: project, private_key_id: 'abc123', client_email: email,
-    private_key: account.privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `${fcm.url}/token`,
-  }));
+  fs.writeFileSync(
+    serviceAccountFile,
+    JSON.stringify({
+      type: 'service_account',
+      project_id: project,
+      private_key_id: 'abc123',
+      client_email: email,
+      private_key: account.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: `${fcm.url}/token`,
+    }),
+  );
 
   return {
-    apns, apnsSandbox, fcm, keyId, teamId, topic, project,
+    apns,
+    apnsSandbox,
+    fcm,
+    keyId,
+    teamId,
+    topic,
+    project,
     env: {
-      APNS_KEY_FILE: apnsKeyFile, APNS_KEY_ID: keyId, APNS_TEAM_ID: teamId, APNS_TOPIC: topic, APNS_HOST: apns.url, APNS_SANDBOX_HOST: apnsSandbox.url,
-      FCM_SERVICE_ACCOUNT_FILE: serviceAccountFile, FCM_HOST: fcm.url, PUSH_EXTRA_CA_FILE: certFile,
+      APNS_KEY_FILE: apnsKeyFile,
+      APNS_KEY_ID: keyId,
+      APNS_TEAM_ID: teamId,
+      APNS_TOPIC: topic,
+      APNS_HOST: apns.url,
+      APNS_SANDBOX_HOST: apnsSandbox.url,
+      FCM_SERVICE_ACCOUNT_FILE: serviceAccountFile,
+      FCM_HOST: fcm.url,
+      PUSH_EXTRA_CA_FILE: certFile,
     },
     async close() {
       await Promise.all([apns.close(), apnsSandbox.close(), fcm.close()]);

@@ -17,14 +17,33 @@ export interface Screen {
 }
 
 /** Connects with a token; resolves once connected, rejects with the connect_error message. */
-export function connectScreen(url: string, token: string, scheme = token.startsWith('ahp_') ? 'personal-access-token' : 'api-token', headers: Record<string, string> = {}): Promise<Screen> {
-  const socket = io(url, { path: '/socket.io', auth: { token, scheme }, transports: ['websocket'], reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 500, extraHeaders: headers });
+export function connectScreen(
+  url: string,
+  token: string,
+  scheme = token.startsWith('ahp_') ? 'personal-access-token' : 'api-token',
+  headers: Record<string, string> = {},
+): Promise<Screen> {
+  const socket = io(url, {
+    path: '/socket.io',
+    auth: { token, scheme },
+    transports: ['websocket'],
+    reconnection: true,
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 500,
+    extraHeaders: headers,
+  });
   const screen: Screen = {
     socket,
     events: [],
     shown: [],
     version: -1,
-    subscribe: (monitorId, version, epoch) => socket.timeout(WAIT_MS).emitWithAck('monitor:subscribe', version === undefined ? { monitorId } : { monitorId, version, ...(epoch ? { epoch } : {}) }),
+    subscribe: (monitorId, version, epoch) =>
+      socket
+        .timeout(WAIT_MS)
+        .emitWithAck(
+          'monitor:subscribe',
+          version === undefined ? { monitorId } : { monitorId, version, ...(epoch ? { epoch } : {}) },
+        ),
     async waitFor(predicate, timeoutMs = WAIT_MS, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {

@@ -28,9 +28,20 @@ export function otherDatabase(name: string): string {
  * picks another database, `log` receives its log lines, `monitorCommands` is openDatabase's (for tests
  * that count a request's commands).
  */
-export async function startTestService(env: Record<string, string> = {}, opts: { dbUri?: string; log?: Logger; monitorCommands?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  opts: { dbUri?: string; log?: Logger; monitorCommands?: boolean } = {},
+): Promise<TestService> {
   // Rate limiting is off unless a test turns it on: suites fire hundreds of requests with one key.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TOKEN_RECHECK_MS: '500', RATE_LIMIT_PER_SECOND: '0', CREDENTIAL_CACHE_MS: '0', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    TOKEN_RECHECK_MS: '500',
+    RATE_LIMIT_PER_SECOND: '0',
+    CREDENTIAL_CACHE_MS: '0',
+    ...env,
+  });
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, opts.dbUri ?? testDbUri(), log, { monitorCommands: opts.monitorCommands });
   return { ...service, url: `http://127.0.0.1:${service.port}`, identity: new IdentityCommands(service.db) };
@@ -58,5 +69,11 @@ export async function createOrg(service: TestService, name = `Org ${++counter}`)
     const pat = await identity.createPersonalToken(u.id, 'laptop');
     return { userId: u.id, token: pat.token, tokenId: pat.id };
   };
-  return { orgId: org.id, apiKey: key.token, apiKeyId: key.id, admin: await user('admin'), member: await user('member') };
+  return {
+    orgId: org.id,
+    apiKey: key.token,
+    apiKeyId: key.id,
+    admin: await user('admin'),
+    member: await user('member'),
+  };
 }

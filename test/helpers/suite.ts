@@ -12,7 +12,9 @@ function told<T>(name: string, hook: string, fn: Callback<T>): Callback<T> {
     try {
       await fn(context);
     } catch (err) {
-      process.stderr.write(`\n✘ ${name || '(file)'}: ${hook}() failed, so its tests did not run:\n${err instanceof Error ? err.stack : String(err)}\n`);
+      process.stderr.write(
+        `\n✘ ${name || '(file)'}: ${hook}() failed, so its tests did not run:\n${err instanceof Error ? err.stack : String(err)}\n`,
+      );
       throw err;
     }
   };

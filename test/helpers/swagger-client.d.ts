@@ -7,7 +7,12 @@ declare module 'swagger-client' {
     body?: unknown;
   }
   const SwaggerClient: {
-    buildRequest(options: { spec: object; operationId: string; parameters?: Record<string, unknown>; requestBody?: unknown }): BuiltRequest;
+    buildRequest(options: {
+      spec: object;
+      operationId: string;
+      parameters?: Record<string, unknown>;
+      requestBody?: unknown;
+    }): BuiltRequest;
   };
   export default SwaggerClient;
 }

@@ -60,15 +60,31 @@ export async function addMember(svc: TestService, org: OrgFixture, name: string)
 }
 
 /** Creates an entity of `org` with its API key; returns the T2 answer. */
-export async function createEntity(svc: TestService, org: OrgFixture, body: Record<string, unknown> = {}): Promise<any> {
-  const res = await client(svc.url, key(org)).post(`${BASE}/entities`, { name: 'Hydrants', organizationID: org.orgId, fields: ALL_FIELDS, ...body });
+export async function createEntity(
+  svc: TestService,
+  org: OrgFixture,
+  body: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await client(svc.url, key(org)).post(`${BASE}/entities`, {
+    name: 'Hydrants',
+    organizationID: org.orgId,
+    fields: ALL_FIELDS,
+    ...body,
+  });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 /** Creates a record with the API key of A; `values` by field name. Returns the T6 answer. */
-export async function createRecord(ctx: Ctx, values: Partial<Record<FieldName, string>>, entity = ctx.entity, org = ctx.a): Promise<any> {
-  const res = await client(ctx.svc.url, key(org)).post(`${BASE}/entities/${entity.id}/records`, { values: byName(ctx, values) });
+export async function createRecord(
+  ctx: Ctx,
+  values: Partial<Record<FieldName, string>>,
+  entity = ctx.entity,
+  org = ctx.a,
+): Promise<any> {
+  const res = await client(ctx.svc.url, key(org)).post(`${BASE}/entities/${entity.id}/records`, {
+    values: byName(ctx, values),
+  });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -79,7 +95,10 @@ export function byName(ctx: Ctx, values: Partial<Record<FieldName, string>>) {
 }
 
 /** A record's values by field name. */
-export function valuesByName(ctx: Ctx, record: { values: Array<{ fieldID: string; value: string }> }): Record<string, string> {
+export function valuesByName(
+  ctx: Ctx,
+  record: { values: Array<{ fieldID: string; value: string }> },
+): Record<string, string> {
   const names = new Map(Object.entries(ctx.field).map(([name, id]) => [id, name]));
   return Object.fromEntries(record.values.map((v) => [names.get(v.fieldID) ?? v.fieldID, v.value]));
 }
@@ -93,7 +112,10 @@ export function area(name: string, env: Record<string, string> = {}, options: { 
     ctx.b = await createOrg(ctx.svc);
     ctx.reader = await addMember(ctx.svc, ctx.a, 'reader');
     ctx.writer = await addMember(ctx.svc, ctx.a, 'writer');
-    ctx.entity = await createEntity(ctx.svc, ctx.a, { readOnlyUserIDs: [ctx.reader.userId], readWriteUserIDs: [ctx.writer.userId] });
+    ctx.entity = await createEntity(ctx.svc, ctx.a, {
+      readOnlyUserIDs: [ctx.reader.userId],
+      readWriteUserIDs: [ctx.writer.userId],
+    });
     ctx.field = Object.fromEntries(ctx.entity.fields.map((f: any) => [f.name, f.id])) as Ctx['field'];
   });
   s.after(async (ctx) => {
@@ -103,10 +125,26 @@ export function area(name: string, env: Record<string, string> = {}, options: { 
 }
 
 /** One test for the 401s of an operation: no credential, unknown tokens, a token under the other scheme's header. */
-export function rejectsWithoutCredential(s: ReturnType<typeof area>, label: string, method: string, target: (ctx: Ctx) => string, body?: unknown) {
-  s(`${label} 401 without a credential, with unknown tokens and with a token under the other scheme's header`, async (ctx) => {
-    const url = target(ctx);
-    const attempts: Array<Credential> = [null, { apiKey: 'ahk_' + 'x'.repeat(43) }, { pat: 'ahp_unknown' }, { pat: ctx.a.apiKey }, { apiKey: ctx.a.admin.token }];
-    for (const auth of attempts) expectError(await request(ctx.svc.url, method, url, { auth, body }), 401, 'unauthorized');
-  });
+export function rejectsWithoutCredential(
+  s: ReturnType<typeof area>,
+  label: string,
+  method: string,
+  target: (ctx: Ctx) => string,
+  body?: unknown,
+) {
+  s(
+    `${label} 401 without a credential, with unknown tokens and with a token under the other scheme's header`,
+    async (ctx) => {
+      const url = target(ctx);
+      const attempts: Array<Credential> = [
+        null,
+        { apiKey: 'ahk_' + 'x'.repeat(43) },
+        { pat: 'ahp_unknown' },
+        { pat: ctx.a.apiKey },
+        { apiKey: ctx.a.admin.token },
+      ];
+      for (const auth of attempts)
+        expectError(await request(ctx.svc.url, method, url, { auth, body }), 401, 'unauthorized');
+    },
+  );
 }

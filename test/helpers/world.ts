@@ -29,10 +29,18 @@ export async function documentedOperations(svc: TestService): Promise<DocOperati
       let example: unknown;
       if (op.requestBody) {
         const media: any = Object.values<any>(op.requestBody.content)[0];
-        example = media.example ?? doc.components.schemas[media.schema.$ref?.replace('#/components/schemas/', '')]?.example;
+        example =
+          media.example ?? doc.components.schemas[media.schema.$ref?.replace('#/components/schemas/', '')]?.example;
       }
       const params = (op.parameters ?? []).map((p: any) => ({ in: p.in, name: p.name, required: Boolean(p.required) }));
-      ops.push({ label: op['x-label'], method: method.toUpperCase(), path, params, example, public: Array.isArray(op.security) && op.security.length === 0 });
+      ops.push({
+        label: op['x-label'],
+        method: method.toUpperCase(),
+        path,
+        params,
+        example,
+        public: Array.isArray(op.security) && op.security.length === 0,
+      });
     }
   }
   return ops;
@@ -74,10 +82,23 @@ async function ok(res: Promise<{ status: number; body: any }>, what: string): Pr
 let events = 7000;
 
 /** Pairs a new screen with `monitor` the way a station screen does (F1, F3, F2) and returns its ID and token. */
-export async function pairScreen(svc: TestService, auth: Credential, monitor: number, name: string): Promise<{ id: number; token: string }> {
+export async function pairScreen(
+  svc: TestService,
+  auth: Credential,
+  monitor: number,
+  name: string,
+): Promise<{ id: number; token: string }> {
   const started = await ok(request(svc.url, 'POST', '/api/v1/screens/pairing'), 'F1');
-  const screen = await ok(client(svc.url, auth).post(`/api/v1/monitor/${monitor}/screens`, { code: started.code, name }), 'F3');
-  const polled = await ok(request(svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, { headers: { 'Pairing-Secret': started.pollSecret } }), 'F2');
+  const screen = await ok(
+    client(svc.url, auth).post(`/api/v1/monitor/${monitor}/screens`, { code: started.code, name }),
+    'F3',
+  );
+  const polled = await ok(
+    request(svc.url, 'GET', `/api/v1/screens/pairing/${started.pairingId}`, {
+      headers: { 'Pairing-Secret': started.pollSecret },
+    }),
+    'F2',
+  );
   assert.type(polled.token, 'string', `F2 answered ${JSON.stringify(polled)}`);
   return { id: screen.id, token: polled.token };
 }
@@ -89,43 +110,178 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
   const admin = client(svc.url, { pat: org.admin.token });
   const o = org.orgId;
   const monitor = (await ok(api.post('/api/v1/monitor', { name: `${marker} Wache`, organizationID: o }), 'M3')).id;
-  const otherMonitor = (await ok(api.post('/api/v1/monitor', { name: `${marker} Lehrsaal`, organizationID: o }), 'M3')).id;
-  await ok(api.post(`/api/v1/monitor/${monitor}/data/alarming`, { event: `${marker} Brand`, eventId: 1, message: `${marker} Nachricht` }), 'M7');
+  const otherMonitor = (await ok(api.post('/api/v1/monitor', { name: `${marker} Lehrsaal`, organizationID: o }), 'M3'))
+    .id;
+  await ok(
+    api.post(`/api/v1/monitor/${monitor}/data/alarming`, {
+      event: `${marker} Brand`,
+      eventId: 1,
+      message: `${marker} Nachricht`,
+    }),
+    'M7',
+  );
   const screen = await pairScreen(svc, { apiKey: org.apiKey }, monitor, `${marker} Halle`);
   const other = await pairScreen(svc, { apiKey: org.apiKey }, otherMonitor, `${marker} Lehrsaal links`);
-  const device = (await ok(admin.post(`/api/v1/app/device?organization_id=${o}`, { active: true, name: `${marker} Pixel`, os: 'android 14', ownerID: org.member.userId, pushToken: `${marker}-push-token`, pushTokenDevelopment: false }), 'A2')).id;
-  const mobile = (await ok(admin.post(`/api/v1/sms/mobile?organization_id=${o}`, { gsm: '004917612345678', ownerID: org.member.userId, name: `${marker} Diensthandy` }), 'S11')).id;
-  const phone = (await ok(admin.post(`/api/v1/call/phone?organization_id=${o}`, { gsm: '00496181123456', ownerID: org.member.userId, name: `${marker} Festnetz` }), 'C8')).id;
-  const smsConfiguration = (await ok(api.post('/api/v1/sms/alarming', { gsm: `0049170${String(o).padStart(7, '0')}`, organizationID: o, pin: '4711' }), 'S3')).id;
-  const callConfiguration = (await ok(api.post('/api/v1/call/alarming', { gsm: `0049171${String(o).padStart(7, '0')}`, organizationID: o, pin: '112233', alarmTemplateID: 12 }), 'C3')).id;
-  const category = (await ok(api.post('/api/v1/journal/categories', { name: `${marker} Lage`, description: `${marker} Lagemeldungen`, organizationId: o }), 'J2')).id;
+  const device = (
+    await ok(
+      admin.post(`/api/v1/app/device?organization_id=${o}`, {
+        active: true,
+        name: `${marker} Pixel`,
+        os: 'android 14',
+        ownerID: org.member.userId,
+        pushToken: `${marker}-push-token`,
+        pushTokenDevelopment: false,
+      }),
+      'A2',
+    )
+  ).id;
+  const mobile = (
+    await ok(
+      admin.post(`/api/v1/sms/mobile?organization_id=${o}`, {
+        gsm: '004917612345678',
+        ownerID: org.member.userId,
+        name: `${marker} Diensthandy`,
+      }),
+      'S11',
+    )
+  ).id;
+  const phone = (
+    await ok(
+      admin.post(`/api/v1/call/phone?organization_id=${o}`, {
+        gsm: '00496181123456',
+        ownerID: org.member.userId,
+        name: `${marker} Festnetz`,
+      }),
+      'C8',
+    )
+  ).id;
+  const smsConfiguration = (
+    await ok(
+      api.post('/api/v1/sms/alarming', { gsm: `0049170${String(o).padStart(7, '0')}`, organizationID: o, pin: '4711' }),
+      'S3',
+    )
+  ).id;
+  const callConfiguration = (
+    await ok(
+      api.post('/api/v1/call/alarming', {
+        gsm: `0049171${String(o).padStart(7, '0')}`,
+        organizationID: o,
+        pin: '112233',
+        alarmTemplateID: 12,
+      }),
+      'C3',
+    )
+  ).id;
+  const category = (
+    await ok(
+      api.post('/api/v1/journal/categories', {
+        name: `${marker} Lage`,
+        description: `${marker} Lagemeldungen`,
+        organizationId: o,
+      }),
+      'J2',
+    )
+  ).id;
   const journal = (await ok(api.get(`/api/v1/journal?organization_id=${o}&event_id=${++events}`), 'J6')).id;
   await ok(admin.post(`/api/v1/journal/${journal}/lock`), 'J7');
-  const entry = (await ok(admin.post(`/api/v1/journal/${journal}/entries`, { journalId: journal, categoryId: category, text: `${marker} Eintrag` }), 'J9')).id;
+  const entry = (
+    await ok(
+      admin.post(`/api/v1/journal/${journal}/entries`, {
+        journalId: journal,
+        categoryId: category,
+        text: `${marker} Eintrag`,
+      }),
+      'J9',
+    )
+  ).id;
   const ops = await documentedOperations(svc);
   const example = (label: string) => ops.find((op) => op.label === label)!.example as Record<string, unknown>;
   // T2's example: the fields the other things examples' field IDs (c1d2e3f4-…491 to …495) refer to, in order.
-  const entityBody = { icon: example('T2').icon, fields: example('T2').fields, name: `${marker} Hydranten`, description: `${marker} Hydranten der Wache`, organizationID: o };
+  const entityBody = {
+    icon: example('T2').icon,
+    fields: example('T2').fields,
+    name: `${marker} Hydranten`,
+    description: `${marker} Hydranten der Wache`,
+    organizationID: o,
+  };
   const created = await ok(api.post('/api/v1/things/entities', entityBody), 'T2');
   const fieldIds: string[] = created.fields.map((f: { id: string }) => f.id);
-  const record = (await ok(api.post(`/api/v1/things/entities/${created.id}/records`, { values: [{ fieldID: fieldIds[0], value: 'H 80' }, { fieldID: fieldIds[1], value: `${marker} Hauptstraße 38` }] }), 'T6')).id;
+  const record = (
+    await ok(
+      api.post(`/api/v1/things/entities/${created.id}/records`, {
+        values: [
+          { fieldID: fieldIds[0], value: 'H 80' },
+          { fieldID: fieldIds[1], value: `${marker} Hauptstraße 38` },
+        ],
+      }),
+      'T6',
+    )
+  ).id;
   const ruleBody = { ...withFieldIds(example('T11'), fieldIds), name: `${marker} Hydrant defekt` };
   const rule = (await ok(api.post(`/api/v1/things/entities/${created.id}/rules`, ruleBody), 'T11')).id;
-  const alarm = (await ok(api.post('/api/v1/alarms', { organizationID: o, event: `${marker} B3 Wohnungsbrand`, message: `${marker} Rauch` }), 'AL1')).id;
+  const alarm = (
+    await ok(
+      api.post('/api/v1/alarms', {
+        organizationID: o,
+        event: `${marker} B3 Wohnungsbrand`,
+        message: `${marker} Rauch`,
+      }),
+      'AL1',
+    )
+  ).id;
   const certificate = pem();
-  await ok(api.put(`/api/v1/els-cobra/certificate/${o}`, { certificate: certificate.certificate, privateKey: certificate.privateKey, organizationId: o }), 'E2');
-  await ok(api.put(`/api/v1/els-cobra/credentials/${o}?serviceName=cobra`, { serviceName: 'cobra', username: `${marker}-user`, password: `${marker}-password`, url: 'https://els.example/api', organizationId: o }), 'E4');
-  await ok(api.put(`/api/v1/els-cobra/keyword/${o}`, { keywordScenarioList: [{ keyword_1: 'B3', keyword_2: `${marker} Brand`, priority: 1, scenarioIds: [12] }], organizationId: o }), 'E6');
+  await ok(
+    api.put(`/api/v1/els-cobra/certificate/${o}`, {
+      certificate: certificate.certificate,
+      privateKey: certificate.privateKey,
+      organizationId: o,
+    }),
+    'E2',
+  );
+  await ok(
+    api.put(`/api/v1/els-cobra/credentials/${o}?serviceName=cobra`, {
+      serviceName: 'cobra',
+      username: `${marker}-user`,
+      password: `${marker}-password`,
+      url: 'https://els.example/api',
+      organizationId: o,
+    }),
+    'E4',
+  );
+  await ok(
+    api.put(`/api/v1/els-cobra/keyword/${o}`, {
+      keywordScenarioList: [{ keyword_1: 'B3', keyword_2: `${marker} Brand`, priority: 1, scenarioIds: [12] }],
+      organizationId: o,
+    }),
+    'E6',
+  );
   await ok(api.put(`/api/v1/els-cobra/login/${o}`, { url: 'https://els.example/login', organizationId: o }), 'E7');
   return {
-    org, marker, monitor, otherMonitor, screen: screen.id, screenToken: screen.token, otherScreenToken: other.token,
-    device, mobile, phone, smsConfiguration, callConfiguration, category, journal, entry, entity: created.id, fieldIds, record, rule, alarm,
+    org,
+    marker,
+    monitor,
+    otherMonitor,
+    screen: screen.id,
+    screenToken: screen.token,
+    otherScreenToken: other.token,
+    device,
+    mobile,
+    phone,
+    smsConfiguration,
+    callConfiguration,
+    category,
+    journal,
+    entry,
+    entity: created.id,
+    fieldIds,
+    record,
+    rule,
+    alarm,
     certificate: { certificate: certificate.certificate, privateKey: certificate.privateKey },
   };
 }
 
 const EXAMPLE_FIELD = (i: number) => `c1d2e3f4-0a1b-4c2d-8e3f-40516273849${i + 1}`;
-
 
 /** `value` with the document examples' field IDs replaced by the world entity's. */
 function withFieldIds<T>(value: T, fieldIds: string[]): T {
@@ -138,32 +294,57 @@ function withFieldIds<T>(value: T, fieldIds: string[]): T {
 export function parameterValue(op: DocOperation, name: string, w: World): string | undefined {
   const path = op.path;
   switch (name) {
-    case 'monitor_id': return String(w.monitor);
-    case 'screen_id': return String(w.screen);
-    case 'deviceID': return String(w.device);
-    case 'mobileID': return String(w.mobile);
-    case 'phoneID': return String(w.phone);
-    case 'configurationID': return String(path.includes('/sms/') ? w.smsConfiguration : w.callConfiguration);
-    case 'categoryID': return String(w.category);
-    case 'journalID': return String(w.journal);
-    case 'entryID': return String(w.entry);
-    case 'uuid': return path.startsWith('/api/v1/things/records') ? w.record : w.entity;
-    case 'ruleUUID': return w.rule;
-    case 'alarmId': return String(w.alarm);
-    case 'organization': case 'organization_id': case 'organizationID': return String(w.org.orgId);
-    case 'owner_id': case 'user_id': return String(w.org.member.userId);
-    case 'format': return 'csv';
-    case 'serviceName': return 'cobra';
-    case 'pairingId': return 'AAAAAAAAAAAAAAAAAAAAAA';
-    case 'token': return 'not-a-confirmation-token';
-    case 'answer': return 'yes';
-    default: return undefined;
+    case 'monitor_id':
+      return String(w.monitor);
+    case 'screen_id':
+      return String(w.screen);
+    case 'deviceID':
+      return String(w.device);
+    case 'mobileID':
+      return String(w.mobile);
+    case 'phoneID':
+      return String(w.phone);
+    case 'configurationID':
+      return String(path.includes('/sms/') ? w.smsConfiguration : w.callConfiguration);
+    case 'categoryID':
+      return String(w.category);
+    case 'journalID':
+      return String(w.journal);
+    case 'entryID':
+      return String(w.entry);
+    case 'uuid':
+      return path.startsWith('/api/v1/things/records') ? w.record : w.entity;
+    case 'ruleUUID':
+      return w.rule;
+    case 'alarmId':
+      return String(w.alarm);
+    case 'organization':
+    case 'organization_id':
+    case 'organizationID':
+      return String(w.org.orgId);
+    case 'owner_id':
+    case 'user_id':
+      return String(w.org.member.userId);
+    case 'format':
+      return 'csv';
+    case 'serviceName':
+      return 'cobra';
+    case 'pairingId':
+      return 'AAAAAAAAAAAAAAAAAAAAAA';
+    case 'token':
+      return 'not-a-confirmation-token';
+    case 'answer':
+      return 'yes';
+    default:
+      return undefined;
   }
 }
 
 /** The path of `op` with every path parameter from the world, and its query with every parameter the world knows. */
 export function target(op: DocOperation, w: World, override: Record<string, string> = {}): string {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(override[name] ?? parameterValue(op, name, w) ?? '1'));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(override[name] ?? parameterValue(op, name, w) ?? '1'),
+  );
   const query = op.params
     .filter((p) => p.in === 'query')
     .map((p) => [p.name, override[p.name] ?? parameterValue(op, p.name, w)] as const)
@@ -171,18 +352,27 @@ export function target(op: DocOperation, w: World, override: Record<string, stri
   return query.length ? `${path}?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}` : path;
 }
 
-/** The document's example body of `op`, addressed to the world's resources (its organization, owner, journal, fields). */
+/**
+ * The document's example body of `op`, addressed to the world's resources (its organization, owner, journal, fields).
+ */
 export function exampleBody(op: DocOperation, w: World): unknown {
   if (op.example === undefined) return undefined;
   const ids: Record<string, unknown> = {
-    organizationID: w.org.orgId, organizationId: w.org.orgId, ownerID: w.org.member.userId, journalId: w.journal, categoryId: w.category,
-    alarmID: w.alarm, deviceID: w.device,
+    organizationID: w.org.orgId,
+    organizationId: w.org.orgId,
+    ownerID: w.org.member.userId,
+    journalId: w.journal,
+    categoryId: w.category,
+    alarmID: w.alarm,
+    deviceID: w.device,
   };
   const body = withFieldIds(structuredClone(op.example), w.fieldIds) as Record<string, unknown>;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [key, value] of Object.entries(ids)) if (key in body) body[key] = value;
     if ('id' in body) {
-      const id = { M2: w.monitor, A4: w.device, S2: w.smsConfiguration, S10: w.mobile, C2: w.callConfiguration }[op.label];
+      const id = { M2: w.monitor, A4: w.device, S2: w.smsConfiguration, S10: w.mobile, C2: w.callConfiguration }[
+        op.label
+      ];
       if (id !== undefined) body.id = id;
     }
   }
@@ -198,14 +388,19 @@ const VOLATILE = new Set(['hub_processes']);
 /** Every document of the database, by collection, as canonical Extended JSON lines (sorted). */
 export async function dumpDatabase(svc: TestService): Promise<Map<string, string[]>> {
   const db = svc.db.conn.db!;
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => !VOLATILE.has(n) && !n.startsWith('system.')).sort();
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((n) => !VOLATILE.has(n) && !n.startsWith('system.'))
+    .sort();
   const dump = new Map<string, string[]>();
-  await Promise.all(names.map(async (name) => {
-    const docs = await db.collection(name).find({}).toArray();
-    // When a credential was last used is bookkeeping of every request, refused or not.
-    for (const d of docs) delete d.lastUsedAt;
-    dump.set(name, docs.map((d) => mongoose.mongo.BSON.EJSON.stringify(d, { relaxed: false })).sort());
-  }));
+  await Promise.all(
+    names.map(async (name) => {
+      const docs = await db.collection(name).find({}).toArray();
+      // When a credential was last used is bookkeeping of every request, refused or not.
+      for (const d of docs) delete d.lastUsedAt;
+      dump.set(name, docs.map((d) => mongoose.mongo.BSON.EJSON.stringify(d, { relaxed: false })).sort());
+    }),
+  );
   return dump;
 }
 
@@ -217,7 +412,10 @@ export function dumpDifference(before: Map<string, string[]>, after: Map<string,
     const b = new Set(after.get(name) ?? []);
     const gone = [...a].filter((d) => !b.has(d));
     const added = [...b].filter((d) => !a.has(d));
-    if (gone.length || added.length) found.push(`${name}: -${gone.length} +${added.length} ${[...gone.map((d) => `- ${d.slice(0, 300)}`), ...added.map((d) => `+ ${d.slice(0, 300)}`)].slice(0, 4).join(' ')}`);
+    if (gone.length || added.length)
+      found.push(
+        `${name}: -${gone.length} +${added.length} ${[...gone.map((d) => `- ${d.slice(0, 300)}`), ...added.map((d) => `+ ${d.slice(0, 300)}`)].slice(0, 4).join(' ')}`,
+      );
   }
   return found;
 }

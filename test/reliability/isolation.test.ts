@@ -9,7 +9,16 @@ import { io } from 'socket.io-client';
 import { TEST_KEY } from '../helpers/els-cobra.js';
 import { request } from '../helpers/http.js';
 import { otherDatabase, startTestService, type TestService } from '../helpers/service.js';
-import { buildWorld, documentedOperations, dumpDifference, exampleBody, settledDump, target, type DocOperation, type World } from '../helpers/world.js';
+import {
+  buildWorld,
+  documentedOperations,
+  dumpDifference,
+  exampleBody,
+  settledDump,
+  target,
+  type DocOperation,
+  type World,
+} from '../helpers/world.js';
 import { figure } from './figures.js';
 
 interface Ctx {
@@ -26,7 +35,10 @@ const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
 const OWN_DOORS = new Set(['F1', 'F2', 'A11', 'A11-delivered', 'IN1', 'IN2']);
 
 iso.before(async (ctx) => {
-  ctx.svc = await startTestService({ SECRETS_KEY: TEST_KEY }, { dbUri: otherDatabase(`reliability-isolation-${process.pid}`) });
+  ctx.svc = await startTestService(
+    { SECRETS_KEY: TEST_KEY },
+    { dbUri: otherDatabase(`reliability-isolation-${process.pid}`) },
+  );
   ctx.a = await buildWorld(ctx.svc, 'ISOA');
   ctx.b = await buildWorld(ctx.svc, 'ISOB');
   const loner = await ctx.svc.identity.createUser('Nobody of any organization');
@@ -38,13 +50,13 @@ iso.after(async (ctx) => {
   await ctx.svc.close();
 });
 
-iso('every operation × five strangers at A\'s resources: refused, nothing of A echoed, nothing changed', async (ctx) => {
+iso("every operation × five strangers at A's resources: refused, nothing of A echoed, nothing changed", async (ctx) => {
   const strangers: Record<string, Record<string, string>> = {
-    'B\'s API key': { 'API-TOKEN': ctx.b.org.apiKey },
-    'B\'s admin': { 'Personal-Access-Token': ctx.b.org.admin.token },
-    'B\'s member': { 'Personal-Access-Token': ctx.b.org.member.token },
+    "B's API key": { 'API-TOKEN': ctx.b.org.apiKey },
+    "B's admin": { 'Personal-Access-Token': ctx.b.org.admin.token },
+    "B's member": { 'Personal-Access-Token': ctx.b.org.member.token },
     'a user of no organization': { 'Personal-Access-Token': ctx.loner },
-    'a screen of A\'s other monitor': { 'Screen-Token': ctx.a.otherScreenToken },
+    "a screen of A's other monitor": { 'Screen-Token': ctx.a.otherScreenToken },
   };
   const failures: string[] = [];
   const statuses: Record<number, number> = {};
@@ -55,37 +67,50 @@ iso('every operation × five strangers at A\'s resources: refused, nothing of A 
     // The control: a read as A's own admin succeeds, so the strangers' refusals are not of a wrong target.
     if (op.method === 'GET') {
       const own = await request(ctx.svc.url, 'GET', target(op, ctx.a), { auth: { pat: ctx.a.org.admin.token } });
-      if (own.status !== 200) failures.push(`${op.label} control: A's admin got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
+      if (own.status !== 200)
+        failures.push(`${op.label} control: A's admin got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
       else controls++;
     }
     // After the control: a read may make what it reads (J6 opens the organization's journal).
     const before = await settledDump(ctx.svc);
     for (const [who, headers] of Object.entries(strangers)) {
       const path = target(op, ctx.a);
-      const res = await request(ctx.svc.url, op.method, path, { headers, body: op.method === 'GET' ? undefined : body });
+      const res = await request(ctx.svc.url, op.method, path, {
+        headers,
+        body: op.method === 'GET' ? undefined : body,
+      });
       probes++;
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-      if (![401, 403, 404].includes(res.status)) failures.push(`${op.label} ${op.method} ${path} as ${who}: ${res.status} ${text?.slice(0, 200)}`);
+      if (![401, 403, 404].includes(res.status))
+        failures.push(`${op.label} ${op.method} ${path} as ${who}: ${res.status} ${text?.slice(0, 200)}`);
       if (text?.includes('ISOA')) failures.push(`${op.label} as ${who} echoed A's data: ${text.slice(0, 200)}`);
     }
     const changed = dumpDifference(before, await settledDump(ctx.svc));
     if (changed.length) failures.push(`${op.label} by strangers changed ${changed.join('; ').slice(0, 600)}`);
   }
-  figure('isolation: operations × strangers probed', `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`);
-  figure('isolation: reads answered 200 to A\'s own admin (the control)', controls);
-  figure('isolation: statuses', Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', '));
+  figure(
+    'isolation: operations × strangers probed',
+    `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`,
+  );
+  figure("isolation: reads answered 200 to A's own admin (the control)", controls);
+  figure(
+    'isolation: statuses',
+    Object.entries(statuses)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', '),
+  );
   figure('isolation: violations (not refused, echoed, or changed)', failures.length);
   assert.is(failures.length, 0, failures.join('\n'));
 });
 
-iso('the hub: strangers cannot follow A\'s monitors nor ask for their water sources', async (ctx) => {
+iso("the hub: strangers cannot follow A's monitors nor ask for their water sources", async (ctx) => {
   const strangers = {
-    'B\'s API key': { token: ctx.b.org.apiKey, scheme: 'api-token' },
-    'B\'s admin': { token: ctx.b.org.admin.token, scheme: 'personal-access-token' },
-    'B\'s member': { token: ctx.b.org.member.token, scheme: 'personal-access-token' },
+    "B's API key": { token: ctx.b.org.apiKey, scheme: 'api-token' },
+    "B's admin": { token: ctx.b.org.admin.token, scheme: 'personal-access-token' },
+    "B's member": { token: ctx.b.org.member.token, scheme: 'personal-access-token' },
     'a user of no organization': { token: ctx.loner, scheme: 'personal-access-token' },
-    'a screen of A\'s other monitor': { token: ctx.a.otherScreenToken, scheme: 'screen-token' },
+    "a screen of A's other monitor": { token: ctx.a.otherScreenToken, scheme: 'screen-token' },
   };
   const failures: string[] = [];
   let probes = 0;
@@ -108,7 +133,8 @@ iso('the hub: strangers cannot follow A\'s monitors nor ask for their water sour
       ] as const) {
         const ack = await socket.timeout(30_000).emitWithAck(name, payload);
         probes++;
-        if (!['not_found', 'forbidden'].includes(ack?.error?.error)) failures.push(`${name} as ${who}: ${JSON.stringify(ack).slice(0, 200)}`);
+        if (!['not_found', 'forbidden'].includes(ack?.error?.error))
+          failures.push(`${name} as ${who}: ${JSON.stringify(ack).slice(0, 200)}`);
         if (JSON.stringify(ack).includes('ISOA')) failures.push(`${name} as ${who} echoed A's data`);
       }
     }
@@ -116,8 +142,16 @@ iso('the hub: strangers cannot follow A\'s monitors nor ask for their water sour
     const changed = dumpDifference(before, await settledDump(ctx.svc)).filter((c) => !/^screen(s|_claims): /.test(c));
     if (changed.length) failures.push(`strangers' hub requests changed ${changed.join('; ').slice(0, 600)}`);
     // A's next alarm data reaches none of them.
-    await request(ctx.svc.url, 'PATCH', `/api/v1/monitor/${ctx.a.monitor}/data/alarming`, { auth: { apiKey: ctx.a.org.apiKey }, body: { message: 'ISOA geheim' } });
-    const own = io(ctx.svc.url, { path: '/socket.io', auth: { token: ctx.a.screenToken, scheme: 'screen-token' }, transports: ['websocket'], reconnection: false });
+    await request(ctx.svc.url, 'PATCH', `/api/v1/monitor/${ctx.a.monitor}/data/alarming`, {
+      auth: { apiKey: ctx.a.org.apiKey },
+      body: { message: 'ISOA geheim' },
+    });
+    const own = io(ctx.svc.url, {
+      path: '/socket.io',
+      auth: { token: ctx.a.screenToken, scheme: 'screen-token' },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     // The own screen's snapshot holds the message: by then the patch has been broadcast everywhere.
     const ack = await own.timeout(30_000).emitWithAck('monitor:subscribe', { monitorId: ctx.a.monitor });
     own.close();

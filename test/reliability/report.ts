@@ -28,7 +28,11 @@ let code = 0;
 if (fromLog) {
   output = await fs.readFile(fromLog, 'utf8');
 } else {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', '^test/reliability/'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', '^test/reliability/'], {
+    cwd: repo,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   child.stdout.on('data', (chunk: Buffer) => {
     process.stdout.write(chunk);
     output += chunk.toString();
@@ -43,7 +47,9 @@ const requests = /bad input: requests sent: (\d+)/.exec(output)?.[1] ?? env.RELI
 const summary = /^(\d+) passed, (\d+) failed.*$/m.exec(output)?.[0] ?? 'no summary';
 const cpus = os.cpus();
 const table = [
-  `Run of ${new Date().toISOString().slice(0, 10)}: \`RELIABILITY_REQUESTS=${requests} npm run test:reliability\`, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, the embedded database; ${Math.round(Number(seconds))} s, tests: ${summary}.`,
+  `Run of ${new Date().toISOString().slice(0, 10)}: \`RELIABILITY_REQUESTS=${requests} npm run ` +
+    `test:reliability\`, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} ` +
+    `GiB, the embedded database; ${Math.round(Number(seconds))} s, tests: ${summary}.`,
   '',
   '| figure | value |',
   '|---|---|',

@@ -35,15 +35,18 @@ sec.before(async (ctx) => {
     },
   });
   const log = pino({ level: 'trace' }, sink);
-  ctx.svc = await startTestService({ SECRETS_KEY: TEST_KEY, INBOUND_GATEWAY_TOKEN: GATEWAY_TOKEN, LOG_LEVEL: 'trace' }, { dbUri: otherDatabase(`reliability-secrets-${process.pid}`), log });
+  ctx.svc = await startTestService(
+    { SECRETS_KEY: TEST_KEY, INBOUND_GATEWAY_TOKEN: GATEWAY_TOKEN, LOG_LEVEL: 'trace' },
+    { dbUri: otherDatabase(`reliability-secrets-${process.pid}`), log },
+  );
   ctx.world = await buildWorld(ctx.svc, 'SECRETS');
   const w = ctx.world;
   // The key's base64 body lines: a private key "in the clear" is any of them.
   const keyLine = w.certificate.privateKey.split('\n').filter((l) => l && !l.startsWith('-----'))[3];
   ctx.secrets = {
     'the API key': w.org.apiKey,
-    'the admin\'s personal token': w.org.admin.token,
-    'the member\'s personal token': w.org.member.token,
+    "the admin's personal token": w.org.admin.token,
+    "the member's personal token": w.org.member.token,
     'a screen token': w.screenToken,
     'another screen token': w.otherScreenToken,
     'the ELS cobra password': 'SECRETS-password',
@@ -69,9 +72,19 @@ sec('no credential or integration secret in any log line or in the clear in the 
       [url, 'GET', monitor, { headers: { 'Screen-Token': token.slice(0, -1) } }],
       [url, 'GET', monitor, { headers: { Authorization: `Bearer ${token}` } }],
       [url, 'GET', `${monitor}?token=${token}&api_key=${token}`, {}],
-      [url, 'POST', '/api/v1/monitor', { headers: { 'API-TOKEN': 'ahk_wrong' }, body: { name: token, organizationID: w.org.orgId } }],
+      [
+        url,
+        'POST',
+        '/api/v1/monitor',
+        { headers: { 'API-TOKEN': 'ahk_wrong' }, body: { name: token, organizationID: w.org.orgId } },
+      ],
       [url, 'POST', '/api/v1/monitor', { headers: { 'API-TOKEN': w.org.apiKey }, body: `{"name": "${token}", ` }],
-      [url, 'POST', '/api/v1/inbound/sms', { headers: { 'Gateway-Token': `${GATEWAY_TOKEN}x` }, body: { from: '+491701234567', text: token } }],
+      [
+        url,
+        'POST',
+        '/api/v1/inbound/sms',
+        { headers: { 'Gateway-Token': `${GATEWAY_TOKEN}x` }, body: { from: '+491701234567', text: token } },
+      ],
     ];
     for (const args of tries) {
       const res = await request(...args);
@@ -79,7 +92,12 @@ sec('no credential or integration secret in any log line or in the clear in the 
       assert.ok(res.status >= 400 && res.status < 500, `${args[1]} ${args[2]}: ${res.status}`);
     }
     for (const scheme of ['api-token', 'personal-access-token', 'screen-token', 'nonsense']) {
-      const socket = io(url, { path: '/socket.io', auth: { token: `${token}x`, scheme }, transports: ['websocket'], reconnection: false });
+      const socket = io(url, {
+        path: '/socket.io',
+        auth: { token: `${token}x`, scheme },
+        transports: ['websocket'],
+        reconnection: false,
+      });
       await new Promise<void>((resolve) => {
         socket.once('connect', () => resolve());
         socket.once('connect_error', () => resolve());
@@ -89,18 +107,38 @@ sec('no credential or integration secret in any log line or in the clear in the 
     }
   }
   // And a password and a key sent with mistakes: refused, and not logged either.
-  const wrongCredentials = await request(url, 'PUT', `/api/v1/els-cobra/credentials/${w.org.orgId}?serviceName=cobra`, { auth: { apiKey: w.org.apiKey }, body: { serviceName: 'other', username: 'u', password: ctx.secrets['the ELS cobra password'], url: 'ftp://x', organizationId: w.org.orgId } });
-  const wrongCertificate = await request(url, 'PUT', `/api/v1/els-cobra/certificate/${w.org.orgId}`, { auth: { apiKey: w.org.apiKey }, body: { certificate: w.certificate.privateKey, privateKey: w.certificate.privateKey, organizationId: 'x' } });
+  const wrongCredentials = await request(url, 'PUT', `/api/v1/els-cobra/credentials/${w.org.orgId}?serviceName=cobra`, {
+    auth: { apiKey: w.org.apiKey },
+    body: {
+      serviceName: 'other',
+      username: 'u',
+      password: ctx.secrets['the ELS cobra password'],
+      url: 'ftp://x',
+      organizationId: w.org.orgId,
+    },
+  });
+  const wrongCertificate = await request(url, 'PUT', `/api/v1/els-cobra/certificate/${w.org.orgId}`, {
+    auth: { apiKey: w.org.apiKey },
+    body: { certificate: w.certificate.privateKey, privateKey: w.certificate.privateKey, organizationId: 'x' },
+  });
   assert.equal([wrongCredentials.status, wrongCertificate.status], [400, 400]);
   misplaced += 2;
 
   // Every request wrote its line (the scan below reads something): at least the misplaced ones.
   const requestLines = ctx.lines.slice(linesBefore).filter((line) => line.includes('"reqId"')).length;
   assert.ok(requestLines >= misplaced - 12, `${requestLines} request lines in the log`);
-  const inLog = Object.entries(ctx.secrets).flatMap(([what, secret]) => ctx.lines.filter((line) => line.includes(secret.slice(0, 24))).map((line) => `${what} in the log: ${line.slice(0, 300)}`));
+  const inLog = Object.entries(ctx.secrets).flatMap(([what, secret]) =>
+    ctx.lines
+      .filter((line) => line.includes(secret.slice(0, 24)))
+      .map((line) => `${what} in the log: ${line.slice(0, 300)}`),
+  );
   const dump = await dumpDatabase(ctx.svc);
   const documents = [...dump.entries()].flatMap(([collection, docs]) => docs.map((d) => [collection, d] as const));
-  const inDatabase = Object.entries(ctx.secrets).flatMap(([what, secret]) => documents.filter(([, d]) => d.includes(secret.slice(0, 24))).map(([collection, d]) => `${what} in ${collection}: ${d.slice(0, 300)}`));
+  const inDatabase = Object.entries(ctx.secrets).flatMap(([what, secret]) =>
+    documents
+      .filter(([, d]) => d.includes(secret.slice(0, 24)))
+      .map(([collection, d]) => `${what} in ${collection}: ${d.slice(0, 300)}`),
+  );
   figure('secrets: log lines scanned (trace level)', ctx.lines.length);
   figure('secrets: documents scanned', documents.length);
   figure('secrets: credentials sent where they do not belong', misplaced);

@@ -22,17 +22,25 @@ const { values } = parseArgs({
   },
 });
 if (!values.url || !values.token) {
-  console.error('usage: node agent.mjs --url http://hub:3000 --token ahs_… [--preset cec|vcgencmd|dpms] [--sleep CMD --wake CMD]');
+  console.error(
+    'usage: node agent.mjs --url http://hub:3000 --token ahs_… [--preset cec|vcgencmd|dpms] [--sleep CMD --wake CMD]',
+  );
   process.exit(2);
 }
 const preset = PRESETS[values.preset];
 if (!preset && !(values.sleep && values.wake)) {
-  console.error(`unknown preset "${values.preset}"; choose ${Object.keys(PRESETS).join(', ')} or give --sleep and --wake`);
+  console.error(
+    `unknown preset "${values.preset}"; choose ${Object.keys(PRESETS).join(', ')} or give --sleep and --wake`,
+  );
   process.exit(2);
 }
 const commands = { sleep: values.sleep ?? preset.sleep, wake: values.wake ?? preset.wake };
 
-const socket = io(values.url, { path: '/socket.io', auth: { token: values.token, scheme: 'screen-token', role: 'agent' }, transports: ['websocket'] });
+const socket = io(values.url, {
+  path: '/socket.io',
+  auth: { token: values.token, scheme: 'screen-token', role: 'agent' },
+  transports: ['websocket'],
+});
 socket.on('connect', () => console.log('agent: connected'));
 socket.on('connect_error', (err) => {
   console.error(`agent: ${err.message}`);

@@ -42,22 +42,34 @@ export interface PanelContext {
 }
 
 function counter(kind: Response, value: number, label: string): HTMLElement {
-  return h('div', { class: `counter counter--${kind}`, 'data-testid': `counter-${kind}` },
+  return h(
+    'div',
+    { class: `counter counter--${kind}`, 'data-testid': `counter-${kind}` },
     responseIcon(kind),
     h('span', { class: 'counter__value', 'data-testid': `counter-${kind}-value` }, value),
-    h('span', { class: 'counter__label' }, label));
+    h('span', { class: 'counter__label' }, label),
+  );
 }
 
 // Ticks with the clock (data-since) while the alarm runs; an ENDED panel shows the time it ran, frozen.
 function elapsed(start: number | null, ctx: PanelContext): HTMLElement {
   if (start === null) return h('span', { class: 'elapsed__value' }, '–:––');
-  if (ctx.ended && ctx.endedAt !== undefined) return h('span', { class: 'elapsed__value', 'data-testid': 'alarm-ran' }, elapsedText(start, Math.max(start, ctx.endedAt)));
+  if (ctx.ended && ctx.endedAt !== undefined)
+    return h(
+      'span',
+      { class: 'elapsed__value', 'data-testid': 'alarm-ran' },
+      elapsedText(start, Math.max(start, ctx.endedAt)),
+    );
   return h('span', { class: 'elapsed__value', 'data-since': start }, elapsedText(start, ctx.nowMs));
 }
 
 function pin(): SVGElement {
-  return svg('svg', { class: 'pin', viewBox: '0 0 24 24', 'aria-hidden': 'true' },
-    svg('path', { d: 'M12 22s7-6.6 7-12.2A7 7 0 0 0 5 9.8C5 15.4 12 22 12 22z' }), svg('circle', { cx: 12, cy: 9.8, r: 2.6 }));
+  return svg(
+    'svg',
+    { class: 'pin', viewBox: '0 0 24 24', 'aria-hidden': 'true' },
+    svg('path', { d: 'M12 22s7-6.6 7-12.2A7 7 0 0 0 5 9.8C5 15.4 12 22 12 22z' }),
+    svg('circle', { cx: 12, cy: 9.8, r: 2.6 }),
+  );
 }
 
 function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
@@ -66,17 +78,24 @@ function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
   const lon = coordinate(configuration, 'longitude');
   const station = lat !== null && lon !== null ? { lat, lon } : null;
   if (alarm.latitude === null || alarm.longitude === null) {
-    return h('div', { class: 'map map--no-tiles map--empty', 'data-testid': 'map' }, h('div', { class: 'map-note' }, t.noCoordinates));
+    return h(
+      'div',
+      { class: 'map map--no-tiles map--empty', 'data-testid': 'map' },
+      h('div', { class: 'map-note' }, t.noCoordinates),
+    );
   }
-  const el = mapElement({
-    lat: alarm.latitude,
-    lon: alarm.longitude,
-    station,
-    template: tileTemplate(configuration.tileUrl),
-    maxZoom: int(configuration, 'mapZoom', 16, 3, 19),
-    attribution: text(configuration, 'tileAttribution'),
-    labels: { alarm: t.alarm, station: t.station, noTiles: t.noTiles, tilesFailed: t.tilesFailed },
-  }, alarm.key);
+  const el = mapElement(
+    {
+      lat: alarm.latitude,
+      lon: alarm.longitude,
+      station,
+      template: tileTemplate(configuration.tileUrl),
+      maxZoom: int(configuration, 'mapZoom', 16, 3, 19),
+      attribution: text(configuration, 'tileAttribution'),
+      labels: { alarm: t.alarm, station: t.station, noTiles: t.noTiles, tilesFailed: t.tilesFailed },
+    },
+    alarm.key,
+  );
   showWaterSources(el, ctx.waters?.(alarm.latitude, alarm.longitude) ?? [], t.outOfService);
   return el;
 }
@@ -85,28 +104,48 @@ function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
 export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
   const { t } = ctx;
   const showMap = ctx.showMap && bool(ctx.configuration, 'showMap', true);
-  return h('article', {
-    class: `panel${ctx.compact ? ' panel--compact' : ''}${ctx.ended ? ' panel--ended' : ''}${ctx.test ? ' panel--test' : ''}${showMap ? '' : ' panel--no-map'}`,
-    'data-testid': 'alarm-panel',
-    'data-event-id': alarm.eventId ?? '',
-    'data-test-alarm': ctx.test ? '' : null,
-  },
-  // Keyword, elapsed time, message and address are placed by the CSS grid: side by side on a wall, the
-  // keyword on a row of its own in a split cell (it must never be cut).
-  h('header', { class: 'panel__head' },
-    ctx.test ? h('p', { class: 'test-banner', 'data-testid': 'test-banner' }, t.testBanner) : null,
-    h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': '' }, alarm.event || t.alarm),
-    h('div', { class: 'elapsed', 'data-testid': 'alarm-elapsed' },
-      ctx.ended ? h('span', { class: 'elapsed__ended', 'data-testid': 'alarm-ended' }, t.ended) : null,
-      elapsed(alarm.start, ctx)),
-    alarm.message ? h('p', { class: 'message', 'data-testid': 'alarm-message' }, alarm.message) : null,
-    alarm.address ? h('p', { class: 'address', 'data-testid': 'alarm-address' }, pin(), h('span', {}, alarm.address)) : null),
-  h('div', { class: 'panel__body' },
-    showMap ? h('div', { class: 'panel__map' }, map(alarm, ctx)) : null,
-    h('div', { class: 'panel__side' },
-      h('div', { class: 'counters', 'data-testid': 'counters' },
-        counter('positive', alarm.positive, t.coming),
-        counter('negative', alarm.negative, t.declined),
-        counter('awaiting', alarm.awaiting, t.awaiting)),
-      ctx.showUnits && alarm.units.length > 0 ? crewView(alarm.units, t) : null)));
+  return h(
+    'article',
+    {
+      class: `panel${ctx.compact ? ' panel--compact' : ''}${ctx.ended ? ' panel--ended' : ''}${ctx.test ? ' panel--test' : ''}${showMap ? '' : ' panel--no-map'}`,
+      'data-testid': 'alarm-panel',
+      'data-event-id': alarm.eventId ?? '',
+      'data-test-alarm': ctx.test ? '' : null,
+    },
+    // Keyword, elapsed time, message and address are placed by the CSS grid: side by side on a wall, the
+    // keyword on a row of its own in a split cell (it must never be cut).
+    h(
+      'header',
+      { class: 'panel__head' },
+      ctx.test ? h('p', { class: 'test-banner', 'data-testid': 'test-banner' }, t.testBanner) : null,
+      h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': '' }, alarm.event || t.alarm),
+      h(
+        'div',
+        { class: 'elapsed', 'data-testid': 'alarm-elapsed' },
+        ctx.ended ? h('span', { class: 'elapsed__ended', 'data-testid': 'alarm-ended' }, t.ended) : null,
+        elapsed(alarm.start, ctx),
+      ),
+      alarm.message ? h('p', { class: 'message', 'data-testid': 'alarm-message' }, alarm.message) : null,
+      alarm.address
+        ? h('p', { class: 'address', 'data-testid': 'alarm-address' }, pin(), h('span', {}, alarm.address))
+        : null,
+    ),
+    h(
+      'div',
+      { class: 'panel__body' },
+      showMap ? h('div', { class: 'panel__map' }, map(alarm, ctx)) : null,
+      h(
+        'div',
+        { class: 'panel__side' },
+        h(
+          'div',
+          { class: 'counters', 'data-testid': 'counters' },
+          counter('positive', alarm.positive, t.coming),
+          counter('negative', alarm.negative, t.declined),
+          counter('awaiting', alarm.awaiting, t.awaiting),
+        ),
+        ctx.showUnits && alarm.units.length > 0 ? crewView(alarm.units, t) : null,
+      ),
+    ),
+  );
 }

@@ -9,6 +9,10 @@ export type BannerState = { kind: 'disconnected'; sinceMs: number } | { kind: 's
 export function banner(state: BannerState, t: Strings): HTMLElement | null {
   if (!state) return null;
   const since = clockText(state.sinceMs).hm;
-  return h('div', { class: `banner banner--${state.kind}`, 'data-testid': 'banner', 'data-kind': state.kind, role: 'status' },
-    h('span', { class: 'banner__pulse' }), state.kind === 'disconnected' ? t.disconnected(since) : t.stale(since));
+  return h(
+    'div',
+    { class: `banner banner--${state.kind}`, 'data-testid': 'banner', 'data-kind': state.kind, role: 'status' },
+    h('span', { class: 'banner__pulse' }),
+    state.kind === 'disconnected' ? t.disconnected(since) : t.stale(since),
+  );
 }

@@ -23,40 +23,101 @@ const NEUTRAL = '#5b6675';
 /** A label chip: its background is the label colour, its text black or white by luminance. */
 export function chip(name: string, color: string | null, extra = ''): HTMLElement {
   const colors = chipColors(color, CHIP_BASE) ?? chipColors(NEUTRAL, CHIP_BASE)!;
-  return h('span', { class: `chip${extra ? ` ${extra}` : ''}`, 'data-testid': 'chip', style: `--chip-bg:${colors.background};--chip-fg:${colors.text}` }, name);
+  return h(
+    'span',
+    {
+      class: `chip${extra ? ` ${extra}` : ''}`,
+      'data-testid': 'chip',
+      style: `--chip-bg:${colors.background};--chip-fg:${colors.text}`,
+    },
+    name,
+  );
 }
 
 function memberRow(m: Member, t: Strings): HTMLElement {
   const kind = responseOf(m.feedback);
   const colors = chipColors(m.labelColor, CHIP_BASE) ?? chipColors(NEUTRAL, CHIP_BASE)!;
-  return h('li', {
-    class: `member member--${kind}`,
-    'data-testid': 'member',
-    'data-feedback': m.feedback ?? '',
-    style: `--label:${colors.background};--row:${tint(colors.background, CHIP_BASE, 0.2)}`,
-    title: kind === 'positive' ? t.coming : kind === 'negative' ? t.notComing : kind === 'awaiting' ? t.awaiting : t.unknown,
-  },
-  responseIcon(kind),
-  h('span', { class: 'member__name' }, m.name),
-  m.labelName ? chip(m.labelName, m.labelColor, 'member__label') : null,
-  m.position ? h('span', { class: 'member__position' }, m.position) : null);
+  return h(
+    'li',
+    {
+      class: `member member--${kind}`,
+      'data-testid': 'member',
+      'data-feedback': m.feedback ?? '',
+      style: `--label:${colors.background};--row:${tint(colors.background, CHIP_BASE, 0.2)}`,
+      title:
+        kind === 'positive'
+          ? t.coming
+          : kind === 'negative'
+            ? t.notComing
+            : kind === 'awaiting'
+              ? t.awaiting
+              : t.unknown,
+    },
+    responseIcon(kind),
+    h('span', { class: 'member__name' }, m.name),
+    m.labelName ? chip(m.labelName, m.labelColor, 'member__label') : null,
+    m.position ? h('span', { class: 'member__position' }, m.position) : null,
+  );
 }
 
 function qualifications(list: Qualification[]): HTMLElement[] {
-  return list.map((q) => h('span', { class: 'qual', 'data-testid': 'qualification' }, chip(q.name, q.color), h('span', { class: 'qual__count' }, q.count)));
+  return list.map((q) =>
+    h(
+      'span',
+      { class: 'qual', 'data-testid': 'qualification' },
+      chip(q.name, q.color),
+      h('span', { class: 'qual__count' }, q.count),
+    ),
+  );
 }
 
 function unitCard(unit: PlannedUnit, t: Strings): HTMLElement {
-  const more = [unit.hiddenComing ? t.moreComing(unit.hiddenComing) : '', unit.hiddenPending ? t.moreAwaiting(unit.hiddenPending) : ''].filter(Boolean);
-  return h('section', { class: 'unit', 'data-testid': 'unit' },
+  const more = [
+    unit.hiddenComing ? t.moreComing(unit.hiddenComing) : '',
+    unit.hiddenPending ? t.moreAwaiting(unit.hiddenPending) : '',
+  ].filter(Boolean);
+  return h(
+    'section',
+    { class: 'unit', 'data-testid': 'unit' },
     h('h3', { class: 'unit__name' }, unit.name || t.unit),
     // Who is coming, by qualification, and how many declined: the line a crew reads first.
-    h('div', { class: 'unit__sum' },
-      h('span', { class: 'unit__tally tally--positive', 'data-testid': 'unit-coming', title: t.coming }, responseIcon('positive'), unit.coming.length),
-      unit.declined ? h('span', { class: 'unit__tally tally--negative', 'data-testid': 'unit-declined', title: t.declinedCount(unit.declined) }, responseIcon('negative'), unit.declined) : null,
-      ...qualifications(unit.qualifications)),
+    h(
+      'div',
+      { class: 'unit__sum' },
+      h(
+        'span',
+        { class: 'unit__tally tally--positive', 'data-testid': 'unit-coming', title: t.coming },
+        responseIcon('positive'),
+        unit.coming.length,
+      ),
+      unit.declined
+        ? h(
+            'span',
+            {
+              class: 'unit__tally tally--negative',
+              'data-testid': 'unit-declined',
+              title: t.declinedCount(unit.declined),
+            },
+            responseIcon('negative'),
+            unit.declined,
+          )
+        : null,
+      ...qualifications(unit.qualifications),
+    ),
     unit.shown.length ? h('ul', { class: 'unit__members' }, ...unit.shown.map((m) => memberRow(m, t))) : null,
-    more.length ? h('p', { class: 'unit__more', 'data-testid': 'unit-more', 'data-coming': unit.hiddenComing, 'data-pending': unit.hiddenPending }, more.join(' · ')) : null);
+    more.length
+      ? h(
+          'p',
+          {
+            class: 'unit__more',
+            'data-testid': 'unit-more',
+            'data-coming': unit.hiddenComing,
+            'data-pending': unit.hiddenPending,
+          },
+          more.join(' · '),
+        )
+      : null,
+  );
 }
 
 /** How a crew box is drawn: the members listed (limit), the units shown (count) and the mode. */
@@ -92,9 +153,18 @@ export function crewView(units: Unit[], t: Strings): HTMLElement {
     // As many 11 em columns as fit, but never more than there are units to fill them.
     root.style.columns = columns ? String(columns) : `11em ${Math.max(1, count + (count < crew.length ? 1 : 0))}`;
     root.style.fontSize = '';
-    if (scale !== 1) root.style.fontSize = `max(var(--min-name), ${parseFloat(getComputedStyle(root).fontSize) * scale}px)`;
-    root.replaceChildren(...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t)),
-      hidden.length ? h('p', { class: 'units__more', 'data-testid': 'units-more', 'data-units': hidden.length, 'data-coming': coming }, t.moreUnits(hidden.length, coming)) : '');
+    if (scale !== 1)
+      root.style.fontSize = `max(var(--min-name), ${parseFloat(getComputedStyle(root).fontSize) * scale}px)`;
+    root.replaceChildren(
+      ...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t)),
+      hidden.length
+        ? h(
+            'p',
+            { class: 'units__more', 'data-testid': 'units-more', 'data-units': hidden.length, 'data-coming': coming },
+            t.moreUnits(hidden.length, coming),
+          )
+        : '',
+    );
   };
   draw({ limit: Infinity, count: crew.length, mode: 'full' });
   drawers.set(root, { draw, key: JSON.stringify(units), total: listable(crew), units: crew.length });
@@ -132,7 +202,10 @@ export function fitCrew(root: HTMLElement): void {
 }
 
 type Drawer = { draw: Draw; key: string; total: number; units: number };
-interface Fitted { fit: Fit; cuts: number }
+interface Fitted {
+  fit: Fit;
+  cuts: number;
+}
 
 function fitIn(root: HTMLElement, drawer: Drawer): Fitted {
   root.style.fontSize = '';
@@ -162,13 +235,19 @@ function better(a: number[], b: number[]): boolean {
 function fits(root: HTMLElement, draw: Draw, fit: Fit): boolean {
   draw(fit);
   // A unit broken across two columns fits in no column: it counts as not fitting.
-  const whole = Array.prototype.every.call(root.querySelectorAll('.unit'), (u: Element) => u.getClientRects().length <= 1);
+  const whole = Array.prototype.every.call(
+    root.querySelectorAll('.unit'),
+    (u: Element) => u.getClientRects().length <= 1,
+  );
   return whole && root.scrollHeight <= root.clientHeight + 1 && root.scrollWidth <= root.clientWidth + 1;
 }
 
 /** How many names, units' names and positions are cut short in the box as drawn. */
 function cuts(root: HTMLElement): number {
-  return Array.prototype.filter.call(root.querySelectorAll('.member__name, .unit__name, .member__position'), (el: HTMLElement) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).length;
+  return Array.prototype.filter.call(
+    root.querySelectorAll('.member__name, .unit__name, .member__position'),
+    (el: HTMLElement) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+  ).length;
 }
 
 // Sizes tried for the crew's text, as shares of its usual size (never below --min-name): smaller whole
@@ -176,7 +255,9 @@ function cuts(root: HTMLElement): number {
 const SCALES = [1, 0.9, 0.8];
 // Column layouts tried at each size: as many 11 em columns as fit, two, one full-width card each with its
 // members in two columns, then in one; then the same with names and positions wrapping onto a second line.
-const LAYOUTS = [false, true].flatMap((wrap) => [{ columns: 0 }, { columns: 2 }, { columns: 1, pairs: true }, { columns: 1 }].map((l) => ({ ...l, wrap })));
+const LAYOUTS = [false, true].flatMap((wrap) =>
+  [{ columns: 0 }, { columns: 2 }, { columns: 1, pairs: true }, { columns: 1 }].map((l) => ({ ...l, wrap })),
+);
 
 function search(root: HTMLElement, { draw, total, units }: Drawer): Fit {
   // Everyone listed with nothing cut, in the room there is: other columns, names on two lines, then a

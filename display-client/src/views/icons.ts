@@ -28,6 +28,10 @@ export function responseIcon(kind: Response): SVGElement {
       : kind === 'awaiting'
         ? svg('path', { d: 'M12 1.5L22.5 12 12 22.5 1.5 12z' })
         : svg('circle', { cx: 12, cy: 12, r: 10.5 });
-  return svg('svg', { class: `icon icon--${kind}`, viewBox: '0 0 24 24', 'aria-hidden': 'true' },
-    frame, svg('path', { d: paths[kind], class: 'icon__glyph' }));
+  return svg(
+    'svg',
+    { class: `icon icon--${kind}`, viewBox: '0 0 24 24', 'aria-hidden': 'true' },
+    frame,
+    svg('path', { d: paths[kind], class: 'icon__glyph' }),
+  );
 }

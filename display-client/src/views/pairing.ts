@@ -17,22 +17,33 @@ export interface PairingView {
 
 /** Builds the pairing screen; `message` says why it is (back) here, `onUseToken` leads to the token form. */
 export function pairingView(t: Strings, message: string | undefined, onUseToken: () => void): PairingView {
-  const code = h('div', { class: 'pairing__code pairing__code--waiting', 'data-testid': 'pairing-code', 'aria-live': 'polite' }, t.pairRequesting);
+  const code = h(
+    'div',
+    { class: 'pairing__code pairing__code--waiting', 'data-testid': 'pairing-code', 'aria-live': 'polite' },
+    t.pairRequesting,
+  );
   const left = h('p', { class: 'pairing__left', 'data-testid': 'pairing-left' });
   const status = h('p', { class: 'pairing__status', 'data-testid': 'pairing-status', role: 'status' });
-  const link = h('button', { class: 'pairing__link', type: 'button', 'data-testid': 'pairing-use-token' }, t.pairUseToken);
+  const link = h(
+    'button',
+    { class: 'pairing__link', type: 'button', 'data-testid': 'pairing-use-token' },
+    t.pairUseToken,
+  );
   link.addEventListener('click', onUseToken);
   status.hidden = true;
   let expiresAt: number | null = null;
 
-  const element = h('section', { class: 'pairing', 'data-testid': 'pairing' },
+  const element = h(
+    'section',
+    { class: 'pairing', 'data-testid': 'pairing' },
     message ? h('p', { class: 'pairing__message', 'data-testid': 'pairing-message', role: 'alert' }, message) : null,
     h('h1', { class: 'pairing__title' }, t.pairTitle),
     code,
     left,
     h('p', { class: 'pairing__hint' }, t.pairHint),
     status,
-    link);
+    link,
+  );
 
   return {
     element,

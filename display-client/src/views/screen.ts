@@ -49,11 +49,24 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
     const ended = view.mode === 'ended';
     const test = view.mode === 'test';
     // A test alarm is drawn by the same panel as a real one, only marked: it tests what a real one shows.
-    const alarm = view.mode === 'test' ? testAlarmAsAlarm(view.test, configuration, t.testKeyword, t.testMessage) : view.alarm;
+    const alarm =
+      view.mode === 'test' ? testAlarmAsAlarm(view.test, configuration, t.testKeyword, t.testMessage) : view.alarm;
     return {
       key: `${base}|${alarm.key}`,
       alarms: [alarm],
-      build: () => alarmPanel(alarm, { configuration, nowMs, compact: false, showMap: true, showUnits: true, ended, endedAt: view.mode === 'ended' ? view.endedAt : undefined, test, t, waters: test ? undefined : waters }),
+      build: () =>
+        alarmPanel(alarm, {
+          configuration,
+          nowMs,
+          compact: false,
+          showMap: true,
+          showUnits: true,
+          ended,
+          endedAt: view.mode === 'ended' ? view.endedAt : undefined,
+          test,
+          t,
+          waters: test ? undefined : waters,
+        }),
     };
   }
   const locale = localeFor(c.language, monitor.configurationStandby.locale);

@@ -17,19 +17,47 @@ import type { Strings } from '../strings.js';
 import { alarmPanel, type PanelContext } from './alarm.js';
 
 /** Builds the split view for the active alarms (two or more) on a `screen`-sized area. */
-export function splitView(alarms: Alarm[], configuration: JsonObject, split: JsonObject, nowMs: number, screen: { width: number; height: number }, t: Strings, waters?: PanelContext['waters']): HTMLElement {
+export function splitView(
+  alarms: Alarm[],
+  configuration: JsonObject,
+  split: JsonObject,
+  nowMs: number,
+  screen: { width: number; height: number },
+  t: Strings,
+  waters?: PanelContext['waters'],
+): HTMLElement {
   const max = int(split, 'maxPanels', 4, 2, 9);
   const shown = alarms.slice(0, max);
   const portrait = screen.height > screen.width;
   const columns = int(split, portrait ? 'portraitColumns' : 'columns', 0, 0, 9);
-  const ctx = { configuration, nowMs, compact: true, showMap: bool(split, 'showMap', true), showUnits: bool(split, 'showUnits', true), ended: false, t, waters };
+  const ctx = {
+    configuration,
+    nowMs,
+    compact: true,
+    showMap: bool(split, 'showMap', true),
+    showUnits: bool(split, 'showUnits', true),
+    ended: false,
+    t,
+    waters,
+  };
   let next = 0;
-  const root = h('div', { class: 'split', 'data-testid': 'split', 'data-count': shown.length },
+  const root = h(
+    'div',
+    { class: 'split', 'data-testid': 'split', 'data-count': shown.length },
     ...splitRows(shown.length, screen.width, screen.height, columns || undefined).map((count) =>
-      h('div', { class: 'split__row', 'data-testid': 'split-row' },
-        ...shown.slice(next, (next += count)).map((alarm) => h('div', { class: 'split__cell', 'data-testid': 'split-panel' }, alarmPanel(alarm, ctx))))));
+      h(
+        'div',
+        { class: 'split__row', 'data-testid': 'split-row' },
+        ...shown
+          .slice(next, (next += count))
+          .map((alarm) => h('div', { class: 'split__cell', 'data-testid': 'split-panel' }, alarmPanel(alarm, ctx))),
+      ),
+    ),
+  );
   if (alarms.length > shown.length) {
-    root.append(h('div', { class: 'split__more', 'data-testid': 'split-more' }, t.moreAlarms(alarms.length - shown.length)));
+    root.append(
+      h('div', { class: 'split__more', 'data-testid': 'split-more' }, t.moreAlarms(alarms.length - shown.length)),
+    );
   }
   return root;
 }

@@ -2,7 +2,14 @@
 // shown on the organization's monitors first, then delivered through the outbox; ended by AL4.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ALARM_CHANNELS, type AL1Input, type AL2QueryInput, type AlarmChannel, type AlarmDetailView, type AlarmView } from '../../../schemas/alarms.js';
+import {
+  ALARM_CHANNELS,
+  type AL1Input,
+  type AL2QueryInput,
+  type AlarmChannel,
+  type AlarmDetailView,
+  type AlarmView,
+} from '../../../schemas/alarms.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -16,7 +23,15 @@ import type { AlarmAnswer, AlarmReplies } from '../app/replies.js';
 import { setById } from '../channels/upsert.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import { maskTarget } from './gateways.js';
-import { alarmModels, type AlarmDoc, type AlarmModels, type AlarmSource, type AnswerDoc, type DeliveriesDoc, type DeliveryItem } from './models.js';
+import {
+  alarmModels,
+  type AlarmDoc,
+  type AlarmModels,
+  type AlarmSource,
+  type AnswerDoc,
+  type DeliveriesDoc,
+  type DeliveryItem,
+} from './models.js';
 import type { AlarmOutbox } from './outbox.js';
 import { deliveriesFor, type TargetSources } from './recipients.js';
 
@@ -63,23 +78,32 @@ export class AlarmCommands implements AlarmReplies {
     this.models = alarmModels(db);
     // Deliveries changed (recorded tries, receipts, built by a sweeper): the wall's notified members
     // and the room's counts follow.
-    outbox.changed = (alarmId) => void this.find(alarmId).then((doc) => {
-      if (doc && !doc.endedAt) this.wallLater(doc);
-      else if (doc) return this.announce(alarmId);
-    }).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+    outbox.changed = (alarmId) =>
+      void this.find(alarmId)
+        .then((doc) => {
+          if (doc && !doc.endedAt) this.wallLater(doc);
+          else if (doc) return this.announce(alarmId);
+        })
+        .catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
     outbox.hooks = {
       prepare: (alarmId) => this.prepare(alarmId),
-      blocked: async (channel, organizationId) => ((await sources.flags.isDisabled(channel, organizationId)) ? `the organization disabled the ${channel} channel` : null),
+      blocked: async (channel, organizationId) =>
+        (await sources.flags.isDisabled(channel, organizationId))
+          ? `the organization disabled the ${channel} channel`
+          : null,
     };
   }
 
   /** AL1: admins and the API key; a repeated Idempotency-Key answers the alarm it raised. */
   async create(actor: Actor, input: AL1Input, idempotencyKey: string | undefined): Promise<Raised> {
     const { organizationID, ...fields } = input;
-    if (!canConfigure(actor, organizationID)) throw forbidden('Alarms are raised by organization admins and the organization\'s API key');
+    if (!canConfigure(actor, organizationID))
+      throw forbidden("Alarms are raised by organization admins and the organization's API key");
     if (idempotencyKey === undefined) return { alarm: await this.raise(organizationID, 'api', fields), created: true };
     if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_KEY_LENGTH) {
-      throw badRequest('invalid_parameter', 'Idempotency-Key in wrong format', [{ in: 'header', path: 'Idempotency-Key', problem: `must be 1 to ${MAX_KEY_LENGTH} characters` }]);
+      throw badRequest('invalid_parameter', 'Idempotency-Key in wrong format', [
+        { in: 'header', path: 'Idempotency-Key', problem: `must be 1 to ${MAX_KEY_LENGTH} characters` },
+      ]);
     }
     // Per organization: another organization's key of the same text is another key.
     const keyId = `${organizationID}:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
@@ -94,7 +118,14 @@ export class AlarmCommands implements AlarmReplies {
         const age = Date.now() - taken.at.getTime();
         const earlier = await this.find(taken.alarmId);
         if (earlier && age < IDEMPOTENCY_MS) return { alarm: await this.present(earlier), created: false };
-        if (!earlier && age < ABANDONED_KEY_MS) throw new AppError(409, 'conflict', 'A request with this Idempotency-Key is still being processed; try again', undefined, { 'Retry-After': '1' });
+        if (!earlier && age < ABANDONED_KEY_MS)
+          throw new AppError(
+            409,
+            'conflict',
+            'A request with this Idempotency-Key is still being processed; try again',
+            undefined,
+            { 'Retry-After': '1' },
+          );
         await this.models.AlarmKey.deleteOne({ _id: keyId, at: taken.at });
         continue;
       }
@@ -120,7 +151,9 @@ export class AlarmCommands implements AlarmReplies {
     const monitorIds = input.monitorIds ?? owned.map((m) => m.id).sort((a, b) => a - b);
     const foreign = monitorIds.filter((m) => !owned.some((o) => o.id === m));
     if (foreign.length > 0) {
-      throw badRequest('invalid_body', 'Alarm in wrong format or required field missing', [{ in: 'body', path: 'monitorIds', problem: `names no monitor of the organization: ${foreign.join(', ')}` }]);
+      throw badRequest('invalid_body', 'Alarm in wrong format or required field missing', [
+        { in: 'body', path: 'monitorIds', problem: `names no monitor of the organization: ${foreign.join(', ')}` },
+      ]);
     }
     const alarmId = id ?? (await this.db.ids.next('alarm'));
     const doc: AlarmDoc = {
@@ -169,7 +202,13 @@ export class AlarmCommands implements AlarmReplies {
   }
 
   private async recipients(doc: AlarmDoc): Promise<DeliveryItem[]> {
-    return deliveriesFor(doc.id, doc.organizationId, doc.channels, await membersOf(this.db, doc.organizationId), this.sources);
+    return deliveriesFor(
+      doc.id,
+      doc.organizationId,
+      doc.channels,
+      await membersOf(this.db, doc.organizationId),
+      this.sources,
+    );
   }
 
   /** AL2: members read their organization's alarms, newest first. */
@@ -179,7 +218,12 @@ export class AlarmCommands implements AlarmReplies {
     const model = await this.models.alarms.of(organizationId);
     const filter = query.active === undefined ? {} : query.active ? { endedAt: null } : { endedAt: { $ne: null } };
     const [docs, total] = await Promise.all([
-      model.find(filter).sort({ id: -1 }).skip(query.offset ?? 0).limit(query.limit ?? 10).lean(),
+      model
+        .find(filter)
+        .sort({ id: -1 })
+        .skip(query.offset ?? 0)
+        .limit(query.limit ?? 10)
+        .lean(),
       model.countDocuments(filter),
     ]);
     return { alarms: await Promise.all(docs.map((doc) => this.present(doc))), total };
@@ -189,7 +233,10 @@ export class AlarmCommands implements AlarmReplies {
   async get(actor: Actor, alarmId: number): Promise<AlarmDetailView> {
     const doc = await this.readable(actor, alarmId);
     const [deliveries, answers] = await Promise.all([this.deliveries(doc), this.answers(doc)]);
-    const names = await namesOf(this.db, answers.map((a) => a.userId));
+    const names = await namesOf(
+      this.db,
+      answers.map((a) => a.userId),
+    );
     return {
       ...this.view(doc, deliveries, answers),
       deliveries: (deliveries?.items ?? []).map((item) => ({
@@ -201,21 +248,33 @@ export class AlarmCommands implements AlarmReplies {
         attempts: item.attempts,
         lastError: item.lastError,
       })),
-      answers: answers.map((a) => ({ userId: a.userId, name: names.get(a.userId) ?? '', response: a.response, distance: a.distance, duration: a.duration, at: a.at.toISOString() })),
+      answers: answers.map((a) => ({
+        userId: a.userId,
+        name: names.get(a.userId) ?? '',
+        response: a.response,
+        distance: a.distance,
+        duration: a.duration,
+        at: a.at.toISOString(),
+      })),
     };
   }
 
   /** AL4: admins and the API key end an alarm; ending an ended one changes nothing. */
   async end(actor: Actor, alarmId: number): Promise<AlarmView> {
     const doc = await this.readable(actor, alarmId);
-    if (!canConfigure(actor, doc.organizationId)) throw forbidden('Alarms are ended by organization admins and the organization\'s API key');
+    if (!canConfigure(actor, doc.organizationId))
+      throw forbidden("Alarms are ended by organization admins and the organization's API key");
     if (doc.endedAt) return this.present(doc);
     const endedAt = new Date();
     const model = await this.models.alarms.of(doc.organizationId);
     await model.updateOne({ _id: doc._id, endedAt: null }, { $set: { endedAt } });
     const ended = { ...doc, endedAt };
     for (const monitorId of doc.monitorIds) {
-      await this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', 'patch', { eventId: doc.id, eventEndDate: endedAt.toISOString() })
+      await this.monitors
+        .writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', 'patch', {
+          eventId: doc.id,
+          eventEndDate: endedAt.toISOString(),
+        })
         .catch((err) => this.log.warn({ err, alarmId, monitorId }, 'an ended alarm could not be ended on a monitor'));
     }
     const alarm = await this.present(ended);
@@ -242,10 +301,21 @@ export class AlarmCommands implements AlarmReplies {
     const doc = await this.find(answer.alarmId);
     if (!doc || doc.organizationId !== answer.organizationId) return;
     const { alarmId, organizationId, userId, response, distance, duration } = answer;
-    await setById(await this.models.answers.of(organizationId), `${alarmId}:${userId}`, { alarmId, organizationId, userId, response, distance, duration, at: new Date() });
+    await setById(await this.models.answers.of(organizationId), `${alarmId}:${userId}`, {
+      alarmId,
+      organizationId,
+      userId,
+      response,
+      distance,
+      duration,
+      at: new Date(),
+    });
     // Stored: the answer counts. The wall and the room follow (a burst of answers shares the rewrites).
     if (!doc.endedAt) this.wallLater(doc);
-    else void this.announce(alarmId).catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+    else
+      void this.announce(alarmId).catch((err) =>
+        this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'),
+      );
   }
 
   // Rewrites the alarm's wall soon, once at a time per alarm here: answers arriving meanwhile are all
@@ -272,7 +342,9 @@ export class AlarmCommands implements AlarmReplies {
               await new Promise((r) => setTimeout(r, 500 * failures));
             }
           }
-          await this.announce(doc.id).catch((err) => this.log.warn({ err, alarmId: doc.id }, 'alarm:updated could not be announced'));
+          await this.announce(doc.id).catch((err) =>
+            this.log.warn({ err, alarmId: doc.id }, 'alarm:updated could not be announced'),
+          );
         }
       } finally {
         this.walls.delete(doc.id);
@@ -290,7 +362,11 @@ export class AlarmCommands implements AlarmReplies {
   private async refreshWall(doc: AlarmDoc): Promise<void> {
     await withClaimLock(this.db.system.Lock, `alarm-wall:${doc.id}`, async () => {
       const [deliveries, answers] = await Promise.all([this.deliveries(doc), this.answers(doc)]);
-      const { eventId, positiveResponses, negativeResponses, awaitingResponses, units } = await this.wall(doc, deliveries?.items ?? [], answers);
+      const { eventId, positiveResponses, negativeResponses, awaitingResponses, units } = await this.wall(
+        doc,
+        deliveries?.items ?? [],
+        answers,
+      );
       await this.show(doc, { eventId, positiveResponses, negativeResponses, awaitingResponses, units }, 'patch');
     });
   }
@@ -302,10 +378,18 @@ export class AlarmCommands implements AlarmReplies {
     const alerted = [...new Set([...notified(items), ...answered.keys()])];
     const names = await namesOf(this.db, alerted);
     const members = alerted
-      .map((userId) => ({ name: names.get(userId) ?? `#${userId}`, feedback: answered.has(userId) ? Number(answered.get(userId)) : 2 }))
+      .map((userId) => ({
+        name: names.get(userId) ?? `#${userId}`,
+        feedback: answered.has(userId) ? Number(answered.get(userId)) : 2,
+      }))
       .sort((a, b) => a.feedback - b.feedback || a.name.localeCompare(b.name))
       .slice(0, WALL_MEMBERS);
-    const units = doc.units.length > 0 ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] })) : members.length > 0 ? [{ name: '', feedback: members }] : [];
+    const units =
+      doc.units.length > 0
+        ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] }))
+        : members.length > 0
+          ? [{ name: '', feedback: members }]
+          : [];
     const geo = geoOf(doc);
     return {
       eventId: doc.id,
@@ -323,9 +407,15 @@ export class AlarmCommands implements AlarmReplies {
   // Every monitor of the alarm shows it as an M7 (set) or M8 (patch) write would; a monitor that cannot
   // does not stop the others.
   private async show(doc: AlarmDoc, payload: JsonObject, op: 'set' | 'patch'): Promise<void> {
-    await Promise.all(doc.monitorIds.map((monitorId) =>
-      this.monitors.writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', op, payload)
-        .catch((err) => this.log.warn({ err, alarmId: doc.id, monitorId }, 'an alarm could not be shown on a monitor'))));
+    await Promise.all(
+      doc.monitorIds.map((monitorId) =>
+        this.monitors
+          .writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', op, payload)
+          .catch((err) =>
+            this.log.warn({ err, alarmId: doc.id, monitorId }, 'an alarm could not be shown on a monitor'),
+          ),
+      ),
+    );
   }
 
   // alarm:updated with the counts as stored now.
@@ -386,7 +476,9 @@ export class AlarmCommands implements AlarmReplies {
 }
 
 /** An alarm's place as monitor data and the SMS formatters take it (`geo`), or undefined when it has none. */
-export function geoOf(doc: Pick<AlarmDoc, 'address' | 'latitude' | 'longitude'>): { address?: string; latitude?: number; longitude?: number } | undefined {
+export function geoOf(
+  doc: Pick<AlarmDoc, 'address' | 'latitude' | 'longitude'>,
+): { address?: string; latitude?: number; longitude?: number } | undefined {
   const geo = {
     ...(doc.address ? { address: doc.address } : {}),
     ...(doc.latitude !== null ? { latitude: doc.latitude } : {}),

@@ -22,10 +22,20 @@ export function international(gsm: string): string {
 }
 
 /** A sender posting to `url` (none configured: every try fails for good). */
-export function gatewaySender(url: string | undefined, token: string | undefined, timeoutMs: number, text: (item: DeliveryItem, alarmId: number) => Promise<string>): Sender {
+export function gatewaySender(
+  url: string | undefined,
+  token: string | undefined,
+  timeoutMs: number,
+  text: (item: DeliveryItem, alarmId: number) => Promise<string>,
+): Sender {
   return async (item, alarmId) => {
     if (!url) throw new DeliveryError('no gateway configured', true);
-    const body = JSON.stringify({ to: international(item.target), text: await text(item, alarmId), alarmId, deliveryId: item.id });
+    const body = JSON.stringify({
+      to: international(item.target),
+      text: await text(item, alarmId),
+      alarmId,
+      deliveryId: item.id,
+    });
     let res: Response;
     try {
       res = await fetch(url, {
@@ -36,7 +46,11 @@ export function gatewaySender(url: string | undefined, token: string | undefined
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      throw new DeliveryError(e.name === 'TimeoutError' ? `gateway did not answer within ${timeoutMs} ms` : `gateway unreachable (${e.cause?.code ?? e.message})`);
+      throw new DeliveryError(
+        e.name === 'TimeoutError'
+          ? `gateway did not answer within ${timeoutMs} ms`
+          : `gateway unreachable (${e.cause?.code ?? e.message})`,
+      );
     }
     // The answer is read to free the connection; only its status counts.
     await res.arrayBuffer().catch(() => undefined);

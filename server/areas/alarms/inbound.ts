@@ -35,7 +35,12 @@ export function storedNumber(from: string): string | null {
 
 /** The SMS text without the PIN: its first line is the event, the rest the message. */
 export function readSms(text: string, pin: string): { event: string; message: string } {
-  const lines = text.split(/\r?\n/).map((line) => line.split(/\s+/).filter((word) => word !== '' && word !== pin).join(' '));
+  const lines = text.split(/\r?\n/).map((line) =>
+    line
+      .split(/\s+/)
+      .filter((word) => word !== '' && word !== pin)
+      .join(' '),
+  );
   const [first = '', ...rest] = lines.filter((line, i) => line !== '' || i > 0);
   return { event: first || 'SMS alarm', message: rest.join('\n').trim() };
 }
@@ -73,13 +78,26 @@ export class InboundAlarms {
   async sms(input: IN1Input): Promise<{ accepted: true }> {
     const words = new Set(input.text.split(/\s+/));
     const tries = Math.max(1, [...words].filter((word) => PIN.test(word)).length);
-    await this.receive('sms', input.from, this.smsConfigs, (config) => tries <= WRONG_PINS.burst && words.has(config.pin), (config) => ({ ...readSms(input.text, config.pin) }), tries);
+    await this.receive(
+      'sms',
+      input.from,
+      this.smsConfigs,
+      (config) => tries <= WRONG_PINS.burst && words.has(config.pin),
+      (config) => ({ ...readSms(input.text, config.pin) }),
+      tries,
+    );
     return { accepted: true };
   }
 
   /** IN2: a call whose keyed digits are the PIN of a call-alarming configuration of its caller. */
   async call(input: IN2Input): Promise<{ accepted: true }> {
-    await this.receive('call', input.from, this.callConfigs, (config) => config.pin === input.digits, (config) => ({ event: 'Call alarm', templateId: config.alarmTemplateID ?? null }));
+    await this.receive(
+      'call',
+      input.from,
+      this.callConfigs,
+      (config) => config.pin === input.digits,
+      (config) => ({ event: 'Call alarm', templateId: config.alarmTemplateID ?? null }),
+    );
     return { accepted: true };
   }
 
@@ -122,7 +140,10 @@ export class InboundAlarms {
     for (const config of matched) {
       const alarm = await this.alarms.raise(config.organizationID, source, describe(config));
       this.counts.raised++;
-      this.log.info({ source, from: maskTarget(number), organizationId: config.organizationID, alarmId: alarm.id }, 'inbound alarm raised');
+      this.log.info(
+        { source, from: maskTarget(number), organizationId: config.organizationID, alarmId: alarm.id },
+        'inbound alarm raised',
+      );
     }
   }
 }

@@ -98,38 +98,77 @@ export interface AlarmModels {
 const opts = { versionKey: false } as const;
 
 export const alarmModels = defineModels((conn: Connection): AlarmModels => {
-  const alarm = new Schema<AlarmDoc>({
-    _id: String,
-    id: { type: Number, required: true },
-    organizationId: { type: Number, required: true },
-    event: String,
-    message: String,
-    source: String,
-    templateId: { type: Number, default: null },
-    address: String,
-    latitude: { type: Number, default: null },
-    longitude: { type: Number, default: null },
-    units: [String],
-    monitorIds: [Number],
-    channels: [String],
-    startedAt: Date,
-    endedAt: { type: Date, default: null },
-  }, opts);
+  const alarm = new Schema<AlarmDoc>(
+    {
+      _id: String,
+      id: { type: Number, required: true },
+      organizationId: { type: Number, required: true },
+      event: String,
+      message: String,
+      source: String,
+      templateId: { type: Number, default: null },
+      address: String,
+      latitude: { type: Number, default: null },
+      longitude: { type: Number, default: null },
+      units: [String],
+      monitorIds: [Number],
+      channels: [String],
+      startedAt: Date,
+      endedAt: { type: Date, default: null },
+    },
+    opts,
+  );
   alarm.index({ id: -1 });
-  const item = new Schema<DeliveryItem>({
-    id: String, channel: String, recipientUserId: Number, target: String, status: String, attempts: Number,
-    lastError: { type: String, default: null }, nextAt: Date, claim: { type: new Schema({ by: String, until: Date }, { _id: false }), default: null },
-  }, { _id: false });
-  const answer = new Schema<AnswerDoc>({
-    _id: String, alarmId: Number, organizationId: Number, userId: Number, response: Boolean, distance: { type: Number, default: null }, duration: { type: Number, default: null }, at: Date,
-  }, opts);
+  const item = new Schema<DeliveryItem>(
+    {
+      id: String,
+      channel: String,
+      recipientUserId: Number,
+      target: String,
+      status: String,
+      attempts: Number,
+      lastError: { type: String, default: null },
+      nextAt: Date,
+      claim: { type: new Schema({ by: String, until: Date }, { _id: false }), default: null },
+    },
+    { _id: false },
+  );
+  const answer = new Schema<AnswerDoc>(
+    {
+      _id: String,
+      alarmId: Number,
+      organizationId: Number,
+      userId: Number,
+      response: Boolean,
+      distance: { type: Number, default: null },
+      duration: { type: Number, default: null },
+      at: Date,
+    },
+    opts,
+  );
   answer.index({ alarmId: 1 });
   return {
     alarms: partitioned(conn, 'Alarm', alarm, 'alarms_'),
-    AlarmId: conn.model<AlarmIdDoc>('AlarmId', new Schema<AlarmIdDoc>({ _id: String, organizationId: Number }, opts), 'alarm_ids'),
-    AlarmKey: conn.model<AlarmKeyDoc>('AlarmKey', new Schema<AlarmKeyDoc>({ _id: String, alarmId: Number, at: Date }, opts), 'alarm_keys'),
-    Deliveries: conn.model<DeliveriesDoc>('AlarmDeliveries', new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item] }, opts), 'alarm_deliveries'),
-    Outbox: conn.model<OutboxDoc>('AlarmOutbox', new Schema<OutboxDoc>({ _id: String, organizationId: Number, dueAt: Date }, opts), 'alarm_outbox'),
+    AlarmId: conn.model<AlarmIdDoc>(
+      'AlarmId',
+      new Schema<AlarmIdDoc>({ _id: String, organizationId: Number }, opts),
+      'alarm_ids',
+    ),
+    AlarmKey: conn.model<AlarmKeyDoc>(
+      'AlarmKey',
+      new Schema<AlarmKeyDoc>({ _id: String, alarmId: Number, at: Date }, opts),
+      'alarm_keys',
+    ),
+    Deliveries: conn.model<DeliveriesDoc>(
+      'AlarmDeliveries',
+      new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item] }, opts),
+      'alarm_deliveries',
+    ),
+    Outbox: conn.model<OutboxDoc>(
+      'AlarmOutbox',
+      new Schema<OutboxDoc>({ _id: String, organizationId: Number, dueAt: Date }, opts),
+      'alarm_outbox',
+    ),
     answers: partitioned(conn, 'AlarmAnswer', answer, 'alarm_answers_'),
   };
 });

@@ -18,7 +18,10 @@ export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
 
 /** A try that failed; `final` when retrying cannot help (no gateway configured, a dead device). */
 export class DeliveryError extends Error {
-  constructor(message: string, readonly final = false) {
+  constructor(
+    message: string,
+    readonly final = false,
+  ) {
     super(message);
   }
 }
@@ -85,7 +88,11 @@ export class AlarmOutbox {
    * `store`, a sweeper builds them (hooks.prepare) once `prepareAfterMs` has passed.
    */
   async open(alarmId: number, organizationId: number): Promise<void> {
-    await this.models.Outbox.create({ _id: String(alarmId), organizationId, dueAt: new Date(Date.now() + (this.options.prepareAfterMs ?? 30_000)) });
+    await this.models.Outbox.create({
+      _id: String(alarmId),
+      organizationId,
+      dueAt: new Date(Date.now() + (this.options.prepareAfterMs ?? 30_000)),
+    });
   }
 
   /** Stores an alarm's deliveries (the first store wins) and starts sending them here. */
@@ -97,7 +104,11 @@ export class AlarmOutbox {
     }
     try {
       // An upsert: a sweeper may have dropped the entry while this raise stalled.
-      await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { organizationId, dueAt: new Date() } }, { upsert: true });
+      await this.models.Outbox.updateOne(
+        { _id: String(alarmId) },
+        { $set: { organizationId, dueAt: new Date() } },
+        { upsert: true },
+      );
     } finally {
       this.kick(alarmId);
     }
@@ -106,7 +117,10 @@ export class AlarmOutbox {
   /** Sweeps the outbox every `sweepMs` until stopped. */
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => void this.sweep().catch((err) => this.log.warn({ err }, 'alarm outbox sweep failed')), this.options.sweepMs);
+    this.timer = setInterval(
+      () => void this.sweep().catch((err) => this.log.warn({ err }, 'alarm outbox sweep failed')),
+      this.options.sweepMs,
+    );
     this.timer.unref();
   }
 
@@ -172,11 +186,20 @@ export class AlarmOutbox {
       while (queue.length > 0 && !this.stopped) {
         const wave = queue.slice(0, this.options.concurrency ?? 10);
         queue = queue.slice(wave.length);
-        await Promise.all(wave.map(async (item) => {
-          if (!blocked.has(item.channel)) blocked.set(item.channel, this.hooks.blocked(item.channel, batch.organizationId).catch(() => null));
-          const reason = await blocked.get(item.channel)!;
-          results.set(item.id, reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item));
-        }));
+        await Promise.all(
+          wave.map(async (item) => {
+            if (!blocked.has(item.channel))
+              blocked.set(
+                item.channel,
+                this.hooks.blocked(item.channel, batch.organizationId).catch(() => null),
+              );
+            const reason = await blocked.get(item.channel)!;
+            results.set(
+              item.id,
+              reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item),
+            );
+          }),
+        );
         if (queue.length > 0 && Date.now() - since >= checkpointMs) {
           const kept = await this.recordRetrying(alarmId, claim, results, new Set(queue.map((item) => item.id)), since);
           queue = queue.filter((item) => kept.has(item.id));
@@ -191,7 +214,14 @@ export class AlarmOutbox {
 
   // A record that fails (the lock busy) is tried again while this run's claims hold: otherwise the
   // batch's sent items would be sent again and its unsent ones wait for their claims to run out.
-  private async recordRetrying(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>, since: number, release = new Set<string>()): Promise<Set<string>> {
+  private async recordRetrying(
+    alarmId: number,
+    claim: string,
+    results: Map<string, Partial<DeliveryItem>>,
+    pending: Set<string>,
+    since: number,
+    release = new Set<string>(),
+  ): Promise<Set<string>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.record(alarmId, claim, results, pending, release);
@@ -233,8 +263,14 @@ export class AlarmOutbox {
       const open = doc.items.filter((item) => !FINAL.has(item.status));
       if (open.length === 0) await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       else {
-        const next = Math.min(...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()));
-        await this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { organizationId: doc.organizationId, dueAt: new Date(next) } }, { upsert: true });
+        const next = Math.min(
+          ...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()),
+        );
+        await this.models.Outbox.updateOne(
+          { _id: String(alarmId) },
+          { $set: { organizationId: doc.organizationId, dueAt: new Date(next) } },
+          { upsert: true },
+        );
       }
       return null;
     });
@@ -246,7 +282,10 @@ export class AlarmOutbox {
       await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       return false;
     }
-    this.log.info({ alarmId, items: prepared.items.length }, 'alarm deliveries built by the sweep (their raise did not store them)');
+    this.log.info(
+      { alarmId, items: prepared.items.length },
+      'alarm deliveries built by the sweep (their raise did not store them)',
+    );
     try {
       await this.models.Deliveries.create({ _id: String(alarmId), ...prepared });
     } catch (err) {
@@ -266,7 +305,9 @@ export class AlarmOutbox {
       // delivery id), so that no wave outlives its claim.
       await Promise.race([
         this.senders[item.channel](item, alarmId),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DeliveryError(`no answer within ${limit} ms`)), limit))),
+        new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new DeliveryError(`no answer within ${limit} ms`)), limit)),
+        ),
       ]);
       return { status: 'sent', attempts, lastError: null, claim: null };
     } catch (err) {
@@ -274,9 +315,18 @@ export class AlarmOutbox {
       const reason = err instanceof DeliveryError ? err.message : `unexpected error: ${(err as Error).message}`;
       const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
       const final = (err instanceof DeliveryError && err.final) || attempts > delays.length;
-      this.log.warn({ alarmId, delivery: item.id, channel: item.channel, attempts, final, reason }, 'alarm delivery try failed');
+      this.log.warn(
+        { alarmId, delivery: item.id, channel: item.channel, attempts, final, reason },
+        'alarm delivery try failed',
+      );
       if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
-      return { status: 'queued', attempts, lastError: reason, nextAt: new Date(Date.now() + delays[attempts - 1]), claim: null };
+      return {
+        status: 'queued',
+        attempts,
+        lastError: reason,
+        nextAt: new Date(Date.now() + delays[attempts - 1]),
+        claim: null,
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -286,7 +336,13 @@ export class AlarmOutbox {
   // or the device already confirmed the push (either clears this run's claim).
   // `pending`: items of this batch not yet sent, whose claims are extended; answers those still this run's.
   // `release`: items of this batch given back unsent (the process stops).
-  private async record(alarmId: number, claim: string, results: Map<string, Partial<DeliveryItem>>, pending: Set<string>, release: Set<string>): Promise<Set<string>> {
+  private async record(
+    alarmId: number,
+    claim: string,
+    results: Map<string, Partial<DeliveryItem>>,
+    pending: Set<string>,
+    release: Set<string>,
+  ): Promise<Set<string>> {
     const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       const mine = new Set<string>();

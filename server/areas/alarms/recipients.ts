@@ -17,8 +17,17 @@ const PARALLEL = 25;
 /** A member's name by user ID (answers and the wall show who is coming). */
 export type Members = Map<number, string>;
 
-/** The deliveries of a new alarm: queued, due now, the channels taking turns (every channel's first recipients go first). */
-export async function deliveriesFor(alarmId: number, organizationId: number, channels: AlarmChannel[], members: Members, sources: TargetSources): Promise<DeliveryItem[]> {
+/**
+ * The deliveries of a new alarm: queued, due now, the channels taking turns (every channel's first recipients go
+ * first).
+ */
+export async function deliveriesFor(
+  alarmId: number,
+  organizationId: number,
+  channels: AlarmChannel[],
+  members: Members,
+  sources: TargetSources,
+): Promise<DeliveryItem[]> {
   const now = new Date();
   const userIds = [...members.keys()].sort((a, b) => a - b);
   const byChannel: Array<Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>>> = [];
@@ -27,7 +36,10 @@ export async function deliveriesFor(alarmId: number, organizationId: number, cha
     const seen = new Set<string>();
     // Read PARALLEL members' targets at a time (a few exact lookups each), then taken in member order.
     const targets: Array<Array<{ target: string; active: boolean }>> = [];
-    for (let i = 0; i < userIds.length; i += PARALLEL) targets.push(...(await Promise.all(userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId)))));
+    for (let i = 0; i < userIds.length; i += PARALLEL)
+      targets.push(
+        ...(await Promise.all(userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId)))),
+      );
     const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
     for (const [i, recipientUserId] of userIds.entries()) {
       for (const { target, active } of targets[i]) {
@@ -41,7 +53,16 @@ export async function deliveriesFor(alarmId: number, organizationId: number, cha
   const items: DeliveryItem[] = [];
   for (let i = 0; byChannel.some((list) => i < list.length); i++) {
     for (const list of byChannel) {
-      if (i < list.length) items.push({ ...list[i], id: `${alarmId}-${items.length}`, status: 'queued', attempts: 0, lastError: null, nextAt: now, claim: null });
+      if (i < list.length)
+        items.push({
+          ...list[i],
+          id: `${alarmId}-${items.length}`,
+          status: 'queued',
+          attempts: 0,
+          lastError: null,
+          nextAt: now,
+          claim: null,
+        });
     }
   }
   return items;

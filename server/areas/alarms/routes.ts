@@ -1,5 +1,15 @@
 // The alarms area's operations AL1–AL4 and the gateways' inbound doors IN1, IN2 (docs/alarms.md).
-import { AL1Body, AL2Query, Alarm, AlarmDetail, AlarmIdParams, AlarmList, IN1Body, IN2Body, InboundAccepted } from '../../../schemas/alarms.js';
+import {
+  AL1Body,
+  AL2Query,
+  Alarm,
+  AlarmDetail,
+  AlarmIdParams,
+  AlarmList,
+  IN1Body,
+  IN2Body,
+  InboundAccepted,
+} from '../../../schemas/alarms.js';
 import type { Context } from 'koa';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AlarmCommands } from './alarms.js';
@@ -18,21 +28,37 @@ const INBOUND = 'Inbound message in wrong format';
 /** The alarms area's operation declarations. */
 export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operation[] {
   // IN1 and IN2: 401 before the body is looked at, unless the gateway's token is sent.
-  const gatewayToken = async ({ ctx }: { ctx: Context }) => inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token'));
+  const gatewayToken = async ({ ctx }: { ctx: Context }) =>
+    inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token'));
   return [
     defineOperation({
       label: 'AL1',
       operationId: 'raiseAlarm',
       method: 'post',
       path: '/api/v1/alarms',
-      summary: 'Raise an alarm: shown on the organization\'s monitors, delivered to its members (admins and the API key)',
-      description: 'Shown at once on `monitorIds` (default: every monitor of the organization) as their alarming data, with eventId = the alarm\'s id; then delivered over `channels` (default app, sms, call) to every active device, mobile and phone of the members, unless the organization disabled the channel. With the header `Idempotency-Key` (1–200 characters), the same key within 24 hours answers the alarm it raised with 200 instead of raising another; 409 while the first request with the key is still being answered.',
+      summary:
+        "Raise an alarm: shown on the organization's monitors, delivered to its members (admins and the API key)",
+      description:
+        'Shown at once on `monitorIds` (default: every monitor of the organization) as their alarming ' +
+        "data, with eventId = the alarm's id; then delivered over `channels` (default app, sms, call) " +
+        'to every active device, mobile and phone of the members, unless the organization disabled the ' +
+        'channel. With the header `Idempotency-Key` (1–200 characters), the same key within 24 hours ' +
+        'answers the alarm it raised with 200 instead of raising another; 409 while the first request ' +
+        'with the key is still being answered.',
       body: { schema: AL1Body, message: ALARM },
-      response: { status: 201, schema: Alarm, description: 'The alarm raised (200: the alarm an earlier request with the same Idempotency-Key raised)' },
+      response: {
+        status: 201,
+        schema: Alarm,
+        description: 'The alarm raised (200: the alarm an earlier request with the same Idempotency-Key raised)',
+      },
       errors: [400, 403, 409, 413, 415],
       handler: async ({ actor, body, ctx }) => {
         const key = ctx.get('Idempotency-Key');
-        const { alarm, created } = await alarms.create(actor, body, ctx.headers['idempotency-key'] === undefined ? undefined : key);
+        const { alarm, created } = await alarms.create(
+          actor,
+          body,
+          ctx.headers['idempotency-key'] === undefined ? undefined : key,
+        );
         if (!created) ctx.state.status = 200;
         return alarm;
       },
@@ -42,8 +68,10 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       operationId: 'listAlarms',
       method: 'get',
       path: '/api/v1/alarms',
-      summary: 'List an organization\'s alarms, newest first (members read)',
-      description: '`active=true`: running alarms only, `active=false`: ended ones only. `total` counts every alarm the filter selects.',
+      summary: "List an organization's alarms, newest first (members read)",
+      description:
+        '`active=true`: running alarms only, `active=false`: ended ones only. `total` counts every alarm ' +
+        'the filter selects.',
       query: { schema: AL2Query, message: 'organization_id missing or in wrong format' },
       response: { status: 200, schema: AlarmList, description: 'A page of alarms and how many there are' },
       errors: [400, 403],
@@ -55,7 +83,8 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       method: 'get',
       path: '/api/v1/alarms/:alarmId',
       summary: 'An alarm with every delivery and answer (members read)',
-      description: 'Deliveries show their target masked (the last 3 characters). Another organization\'s alarm is a 404.',
+      description:
+        "Deliveries show their target masked (the last 3 characters). Another organization's alarm is a 404.",
       params: { schema: AlarmIdParams, message: ALARM_ID },
       response: { status: 200, schema: AlarmDetail, description: 'The alarm, its deliveries and its answers' },
       errors: [400, 404],
@@ -78,8 +107,13 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       operationId: 'receiveSms',
       method: 'post',
       path: '/api/v1/inbound/sms',
-      summary: 'An SMS the organization\'s number received, from the SMS gateway (header Gateway-Token)',
-      description: 'Raises an alarm when the sender\'s number has an sms-alarming configuration (S3) and a word of the text is its PIN. The answer is 202 whether or not anything matched. Every word of 4–8 digits is a try: a sender\'s wrong tries are limited to 5 per 10 minutes, and past that its messages are ignored until the limit refills (a text with more than 5 such words matches nothing). 6,000 requests per minute per gateway address.',
+      summary: "An SMS the organization's number received, from the SMS gateway (header Gateway-Token)",
+      description:
+        "Raises an alarm when the sender's number has an sms-alarming configuration (S3) and a word " +
+        'of the text is its PIN. The answer is 202 whether or not anything matched. Every word of 4–8 ' +
+        "digits is a try: a sender's wrong tries are limited to 5 per 10 minutes, and past that its " +
+        'messages are ignored until the limit refills (a text with more than 5 such words matches nothing). ' +
+        '6,000 requests per minute per gateway address.',
       public: true,
       perMinute: 6_000,
       authorize: gatewayToken,
@@ -93,8 +127,12 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       operationId: 'receiveCall',
       method: 'post',
       path: '/api/v1/inbound/call',
-      summary: 'A call the organization\'s number received with the digits keyed, from the voice gateway (header Gateway-Token)',
-      description: 'Raises an alarm (with the configuration\'s alarm template) when the caller\'s number has a call-alarming configuration (C3) whose PIN the digits are. The answer is 202 whether or not anything matched; wrong PINs are limited as for IN1.',
+      summary:
+        "A call the organization's number received with the digits keyed, from the voice gateway (header Gateway-Token)",
+      description:
+        "Raises an alarm (with the configuration's alarm template) when the caller's number has a call-alarming " +
+        'configuration (C3) whose PIN the digits are. The answer is 202 whether or not anything matched; ' +
+        'wrong PINs are limited as for IN1.',
       public: true,
       perMinute: 6_000,
       authorize: gatewayToken,

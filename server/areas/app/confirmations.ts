@@ -14,21 +14,31 @@ export const TOKEN_INVALID = 'token or answer not found or invalid';
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
-const invalid = (problem: string) => badRequest('invalid_parameter', TOKEN_INVALID, [{ in: 'path', path: 'token', problem }]);
+const invalid = (problem: string) =>
+  badRequest('invalid_parameter', TOKEN_INVALID, [{ in: 'path', path: 'token', problem }]);
 
 /** Issues and answers confirmation tokens. */
 export class PushConfirmations {
   private lastSweep = 0;
 
-  constructor(private readonly db: Database, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly db: Database,
+    private readonly ttlSeconds: number,
+  ) {}
 
   /** A new token for a push to `device`. */
   async issue(device: DeviceDoc, organizationId: number | null, alarmId: number | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     await appModels(this.db).PushConfirmation.create({
-      _id: hash(token), deviceId: Number(device._id), ownerID: device.ownerID, organizationID: organizationId, alarmId,
-      createdAt: now, expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000), deliveredAt: null,
+      _id: hash(token),
+      deviceId: Number(device._id),
+      ownerID: device.ownerID,
+      organizationID: organizationId,
+      alarmId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000),
+      deliveredAt: null,
     });
     this.sweep(now);
     return token;
@@ -42,7 +52,8 @@ export class PushConfirmations {
   /** push/delivered: records the first delivery (later receipts change nothing); the confirmation is returned. */
   async delivered(actor: Actor, token: string): Promise<PushConfirmationDoc> {
     const doc = await this.answerable(actor, token);
-    if (!doc.deliveredAt) await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    if (!doc.deliveredAt)
+      await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
     return doc;
   }
 
@@ -50,13 +61,20 @@ export class PushConfirmations {
   async answer(actor: Actor, token: string, answer: 'yes' | 'no', data: AnswerDataInput): Promise<PushConfirmationDoc> {
     const doc = await this.answerable(actor, token);
     try {
-      await appModels(this.db).PushAnswer.create({ _id: doc._id, answer, distance: data.distance ?? null, duration: data.duration ?? null, answeredAt: new Date() });
+      await appModels(this.db).PushAnswer.create({
+        _id: doc._id,
+        answer,
+        distance: data.distance ?? null,
+        duration: data.duration ?? null,
+        answeredAt: new Date(),
+      });
     } catch (err) {
       if (isDuplicateKey(err)) throw invalid('was already answered');
       throw err;
     }
     // An answer proves delivery, should the receipt have been lost.
-    if (!doc.deliveredAt) await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
+    if (!doc.deliveredAt)
+      await appModels(this.db).PushConfirmation.updateOne({ _id: doc._id }, { $set: { deliveredAt: new Date() } });
     return doc;
   }
 
@@ -64,7 +82,8 @@ export class PushConfirmations {
     const doc = await appModels(this.db).PushConfirmation.findById(hash(token)).lean();
     if (!doc) throw invalid('is unknown');
     if (doc.expiresAt.getTime() <= Date.now()) throw invalid('has expired');
-    if (!canAnswerPush(actor, doc.ownerID)) throw forbidden('Only the app of the device\'s owner (his personal access token) answers this push');
+    if (!canAnswerPush(actor, doc.ownerID))
+      throw forbidden("Only the app of the device's owner (his personal access token) answers this push");
     return doc;
   }
 
@@ -72,6 +91,8 @@ export class PushConfirmations {
   private sweep(now: Date): void {
     if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now.getTime();
-    void appModels(this.db).PushConfirmation.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
+    void appModels(this.db)
+      .PushConfirmation.deleteMany({ expiresAt: { $lt: now } })
+      .catch(() => undefined);
   }
 }

@@ -40,13 +40,32 @@ const nameKey = (name: string) => name.normalize('NFC').trim().toLowerCase();
 
 function storedFields(input: DeviceCreateInput | DeviceUpdateInput) {
   const platform = platformOf(input.os);
-  if (!platform) throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'os', problem: 'must contain exactly one of the keywords "android" (FCM) or "ios" (APNs; iPadOS counts as ios), in any case' }]);
+  if (!platform)
+    throw badRequest('invalid_body', PAYLOAD, [
+      {
+        in: 'body',
+        path: 'os',
+        problem:
+          'must contain exactly one of the keywords "android" (FCM) or "ios" (APNs; iPadOS counts as ios), in any case',
+      },
+    ]);
   // APNs device tokens are hex; anything else would also end up in the gateway's request path.
   if (platform === 'ios' && !/^[0-9a-fA-F]{64,200}$/.test(input.pushToken)) {
-    throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'pushToken', problem: 'must be the APNs device token in hex (64 to 200 digits) for iOS' }]);
+    throw badRequest('invalid_body', PAYLOAD, [
+      { in: 'body', path: 'pushToken', problem: 'must be the APNs device token in hex (64 to 200 digits) for iOS' },
+    ]);
   }
   const { active, os, pushToken, pushTokenDevelopment } = input;
-  return { name: input.name.trim(), nameKey: nameKey(input.name), os, platform, pushToken, pushTokenDevelopment, active, updatedAt: new Date() };
+  return {
+    name: input.name.trim(),
+    nameKey: nameKey(input.name),
+    os,
+    platform,
+    pushToken,
+    pushTokenDevelopment,
+    active,
+    updatedAt: new Date(),
+  };
 }
 
 const taken = (name: string) => `The owner already has a device named "${name.trim()}"`;
@@ -67,19 +86,36 @@ export class Devices {
   /** A2: the name must be new among the owner's devices (409), also when two creates race. */
   async create(actor: Actor, organizationId: number | undefined, input: DeviceCreateInput): Promise<DeviceView> {
     const fields = storedFields(input);
-    const doc = await uniquely(taken(input.name), () => this.owned.create(actor, organizationId, input.ownerID, { ...fields, createdAt: fields.updatedAt }));
+    const doc = await uniquely(taken(input.name), () =>
+      this.owned.create(actor, organizationId, input.ownerID, { ...fields, createdAt: fields.updatedAt }),
+    );
     return presentDevice(doc);
   }
 
   /** A4: replaces the device's fields; a rename to a name the owner uses is a 409. */
-  async update(actor: Actor, id: number, organizationId: number | undefined, input: DeviceUpdateInput): Promise<DeviceView> {
-    if (input.id !== undefined && input.id !== id) throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'id', problem: 'differs from deviceID' }]);
+  async update(
+    actor: Actor,
+    id: number,
+    organizationId: number | undefined,
+    input: DeviceUpdateInput,
+  ): Promise<DeviceView> {
+    if (input.id !== undefined && input.id !== id)
+      throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'id', problem: 'differs from deviceID' }]);
     const fields = storedFields(input);
-    return presentDevice(await uniquely(taken(input.name), () => this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD)));
+    return presentDevice(
+      await uniquely(taken(input.name), () =>
+        this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD),
+      ),
+    );
   }
 
-  /** Marks a device inactive after its push gateway declared the token dead (never undoing an A4 that ran meanwhile). */
+  /**
+   * Marks a device inactive after its push gateway declared the token dead (never undoing an A4 that ran meanwhile).
+   */
   async deactivate(device: DeviceDoc): Promise<void> {
-    await this.db.revisions.change(appModels(this.db).Device, device._id, () => ({ active: false, updatedAt: new Date() }));
+    await this.db.revisions.change(appModels(this.db).Device, device._id, () => ({
+      active: false,
+      updatedAt: new Date(),
+    }));
   }
 }

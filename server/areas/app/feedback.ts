@@ -15,25 +15,55 @@ export const FEEDBACK_NOT_SET = 'organizationID or alarmID not set';
 
 /** Records alarm feedback. */
 export class AlarmFeedback {
-  constructor(private readonly db: Database, private readonly devices: Devices, private readonly events: HubEvents, private readonly replies: AlarmReplies) {}
+  constructor(
+    private readonly db: Database,
+    private readonly devices: Devices,
+    private readonly events: HubEvents,
+    private readonly replies: AlarmReplies,
+  ) {}
 
   /** The organization is an API key's own or the query's; the device must be one the caller reaches. */
   async record(actor: Actor, organizationId: number | undefined, input: FeedbackInput): Promise<{ success: true }> {
     const organization = feedbackOrganization(actor, organizationId);
     if (organization === undefined || input.alarmID === undefined) {
-      const missing = organization === undefined ? { in: 'query' as const, path: 'organization_id' } : { in: 'body' as const, path: 'alarmID' };
+      const missing =
+        organization === undefined
+          ? { in: 'query' as const, path: 'organization_id' }
+          : { in: 'body' as const, path: 'alarmID' };
       throw badRequest('invalid_body', FEEDBACK_NOT_SET, [{ ...missing, problem: 'is required' }]);
     }
     if (!canRead(actor, organization)) throw forbidden();
     const device = await this.devices.owned.reachable(actor, input.deviceID, organization);
     const updatedAt = new Date();
     const { distance = null, duration = null } = input.answerData;
-    const fields = { organizationID: organization, alarmID: input.alarmID, deviceID: input.deviceID, ownerID: device.ownerID, response: input.response ?? null };
-    await setById(appModels(this.db).AlarmFeedback, `${organization}:${input.alarmID}:${input.deviceID}`, { ...fields, distance, duration, updatedAt });
-    this.events.toOrganization(organization, 'app:feedback', { ...fields, answerData: input.answerData, updatedAt: updatedAt.toISOString() });
+    const fields = {
+      organizationID: organization,
+      alarmID: input.alarmID,
+      deviceID: input.deviceID,
+      ownerID: device.ownerID,
+      response: input.response ?? null,
+    };
+    await setById(appModels(this.db).AlarmFeedback, `${organization}:${input.alarmID}:${input.deviceID}`, {
+      ...fields,
+      distance,
+      duration,
+      updatedAt,
+    });
+    this.events.toOrganization(organization, 'app:feedback', {
+      ...fields,
+      answerData: input.answerData,
+      updatedAt: updatedAt.toISOString(),
+    });
     // An answer to an alarm of this service also counts there (the device's owner answers).
     if (input.response !== undefined && input.response !== null) {
-      await this.replies.answered({ organizationId: organization, alarmId: input.alarmID, userId: device.ownerID, response: input.response, distance, duration });
+      await this.replies.answered({
+        organizationId: organization,
+        alarmId: input.alarmID,
+        userId: device.ownerID,
+        response: input.response,
+        distance,
+        duration,
+      });
     }
     return { success: true };
   }

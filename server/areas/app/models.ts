@@ -67,28 +67,66 @@ export interface AppModels {
 
 /** The app area's collections (server/db/models.ts). */
 export const appModels = defineModels((conn: Connection): AppModels => {
-  const device = new Schema<DeviceDoc>({
-    _id: String, ownerID: int, name: text, nameKey: text, os: text,
-    platform: { type: String, required: true, enum: ['android', 'ios'] },
-    pushToken: text, pushTokenDevelopment: flag, active: flag, rev, createdAt: date, updatedAt: date,
-  }, opts);
+  const device = new Schema<DeviceDoc>(
+    {
+      _id: String,
+      ownerID: int,
+      name: text,
+      nameKey: text,
+      os: text,
+      platform: { type: String, required: true, enum: ['android', 'ios'] },
+      pushToken: text,
+      pushTokenDevelopment: flag,
+      active: flag,
+      rev,
+      createdAt: date,
+      updatedAt: date,
+    },
+    opts,
+  );
   // Both engines enforce it atomically: of two racing creates (or renames) with one name, one fails.
   device.index({ ownerID: 1, nameKey: 1 }, { unique: true });
 
-  const confirmation = new Schema<PushConfirmationDoc>({
-    _id: String, deviceId: int, ownerID: int, organizationID: intOrNull, alarmId: { type: Number, default: null },
-    createdAt: date, expiresAt: date, deliveredAt: { type: Date, default: null },
-  }, opts);
+  const confirmation = new Schema<PushConfirmationDoc>(
+    {
+      _id: String,
+      deviceId: int,
+      ownerID: int,
+      organizationID: intOrNull,
+      alarmId: { type: Number, default: null },
+      createdAt: date,
+      expiresAt: date,
+      deliveredAt: { type: Date, default: null },
+    },
+    opts,
+  );
   confirmation.index({ expiresAt: 1 });
 
-  const answer = new Schema<PushAnswerDoc>({
-    _id: String, answer: { type: String, required: true, enum: ['yes', 'no'] }, distance: intOrNull, duration: intOrNull, answeredAt: date,
-  }, opts);
+  const answer = new Schema<PushAnswerDoc>(
+    {
+      _id: String,
+      answer: { type: String, required: true, enum: ['yes', 'no'] },
+      distance: intOrNull,
+      duration: intOrNull,
+      answeredAt: date,
+    },
+    opts,
+  );
 
-  const feedback = new Schema<AlarmFeedbackDoc>({
-    _id: String, organizationID: int, alarmID: int, deviceID: int, ownerID: int,
-    response: { type: Boolean, default: null }, distance: intOrNull, duration: intOrNull, updatedAt: date,
-  }, opts);
+  const feedback = new Schema<AlarmFeedbackDoc>(
+    {
+      _id: String,
+      organizationID: int,
+      alarmID: int,
+      deviceID: int,
+      ownerID: int,
+      response: { type: Boolean, default: null },
+      distance: intOrNull,
+      duration: intOrNull,
+      updatedAt: date,
+    },
+    opts,
+  );
   feedback.index({ organizationID: 1, alarmID: 1 });
 
   return {

@@ -14,7 +14,11 @@ const TEST_MESSAGE = { title: 'Test alarm', body: 'Test push from alarm-hub: you
 
 /** Sends test pushes. */
 export class TestPushes {
-  constructor(private readonly devices: Devices, private readonly gateways: PushGateways, private readonly confirmations: PushConfirmations) {}
+  constructor(
+    private readonly devices: Devices,
+    private readonly gateways: PushGateways,
+    private readonly confirmations: PushConfirmations,
+  ) {}
 
   /** Sends one; a dead token sets the device inactive and is said in the result, never a pretend success. */
   async send(actor: Actor, deviceId: number, organizationId: number | undefined): Promise<TestPushResult> {

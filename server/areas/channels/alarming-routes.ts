@@ -20,41 +20,66 @@ export interface AlarmingRoutes {
 }
 
 /** The four configuration operations of one channel. */
-export function alarmingOperations({ channel, labels, schemas }: AlarmingRoutes, configs: AlarmingConfigs): Operation[] {
+export function alarmingOperations(
+  { channel, labels, schemas }: AlarmingRoutes,
+  configs: AlarmingConfigs,
+): Operation[] {
   const path = `/api/v1/${channel}/alarming`;
   const what = `${channel}-alarming configuration`;
   const uniqueness = 'a gsm number has one configuration per organization (409 conflict)';
   return [
     defineOperation({
-      ...labels.list, method: 'get', path,
+      ...labels.list,
+      method: 'get',
+      path,
       summary: `List the organization's ${what}s (members read them)`,
-      description: `Members, admins and the API key of the organization read its ${what}s, in ID order; another organization is a 403.`,
+      description:
+        `Members, admins and the API key of the organization read its ${what}s, in ID order; another ` +
+        `organization is a 403.`,
       query: { schema: OrganizationIdQuery, message: ORGANIZATION_ID },
-      response: { status: 200, schema: schemas.list, description: `The ${what}s in ID order` }, errors: [400, 403],
+      response: { status: 200, schema: schemas.list, description: `The ${what}s in ID order` },
+      errors: [400, 403],
       handler: ({ actor, query }) => configs.list(actor, query.organization_id),
     }),
     defineOperation({
-      ...labels.update, method: 'put', path,
+      ...labels.update,
+      method: 'put',
+      path,
       summary: `Update a ${what} (id in body; given fields replace the stored ones; organizationID cannot change; ${uniqueness})`,
-      description: `Organization admins and the API key. The ${what} is named by id in the body (404 when unknown or in another organization); given fields replace the stored ones, organizationID cannot change (400). A gsm number already configured in the organization is 409 conflict.`,
+      description:
+        `Organization admins and the API key. The ${what} is named by id in the body (404 when unknown ` +
+        `or in another organization); given fields replace the stored ones, organizationID cannot change ` +
+        `(400). A gsm number already configured in the organization is 409 conflict.`,
       body: { schema: schemas.update, message: PAYLOAD_INVALID },
-      response: { status: 200, schema: schemas.one, description: `The updated ${what}` }, errors: [400, 403, 404, 409, 413, 415],
+      response: { status: 200, schema: schemas.one, description: `The updated ${what}` },
+      errors: [400, 403, 404, 409, 413, 415],
       handler: ({ actor, body }) => configs.update(actor, body),
     }),
     defineOperation({
-      ...labels.create, method: 'post', path,
+      ...labels.create,
+      method: 'post',
+      path,
       summary: `Create a ${what} (admins and the API key; ${uniqueness})`,
-      description: `Organization admins and the API key of organizationID; id is ignored and the answer carries the assigned one. The gsm number must be valid for its country code (400); one already configured in the organization is 409 conflict, so a retried create does not make a second.`,
+      description:
+        `Organization admins and the API key of organizationID; id is ignored and the answer carries ` +
+        `the assigned one. The gsm number must be valid for its country code (400); one already configured ` +
+        `in the organization is 409 conflict, so a retried create does not make a second.`,
       body: { schema: schemas.create, message: PAYLOAD_INVALID },
-      response: { status: 200, schema: schemas.one, description: `The created ${what} with its ID` }, errors: [400, 403, 409, 413, 415],
+      response: { status: 200, schema: schemas.one, description: `The created ${what} with its ID` },
+      errors: [400, 403, 409, 413, 415],
       handler: ({ actor, body }) => configs.create(actor, body),
     }),
     defineOperation({
-      ...labels.remove, method: 'delete', path: `${path}/:configurationID`,
+      ...labels.remove,
+      method: 'delete',
+      path: `${path}/:configurationID`,
       summary: `Delete a ${what}`,
-      description: 'Organization admins and the API key. A configuration that is unknown, already deleted or of another organization is 404.',
+      description:
+        'Organization admins and the API key. A configuration that is unknown, already deleted or of ' +
+        'another organization is 404.',
       params: { schema: ConfigurationIdParams, message: CONFIGURATION_ID },
-      response: { status: 200, schema: DeleteResult, description: 'Deleted' }, errors: [400, 403, 404],
+      response: { status: 200, schema: DeleteResult, description: 'Deleted' },
+      errors: [400, 403, 404],
       handler: ({ actor, params }) => deleted(configs.remove(actor, params.configurationID)),
     }),
   ];

@@ -38,12 +38,22 @@ export class AlarmingConfigs {
   // or call is matched against (docs/alarms.md "Raised by an SMS or a call").
   private readonly byNumber: IdIndex;
 
-  constructor(private readonly db: Database, private readonly model: Model<AlarmingDoc>, private readonly idName: string) {
+  constructor(
+    private readonly db: Database,
+    private readonly model: Model<AlarmingDoc>,
+    private readonly idName: string,
+  ) {
     this.byOrganization = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, idName, async (organizationId) =>
-      (await model.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+      (await model.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
     // Any sender's number is asked for: one that has no configuration leaves no entry behind.
-    this.byNumber = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, `${idName}-gsm`, async (gsm) =>
-      (await model.find({ gsm: String(gsm) }, { _id: 1 }).lean()).map((d) => d._id), false);
+    this.byNumber = new IdIndex(
+      channelModels(db).OwnerIndex,
+      db.system.Lock,
+      `${idName}-gsm`,
+      async (gsm) => (await model.find({ gsm: String(gsm) }, { _id: 1 }).lean()).map((d) => d._id),
+      false,
+    );
   }
 
   /** Every organization's configuration of this number (00… as stored). */
@@ -56,19 +66,32 @@ export class AlarmingConfigs {
   async list(actor: Actor, organizationId: number): Promise<AlarmingView[]> {
     if (!canRead(actor, organizationId)) throw forbidden();
     const docs = await this.byOrganization.load(organizationId, (id) => this.model.findById(id).lean());
-    return docs.filter((d) => d.organizationID === organizationId).map(present).sort((a, b) => a.id - b.id);
+    return docs
+      .filter((d) => d.organizationID === organizationId)
+      .map(present)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** S3/C3: admins and the API key create one. */
   async create(actor: Actor, input: AlarmingCreateInput): Promise<AlarmingView> {
-    if (!canConfigure(actor, input.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
+    if (!canConfigure(actor, input.organizationID))
+      throw forbidden("Alarming configurations are written by organization admins and the organization's API key");
     checkGsm(input.gsm, PAYLOAD);
     const id = String(await this.db.ids.next(this.idName));
-    const fields = { organizationID: input.organizationID, gsm: input.gsm, pin: input.pin, alarmTemplateID: input.alarmTemplateID };
+    const fields = {
+      organizationID: input.organizationID,
+      gsm: input.gsm,
+      pin: input.pin,
+      alarmTemplateID: input.alarmTemplateID,
+    };
     await this.byOrganization.add(input.organizationID, id);
     await this.byNumber.add(input.gsm, id);
     try {
-      return present(await uniquely(TAKEN, async () => (await this.model.create({ _id: id, ...fields, createdAt: new Date() })).toObject()));
+      return present(
+        await uniquely(TAKEN, async () =>
+          (await this.model.create({ _id: id, ...fields, createdAt: new Date() })).toObject(),
+        ),
+      );
     } catch (err) {
       // Refused (the number is taken): the ID leaves the index again.
       await this.byOrganization.remove(input.organizationID, id);
@@ -108,7 +131,8 @@ export class AlarmingConfigs {
   private async writable(actor: Actor, id: number): Promise<AlarmingDoc> {
     const doc = await this.model.findById(String(id)).lean();
     if (!doc || !canRead(actor, doc.organizationID)) throw notFound('Configuration not found');
-    if (!canConfigure(actor, doc.organizationID)) throw forbidden('Alarming configurations are written by organization admins and the organization\'s API key');
+    if (!canConfigure(actor, doc.organizationID))
+      throw forbidden("Alarming configurations are written by organization admins and the organization's API key");
     return doc;
   }
 }

@@ -7,7 +7,13 @@ import { badRequest } from '../../errors.js';
 export function checkGsm(gsm: string | undefined, message: string): void {
   if (gsm === undefined) return;
   if (parsePhoneNumberFromString(`+${gsm.slice(2)}`)?.isValid()) return;
-  throw badRequest('invalid_body', message, [{ in: 'body', path: 'gsm', problem: 'is not a valid number: E.164 with 00 for +, a known country code and a length valid there' }]);
+  throw badRequest('invalid_body', message, [
+    {
+      in: 'body',
+      path: 'gsm',
+      problem: 'is not a valid number: E.164 with 00 for +, a known country code and a length valid there',
+    },
+  ]);
 }
 
 /**
@@ -16,11 +22,16 @@ export function checkGsm(gsm: string | undefined, message: string): void {
  */
 export function pathOrQueryId(raw: string, fromQuery: number | undefined, name: string, message: string): number {
   if (raw === `{${name}}`) {
-    if (fromQuery === undefined) throw badRequest('invalid_parameter', message, [{ in: 'query', path: name, problem: 'is required when the path carries the placeholder' }]);
+    if (fromQuery === undefined)
+      throw badRequest('invalid_parameter', message, [
+        { in: 'query', path: name, problem: 'is required when the path carries the placeholder' },
+      ]);
     return fromQuery;
   }
   const id = Number(raw);
-  if (id > MAX_SAFE_ID) throw badRequest('invalid_parameter', message, [{ in: 'path', path: name, problem: `must be <= ${MAX_SAFE_ID}` }]);
-  if (fromQuery !== undefined && fromQuery !== id) throw badRequest('invalid_parameter', message, [{ in: 'query', path: name, problem: 'differs from the path' }]);
+  if (id > MAX_SAFE_ID)
+    throw badRequest('invalid_parameter', message, [{ in: 'path', path: name, problem: `must be <= ${MAX_SAFE_ID}` }]);
+  if (fromQuery !== undefined && fromQuery !== id)
+    throw badRequest('invalid_parameter', message, [{ in: 'query', path: name, problem: 'differs from the path' }]);
   return id;
 }

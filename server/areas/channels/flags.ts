@@ -30,14 +30,29 @@ export class ChannelFlags {
   }
 
   /** A9/S6/C6: admins and the API key set it; the last write wins. */
-  async set(actor: Actor, channel: Channel, organizationId: number, isDisabled: boolean): Promise<{ isDisabled: boolean }> {
-    if (!canConfigure(actor, organizationId)) throw forbidden('Setting the disable flag needs an organization admin or the organization\'s API key');
-    await setById(channelModels(this.db).ChannelFlag, `${channel}:${organizationId}`, { isDisabled, updatedAt: new Date() });
+  async set(
+    actor: Actor,
+    channel: Channel,
+    organizationId: number,
+    isDisabled: boolean,
+  ): Promise<{ isDisabled: boolean }> {
+    if (!canConfigure(actor, organizationId))
+      throw forbidden("Setting the disable flag needs an organization admin or the organization's API key");
+    await setById(channelModels(this.db).ChannelFlag, `${channel}:${organizationId}`, {
+      isDisabled,
+      updatedAt: new Date(),
+    });
     return { isDisabled };
   }
 
   /** A7/S14/C12: the user is a member, the channel is not disabled there, and he has an active one. */
-  async anyActive(actor: Actor, channel: Channel, organizationId: number, userId: number, source: ActiveSource): Promise<{ anyActive: boolean }> {
+  async anyActive(
+    actor: Actor,
+    channel: Channel,
+    organizationId: number,
+    userId: number,
+    source: ActiveSource,
+  ): Promise<{ anyActive: boolean }> {
     if (!canRead(actor, organizationId)) throw forbidden();
     if (!(await roleOf(this.db, organizationId, userId))) return { anyActive: false };
     if (await this.isDisabled(channel, organizationId)) return { anyActive: false };

@@ -54,9 +54,18 @@ export interface ChannelModels {
 
 /** An sms- or call-alarming configuration's schema (call's has an alarm template). */
 export function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
-  const schema = new Schema<AlarmingDoc>({
-    _id: String, organizationID: int, gsm: text, pin: text, ...(withTemplate ? { alarmTemplateID: int } : {}), rev, createdAt: date,
-  }, opts);
+  const schema = new Schema<AlarmingDoc>(
+    {
+      _id: String,
+      organizationID: int,
+      gsm: text,
+      pin: text,
+      ...(withTemplate ? { alarmTemplateID: int } : {}),
+      rev,
+      createdAt: date,
+    },
+    opts,
+  );
   // One number per organization and channel: two configurations for one caller would be ambiguous.
   // The unique index holds on both engines, also when two creates or updates race.
   schema.index({ organizationID: 1, gsm: 1 }, { unique: true });
@@ -65,9 +74,18 @@ export function alarmingSchema(withTemplate: boolean): Schema<AlarmingDoc> {
 
 /** A mobile's or phone's schema. */
 export function numberSchema(): Schema<NumberDoc> {
-  const schema = new Schema<NumberDoc>({
-    _id: String, ownerID: int, name: { type: String, default: '' }, gsm: text, active: flag, rev, createdAt: date,
-  }, opts);
+  const schema = new Schema<NumberDoc>(
+    {
+      _id: String,
+      ownerID: int,
+      name: { type: String, default: '' },
+      gsm: text,
+      active: flag,
+      rev,
+      createdAt: date,
+    },
+    opts,
+  );
   schema.index({ ownerID: 1 });
   return schema;
 }
@@ -75,7 +93,15 @@ export function numberSchema(): Schema<NumberDoc> {
 /** The channels area's collections (server/db/models.ts). */
 export const channelModels = defineModels((conn: Connection): ChannelModels => {
   return {
-    OwnerIndex: conn.model<OwnerIndexDoc>('OwnerIndex', new Schema<OwnerIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, opts), 'owner_index'),
-    ChannelFlag: conn.model<ChannelFlagDoc>('ChannelFlag', new Schema<ChannelFlagDoc>({ _id: String, isDisabled: flag, updatedAt: date }, opts), 'channel_flags'),
+    OwnerIndex: conn.model<OwnerIndexDoc>(
+      'OwnerIndex',
+      new Schema<OwnerIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, opts),
+      'owner_index',
+    ),
+    ChannelFlag: conn.model<ChannelFlagDoc>(
+      'ChannelFlag',
+      new Schema<ChannelFlagDoc>({ _id: String, isDisabled: flag, updatedAt: date }, opts),
+      'channel_flags',
+    ),
   };
 });

@@ -10,7 +10,8 @@ import { ORGANIZATION_ID, OWNER_ID, PAYLOAD, idMessage } from './messages.js';
 import type { ChannelNumbers } from './numbers.js';
 
 /** Who may reach a user's numbers. */
-export const NUMBER_SCOPE = 'the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to';
+export const NUMBER_SCOPE =
+  'the owner himself without organization_id, or an admin or the API key of an organization the owner belongs to';
 
 /** One channel's numbers: mobile numbers of sms, phone numbers of call. */
 export interface NumberResource {
@@ -28,7 +29,10 @@ export interface NumberResource {
 }
 
 /** How operations on one number name it: the path with its ID, the ID's schemas, and the ID a request names. */
-export function numberAddress<P extends NumberResource['schemas']['idParams'], Q extends NumberResource['schemas']['query']>(r: NumberResource & { schemas: { idParams: P; query: Q } }) {
+export function numberAddress<
+  P extends NumberResource['schemas']['idParams'],
+  Q extends NumberResource['schemas']['query'],
+>(r: NumberResource & { schemas: { idParams: P; query: Q } }) {
   const idName = `${r.resource}ID`;
   return {
     idName,
@@ -38,7 +42,12 @@ export function numberAddress<P extends NumberResource['schemas']['idParams'], Q
     /** The ID from the path, or from the query when the path holds the 2019 documents' literal placeholder. */
     idOf(params: Record<string, unknown>, query: Record<string, unknown>) {
       const fromQuery = query[idName];
-      return pathOrQueryId(String(params[idName]), typeof fromQuery === 'number' ? fromQuery : undefined, idName, idMessage(idName));
+      return pathOrQueryId(
+        String(params[idName]),
+        typeof fromQuery === 'number' ? fromQuery : undefined,
+        idName,
+        idMessage(idName),
+      );
     },
   };
 }
@@ -48,33 +57,52 @@ export function numberAddress<P extends NumberResource['schemas']['idParams'], Q
  * (S10 names the number in the body, C9 in the path; S13 answers a one-element list, C11 the number):
  * each channel declares those in its own routes.ts, its get last, since its path catches every other name.
  */
-export function numberOperations(r: NumberResource & { labels: { list: Named; create: Named; remove: Named; update: Named } }, numbers: ChannelNumbers): Operation[] {
+export function numberOperations(
+  r: NumberResource & { labels: { list: Named; create: Named; remove: Named; update: Named } },
+  numbers: ChannelNumbers,
+): Operation[] {
   const { idName, byId, params, query, idOf } = numberAddress(r);
   const body = { schema: r.schemas.create, message: PAYLOAD };
   return [
     defineOperation({
-      ...r.labels.list, method: 'get', path: `/api/v1/${r.channel}/${r.resource}`,
+      ...r.labels.list,
+      method: 'get',
+      path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `List a user's ${r.resource} numbers (${NUMBER_SCOPE})`,
-      description: `Without organization_id a user lists his own ${r.resource} numbers; an admin or the API key lists those of a member of the organization. In ID order.`,
+      description:
+        `Without organization_id a user lists his own ${r.resource} numbers; an admin or the API key ` +
+        `lists those of a member of the organization. In ID order.`,
       query: { schema: OwnerQuery, message: OWNER_ID },
-      response: { status: 200, schema: r.schemas.list, description: `The ${r.resource} numbers in ID order` }, errors: [400, 403],
+      response: { status: 200, schema: r.schemas.list, description: `The ${r.resource} numbers in ID order` },
+      errors: [400, 403],
       handler: ({ actor, query: q }) => numbers.list(actor, q.owner_id, q.organization_id),
     }),
     defineOperation({
-      ...r.labels.create, method: 'post', path: `/api/v1/${r.channel}/${r.resource}`,
+      ...r.labels.create,
+      method: 'post',
+      path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `Create a ${r.resource} number for ownerID (${NUMBER_SCOPE}; name defaults to empty, active to true)`,
-      description: `id is ignored; the answer carries the assigned one. The gsm number must be E.164 with 00 for +, with a known country code and a length valid there (400 otherwise).`,
-      query: { schema: OptionalOrganizationQuery, message: ORGANIZATION_ID }, body,
-      response: { status: 200, schema: r.schemas.one, description: `The created ${r.resource} number with its id` }, errors: [400, 403, 413, 415],
+      description:
+        `id is ignored; the answer carries the assigned one. The gsm number must be E.164 with 00 for ` +
+        `+, with a known country code and a length valid there (400 otherwise).`,
+      query: { schema: OptionalOrganizationQuery, message: ORGANIZATION_ID },
+      body,
+      response: { status: 200, schema: r.schemas.one, description: `The created ${r.resource} number with its id` },
+      errors: [400, 403, 413, 415],
       handler: ({ actor, query: q, body: b }) => numbers.create(actor, q.organization_id, b),
     }),
     defineOperation({
-      ...r.labels.remove, method: 'delete', path: byId,
+      ...r.labels.remove,
+      method: 'delete',
+      path: byId,
       summary: `Delete a ${r.resource} number`,
-      description: `Who may: as ${r.labels.update.label}. Clients generated from the 2019 document send the literal {${idName}} in the path and the ID in the query; both forms work. An unknown or unreachable number is 404.`,
+      description:
+        `Who may: as ${r.labels.update.label}. Clients generated from the 2019 document send the literal ` +
+        `{${idName}} in the path and the ID in the query; both forms work. An unknown or unreachable number is 404.`,
       params,
       query,
-      response: { status: 200, schema: DeleteResult, description: 'Deleted' }, errors: [400, 403, 404],
+      response: { status: 200, schema: DeleteResult, description: 'Deleted' },
+      errors: [400, 403, 404],
       handler: ({ actor, params: p, query: q }) => deleted(numbers.remove(actor, idOf(p, q), q.organization_id)),
     }),
   ];

@@ -44,12 +44,22 @@ export class ChannelNumbers {
   /** S11/C8: name defaults to empty, active to true. */
   async create(actor: Actor, organizationId: number | undefined, input: NumberCreateInput): Promise<NumberView> {
     checkGsm(input.gsm, PAYLOAD);
-    const doc = await this.owned.create(actor, organizationId, input.ownerID, { name: input.name ?? '', gsm: input.gsm, active: input.active ?? true, createdAt: new Date() });
+    const doc = await this.owned.create(actor, organizationId, input.ownerID, {
+      name: input.name ?? '',
+      gsm: input.gsm,
+      active: input.active ?? true,
+      createdAt: new Date(),
+    });
     return presentNumber(doc);
   }
 
   /** S10/C9: the given fields replace the stored ones; the owner cannot change. */
-  async update(actor: Actor, id: number, organizationId: number | undefined, input: NumberUpdateInput): Promise<NumberView> {
+  async update(
+    actor: Actor,
+    id: number,
+    organizationId: number | undefined,
+    input: NumberUpdateInput,
+  ): Promise<NumberView> {
     checkGsm(input.gsm, PAYLOAD);
     const { id: _id, ...set } = input;
     return presentNumber(await this.owned.update(actor, id, organizationId, set, PAYLOAD));

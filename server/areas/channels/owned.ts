@@ -46,9 +46,11 @@ export class OwnedResources<D extends OwnedDoc> {
     // One resource by ID out of reach is answered exactly as one that does not exist, whatever
     // organization_id says: a 403 would tell the caller that the ID exists (docs/api.md, "Errors").
     if (denial === 'hide') throw notFound(`${this.title} not found`);
-    throw forbidden(reach.via === 'organization'
-      ? `User ${ownerId} is not a member of organization ${reach.organizationId}`
-      : 'Not allowed to reach this user\'s resources: name an organization you administer');
+    throw forbidden(
+      reach.via === 'organization'
+        ? `User ${ownerId} is not a member of organization ${reach.organizationId}`
+        : "Not allowed to reach this user's resources: name an organization you administer",
+    );
   }
 
   /** The owner's resources in ID order. */
@@ -66,7 +68,12 @@ export class OwnedResources<D extends OwnedDoc> {
   }
 
   /** Inserts a new resource for `ownerId` with the next ID. */
-  async create(actor: Actor, organizationId: number | undefined, ownerId: number, fields: Omit<D, '_id' | 'ownerID'>): Promise<D> {
+  async create(
+    actor: Actor,
+    organizationId: number | undefined,
+    ownerId: number,
+    fields: Omit<D, '_id' | 'ownerID'>,
+  ): Promise<D> {
     await this.checkOwner(actor, organizationId, ownerId, 'refuse');
     const id = String(await this.db.ids.next(this.noun));
     await this.byOwner.add(ownerId, id);
@@ -84,7 +91,13 @@ export class OwnedResources<D extends OwnedDoc> {
    * Replaces the given fields of a reachable resource; the owner cannot change (400 with `message`).
    * A revision claim keeps concurrent partial updates from overwriting each other's fields.
    */
-  async update(actor: Actor, id: number, organizationId: number | undefined, set: Partial<D>, message: string): Promise<D> {
+  async update(
+    actor: Actor,
+    id: number,
+    organizationId: number | undefined,
+    set: Partial<D>,
+    message: string,
+  ): Promise<D> {
     const current = await this.reachable(actor, id, organizationId);
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);

@@ -33,10 +33,14 @@ export class ElsCobraCommands {
   // An organization's credentials, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly credentials: IdIndex;
 
-  constructor(private readonly db: Database, private readonly keyring: () => Keyring) {
+  constructor(
+    private readonly db: Database,
+    private readonly keyring: () => Keyring,
+  ) {
     const { ElsCobraCredential, ElsCobraCredentialIndex } = elsCobraModels(db);
     this.credentials = new IdIndex(ElsCobraCredentialIndex, db.system.Lock, 'credentials', async (organizationId) =>
-      (await ElsCobraCredential.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+      (await ElsCobraCredential.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
   }
 
   /** E1, E3 (one service), E5, GET login: the stored resource, secrets decrypted. */
@@ -51,8 +55,15 @@ export class ElsCobraCommands {
   async list(actor: Actor, organizationId: number): Promise<Fields[]> {
     this.authorizeRead(actor, { kind: 'credentials', organizationId });
     const { ElsCobraCredential } = elsCobraModels(this.db);
-    const docs = (await this.credentials.load(organizationId, (id) => ElsCobraCredential.findById(id).lean())).filter((d) => d.organizationId === organizationId);
-    const views = docs.map((doc) => this.present({ kind: 'credentials', organizationId, serviceName: doc._id.slice(`${organizationId}:`.length) }, doc));
+    const docs = (await this.credentials.load(organizationId, (id) => ElsCobraCredential.findById(id).lean())).filter(
+      (d) => d.organizationId === organizationId,
+    );
+    const views = docs.map((doc) =>
+      this.present(
+        { kind: 'credentials', organizationId, serviceName: doc._id.slice(`${organizationId}:`.length) },
+        doc,
+      ),
+    );
     return views.sort((a, b) => String(a.serviceName).localeCompare(String(b.serviceName)));
   }
 
@@ -66,7 +77,13 @@ export class ElsCobraCommands {
       if (secrets.includes(name)) sealed[name] = this.keyring().encrypt(String(value), this.context(at, name));
       else open[name] = value;
     }
-    const doc = { _id: this.id(at), organizationId: at.organizationId, data: JSON.stringify(open), secrets: sealed, updatedAt: new Date() };
+    const doc = {
+      _id: this.id(at),
+      organizationId: at.organizationId,
+      data: JSON.stringify(open),
+      secrets: sealed,
+      updatedAt: new Date(),
+    };
     const model = this.model(at);
     if (at.kind === 'credentials') await this.credentials.add(at.organizationId, doc._id);
     try {
@@ -91,21 +108,27 @@ export class ElsCobraCommands {
   private authorizeRead(actor: Actor, at: Address): void {
     if (!canRead(actor, at.organizationId)) throw forbidden('Not allowed in this organization');
     if (RESOURCES[at.kind].secrets.length && !canReadIntegrationSecrets(actor, at.organizationId)) {
-      throw forbidden('Reading integration secrets needs an organization admin or the organization\'s API key');
+      throw forbidden("Reading integration secrets needs an organization admin or the organization's API key");
     }
   }
 
   private authorizeWrite(actor: Actor, organizationId: number): void {
-    if (!canConfigure(actor, organizationId)) throw forbidden('Changing the integration needs an organization admin or the organization\'s API key');
+    if (!canConfigure(actor, organizationId))
+      throw forbidden("Changing the integration needs an organization admin or the organization's API key");
   }
 
   private present(at: Address, doc: IntegrationDoc): Fields {
-    const secrets = Object.entries(doc.secrets ?? {}).map(([name, value]) => [name, this.keyring().decrypt(value, this.context(at, name))]);
+    const secrets = Object.entries(doc.secrets ?? {}).map(([name, value]) => [
+      name,
+      this.keyring().decrypt(value, this.context(at, name)),
+    ]);
     return { organizationId: doc.organizationId, ...(JSON.parse(doc.data) as Fields), ...Object.fromEntries(secrets) };
   }
 
   private model(at: Address) {
-    return at.kind === 'credentials' ? elsCobraModels(this.db).ElsCobraCredential : elsCobraModels(this.db).ElsCobraSetting;
+    return at.kind === 'credentials'
+      ? elsCobraModels(this.db).ElsCobraCredential
+      : elsCobraModels(this.db).ElsCobraSetting;
   }
 
   private id(at: Address): string {

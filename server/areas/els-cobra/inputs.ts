@@ -1,6 +1,14 @@
 // The integration's inputs beyond what the schemas check: where organizationID travels (path, or the
 // query behind the 2019 placeholder), the body agreeing with the address, PEM and URL contents.
-import { ORGANIZATION_PLACEHOLDER, type CertificateInput, type CredentialsInput, type ElsCobraParamsInput, type ElsCobraQueryInput, type KeywordInput, type LoginInput } from '../../../schemas/els-cobra.js';
+import {
+  ORGANIZATION_PLACEHOLDER,
+  type CertificateInput,
+  type CredentialsInput,
+  type ElsCobraParamsInput,
+  type ElsCobraQueryInput,
+  type KeywordInput,
+  type LoginInput,
+} from '../../../schemas/els-cobra.js';
 import { MAX_SAFE_ID } from '../../../schemas/common.js';
 import { badRequest, type ErrorDetail } from '../../errors.js';
 import type { Fields } from './commands.js';
@@ -18,14 +26,17 @@ export const elsWording = {
 
 /** The addressed organization: the path's, or the query's where the path is the 2019 placeholder. */
 export function organizationOf(params: ElsCobraParamsInput, query: ElsCobraQueryInput, message: string): number {
-  const fail = (where: 'path' | 'query', problem: string) => badRequest('invalid_parameter', message, [{ in: where, path: 'organizationID', problem }]);
+  const fail = (where: 'path' | 'query', problem: string) =>
+    badRequest('invalid_parameter', message, [{ in: where, path: 'organizationID', problem }]);
   if (params.organizationID === ORGANIZATION_PLACEHOLDER) {
-    if (query.organizationID === undefined) throw fail('query', `is required when the path carries ${ORGANIZATION_PLACEHOLDER}`);
+    if (query.organizationID === undefined)
+      throw fail('query', `is required when the path carries ${ORGANIZATION_PLACEHOLDER}`);
     return query.organizationID;
   }
   const id = Number(params.organizationID);
   if (id > MAX_SAFE_ID) throw fail('path', `must be at most ${MAX_SAFE_ID}`);
-  if (query.organizationID !== undefined && query.organizationID !== id) throw fail('query', 'must be the path\'s organizationID');
+  if (query.organizationID !== undefined && query.organizationID !== id)
+    throw fail('query', "must be the path's organizationID");
   return id;
 }
 
@@ -35,7 +46,9 @@ function check(message: string, problems: ErrorDetail[]): void {
 
 // A body may repeat the organization (Go clients send 0 for "not set"), but not name another one.
 function sameOrganization(body: { organizationId?: number }, organizationId: number): ErrorDetail[] {
-  return body.organizationId && body.organizationId !== organizationId ? [{ in: 'body', path: 'organizationId', problem: 'must be the addressed organization' }] : [];
+  return body.organizationId && body.organizationId !== organizationId
+    ? [{ in: 'body', path: 'organizationId', problem: 'must be the addressed organization' }]
+    : [];
 }
 
 function urlProblems(url: string): ErrorDetail[] {
@@ -50,7 +63,10 @@ export function certificateFields(body: CertificateInput, organizationId: number
 
 /** E4's fields, for the service the query names. */
 export function credentialFields(body: CredentialsInput, organizationId: number, serviceName: string): Fields {
-  const otherService = body.serviceName !== undefined && body.serviceName !== serviceName ? [{ in: 'body' as const, path: 'serviceName', problem: 'must be the query\'s serviceName' }] : [];
+  const otherService =
+    body.serviceName !== undefined && body.serviceName !== serviceName
+      ? [{ in: 'body' as const, path: 'serviceName', problem: "must be the query's serviceName" }]
+      : [];
   check(elsWording.credentials, [...sameOrganization(body, organizationId), ...otherService, ...urlProblems(body.url)]);
   return { serviceName, username: body.username, password: body.password, url: body.url };
 }

@@ -26,13 +26,16 @@ export interface ElsCobraModels {
 }
 
 function integrationSchema(): Schema<IntegrationDoc> {
-  const schema = new Schema<IntegrationDoc>({
-    _id: String,
-    organizationId: { type: Number, required: true },
-    data: { type: String, required: true },
-    secrets: { type: Schema.Types.Mixed, default: {} },
-    updatedAt: { type: Date, required: true },
-  }, { versionKey: false, minimize: false });
+  const schema = new Schema<IntegrationDoc>(
+    {
+      _id: String,
+      organizationId: { type: Number, required: true },
+      data: { type: String, required: true },
+      secrets: { type: Schema.Types.Mixed, default: {} },
+      updatedAt: { type: Date, required: true },
+    },
+    { versionKey: false, minimize: false },
+  );
   return schema;
 }
 

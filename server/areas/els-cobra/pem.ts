@@ -45,7 +45,11 @@ function privateKey(text: string): KeyObject | string {
 }
 
 /** The problems of a certificate set (empty when it is usable). */
-export function certificateSetProblems(set: { certificate: string; caChain?: string; privateKey: string }): ErrorDetail[] {
+export function certificateSetProblems(set: {
+  certificate: string;
+  caChain?: string;
+  privateKey: string;
+}): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const problem = (path: string, text: string) => problems.push({ in: 'body', path, problem: text });
   const certificate = certificates(set.certificate);
@@ -53,7 +57,8 @@ export function certificateSetProblems(set: { certificate: string; caChain?: str
   if (set.caChain && !certificates(set.caChain)) problem('caChain', 'must be PEM certificates');
   const key = privateKey(set.privateKey);
   if (typeof key === 'string') problem('privateKey', key);
-  else if (certificate?.length === 1 && !certificate[0].checkPrivateKey(key)) problem('privateKey', 'does not belong to the certificate');
+  else if (certificate?.length === 1 && !certificate[0].checkPrivateKey(key))
+    problem('privateKey', 'does not belong to the certificate');
   return problems;
 }
 

@@ -49,13 +49,23 @@ export class Keyring {
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId)!, iv);
     cipher.setAAD(Buffer.from(context));
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return { keyId: this.keyId, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+    return {
+      keyId: this.keyId,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
   }
 
   /** Decrypts a stored value; a 500 when its key is unknown here or it was tampered with. */
   decrypt(secret: EncryptedSecret, context: string): string {
     const key = this.keys.get(secret.keyId);
-    if (!key) throw new AppError(500, 'internal_error', `A stored secret was written under key ${secret.keyId}, which this service does not have (SECRETS_PREVIOUS_KEYS)`);
+    if (!key)
+      throw new AppError(
+        500,
+        'internal_error',
+        `A stored secret was written under key ${secret.keyId}, which this service does not have (SECRETS_PREVIOUS_KEYS)`,
+      );
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(secret.iv, 'base64'));
       decipher.setAAD(Buffer.from(context));
@@ -78,7 +88,9 @@ export interface KeyringSource {
  * is missing). Two processes creating it at once end with the same key: the file appears whole, by
  * a hard link that only one of them can make.
  */
-export function openKeyring(config: Pick<Config, 'secretsKey' | 'secretsPreviousKeys' | 'secretsKeyFile'>): KeyringSource {
+export function openKeyring(
+  config: Pick<Config, 'secretsKey' | 'secretsPreviousKeys' | 'secretsKeyFile'>,
+): KeyringSource {
   const previous = config.secretsPreviousKeys.map((k) => parseKey(k)!);
   if (config.secretsKey) return { keyring: new Keyring(parseKey(config.secretsKey)!, previous), source: 'SECRETS_KEY' };
   const file = config.secretsKeyFile;
@@ -96,8 +108,12 @@ export function openKeyring(config: Pick<Config, 'secretsKey' | 'secretsPrevious
       fs.rmSync(temporary, { force: true });
     }
   }
-  if (fs.statSync(file).mode & 0o077) throw new Error(`the secrets key file ${file} is readable by others: chmod 600 it`);
+  if (fs.statSync(file).mode & 0o077)
+    throw new Error(`the secrets key file ${file} is readable by others: chmod 600 it`);
   const key = parseKey(fs.readFileSync(file, 'utf8'));
   if (!key) throw new Error(`the secrets key file ${file} does not hold a base64 or hex key of 32 bytes`);
-  return { keyring: new Keyring(key, previous), source: `key file ${file}${created ? ', created now with mode 0600' : ''}` };
+  return {
+    keyring: new Keyring(key, previous),
+    source: `key file ${file}${created ? ', created now with mode 0600' : ''}`,
+  };
 }

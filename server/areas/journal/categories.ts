@@ -24,7 +24,8 @@ export class CategoryCommands {
   constructor(private readonly db: Database) {
     const { JournalCategory, JournalCategoryIndex } = journalModels(db);
     this.byOrganization = new IdIndex(JournalCategoryIndex, db.system.Lock, 'categories', async (organizationId) =>
-      (await JournalCategory.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+      (await JournalCategory.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
   }
 
   /** J1: the organization's categories in ID order. */
@@ -32,7 +33,10 @@ export class CategoryCommands {
     if (!canRead(actor, organizationId)) throw forbidden(wording.unauthorizedUser);
     const { JournalCategory } = journalModels(this.db);
     const docs = await this.byOrganization.load(organizationId, (id) => JournalCategory.findById(id).lean());
-    return docs.filter((d) => d.organizationId === organizationId).map(presentCategory).sort((a, b) => a.id - b.id);
+    return docs
+      .filter((d) => d.organizationId === organizationId)
+      .map(presentCategory)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** J2: a new category of an organization the actor configures. */
@@ -42,7 +46,12 @@ export class CategoryCommands {
     const now = new Date();
     await this.byOrganization.add(input.organizationId, String(id));
     const doc = await journalModels(this.db).JournalCategory.create({
-      _id: String(id), organizationId: input.organizationId, name: input.name, description: input.description, createdAt: now, updatedAt: now,
+      _id: String(id),
+      organizationId: input.organizationId,
+      name: input.name,
+      description: input.description,
+      createdAt: now,
+      updatedAt: now,
     });
     return presentCategory(doc.toObject());
   }
@@ -55,13 +64,19 @@ export class CategoryCommands {
   /** J4: replaces name and description; a category stays in its organization. */
   async update(actor: Actor, id: number, input: CategoryInput): Promise<CategoryView> {
     const current = await this.writable(actor, id);
-    const wrong = input.organizationId !== current.organizationId ? 'organizationId' : input.id && input.id !== id ? 'id' : null;
-    if (wrong) throw badRequest('invalid_body', wording.category, [{ in: 'body', path: wrong, problem: 'must be the category\'s own' }]);
-    const doc = await journalModels(this.db).JournalCategory.findOneAndUpdate(
-      { _id: String(id) },
-      { $set: { name: input.name, description: input.description, updatedAt: new Date() } },
-      { returnDocument: 'after' },
-    ).lean();
+    const wrong =
+      input.organizationId !== current.organizationId ? 'organizationId' : input.id && input.id !== id ? 'id' : null;
+    if (wrong)
+      throw badRequest('invalid_body', wording.category, [
+        { in: 'body', path: wrong, problem: "must be the category's own" },
+      ]);
+    const doc = await journalModels(this.db)
+      .JournalCategory.findOneAndUpdate(
+        { _id: String(id) },
+        { $set: { name: input.name, description: input.description, updatedAt: new Date() } },
+        { returnDocument: 'after' },
+      )
+      .lean();
     if (!doc) throw notFound(wording.categoryNotFound);
     return presentCategory(doc);
   }
@@ -83,7 +98,10 @@ export class CategoryCommands {
    */
   async use(organizationId: number, id: number): Promise<CategoryView> {
     const doc = await journalModels(this.db).JournalCategory.findById(String(id)).lean();
-    const missing = () => badRequest('invalid_body', wording.category, [{ in: 'body', path: 'categoryId', problem: 'is not a category of the journal\'s organization' }]);
+    const missing = () =>
+      badRequest('invalid_body', wording.category, [
+        { in: 'body', path: 'categoryId', problem: "is not a category of the journal's organization" },
+      ]);
     if (!doc || doc.organizationId !== organizationId) throw missing();
     if ((await this.claim(id, 'used')) === 'deleted') throw missing();
     return presentCategory(doc);

@@ -36,7 +36,11 @@ function readEntries(models: JournalModels, journalId: number, from: number, to:
  * normally that same document; one that differs is left from another history (a backup restored
  * under running processes, or a dump that was not taken at one instant) and is replaced.
  */
-async function writeOnce<T extends { _id: string }>(model: Model<T>, doc: T, same: (stored: T) => boolean): Promise<void> {
+async function writeOnce<T extends { _id: string }>(
+  model: Model<T>,
+  doc: T,
+  same: (stored: T) => boolean,
+): Promise<void> {
   try {
     await model.create(doc);
   } catch (err) {
@@ -47,7 +51,9 @@ async function writeOnce<T extends { _id: string }>(model: Model<T>, doc: T, sam
 }
 
 const sameChunk = (entries: StoredEntry[]) => (stored: ChunkDoc) =>
-  Array.isArray(stored.entries) && stored.entries.length === entries.length && stored.entries.every((e, i) => e?.entryId === entries[i].entryId);
+  Array.isArray(stored.entries) &&
+  stored.entries.length === entries.length &&
+  stored.entries.every((e, i) => e?.entryId === entries[i].entryId);
 
 /**
  * Writes the chunk that `entry` completes (the log's apply step, after the entry's own document): the
@@ -60,13 +66,28 @@ export async function completeChunk(models: JournalModels, journalId: number, en
   // export reads entry by entry and reports the gap.
   if (before.some((doc) => !doc)) return;
   const entries = [...before.map((doc) => written(doc!)), entry];
-  await writeOnce(models.JournalChunk, { _id: chunkKey(journalId, entry.serial / CHUNK_SIZE), journalId, entries }, sameChunk(entries));
+  await writeOnce(
+    models.JournalChunk,
+    { _id: chunkKey(journalId, entry.serial / CHUNK_SIZE), journalId, entries },
+    sameChunk(entries),
+  );
 }
 
 /** Records a delete of the log (the log's apply step); `ordinal` is the log state's count after it. */
-export async function recordDeletion(models: JournalModels, journalId: number, ordinal: number, serial: number, time: string, by: EntryDoc['created']['by']): Promise<void> {
+export async function recordDeletion(
+  models: JournalModels,
+  journalId: number,
+  ordinal: number,
+  serial: number,
+  time: string,
+  by: EntryDoc['created']['by'],
+): Promise<void> {
   const doc = { _id: deletionKey(journalId, ordinal), journalId, serial, time, by };
-  await writeOnce(models.JournalDeletion, doc, (stored) => stored.serial === serial && stored.time === time && JSON.stringify(stored.by) === JSON.stringify(by));
+  await writeOnce(
+    models.JournalDeletion,
+    doc,
+    (stored) => stored.serial === serial && stored.time === time && JSON.stringify(stored.by) === JSON.stringify(by),
+  );
 }
 
 /** Why the entries could not be read: the serial number that is missing. */
@@ -80,7 +101,11 @@ export class MissingEntry extends Error {
  * Every entry up to `state` (its count of entries and of deletes), marked deleted as the log says.
  * Throws MissingEntry when an entry below the head cannot be read.
  */
-export async function entriesAsOf(models: JournalModels, journalId: number, state: JournalStateData): Promise<EntryDoc[]> {
+export async function entriesAsOf(
+  models: JournalModels,
+  journalId: number,
+  state: JournalStateData,
+): Promise<EntryDoc[]> {
   if (state.deletes === undefined) return allRead(await readEntries(models, journalId, 1, state.entries), 1);
   const full = Math.floor(state.entries / CHUNK_SIZE);
   const [chunks, deletions] = await Promise.all([
@@ -94,24 +119,41 @@ export async function entriesAsOf(models: JournalModels, journalId: number, stat
   // left from another history (a restore) cannot pass for this one.
   const lasts = await batched(full, (k) => {
     const last = Array.isArray(chunks[k]?.entries) ? chunks[k]!.entries[CHUNK_SIZE - 1] : undefined;
-    return last?.entryId === undefined ? Promise.resolve(null) : models.JournalEntryId.findById(String(last.entryId)).lean();
+    return last?.entryId === undefined
+      ? Promise.resolve(null)
+      : models.JournalEntryId.findById(String(last.entryId)).lean();
   });
 
   const entries: EntryDoc[] = [];
   for (const [k, chunk] of chunks.entries()) {
     const first = k * CHUNK_SIZE + 1;
     const last = lasts[k];
-    if (chunk && Array.isArray(chunk.entries) && chunk.entries.length === CHUNK_SIZE && chunk.entries.every((e, i) => e?.serial === first + i)
-      && last?.journalId === journalId && last.serial === first + CHUNK_SIZE - 1) {
-      for (const e of chunk.entries) entries.push({ ...e, _id: entryKey(journalId, e.serial), journalId, deleted: null });
+    if (
+      chunk &&
+      Array.isArray(chunk.entries) &&
+      chunk.entries.length === CHUNK_SIZE &&
+      chunk.entries.every((e, i) => e?.serial === first + i) &&
+      last?.journalId === journalId &&
+      last.serial === first + CHUNK_SIZE - 1
+    ) {
+      for (const e of chunk.entries)
+        entries.push({ ...e, _id: entryKey(journalId, e.serial), journalId, deleted: null });
       continue;
     }
     const docs = allRead(await readEntries(models, journalId, first, first + CHUNK_SIZE - 1), first);
     const asWritten = docs.map(written);
-    await writeOnce(models.JournalChunk, { _id: chunkKey(journalId, k + 1), journalId, entries: asWritten }, sameChunk(asWritten));
+    await writeOnce(
+      models.JournalChunk,
+      { _id: chunkKey(journalId, k + 1), journalId, entries: asWritten },
+      sameChunk(asWritten),
+    );
     entries.push(...docs.map((doc) => ({ ...doc, deleted: null })));
   }
-  entries.push(...allRead(await readEntries(models, journalId, full * CHUNK_SIZE + 1, state.entries), full * CHUNK_SIZE + 1).map((doc) => ({ ...doc, deleted: null })));
+  entries.push(
+    ...allRead(await readEntries(models, journalId, full * CHUNK_SIZE + 1, state.entries), full * CHUNK_SIZE + 1).map(
+      (doc) => ({ ...doc, deleted: null }),
+    ),
+  );
 
   // The first delete of an entry is its mark (a second one, from a race of two deletes, changed nothing).
   for (const deletion of deletions) {
@@ -125,7 +167,9 @@ export async function entriesAsOf(models: JournalModels, journalId: number, stat
 async function batched<T>(count: number, read: (k: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   for (let start = 0; start < count; start += READ_BATCH) {
-    out.push(...(await Promise.all(Array.from({ length: Math.min(READ_BATCH, count - start) }, (_, k) => read(start + k)))));
+    out.push(
+      ...(await Promise.all(Array.from({ length: Math.min(READ_BATCH, count - start) }, (_, k) => read(start + k)))),
+    );
   }
   return out;
 }

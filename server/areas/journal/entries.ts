@@ -28,12 +28,22 @@ export class EntryCommands {
 
   /** J9: a new entry by the lock's holder. */
   async create(actor: Actor, journalId: number, input: J9Input): Promise<JournalEntryView> {
-    if (input.journalId !== journalId) throw badRequest('invalid_body', wording.journalId, [{ in: 'body', path: 'journalId', problem: 'must be the path\'s journalID' }]);
+    if (input.journalId !== journalId)
+      throw badRequest('invalid_body', wording.journalId, [
+        { in: 'body', path: 'journalId', problem: "must be the path's journalID" },
+      ]);
     if (input.attachment && Buffer.byteLength(input.attachment) > MAX_ATTACHMENT_BYTES) {
-      throw badRequest('invalid_body', wording.entryBody, [{ in: 'body', path: 'attachment', problem: `must be at most ${MAX_ATTACHMENT_BYTES} bytes` }]);
+      throw badRequest('invalid_body', wording.entryBody, [
+        { in: 'body', path: 'attachment', problem: `must be at most ${MAX_ATTACHMENT_BYTES} bytes` },
+      ]);
     }
     const journal = await this.journals.readable(actor, journalId);
-    const content = { text: input.text, location: input.location ?? '', attachment: input.attachment ?? '', timeCustom: input.customTime ?? null };
+    const content = {
+      text: input.text,
+      location: input.location ?? '',
+      attachment: input.attachment ?? '',
+      timeCustom: input.customTime ?? null,
+    };
     const { entry } = await this.write(actor, journal, 'entry', input.categoryId, () => content);
     return entry;
   }
@@ -43,8 +53,14 @@ export class EntryCommands {
     const journal = await this.journals.readable(actor, journalId);
     if (!canSuperviseJournal(actor, journal.organizationId)) throw forbidden(wording.unauthorizedUser);
     const by = holderOf(actor);
-    const text = (before: JournalStateData) => `Lock of ${who(before.holder)} held since ${before.lockedAt} broken by ${who(by)}: ${input.reason}`;
-    const { state } = await this.write(actor, journal, 'force-unlock', input.categoryId, (before) => ({ text: text(before), location: '', attachment: '', timeCustom: null }));
+    const text = (before: JournalStateData) =>
+      `Lock of ${who(before.holder)} held since ${before.lockedAt} broken by ${who(by)}: ${input.reason}`;
+    const { state } = await this.write(actor, journal, 'force-unlock', input.categoryId, (before) => ({
+      text: text(before),
+      location: '',
+      attachment: '',
+      timeCustom: null,
+    }));
     return presentJournalState(journal, state);
   }
 
@@ -82,7 +98,11 @@ export class EntryCommands {
     const by = holderOf(actor);
     await this.log.check(journalId, kind, by);
     const category = categoryId === undefined ? null : await this.categories.use(journal.organizationId, categoryId);
-    const record = await this.log.append(journalId, { kind, entry: (before) => ({ ...content(before), category }) }, by);
+    const record = await this.log.append(
+      journalId,
+      { kind, entry: (before) => ({ ...content(before), category }) },
+      by,
+    );
     const entry = presentEntry({ ...record.entry!, journalId, deleted: null });
     this.journals.publish(journal, record, entry);
     return { entry, state: record.state };

@@ -35,18 +35,80 @@ const ROWS_PER_TURN = 25;
 
 const WORDS = {
   en: {
-    title: 'Operations journal', organization: 'Organization', event: 'Event', none: 'none (the organization\'s journal)', first: 'First entry', last: 'Last entry',
-    state: 'State', closed: 'closed', open: 'open', exported: 'Exported', timeZone: 'Time zone', entries: 'Entries', deletedCount: 'deleted',
-    page: (n: number, of: number) => `Page ${n} of ${of}`, deleted: 'DELETED', by: 'by', at: 'at', custom: 'stated time', location: 'Location', attachment: 'Attachment',
-    noEntries: 'No entries.', apiKey: 'API key',
-    columns: ['serialNumber', 'time', 'localTime', 'customTime', 'author', 'category', 'text', 'location', 'attachment', 'deleted', 'deletedTime', 'deletedBy'],
+    title: 'Operations journal',
+    organization: 'Organization',
+    event: 'Event',
+    none: "none (the organization's journal)",
+    first: 'First entry',
+    last: 'Last entry',
+    state: 'State',
+    closed: 'closed',
+    open: 'open',
+    exported: 'Exported',
+    timeZone: 'Time zone',
+    entries: 'Entries',
+    deletedCount: 'deleted',
+    page: (n: number, of: number) => `Page ${n} of ${of}`,
+    deleted: 'DELETED',
+    by: 'by',
+    at: 'at',
+    custom: 'stated time',
+    location: 'Location',
+    attachment: 'Attachment',
+    noEntries: 'No entries.',
+    apiKey: 'API key',
+    columns: [
+      'serialNumber',
+      'time',
+      'localTime',
+      'customTime',
+      'author',
+      'category',
+      'text',
+      'location',
+      'attachment',
+      'deleted',
+      'deletedTime',
+      'deletedBy',
+    ],
   },
   de: {
-    title: 'Einsatztagebuch', organization: 'Organisation', event: 'Einsatz', none: 'keiner (Tagebuch der Organisation)', first: 'Erster Eintrag', last: 'Letzter Eintrag',
-    state: 'Status', closed: 'abgeschlossen', open: 'offen', exported: 'Exportiert', timeZone: 'Zeitzone', entries: 'Einträge', deletedCount: 'gelöscht',
-    page: (n: number, of: number) => `Seite ${n} von ${of}`, deleted: 'GELÖSCHT', by: 'von', at: 'am', custom: 'angegebene Zeit', location: 'Ort', attachment: 'Anhang',
-    noEntries: 'Keine Einträge.', apiKey: 'API-Schlüssel',
-    columns: ['Nr', 'Zeit', 'Ortszeit', 'angegebene Zeit', 'Verfasser', 'Kategorie', 'Text', 'Ort', 'Anhang', 'gelöscht', 'Löschzeit', 'gelöscht von'],
+    title: 'Einsatztagebuch',
+    organization: 'Organisation',
+    event: 'Einsatz',
+    none: 'keiner (Tagebuch der Organisation)',
+    first: 'Erster Eintrag',
+    last: 'Letzter Eintrag',
+    state: 'Status',
+    closed: 'abgeschlossen',
+    open: 'offen',
+    exported: 'Exportiert',
+    timeZone: 'Zeitzone',
+    entries: 'Einträge',
+    deletedCount: 'gelöscht',
+    page: (n: number, of: number) => `Seite ${n} von ${of}`,
+    deleted: 'GELÖSCHT',
+    by: 'von',
+    at: 'am',
+    custom: 'angegebene Zeit',
+    location: 'Ort',
+    attachment: 'Anhang',
+    noEntries: 'Keine Einträge.',
+    apiKey: 'API-Schlüssel',
+    columns: [
+      'Nr',
+      'Zeit',
+      'Ortszeit',
+      'angegebene Zeit',
+      'Verfasser',
+      'Kategorie',
+      'Text',
+      'Ort',
+      'Anhang',
+      'gelöscht',
+      'Löschzeit',
+      'gelöscht von',
+    ],
   },
 } as const;
 
@@ -62,10 +124,21 @@ export function entriesDigest(entries: EntryDoc[]): string {
   const hash = createHash('sha256');
   const who = (s: Stamp) => (s.by.apiKeyId !== null ? `apikey:${s.by.apiKeyId}` : `user:${s.by.userId}`);
   entries.forEach((e, i) => {
-    hash.update((i > 0 ? '\n' : '') + JSON.stringify([
-      e.serial, e.created.time, e.created.timeCustom, who(e.created), e.category?.name ?? null, e.text, e.location, e.attachment,
-      e.deleted ? e.deleted.time : null, e.deleted ? who(e.deleted) : null,
-    ]));
+    hash.update(
+      (i > 0 ? '\n' : '') +
+        JSON.stringify([
+          e.serial,
+          e.created.time,
+          e.created.timeCustom,
+          who(e.created),
+          e.category?.name ?? null,
+          e.text,
+          e.location,
+          e.attachment,
+          e.deleted ? e.deleted.time : null,
+          e.deleted ? who(e.deleted) : null,
+        ]),
+    );
   });
   return hash.digest('hex');
 }
@@ -91,7 +164,15 @@ function localTime(iso: string, timeZone: string, language: ExportLanguage): str
   let format = formatters.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
     });
     if (formatters.size > 100) formatters.clear();
     formatters.set(key, format);
@@ -125,20 +206,43 @@ const FONT_BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
 
 /** The journal export command. */
 export class JournalExport {
-  constructor(private readonly db: Database, private readonly log: JournalLog, private readonly journals: JournalCommands) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log: JournalLog,
+    private readonly journals: JournalCommands,
+  ) {}
 
   /** Every entry of a journal the actor may use (another organization's is not found), as a file. */
-  async export(actor: Actor, journalId: number, format: ExportFormat, timeZone: string, language: ExportLanguage): Promise<ExportFile> {
+  async export(
+    actor: Actor,
+    journalId: number,
+    format: ExportFormat,
+    timeZone: string,
+    language: ExportLanguage,
+  ): Promise<ExportFile> {
     const journal = await this.journals.readable(actor, journalId);
     const { state, entries } = await this.snapshot(journalId);
-    const userIds = entries.flatMap((e) => [e.created.by.userId, e.deleted?.by.userId]).filter((id): id is number => typeof id === 'number');
-    const [names, organization] = await Promise.all([namesOf(this.db, userIds), organizationName(this.db, journal.organizationId)]);
+    const userIds = entries
+      .flatMap((e) => [e.created.by.userId, e.deleted?.by.userId])
+      .filter((id): id is number => typeof id === 'number');
+    const [names, organization] = await Promise.all([
+      namesOf(this.db, userIds),
+      organizationName(this.db, journal.organizationId),
+    ]);
     const words = WORDS[language];
-    const who = (s: Stamp) => (s.by.apiKeyId !== null ? `${words.apiKey} ${s.by.apiKeyId}` : `${names.get(s.by.userId ?? -1) ?? ''} (user ${s.by.userId})`.trim());
-    const rows: Row[] = entries.map((entry) => ({ entry, author: who(entry.created), deletedBy: entry.deleted ? who(entry.deleted) : null }));
+    const who = (s: Stamp) =>
+      s.by.apiKeyId !== null
+        ? `${words.apiKey} ${s.by.apiKeyId}`
+        : `${names.get(s.by.userId ?? -1) ?? ''} (user ${s.by.userId})`.trim();
+    const rows: Row[] = entries.map((entry) => ({
+      entry,
+      author: who(entry.created),
+      deletedBy: entry.deleted ? who(entry.deleted) : null,
+    }));
     const sha256 = entriesDigest(entries);
     const filename = `journal-${journalId}.${format}`;
-    if (format === 'csv') return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
+    if (format === 'csv')
+      return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
     const header = { journal, organization, closed: state.closed, total: entries.length, sha256, timeZone };
     return { body: await this.pdf(rows, header, language), type: 'application/pdf', filename, sha256 };
   }
@@ -156,7 +260,8 @@ export class JournalExport {
       try {
         entries = await entriesAsOf(journalModels(this.db), journalId, state);
       } catch (err) {
-        if (err instanceof MissingEntry) throw unavailable(`Entry ${err.serial} of journal ${journalId} cannot be read yet; try again`);
+        if (err instanceof MissingEntry)
+          throw unavailable(`Entry ${err.serial} of journal ${journalId} cannot be read yet; try again`);
         throw err;
       }
       if ((await this.log.head(journalId)).position === position) return { state, entries };
@@ -167,17 +272,47 @@ export class JournalExport {
   private csv(rows: Row[], timeZone: string, language: ExportLanguage): Buffer {
     const lines = [WORDS[language].columns.map(csvCell).join(',')];
     for (const { entry: e, author, deletedBy } of rows) {
-      lines.push([
-        e.serial, e.created.time, localTime(e.created.time, timeZone, language), e.created.timeCustom ?? '', author, e.category?.name ?? '', e.text, e.location, e.attachment,
-        e.deleted ? 'true' : 'false', e.deleted?.time ?? '', deletedBy ?? '',
-      ].map(csvCell).join(','));
+      lines.push(
+        [
+          e.serial,
+          e.created.time,
+          localTime(e.created.time, timeZone, language),
+          e.created.timeCustom ?? '',
+          author,
+          e.category?.name ?? '',
+          e.text,
+          e.location,
+          e.attachment,
+          e.deleted ? 'true' : 'false',
+          e.deleted?.time ?? '',
+          deletedBy ?? '',
+        ]
+          .map(csvCell)
+          .join(','),
+      );
     }
     return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
   }
 
-  private async pdf(rows: Row[], h: { journal: JournalDoc; organization: string | null; closed: boolean; total: number; sha256: string; timeZone: string }, language: ExportLanguage): Promise<Buffer> {
+  private async pdf(
+    rows: Row[],
+    h: {
+      journal: JournalDoc;
+      organization: string | null;
+      closed: boolean;
+      total: number;
+      sha256: string;
+      timeZone: string;
+    },
+    language: ExportLanguage,
+  ): Promise<Buffer> {
     const w = WORDS[language];
-    const doc = new PDFDocument({ size: 'A4', margins: { top: 50, bottom: 60, left: 50, right: 50 }, bufferPages: true, info: { Title: `${w.title} ${h.journal._id}`, Producer: 'alarm-hub' } });
+    const doc = new PDFDocument({
+      size: 'A4',
+      margins: { top: 50, bottom: 60, left: 50, right: 50 },
+      bufferPages: true,
+      info: { Title: `${w.title} ${h.journal._id}`, Producer: 'alarm-hub' },
+    });
     doc.registerFont('text', FONT);
     doc.registerFont('bold', FONT_BOLD);
     const chunks: Buffer[] = [];
@@ -202,20 +337,41 @@ export class JournalExport {
       [w.timeZone, h.timeZone],
       [w.exported, new Date().toISOString()],
       ['SHA-256', h.sha256],
-    ]) doc.font('bold').text(`${label}: `, { continued: true }).font('text').text(value);
+    ])
+      doc.font('bold').text(`${label}: `, { continued: true }).font('text').text(value);
     doc.moveDown(0.8);
     if (rows.length === 0) doc.text(w.noEntries);
 
     for (const [index, { entry: e, author, deletedBy }] of rows.entries()) {
       if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       if (doc.y > doc.page.height - 140) doc.addPage();
-      const head = [`#${e.serial}`, local(e.created.time), author, e.category?.name ?? ''].filter(Boolean).join('  ·  ');
-      doc.font('bold').fontSize(10).fillColor(e.deleted ? '#666666' : '#000000').text(head, { width });
-      if (e.created.timeCustom) doc.font('text').fontSize(9).text(`${w.custom}: ${local(e.created.timeCustom)}`, { width });
-      doc.font('text').fontSize(10).text(breakable(e.text), { width, strike: Boolean(e.deleted) });
-      if (e.location) doc.fontSize(9).text(`${w.location}: ${breakable(e.location)}`, { width, strike: Boolean(e.deleted) });
-      if (e.attachment) doc.fontSize(9).text(`${w.attachment}: ${breakable(e.attachment)}`, { width, strike: Boolean(e.deleted) });
-      if (e.deleted) doc.font('bold').fontSize(9).fillColor('#b00020').text(`${w.deleted} ${w.by} ${deletedBy} ${w.at} ${local(e.deleted.time)} (${e.deleted.time})`, { width });
+      const head = [`#${e.serial}`, local(e.created.time), author, e.category?.name ?? '']
+        .filter(Boolean)
+        .join('  ·  ');
+      doc
+        .font('bold')
+        .fontSize(10)
+        .fillColor(e.deleted ? '#666666' : '#000000')
+        .text(head, { width });
+      if (e.created.timeCustom)
+        doc
+          .font('text')
+          .fontSize(9)
+          .text(`${w.custom}: ${local(e.created.timeCustom)}`, { width });
+      doc
+        .font('text')
+        .fontSize(10)
+        .text(breakable(e.text), { width, strike: Boolean(e.deleted) });
+      if (e.location)
+        doc.fontSize(9).text(`${w.location}: ${breakable(e.location)}`, { width, strike: Boolean(e.deleted) });
+      if (e.attachment)
+        doc.fontSize(9).text(`${w.attachment}: ${breakable(e.attachment)}`, { width, strike: Boolean(e.deleted) });
+      if (e.deleted)
+        doc
+          .font('bold')
+          .fontSize(9)
+          .fillColor('#b00020')
+          .text(`${w.deleted} ${w.by} ${deletedBy} ${w.at} ${local(e.deleted.time)} (${e.deleted.time})`, { width });
       doc.fillColor('#000000').moveDown(0.6);
     }
 
@@ -225,8 +381,14 @@ export class JournalExport {
       doc.switchToPage(i);
       const y = doc.page.height - 45;
       doc.page.margins.bottom = 0;
-      doc.font('text').fontSize(8).fillColor('#333333')
-        .text(`${w.title} #${h.journal._id} · ${w.page(i - range.start + 1, range.count)}`, 50, y, { width, lineBreak: false })
+      doc
+        .font('text')
+        .fontSize(8)
+        .fillColor('#333333')
+        .text(`${w.title} #${h.journal._id} · ${w.page(i - range.start + 1, range.count)}`, 50, y, {
+          width,
+          lineBreak: false,
+        })
         .text(`SHA-256 ${h.sha256}`, 50, y + 11, { width, lineBreak: false });
     }
     doc.end();

@@ -23,7 +23,12 @@ const DEFAULT_LIMIT = 10;
 const CACHED_PAGES = 500;
 
 const EVENT_KIND = {
-  lock: 'locked', unlock: 'unlocked', close: 'closed', 'force-unlock': 'lock-broken', entry: 'entry-created', delete: 'entry-deleted',
+  lock: 'locked',
+  unlock: 'unlocked',
+  close: 'closed',
+  'force-unlock': 'lock-broken',
+  entry: 'entry-created',
+  delete: 'entry-deleted',
 } as const satisfies Record<LogRecordDoc['kind'], JournalChangedEvent['kind']>;
 
 /** The journal commands other than entries. */
@@ -33,7 +38,11 @@ export class JournalCommands {
   private readonly keys = new Recent<string, number>(KNOWN_JOURNALS);
   private readonly pages = new Recent<string, { position: number; entries: JournalEntryView[] }>(CACHED_PAGES);
 
-  constructor(private readonly db: Database, private readonly log: JournalLog, private readonly events: OrganizationEvents) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log: JournalLog,
+    private readonly events: OrganizationEvents,
+  ) {}
 
   /** J6: the journal of an organization or event (created on first access) with a page of entries. */
   async open(actor: Actor, query: J6QueryInput): Promise<JournalView> {
@@ -60,7 +69,8 @@ export class JournalCommands {
   /** J7, J8 and close: one change of the journal's lock or closed state. */
   async change(actor: Actor, id: number, kind: 'lock' | 'unlock' | 'close'): Promise<JournalStateView> {
     const journal = await this.readable(actor, id);
-    if (kind === 'close' && !canSuperviseJournal(actor, journal.organizationId)) throw forbidden(wording.unauthorizedUser);
+    if (kind === 'close' && !canSuperviseJournal(actor, journal.organizationId))
+      throw forbidden(wording.unauthorizedUser);
     const record = await this.log.append(id, { kind }, holderOf(actor));
     this.publish(journal, record);
     return presentJournalState(journal, record.state);
@@ -79,13 +89,21 @@ export class JournalCommands {
   // Newest first: serials total - offset down to total - offset - limit + 1, each an exact _id lookup.
   // Every change to a journal (an entry written or deleted too) takes the next log position, so a page
   // read at the current position is still exact: screens re-reading an unchanged journal cost no reads.
-  private async page(id: number, position: number, total: number, limit: number, offset: number): Promise<JournalEntryView[]> {
+  private async page(
+    id: number,
+    position: number,
+    total: number,
+    limit: number,
+    offset: number,
+  ): Promise<JournalEntryView[]> {
     const key = `${id}:${limit}:${offset}`;
     const cached = this.pages.get(key);
     if (cached?.position === position) return cached.entries;
     const serials: number[] = [];
     for (let s = total - offset; s >= 1 && serials.length < limit; s--) serials.push(s);
-    const docs = await Promise.all(serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(id, s)).lean()));
+    const docs = await Promise.all(
+      serials.map((s) => journalModels(this.db).JournalEntry.findById(entryKey(id, s)).lean()),
+    );
     const entries = docs.flatMap((d) => (d ? [presentEntry(d)] : []));
     // Read after every change up to `position` was applied: never older than that position.
     this.pages.set(key, { position, entries });
@@ -121,8 +139,10 @@ export class JournalCommands {
 
 /** Which journal J6 asks for: the organization's, or an event's in the named or the only organization. */
 function selection(actor: Actor, query: J6QueryInput): { organizationId: number; eventId: number | null } {
-  const missing = (problem: string) => badRequest('invalid_parameter', wording.journalQuery, [{ in: 'query', path: 'organization_id', problem }]);
-  if (query.organization_id === undefined && query.event_id === undefined) throw missing('organization_id or event_id is required');
+  const missing = (problem: string) =>
+    badRequest('invalid_parameter', wording.journalQuery, [{ in: 'query', path: 'organization_id', problem }]);
+  if (query.organization_id === undefined && query.event_id === undefined)
+    throw missing('organization_id or event_id is required');
   const eventId = query.event_id ?? null;
   if (query.organization_id !== undefined) return { organizationId: query.organization_id, eventId };
   if (actor.kind === 'apikey') return { organizationId: actor.organizationId, eventId };

@@ -7,9 +7,9 @@
 // entry slipping in after an unlock, close or force-unlock that won its position first.
 //
 // What a change implies elsewhere (the entry document read by serial for J6's pages, the entry-ID
-// lookup for J10, a delete's mark on its entry, the export's chunks and delete records) is written right after the insert ("applied"). Should
-// a process die in between, whoever builds on or reads that head applies it first, so every change
-// below the head is always applied. Changes to one journal are queued per process, so only writers on
+// lookup for J10, a delete's mark on its entry, the export's chunks and delete records) is written right after the
+// insert ("applied"). Should a process die in between, whoever builds on or reads that head applies it first, so every
+// change below the head is always applied. Changes to one journal are queued per process, so only writers on
 // different processes ever collide on a position (the loser reads the new head and decides again).
 import { isDuplicateKey } from '../../db/errors.js';
 import type { IdAllocator } from '../../db/ids.js';
@@ -18,7 +18,14 @@ import { KeyedLock } from '../../db/keyed-lock.js';
 import { completeChunk, recordDeletion } from './chunks.js';
 import { Recent } from '../../db/recent.js';
 import type { EntryDoc, JournalModels, LogRecordDoc, StoredEntry } from './models.js';
-import { INITIAL_STATE, transition, writesEntry, type ChangeKind, type Holder, type JournalStateData } from './state.js';
+import {
+  INITIAL_STATE,
+  transition,
+  writesEntry,
+  type ChangeKind,
+  type Holder,
+  type JournalStateData,
+} from './state.js';
 import { wording } from './wording.js';
 
 /** The newest change of a journal and the state after it. */
@@ -52,12 +59,17 @@ export const entryKey = (journalId: number, serial: number) => `${journalId}:${s
 
 /** Appends to and reads the heads of journals' logs. */
 export class JournalLog {
-  private readonly queue = new KeyedLock<number>(MAX_QUEUED, () => unavailable('Too many changes queued for this journal; try again', 1));
+  private readonly queue = new KeyedLock<number>(MAX_QUEUED, () =>
+    unavailable('Too many changes queued for this journal; try again', 1),
+  );
   // The newest head this process saw per journal. Records are never removed, so a cached head is
   // always a lower bound of the real one: a write on a stale head collides and reads again.
   private readonly heads = new Recent<number, Head>(MAX_HEADS);
 
-  constructor(private readonly models: JournalModels, private readonly ids: IdAllocator) {}
+  constructor(
+    private readonly models: JournalModels,
+    private readonly ids: IdAllocator,
+  ) {}
 
   /** The current head, applied. */
   async head(journalId: number): Promise<Head> {
@@ -107,7 +119,8 @@ export class JournalLog {
         await this.apply(journalId, head);
         // Only a hint for processes without a cached head (any position written is a valid start), so
         // it is kept every few positions: a cold probe walks at most that many more.
-        if (record.position % HINT_EVERY === 0) await this.models.Journal.updateOne({ _id: String(journalId) }, { $max: { hint: record.position } });
+        if (record.position % HINT_EVERY === 0)
+          await this.models.Journal.updateOne({ _id: String(journalId) }, { $max: { hint: record.position } });
         return record;
       }
       throw unavailable('Too many concurrent changes to this journal; try again', 1);
@@ -123,7 +136,17 @@ export class JournalLog {
       const { timeCustom, ...content } = change.entry(head.state);
       entry = { ...content, entryId, serial: state.entries, created: { time: at.toISOString(), timeCustom, by } };
     }
-    return { _id: logKey(journalId, position), journalId, position, kind: change.kind, by, at, state, entry, target: change.target ?? null };
+    return {
+      _id: logKey(journalId, position),
+      journalId,
+      position,
+      kind: change.kind,
+      by,
+      at,
+      state,
+      entry,
+      target: change.target ?? null,
+    };
   }
 
   // Walks forward from `from` (or the journal's hint) by exact _id lookups until a position is free.
@@ -132,11 +155,16 @@ export class JournalLog {
     if (!head) {
       const journal = await this.models.Journal.findById(String(journalId), { hint: 1 }).lean();
       if (!journal) throw notFound(wording.journalId);
-      const record = journal.hint > 0 ? await this.models.JournalLog.findById(logKey(journalId, journal.hint)).lean() : null;
-      head = record ? { position: record.position, state: record.state, record, applied: false } : { position: 0, state: INITIAL_STATE, record: null, applied: true };
+      const record =
+        journal.hint > 0 ? await this.models.JournalLog.findById(logKey(journalId, journal.hint)).lean() : null;
+      head = record
+        ? { position: record.position, state: record.state, record, applied: false }
+        : { position: 0, state: INITIAL_STATE, record: null, applied: true };
     }
     for (;;) {
-      const next: LogRecordDoc | null = await this.models.JournalLog.findById(logKey(journalId, head.position + 1)).lean();
+      const next: LogRecordDoc | null = await this.models.JournalLog.findById(
+        logKey(journalId, head.position + 1),
+      ).lean();
       if (!next) break;
       head = { position: next.position, state: next.state, record: next, applied: false };
     }
@@ -150,15 +178,23 @@ export class JournalLog {
     if (head.applied || !record) return;
     const { JournalEntry, JournalEntryId } = this.models;
     if (record.entry) {
-      const doc: EntryDoc = { ...record.entry, _id: entryKey(journalId, record.entry.serial), journalId, deleted: null };
+      const doc: EntryDoc = {
+        ...record.entry,
+        _id: entryKey(journalId, record.entry.serial),
+        journalId,
+        deleted: null,
+      };
       await ignoreDuplicate(JournalEntry.create(doc));
-      await ignoreDuplicate(JournalEntryId.create({ _id: String(record.entry.entryId), journalId, serial: record.entry.serial }));
+      await ignoreDuplicate(
+        JournalEntryId.create({ _id: String(record.entry.entryId), journalId, serial: record.entry.serial }),
+      );
       await completeChunk(this.models, journalId, record.entry);
     }
     if (record.kind === 'delete' && record.target !== null) {
       const deleted = { time: record.at.toISOString(), by: record.by };
       await JournalEntry.updateOne({ _id: entryKey(journalId, record.target), deleted: null }, { $set: { deleted } });
-      if (record.state.deletes !== undefined) await recordDeletion(this.models, journalId, record.state.deletes, record.target, deleted.time, deleted.by);
+      if (record.state.deletes !== undefined)
+        await recordDeletion(this.models, journalId, record.state.deletes, record.target, deleted.time, deleted.by);
     }
     head.applied = true;
   }

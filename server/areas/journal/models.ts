@@ -122,14 +122,17 @@ const mixed = Schema.Types.Mixed;
 
 /** The journal area's collections (server/db/models.ts). */
 export const journalModels = defineModels((conn: Connection): JournalModels => {
-  const category = new Schema<CategoryDoc>({
-    _id: String,
-    organizationId: { type: Number, required: true },
-    name: { type: String, required: true },
-    description: { type: String, default: '' },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  }, opts);
+  const category = new Schema<CategoryDoc>(
+    {
+      _id: String,
+      organizationId: { type: Number, required: true },
+      name: { type: String, required: true },
+      description: { type: String, default: '' },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    opts,
+  );
   category.index({ organizationId: 1, _id: 1 });
 
   const entryFields = {
@@ -146,48 +149,94 @@ export const journalModels = defineModels((conn: Connection): JournalModels => {
   };
 
   return {
-    JournalKey: conn.model<JournalKeyDoc>('JournalKey', new Schema<JournalKeyDoc>({ _id: String, journalId: { type: Number, required: true } }, opts), 'journal_keys'),
-    Journal: conn.model<JournalDoc>('Journal', new Schema<JournalDoc>({
-      _id: String,
-      organizationId: { type: Number, required: true },
-      eventId: { type: Number, default: null },
-      createdAt: { type: Date, required: true },
-      hint: { type: Number, default: 0 },
-    }, opts), 'journals'),
-    JournalLog: conn.model<LogRecordDoc>('JournalLog', new Schema<LogRecordDoc>({
-      _id: String,
-      journalId: { type: Number, required: true },
-      position: { type: Number, required: true },
-      kind: { type: String, required: true },
-      by: { type: mixed, required: true },
-      at: { type: Date, required: true },
-      state: { type: mixed, required: true },
-      entry: { type: mixed, default: null },
-      target: { type: Number, default: null },
-    }, opts), 'journal_log'),
+    JournalKey: conn.model<JournalKeyDoc>(
+      'JournalKey',
+      new Schema<JournalKeyDoc>({ _id: String, journalId: { type: Number, required: true } }, opts),
+      'journal_keys',
+    ),
+    Journal: conn.model<JournalDoc>(
+      'Journal',
+      new Schema<JournalDoc>(
+        {
+          _id: String,
+          organizationId: { type: Number, required: true },
+          eventId: { type: Number, default: null },
+          createdAt: { type: Date, required: true },
+          hint: { type: Number, default: 0 },
+        },
+        opts,
+      ),
+      'journals',
+    ),
+    JournalLog: conn.model<LogRecordDoc>(
+      'JournalLog',
+      new Schema<LogRecordDoc>(
+        {
+          _id: String,
+          journalId: { type: Number, required: true },
+          position: { type: Number, required: true },
+          kind: { type: String, required: true },
+          by: { type: mixed, required: true },
+          at: { type: Date, required: true },
+          state: { type: mixed, required: true },
+          entry: { type: mixed, default: null },
+          target: { type: Number, default: null },
+        },
+        opts,
+      ),
+      'journal_log',
+    ),
     JournalEntry: conn.model<EntryDoc>('JournalEntry', new Schema<EntryDoc>(entryFields, opts), 'journal_entries'),
-    JournalEntryId: conn.model<EntryIdDoc>('JournalEntryId', new Schema<EntryIdDoc>({
-      _id: String,
-      journalId: { type: Number, required: true },
-      serial: { type: Number, required: true },
-    }, opts), 'journal_entry_ids'),
-    JournalChunk: conn.model<ChunkDoc>('JournalChunk', new Schema<ChunkDoc>({
-      _id: String,
-      journalId: { type: Number, required: true },
-      entries: { type: mixed, required: true },
-    }, opts), 'journal_chunks'),
-    JournalDeletion: conn.model<DeletionDoc>('JournalDeletion', new Schema<DeletionDoc>({
-      _id: String,
-      journalId: { type: Number, required: true },
-      serial: { type: Number, required: true },
-      time: { type: String, required: true },
-      by: { type: mixed, required: true },
-    }, opts), 'journal_deletions'),
+    JournalEntryId: conn.model<EntryIdDoc>(
+      'JournalEntryId',
+      new Schema<EntryIdDoc>(
+        {
+          _id: String,
+          journalId: { type: Number, required: true },
+          serial: { type: Number, required: true },
+        },
+        opts,
+      ),
+      'journal_entry_ids',
+    ),
+    JournalChunk: conn.model<ChunkDoc>(
+      'JournalChunk',
+      new Schema<ChunkDoc>(
+        {
+          _id: String,
+          journalId: { type: Number, required: true },
+          entries: { type: mixed, required: true },
+        },
+        opts,
+      ),
+      'journal_chunks',
+    ),
+    JournalDeletion: conn.model<DeletionDoc>(
+      'JournalDeletion',
+      new Schema<DeletionDoc>(
+        {
+          _id: String,
+          journalId: { type: Number, required: true },
+          serial: { type: Number, required: true },
+          time: { type: String, required: true },
+          by: { type: mixed, required: true },
+        },
+        opts,
+      ),
+      'journal_deletions',
+    ),
     JournalCategory: conn.model<CategoryDoc>('JournalCategory', category, 'journal_categories'),
     JournalCategoryIndex: idIndexModel(conn, 'JournalCategoryIndex', 'journal_category_index'),
-    JournalCategoryMark: conn.model<CategoryMarkDoc>('JournalCategoryMark', new Schema<CategoryMarkDoc>({
-      _id: String,
-      state: { type: String, required: true, enum: ['used', 'deleted'] },
-    }, opts), 'journal_category_marks'),
+    JournalCategoryMark: conn.model<CategoryMarkDoc>(
+      'JournalCategoryMark',
+      new Schema<CategoryMarkDoc>(
+        {
+          _id: String,
+          state: { type: String, required: true, enum: ['used', 'deleted'] },
+        },
+        opts,
+      ),
+      'journal_category_marks',
+    ),
   };
 });

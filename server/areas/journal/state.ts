@@ -31,7 +31,14 @@ export interface JournalStateData {
 }
 
 /** The state of a journal whose log is empty. */
-export const INITIAL_STATE: JournalStateData = { holder: null, lockedAt: null, closed: false, entries: 0, lastEntryAt: 0, deletes: 0 };
+export const INITIAL_STATE: JournalStateData = {
+  holder: null,
+  lockedAt: null,
+  closed: false,
+  entries: 0,
+  lastEntryAt: 0,
+  deletes: 0,
+};
 
 /** The holder identity of an actor: the user, or the API key itself. */
 export function holderOf(actor: Actor): Holder {
@@ -54,7 +61,13 @@ function requireHolder(state: JournalStateData, by: Holder, message: string): vo
  * The state after `kind` by `by` at log position `position`, or the 409 of the table's failing row.
  * Permissions (who may close or break a lock) are checked before, by the commands.
  */
-export function transition(state: JournalStateData, kind: ChangeKind, by: Holder, at: string, position: number): JournalStateData {
+export function transition(
+  state: JournalStateData,
+  kind: ChangeKind,
+  by: Holder,
+  at: string,
+  position: number,
+): JournalStateData {
   switch (kind) {
     case 'lock':
       if (state.closed) throw conflict('journal_closed', wording.lockFailed);

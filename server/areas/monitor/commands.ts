@@ -6,7 +6,13 @@ import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
 import type { MonitorEvents } from './events.js';
 import { presentData, presentMonitor, type VersionedData } from './presenter.js';
-import { applyWrite, patchTarget, type DataOp, type DataSection, type JsonObject } from '../../../common/monitor-data.js';
+import {
+  applyWrite,
+  patchTarget,
+  type DataOp,
+  type DataSection,
+  type JsonObject,
+} from '../../../common/monitor-data.js';
 import type { MonitorConfig, MonitorOwner, MonitorRecord, MonitorStore } from './store.js';
 
 /** Fields of a monitor a client may set. */
@@ -20,18 +26,30 @@ export interface MonitorInput {
 }
 
 /** The answer of M8 when nothing is there to patch. */
-export const NO_ACTIVE_ALARM = 'No active alarm to patch: the alarm was cleared or has ended, or eventId names no event on the monitor. Set a new alarm with POST (M7).';
+export const NO_ACTIVE_ALARM =
+  'No active alarm to patch: the alarm was cleared or has ended, or eventId names no event on ' +
+  'the monitor. Set a new alarm with POST (M7).';
 
-const NOT_CONFIGURABLE = 'Changing monitors needs an organization admin or the organization\'s API key';
+const NOT_CONFIGURABLE = "Changing monitors needs an organization admin or the organization's API key";
 
-const CONFIG_FIELDS = ['name', 'configuration', 'configurationSplitScreen', 'configurationStandby', 'standbyDelay'] as const;
+const CONFIG_FIELDS = [
+  'name',
+  'configuration',
+  'configurationSplitScreen',
+  'configurationStandby',
+  'standbyDelay',
+] as const;
 
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
   /** Alarm data writes in flight and waiting, per organization (docs/operating.md, "Alarm data writes"). */
   readonly dataWrites: OrganizationGate;
 
-  constructor(readonly store: MonitorStore, private readonly events: MonitorEvents, dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 }) {
+  constructor(
+    readonly store: MonitorStore,
+    private readonly events: MonitorEvents,
+    dataWrites: OrganizationGateOptions = { concurrency: 0, bytes: 0, queue: 0, waitMs: 0 },
+  ) {
     this.dataWrites = new OrganizationGate(dataWrites);
   }
 
@@ -57,7 +75,8 @@ export class MonitorCommands {
 
   /** M3: creates a monitor in an organization the actor configures. */
   async create(actor: Actor, input: MonitorInput & { name: string; organizationID: number }): Promise<MonitorView> {
-    if (!canConfigure(actor, input.organizationID)) throw forbidden('Creating monitors needs an organization admin or the organization\'s API key');
+    if (!canConfigure(actor, input.organizationID))
+      throw forbidden("Creating monitors needs an organization admin or the organization's API key");
     const config: MonitorConfig = {
       name: input.name,
       configuration: input.configuration ?? {},
@@ -79,7 +98,8 @@ export class MonitorCommands {
     // Applied to the newest revision, so a concurrent change of other fields on another process stays.
     const record = await this.store.update(current, (config) => {
       const next = { ...config };
-      for (const field of CONFIG_FIELDS) if (input[field] !== undefined) (next as Record<string, unknown>)[field] = input[field] ?? {};
+      for (const field of CONFIG_FIELDS)
+        if (input[field] !== undefined) (next as Record<string, unknown>)[field] = input[field] ?? {};
       return next;
     });
     const view = presentMonitor(record);
@@ -119,7 +139,14 @@ export class MonitorCommands {
   }
 
   /** M7–M10: one write to a monitor's data; raises its version by exactly one and publishes the patch. */
-  async write(actor: Actor, id: number, section: DataSection, op: DataOp, payload: JsonObject, checked?: MonitorOwner): Promise<number> {
+  async write(
+    actor: Actor,
+    id: number,
+    section: DataSection,
+    op: DataOp,
+    payload: JsonObject,
+    checked?: MonitorOwner,
+  ): Promise<number> {
     return this.writeFor(checked ?? (await this.dataWritable(actor, id)), section, op, payload);
   }
 
@@ -135,7 +162,10 @@ export class MonitorCommands {
       }
       return applyWrite(head.body, write);
     });
-    this.events.dataWritten({ monitorId: id, version: next.n, epoch: next.epoch, baseEpoch: next.base, ...write }, monitor.organizationID);
+    this.events.dataWritten(
+      { monitorId: id, version: next.n, epoch: next.epoch, baseEpoch: next.base, ...write },
+      monitor.organizationID,
+    );
     return next.n;
   }
 }

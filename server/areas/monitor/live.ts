@@ -11,7 +11,13 @@ import type { RedisPair } from '../../hub/redis.js';
 import { PatchSequencer } from './sequencer.js';
 import type { Metrics } from '../../metrics.js';
 import { notFound } from '../../errors.js';
-import { rooms, type MonitorView, type PatchEvent, type SnapshotEvent, type SubscribeResult } from '../../../common/hub-protocol.js';
+import {
+  rooms,
+  type MonitorView,
+  type PatchEvent,
+  type SnapshotEvent,
+  type SubscribeResult,
+} from '../../../common/hub-protocol.js';
 import type { MonitorEvents } from './events.js';
 import { presentData, presentSnapshot } from './presenter.js';
 import type { MonitorStore } from './store.js';
@@ -56,24 +62,35 @@ export class MonitorLive implements MonitorEvents {
   // processes may go unheard. The data of a version is read once per process: versions never change.
   private readonly snapshots: KeptReads<number, SnapshotEvent | null>;
 
-  constructor(private readonly io: HubServer, private readonly store: MonitorStore, private readonly options: MonitorLiveOptions) {
+  constructor(
+    private readonly io: HubServer,
+    private readonly store: MonitorStore,
+    private readonly options: MonitorLiveOptions,
+  ) {
     const { metrics, log, redis } = options;
     this.resyncMs = options.resyncMs ?? 10_000;
-    this.snapshots = new KeptReads(async (monitorId) => {
-      // Both at once (a first read after a restart takes a few round trips each); the data of a
-      // monitor that is not there fails, and is not needed.
-      const data = store.latestData(monitorId).then(presentData);
-      data.catch(() => undefined);
-      const record = await store.get(monitorId);
-      return record ? presentSnapshot(record, await data) : null;
-    }, SNAPSHOT_TRUST_MS, () => redis?.up() ?? true);
+    this.snapshots = new KeptReads(
+      async (monitorId) => {
+        // Both at once (a first read after a restart takes a few round trips each); the data of a
+        // monitor that is not there fails, and is not needed.
+        const data = store.latestData(monitorId).then(presentData);
+        data.catch(() => undefined);
+        const record = await store.get(monitorId);
+        return record ? presentSnapshot(record, await data) : null;
+      },
+      SNAPSHOT_TRUST_MS,
+      () => redis?.up() ?? true,
+    );
     this.sequencer = new PatchSequencer(
       (event) => {
         io.local.to(rooms.monitor(event.monitorId)).emit('monitor:patch', event);
         metrics.patchEmitted(event.at);
       },
       HOLD_MS,
-      (monitorId) => void this.resync(monitorId).catch((err) => log.warn({ err, monitorId }, 'resync to check a doubtful patch failed')),
+      (monitorId) =>
+        void this.resync(monitorId).catch((err) =>
+          log.warn({ err, monitorId }, 'resync to check a doubtful patch failed'),
+        ),
       (monitorId, version) => store.dataStored(monitorId, version),
       STORED_HOLD_MS,
     );
@@ -83,7 +100,12 @@ export class MonitorLive implements MonitorEvents {
       this.snapshots.changed(event.monitorId);
       this.deliver(event);
       const { section, op, payload, at } = event;
-      store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, { section, op, payload, at });
+      store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, {
+        section,
+        op,
+        payload,
+        at,
+      });
     });
     io.on('hub:resync', (monitorId) => void this.resync(monitorId).catch(this.resyncFailed(monitorId)));
     io.on('hub:monitor-changed', (monitorId) => this.snapshots.changed(monitorId));
@@ -131,7 +153,9 @@ export class MonitorLive implements MonitorEvents {
 
   monitorUpdated(monitor: MonitorView, revision: number): void {
     this.announceChange(monitor.id);
-    this.io.to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)]).emit('monitor:updated', { monitor, revision });
+    this.io
+      .to([rooms.organization(monitor.organizationID), rooms.monitor(monitor.id)])
+      .emit('monitor:updated', { monitor, revision });
   }
 
   monitorDeleted(monitorId: number, organizationId: number): void {
@@ -159,7 +183,8 @@ export class MonitorLive implements MonitorEvents {
 
   // Patches of monitors nobody here watches are not tracked: the first subscription starts the track.
   private deliver(event: PatchEvent): void {
-    if (this.localScreens(event.monitorId) > 0 || this.sequencer.position(event.monitorId) !== undefined) this.sequencer.accept(event);
+    if (this.localScreens(event.monitorId) > 0 || this.sequencer.position(event.monitorId) !== undefined)
+      this.sequencer.accept(event);
   }
 
   private latestVersion(monitorId: number): Promise<{ version: number; epoch: string }> {
@@ -184,7 +209,9 @@ export class MonitorLive implements MonitorEvents {
     if (sent && stored.version === sent.version && stored.epoch === sent.epoch) return;
     const snapshot = await this.snapshots.fresh(monitorId);
     if (!snapshot) return;
-    const reset = sent !== undefined && (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
+    const reset =
+      sent !== undefined &&
+      (snapshot.version < sent.version || (snapshot.version === sent.version && snapshot.epoch !== sent.epoch));
     this.sequencer.advance(monitorId, snapshot.version, snapshot.epoch);
     this.io.local.to(rooms.monitor(monitorId)).emit('monitor:snapshot', reset ? { ...snapshot, reset } : snapshot);
     this.options.metrics.snapshotSent('resync');
@@ -215,6 +242,7 @@ export class MonitorLive implements MonitorEvents {
 
   /** Every monitor with screens here; `periodic`: with the grace above. */
   private async resyncAll(periodic = false): Promise<void> {
-    for (const id of monitorsHere(this.io)) await (periodic ? this.resyncLagging(id) : this.resync(id)).catch(this.resyncFailed(id));
+    for (const id of monitorsHere(this.io))
+      await (periodic ? this.resyncLagging(id) : this.resync(id)).catch(this.resyncFailed(id));
   }
 }

@@ -25,13 +25,19 @@ export interface MonitorModels {
 
 /** The monitor area's collections (server/db/models.ts). */
 export const monitorModels = defineModels((conn: Connection): MonitorModels => {
-  const monitor = new Schema<MonitorDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    revision: { type: Number, required: true },
-    config: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-  }, { versionKey: false });
+  const monitor = new Schema<MonitorDoc>(
+    {
+      _id: String,
+      organizationID: { type: Number, required: true },
+      revision: { type: Number, required: true },
+      config: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+    },
+    { versionKey: false },
+  );
   monitor.index({ organizationID: 1 });
-  return { Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors'), MonitorIndex: idIndexModel(conn, 'MonitorIndex', 'monitor_index') };
+  return {
+    Monitor: conn.model<MonitorDoc>('Monitor', monitor, 'monitors'),
+    MonitorIndex: idIndexModel(conn, 'MonitorIndex', 'monitor_index'),
+  };
 });

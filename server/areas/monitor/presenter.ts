@@ -23,5 +23,12 @@ export function presentData({ n, epoch, body }: Version<MonitorData>, now = Date
 
 /** The whole state of a monitor for a screen. */
 export function presentSnapshot(record: MonitorRecord, data: VersionedData): SnapshotEvent {
-  return { monitorId: record.id, version: data.version, epoch: data.epoch, monitor: presentMonitor(record), monitorRevision: record.revision, data: data.data };
+  return {
+    monitorId: record.id,
+    version: data.version,
+    epoch: data.epoch,
+    monitor: presentMonitor(record),
+    monitorRevision: record.revision,
+    data: data.data,
+  };
 }

@@ -43,12 +43,17 @@ export class PatchSequencer {
     return track && { version: track.last, epoch: track.epoch };
   }
 
-  /** Starts tracking a monitor whose screens hold `version` (first subscription here); never moves an existing track. */
+  /**
+   * Starts tracking a monitor whose screens hold `version` (first subscription here); never moves an existing track.
+   */
   start(monitorId: number, version: number, epoch: string): void {
     this.track(monitorId, version, epoch);
   }
 
-  /** Records that every screen of the monitor now holds `version` (a snapshot sent to the whole room), even a lower one after a reset. */
+  /**
+   * Records that every screen of the monitor now holds `version` (a snapshot sent to the whole room), even a lower one
+   * after a reset.
+   */
   advance(monitorId: number, version: number, epoch: string): void {
     const track = this.track(monitorId, version, epoch);
     if (version < track.last || (version === track.last && epoch !== track.epoch)) track.recent.clear();
@@ -72,12 +77,17 @@ export class PatchSequencer {
     // Released after the event loop's I/O phase, not in the timers phase that comes before it: on a
     // busy process the hold expires while the missing patch already waits in the Redis socket, and
     // a release first would send a gap (and a snapshot to every screen) for nothing.
-    const timer = setTimeout(() => setImmediate(() => {
-      // Unless flushed meanwhile (and maybe holding something newer, with a timer of its own) or forgotten.
-      if (track.timer !== timer || this.tracks.get(monitorId) !== track) return;
-      if (Date.now() - since < this.storedHoldMs && this.stored(monitorId, track.last + 1)) this.hold(monitorId, track, since);
-      else this.release(track);
-    }), this.holdMs);
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          // Unless flushed meanwhile (and maybe holding something newer, with a timer of its own) or forgotten.
+          if (track.timer !== timer || this.tracks.get(monitorId) !== track) return;
+          if (Date.now() - since < this.storedHoldMs && this.stored(monitorId, track.last + 1))
+            this.hold(monitorId, track, since);
+          else this.release(track);
+        }),
+      this.holdMs,
+    );
     timer.unref();
     track.timer = timer;
   }

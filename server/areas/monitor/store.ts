@@ -10,7 +10,13 @@ import { IdIndex } from '../../db/id-index.js';
 import { Recent } from '../../db/recent.js';
 import { AppError, notFound } from '../../errors.js';
 import { monitorModels, type MonitorDoc } from './models.js';
-import { applyWrite, emptyData, type DataWrite, type JsonObject, type MonitorData } from '../../../common/monitor-data.js';
+import {
+  applyWrite,
+  emptyData,
+  type DataWrite,
+  type JsonObject,
+  type MonitorData,
+} from '../../../common/monitor-data.js';
 
 /** The fields of a monitor that change over its life. */
 export interface MonitorConfig {
@@ -49,7 +55,10 @@ const OWNERS_KEPT = 100_000;
 // Thrown by a deletion's tombstone step that finds one already written.
 const ALREADY_DELETED = new Error('already deleted');
 const RECORDS_BYTES = 16 * 1024 * 1024;
-/** How long a remembered monitor is answered with one lookup (a database restored under running processes is seen after this). */
+/**
+ * How long a remembered monitor is answered with one lookup (a database restored under running processes is seen after
+ * this).
+ */
 const RECORD_TRUST_MS = 10_000;
 
 /** Monitors and their data over the chains. */
@@ -69,12 +78,27 @@ export class MonitorStore {
   // An organization's monitors, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byOrganization: IdIndex;
 
-  constructor(private readonly db: Database, log?: Pick<Logger, 'warn'>) {
+  constructor(
+    private readonly db: Database,
+    log?: Pick<Logger, 'warn'>,
+  ) {
     const { Monitor, MonitorIndex } = monitorModels(db);
     this.byOrganization = new IdIndex(MonitorIndex, db.system.Lock, 'monitors', async (organizationID) =>
-      (await Monitor.find({ organizationID: Number(organizationID) }, { _id: 1 }).lean()).map((d) => d._id).sort((a, b) => Number(a) - Number(b)));
-    this.configs = new Chain<MonitorConfig>(db.chains, { maxBodyBytes: 2 * 1024 * 1024, tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024), cacheBytes: 8 * 1024 * 1024, log });
-    this.data = new Chain<MonitorData>(db.chains, { maxBodyBytes: MONITOR_DATA_MAX_BYTES, tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES), log });
+      (await Monitor.find({ organizationID: Number(organizationID) }, { _id: 1 }).lean())
+        .map((d) => d._id)
+        .sort((a, b) => Number(a) - Number(b)),
+    );
+    this.configs = new Chain<MonitorConfig>(db.chains, {
+      maxBodyBytes: 2 * 1024 * 1024,
+      tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024),
+      cacheBytes: 8 * 1024 * 1024,
+      log,
+    });
+    this.data = new Chain<MonitorData>(db.chains, {
+      maxBodyBytes: MONITOR_DATA_MAX_BYTES,
+      tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES),
+      log,
+    });
   }
 
   /** Creates a monitor with its first configuration revision and empty data (version 0). */
@@ -83,7 +107,13 @@ export class MonitorStore {
     const genesis = await this.configs.start(configKey(id), config);
     await this.data.start(dataKey(id), emptyData());
     await this.byOrganization.add(organizationID, String(id));
-    await monitorModels(this.db).Monitor.create({ _id: String(id), organizationID, revision: genesis.n, config: JSON.stringify(config), createdAt: new Date() });
+    await monitorModels(this.db).Monitor.create({
+      _id: String(id),
+      organizationID,
+      revision: genesis.n,
+      config: JSON.stringify(config),
+      createdAt: new Date(),
+    });
     this.owners.set(id, organizationID);
     return { id, organizationID, revision: genesis.n, config };
   }
@@ -107,11 +137,22 @@ export class MonitorStore {
   // (a reconnect storm's first screen of each monitor) then starts from it as a kept record, which is
   // answered only after the lookup that shows no newer configuration revision (get).
   private readOwner(id: number): Promise<number | null> {
-    const read: Promise<number | null> = monitorModels(this.db).Monitor.findById(String(id)).lean()
+    const read: Promise<number | null> = monitorModels(this.db)
+      .Monitor.findById(String(id))
+      .lean()
       .then((doc) => {
         if (!doc) return null;
         this.owners.set(id, doc.organizationID);
-        if (!this.records.get(String(id))) this.keepRecord({ id, organizationID: doc.organizationID, revision: doc.revision, config: JSON.parse(doc.config) as MonitorConfig }, doc.config.length);
+        if (!this.records.get(String(id)))
+          this.keepRecord(
+            {
+              id,
+              organizationID: doc.organizationID,
+              revision: doc.revision,
+              config: JSON.parse(doc.config) as MonitorConfig,
+            },
+            doc.config.length,
+          );
         return doc.organizationID;
       })
       .finally(() => {
@@ -124,7 +165,12 @@ export class MonitorStore {
   /** The monitor with its newest configuration, or null. */
   async get(id: number): Promise<MonitorRecord | null> {
     const kept = this.records.get(String(id));
-    if (kept && Date.now() - kept.at < RECORD_TRUST_MS && !(await this.configs.newerThan(configKey(id), kept.record.revision))) return kept.record;
+    if (
+      kept &&
+      Date.now() - kept.at < RECORD_TRUST_MS &&
+      !(await this.configs.newerThan(configKey(id), kept.record.revision))
+    )
+      return kept.record;
     const doc = await monitorModels(this.db).Monitor.findById(String(id)).lean();
     const record = doc ? await this.current(doc) : null;
     if (record) this.keepRecord(record, doc!.config.length);
@@ -135,20 +181,29 @@ export class MonitorStore {
   /** The monitors of an organization, by ID. */
   async list(organizationID: number): Promise<MonitorRecord[]> {
     const { Monitor } = monitorModels(this.db);
-    const docs = (await this.byOrganization.load(organizationID, (id) => Monitor.findById(id).lean())).filter((d) => d.organizationID === organizationID);
+    const docs = (await this.byOrganization.load(organizationID, (id) => Monitor.findById(id).lean())).filter(
+      (d) => d.organizationID === organizationID,
+    );
     const records = await Promise.all(docs.map((doc) => this.current(doc)));
     return records.filter((r): r is MonitorRecord => r !== null).sort((a, b) => a.id - b.id);
   }
 
   /** Applies `change` to the newest configuration as a new revision. */
   async update(record: MonitorRecord, change: (config: MonitorConfig) => MonitorConfig): Promise<MonitorRecord> {
-    const next = await this.configs.append(configKey(record.id), (head) => {
-      if (head.body.deleted) throw gone();
-      return change(head.body);
-    }, gone);
+    const next = await this.configs.append(
+      configKey(record.id),
+      (head) => {
+        if (head.body.deleted) throw gone();
+        return change(head.body);
+      },
+      gone,
+    );
     // The copy on the document is a hint: a lagging or reordered copy is corrected by readers.
     const json = JSON.stringify(next.body);
-    await monitorModels(this.db).Monitor.updateOne({ _id: String(record.id) }, { $set: { revision: next.n, config: json } });
+    await monitorModels(this.db).Monitor.updateOne(
+      { _id: String(record.id) },
+      { $set: { revision: next.n, config: json } },
+    );
     const updated = { ...record, revision: next.n, config: next.body };
     this.keepRecord(updated, json.length);
     return updated;
@@ -164,17 +219,23 @@ export class MonitorStore {
     // processes) keeps the tombstone it finds instead of writing its own: each keeping its own would
     // remove the other's, and none would be left.
     let found: number | undefined;
-    const tombstone = await this.configs.append(configKey(id), (head) => {
-      if (head.body.deleted) {
-        found = head.n;
-        throw ALREADY_DELETED;
-      }
-      return { ...head.body, deleted: true as const };
-    }, gone).catch((err: unknown) => {
-      if (err === ALREADY_DELETED) return { n: found! };
-      if (err instanceof AppError && err.status === 404) return null;
-      throw err;
-    });
+    const tombstone = await this.configs
+      .append(
+        configKey(id),
+        (head) => {
+          if (head.body.deleted) {
+            found = head.n;
+            throw ALREADY_DELETED;
+          }
+          return { ...head.body, deleted: true as const };
+        },
+        gone,
+      )
+      .catch((err: unknown) => {
+        if (err === ALREADY_DELETED) return { n: found! };
+        if (err instanceof AppError && err.status === 404) return null;
+        throw err;
+      });
     const { deletedCount } = await monitorModels(this.db).Monitor.deleteOne({ _id: String(id) });
     if (owner) await this.byOrganization.remove(owner.organizationID, String(id));
     await this.configs.remove(configKey(id), tombstone?.n);
@@ -197,11 +258,16 @@ export class MonitorStore {
   }
 
   /** Appends the data `make` builds from the newest version (called again when another process won it). */
-  appendData(id: number, make: (head: Version<MonitorData>) => MonitorData): Promise<Version<MonitorData> & { base: string }> {
+  appendData(
+    id: number,
+    make: (head: Version<MonitorData>) => MonitorData,
+  ): Promise<Version<MonitorData> & { base: string }> {
     return this.data.append(dataKey(id), make, gone);
   }
 
-  /** True when this process has seen data version `n` of the monitor (or a later one) stored: its patch is on its way. */
+  /**
+   * True when this process has seen data version `n` of the monitor (or a later one) stored: its patch is on its way.
+   */
   dataStored(id: number, n: number): boolean {
     return this.data.stored(dataKey(id), n);
   }
@@ -233,7 +299,16 @@ export class MonitorStore {
 }
 
 function tooLarge(what: string, bytes: number, limit: number): AppError {
-  return new AppError(413, 'payload_too_large', `The monitor's ${what} would grow to ${mebibytes(bytes)}; the limit is ${mebibytes(limit)} (${limit} bytes of JSON)`, [
-    { in: 'body', path: '(body)', problem: `would make the monitor's ${what} ${bytes} bytes, over the limit of ${limit}` },
-  ]);
+  return new AppError(
+    413,
+    'payload_too_large',
+    `The monitor's ${what} would grow to ${mebibytes(bytes)}; the limit is ${mebibytes(limit)} (${limit} bytes of JSON)`,
+    [
+      {
+        in: 'body',
+        path: '(body)',
+        problem: `would make the monitor's ${what} ${bytes} bytes, over the limit of ${limit}`,
+      },
+    ],
+  );
 }

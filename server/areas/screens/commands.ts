@@ -20,7 +20,10 @@ export const COMMAND_TIMEOUT_MS = 5_000;
 
 /** Wrong pairing codes one credential may try per minute (codes are guessed at F3, not at the screen). */
 const WRONG_CODES_PER_MINUTE = 10;
-/** How long a test alarm read for a subscribing screen answers the next ones (changes here and on other processes replace it at once). */
+/**
+ * How long a test alarm read for a subscribing screen answers the next ones (changes here and on other processes
+ * replace it at once).
+ */
 const TEST_ALARM_TRUST_MS = 5_000;
 
 /** What F6/F7 answer. */
@@ -40,13 +43,24 @@ export class ScreenCommands {
   // up to date by the test alarms started on any process (docs/hub.md "Reconnect storms").
   private readonly testAlarms: KeptReads<number, { message: string; endsAt: Date } | null>;
 
-  constructor(private readonly db: Database, private readonly monitors: MonitorCommands, private readonly events: ScreenEvents & CredentialEvents, limits: Limits) {
+  constructor(
+    private readonly db: Database,
+    private readonly monitors: MonitorCommands,
+    private readonly events: ScreenEvents & CredentialEvents,
+    limits: Limits,
+  ) {
     this.pairings = new Pairings(db);
     const { Screen, ScreenIndex } = screenModels(db);
     this.byMonitor = new IdIndex(ScreenIndex, db.system.Lock, 'screens', async (monitorId) =>
-      (await Screen.find({ monitorId: Number(monitorId) }, { _id: 1 }).lean()).map((d) => d._id));
-    this.testAlarms = new KeptReads((monitorId) => screenModels(db).TestAlarm.findById(String(monitorId), { message: 1, endsAt: 1 }).lean(), TEST_ALARM_TRUST_MS);
-    events.onTestAlarm(({ monitorId, message, endsAt }) => this.testAlarms.changed(monitorId, { message, endsAt: new Date(endsAt) }));
+      (await Screen.find({ monitorId: Number(monitorId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
+    this.testAlarms = new KeptReads(
+      (monitorId) => screenModels(db).TestAlarm.findById(String(monitorId), { message: 1, endsAt: 1 }).lean(),
+      TEST_ALARM_TRUST_MS,
+    );
+    events.onTestAlarm(({ monitorId, message, endsAt }) =>
+      this.testAlarms.changed(monitorId, { message, endsAt: new Date(endsAt) }),
+    );
     this.wrongCodes = limits.create('wrong-pairing-codes', WRONG_CODES_PER_MINUTE / 60, WRONG_CODES_PER_MINUTE);
   }
 
@@ -60,7 +74,15 @@ export class ScreenCommands {
       await this.pairings.bind(code, async () => {
         const id = await this.db.ids.next('screen');
         await this.byMonitor.add(monitorId, String(id));
-        created = (await screenModels(this.db).Screen.create({ _id: String(id), monitorId, organizationId: monitor.organizationID, name, createdAt: new Date() })).toObject();
+        created = (
+          await screenModels(this.db).Screen.create({
+            _id: String(id),
+            monitorId,
+            organizationId: monitor.organizationID,
+            name,
+            createdAt: new Date(),
+          })
+        ).toObject();
         return id;
       });
     } catch (err) {
@@ -98,11 +120,19 @@ export class ScreenCommands {
   /** F7: a command to every screen of a monitor. */
   async commandMonitor(actor: Actor, monitorId: number, command: ScreenCommandName): Promise<CommandResult> {
     await this.monitors.writable(actor, monitorId);
-    return this.send((await this.screensOf(monitorId)).map((s) => Number(s._id)), command);
+    return this.send(
+      (await this.screensOf(monitorId)).map((s) => Number(s._id)),
+      command,
+    );
   }
 
   /** F8: a test alarm on a monitor's screens; the monitor's data, versions and log stay untouched. */
-  async testAlarm(actor: Actor, monitorId: number, message: string, durationSeconds: number): Promise<{ endsAt: string }> {
+  async testAlarm(
+    actor: Actor,
+    monitorId: number,
+    message: string,
+    durationSeconds: number,
+  ): Promise<{ endsAt: string }> {
     await this.monitors.writable(actor, monitorId);
     const endsAt = new Date(Date.now() + durationSeconds * 1000);
     await screenModels(this.db).TestAlarm.replaceOne({ _id: String(monitorId) }, { message, endsAt }, { upsert: true });
@@ -113,11 +143,15 @@ export class ScreenCommands {
   /** The test alarm running on a monitor now, if any (sent to screens that subscribe meanwhile). */
   async runningTestAlarm(monitorId: number, now = Date.now()): Promise<{ message: string; endsAt: string } | null> {
     const found = await this.testAlarms.get(monitorId);
-    return found && found.endsAt.getTime() > now ? { message: found.message, endsAt: found.endsAt.toISOString() } : null;
+    return found && found.endsAt.getTime() > now
+      ? { message: found.message, endsAt: found.endsAt.toISOString() }
+      : null;
   }
 
   private async send(screenIds: number[], command: ScreenCommandName): Promise<CommandResult> {
-    const answered = new Set(screenIds.length ? await this.events.commandScreens(screenIds, command, COMMAND_TIMEOUT_MS) : []);
+    const answered = new Set(
+      screenIds.length ? await this.events.commandScreens(screenIds, command, COMMAND_TIMEOUT_MS) : [],
+    );
     return {
       acknowledged: screenIds.filter((id) => answered.has(id)),
       missing: screenIds.filter((id) => !answered.has(id)),
@@ -126,14 +160,17 @@ export class ScreenCommands {
 
   private async screensOf(monitorId: number): Promise<ScreenDoc[]> {
     const { Screen } = screenModels(this.db);
-    const docs = (await this.byMonitor.load(monitorId, (id) => Screen.findById(id).lean())).filter((d) => d.monitorId === monitorId);
+    const docs = (await this.byMonitor.load(monitorId, (id) => Screen.findById(id).lean())).filter(
+      (d) => d.monitorId === monitorId,
+    );
     return docs.sort((a, b) => Number(a._id) - Number(b._id));
   }
 
   private async configurable(actor: Actor, screenId: number): Promise<ScreenDoc> {
     const screen = await screenModels(this.db).Screen.findById(String(screenId)).lean();
     if (!screen || !canRead(actor, screen.organizationId)) throw notFound('Screen not found');
-    if (!canConfigure(actor, screen.organizationId)) throw forbidden('Managing screens needs an organization admin or the organization\'s API key');
+    if (!canConfigure(actor, screen.organizationId))
+      throw forbidden("Managing screens needs an organization admin or the organization's API key");
     return screen;
   }
 }

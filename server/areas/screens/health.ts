@@ -10,7 +10,12 @@ import type { Connected } from '../../db/models.js';
 import { screenModels, type ScreenModels } from './models.js';
 
 /** How a change of state is announced: to the screen's organization. */
-export type HealthEmit = (organizationId: number, event: { kind: 'offline'; screenId: number; monitorId: number; since: string } | { kind: 'online'; screenId: number; monitorId: number }) => void;
+export type HealthEmit = (
+  organizationId: number,
+  event:
+    | { kind: 'offline'; screenId: number; monitorId: number; since: string }
+    | { kind: 'online'; screenId: number; monitorId: number },
+) => void;
 
 /** A screen's report of what it shows (`screen:report`). */
 export interface ScreenReport {
@@ -37,7 +42,11 @@ export class ScreenHealth {
   private readonly written = new Map<number, number>();
   private readonly refreshMs: number;
 
-  constructor(db: Connected, private readonly offlineAfterMs: number, private readonly emit: HealthEmit) {
+  constructor(
+    db: Connected,
+    private readonly offlineAfterMs: number,
+    private readonly emit: HealthEmit,
+  ) {
     this.models = screenModels(db);
     this.lane = bookkeeping(db);
     this.refreshMs = offlineAfterMs / 5;
@@ -70,7 +79,11 @@ export class ScreenHealth {
     const now = new Date();
     // One exact-_id command: the write, answered with the document as it was before it (without a
     // projection: FerretDB's findAndModify has none).
-    const screen = await this.models.Screen.findOneAndUpdate({ _id: String(screenId) }, { $set: still ? { lastSeen: now } : { lastSeen: now, userAgent } }, { returnDocument: 'before' }).lean();
+    const screen = await this.models.Screen.findOneAndUpdate(
+      { _id: String(screenId) },
+      { $set: still ? { lastSeen: now } : { lastSeen: now, userAgent } },
+      { returnDocument: 'before' },
+    ).lean();
     if (!screen) return;
     this.written.set(screenId, now.getTime());
     if (screen.online) return;
@@ -83,12 +96,21 @@ export class ScreenHealth {
   /** Screens whose sockets are here are seen now (also when they disconnect). */
   async seen(screenIds: Iterable<number>): Promise<void> {
     const now = new Date();
-    await Promise.all([...screenIds].map((id) => this.write(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } }))));
+    await Promise.all(
+      [...screenIds].map((id) =>
+        this.write(id, () => this.models.Screen.updateOne({ _id: String(id) }, { $set: { lastSeen: now } })),
+      ),
+    );
   }
 
   /** Records what a screen shows. */
   async report(screenId: number, report: ScreenReport): Promise<void> {
-    await this.write(screenId, () => this.models.Screen.updateOne({ _id: String(screenId) }, { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } }));
+    await this.write(screenId, () =>
+      this.models.Screen.updateOne(
+        { _id: String(screenId) },
+        { $set: { versionShown: report.versionShown, pageVersion: report.pageVersion, lastSeen: new Date() } },
+      ),
+    );
   }
 
   /**
@@ -105,13 +127,23 @@ export class ScreenHealth {
     const due = [...here].filter((id) => now - (this.written.get(id) ?? -Infinity) >= this.refreshMs);
     await Promise.all(due.map((id) => this.connected(id, null, true)));
     // A scan of the small screen documents, once per sweep interval on each process.
-    const stale = await this.models.Screen.find({ online: true, lastSeen: { $lt: new Date(now - this.offlineAfterMs) } }).lean();
+    const stale = await this.models.Screen.find({
+      online: true,
+      lastSeen: { $lt: new Date(now - this.offlineAfterMs) },
+    }).lean();
     for (const screen of stale) {
       const screenId = Number(screen._id);
       if (here.has(screenId) || !screen.lastSeen) continue;
       if (!(await this.claim(`${screenId}:off:${screen.episode}`))) continue;
-      await this.writes.run(screenId, () => this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: false } }));
-      this.emit(screen.organizationId, { kind: 'offline', screenId, monitorId: screen.monitorId, since: screen.lastSeen.toISOString() });
+      await this.writes.run(screenId, () =>
+        this.models.Screen.updateOne({ _id: screen._id }, { $set: { online: false } }),
+      );
+      this.emit(screen.organizationId, {
+        kind: 'offline',
+        screenId,
+        monitorId: screen.monitorId,
+        since: screen.lastSeen.toISOString(),
+      });
     }
   }
 

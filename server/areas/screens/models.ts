@@ -58,39 +58,60 @@ const opts = { versionKey: false } as const;
 
 /** The screens area's collections (server/db/models.ts). */
 export const screenModels = defineModels((conn: Connection): ScreenModels => {
-  const screen = new Schema<ScreenDoc>({
-    _id: String,
-    monitorId: { type: Number, required: true },
-    organizationId: { type: Number, required: true },
-    name: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    credential: { type: String, default: null },
-    tokenId: { type: Number, default: null },
-    online: { type: Boolean, default: false },
-    episode: { type: Number, default: 0 },
-    lastSeen: { type: Date, default: null },
-    versionShown: { type: Number, default: null },
-    pageVersion: { type: String, default: null },
-    userAgent: { type: String, default: null },
-  }, opts);
+  const screen = new Schema<ScreenDoc>(
+    {
+      _id: String,
+      monitorId: { type: Number, required: true },
+      organizationId: { type: Number, required: true },
+      name: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      credential: { type: String, default: null },
+      tokenId: { type: Number, default: null },
+      online: { type: Boolean, default: false },
+      episode: { type: Number, default: 0 },
+      lastSeen: { type: Date, default: null },
+      versionShown: { type: Number, default: null },
+      pageVersion: { type: String, default: null },
+      userAgent: { type: String, default: null },
+    },
+    opts,
+  );
   screen.index({ monitorId: 1 });
   screen.index({ online: 1, lastSeen: 1 });
   return {
     Screen: conn.model<ScreenDoc>('Screen', screen, 'screens'),
     ScreenIndex: idIndexModel(conn, 'ScreenIndex', 'screen_index'),
-    Pairing: conn.model<PairingDoc>('ScreenPairing', new Schema<PairingDoc>({
-      _id: String,
-      pairingId: { type: String, required: true },
-      code: { type: String, required: true },
-      secretHash: { type: String, default: '' },
-      expiresAt: { type: Date, required: true },
-      screenId: { type: Number, default: null },
-    }, opts), 'screen_pairings'),
-    ScreenClaim: conn.model<ClaimDoc>('ScreenClaim', new Schema<ClaimDoc>({ _id: String, at: { type: Date, required: true } }, opts), 'screen_claims'),
-    TestAlarm: conn.model<TestAlarmDoc>('TestAlarm', new Schema<TestAlarmDoc>({
-      _id: String,
-      message: { type: String, default: '' },
-      endsAt: { type: Date, required: true },
-    }, opts), 'test_alarms'),
+    Pairing: conn.model<PairingDoc>(
+      'ScreenPairing',
+      new Schema<PairingDoc>(
+        {
+          _id: String,
+          pairingId: { type: String, required: true },
+          code: { type: String, required: true },
+          secretHash: { type: String, default: '' },
+          expiresAt: { type: Date, required: true },
+          screenId: { type: Number, default: null },
+        },
+        opts,
+      ),
+      'screen_pairings',
+    ),
+    ScreenClaim: conn.model<ClaimDoc>(
+      'ScreenClaim',
+      new Schema<ClaimDoc>({ _id: String, at: { type: Date, required: true } }, opts),
+      'screen_claims',
+    ),
+    TestAlarm: conn.model<TestAlarmDoc>(
+      'TestAlarm',
+      new Schema<TestAlarmDoc>(
+        {
+          _id: String,
+          message: { type: String, default: '' },
+          endsAt: { type: Date, required: true },
+        },
+        opts,
+      ),
+      'test_alarms',
+    ),
   };
 });

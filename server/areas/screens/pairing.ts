@@ -28,7 +28,9 @@ export interface PairingStart {
 }
 
 /** What F2 answers. */
-export type PairingState = { status: 'waiting'; expiresAt: string } | { status: 'paired'; token: string; screenId: number; monitorId: number; name: string };
+export type PairingState =
+  | { status: 'waiting'; expiresAt: string }
+  | { status: 'paired'; token: string; screenId: number; monitorId: number; name: string };
 
 /** A code as typed by a person: case, spaces and dashes do not matter. */
 export function normaliseCode(typed: string): string {
@@ -58,13 +60,27 @@ export class Pairings {
       const code = newCode();
       try {
         // The code's lookup claims the code: two pairings never share one, even when drawn at once.
-        await this.models.Pairing.create({ _id: codeKey(code), pairingId, code, secretHash: '', expiresAt, screenId: null });
+        await this.models.Pairing.create({
+          _id: codeKey(code),
+          pairingId,
+          code,
+          secretHash: '',
+          expiresAt,
+          screenId: null,
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         await this.dropIfExpired(codeKey(code), now);
         continue;
       }
-      await this.models.Pairing.create({ _id: pairingKey(pairingId), pairingId, code, secretHash: sha256(pollSecret), expiresAt, screenId: null });
+      await this.models.Pairing.create({
+        _id: pairingKey(pairingId),
+        pairingId,
+        code,
+        secretHash: sha256(pollSecret),
+        expiresAt,
+        screenId: null,
+      });
       return { pairingId, code, expiresAt: expiresAt.toISOString(), pollSecret };
     }
   }
@@ -73,7 +89,8 @@ export class Pairings {
   async poll(pairingId: string, secret: string, now = Date.now()): Promise<PairingState> {
     const pairing = await this.models.Pairing.findById(pairingKey(pairingId)).lean();
     const given = Buffer.from(sha256(secret));
-    if (!pairing || pairing.expiresAt.getTime() <= now || !timingSafeEqual(Buffer.from(pairing.secretHash), given)) throw this.gone();
+    if (!pairing || pairing.expiresAt.getTime() <= now || !timingSafeEqual(Buffer.from(pairing.secretHash), given))
+      throw this.gone();
     if (pairing.screenId === null) return { status: 'waiting', expiresAt: pairing.expiresAt.toISOString() };
     // Two polls at once: the one whose claim wins gets the token; the other sees the pairing gone.
     try {
@@ -85,7 +102,12 @@ export class Pairings {
     await this.models.Pairing.deleteOne({ _id: pairingKey(pairingId) });
     const screen = await this.models.Screen.findById(String(pairing.screenId)).lean();
     if (!screen) throw this.gone();
-    const { id: tokenId, token } = await new IdentityCommands(this.db).createScreenToken({ screenId: pairing.screenId, monitorId: screen.monitorId, organizationId: screen.organizationId, name: screen.name });
+    const { id: tokenId, token } = await new IdentityCommands(this.db).createScreenToken({
+      screenId: pairing.screenId,
+      monitorId: screen.monitorId,
+      organizationId: screen.organizationId,
+      name: screen.name,
+    });
     await this.models.Screen.updateOne({ _id: screen._id }, { $set: { tokenId, credential: sha256(token) } });
     return { status: 'paired', token, screenId: pairing.screenId, monitorId: screen.monitorId, name: screen.name };
   }
@@ -117,7 +139,9 @@ export class Pairings {
   async sweep(now = Date.now(), batches = 10): Promise<number> {
     let removed = 0;
     for (let i = 0; i < batches; i++) {
-      const expired = await this.models.Pairing.find({ expiresAt: { $lte: new Date(now) } }, { _id: 1 }).limit(SWEEP_BATCH).lean();
+      const expired = await this.models.Pairing.find({ expiresAt: { $lte: new Date(now) } }, { _id: 1 })
+        .limit(SWEEP_BATCH)
+        .lean();
       for (const { _id } of expired) removed += (await this.models.Pairing.deleteOne({ _id })).deletedCount;
       if (expired.length < SWEEP_BATCH) break;
     }

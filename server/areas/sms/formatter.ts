@@ -28,13 +28,20 @@ export class SmsFormatters {
 
   /** The formatter an organization's alarm texts are built with (docs/alarms.md "Delivery"). */
   async nameOf(organizationId: number): Promise<FormatterName> {
-    return (await smsModels(this.db).SmsFormatter.findById(String(organizationId)).lean())?.textFormatterName ?? DEFAULT_FORMATTER;
+    return (
+      (await smsModels(this.db).SmsFormatter.findById(String(organizationId)).lean())?.textFormatterName ??
+      DEFAULT_FORMATTER
+    );
   }
 
   /** S8: admins and the API key choose one; the last write wins. */
   async set(actor: Actor, input: TextFormatterView): Promise<TextFormatterView> {
-    if (!canConfigure(actor, input.organizationID)) throw forbidden('The text formatter is set by organization admins and the organization\'s API key');
-    await setById(smsModels(this.db).SmsFormatter, String(input.organizationID), { textFormatterName: input.textFormatterName, updatedAt: new Date() });
+    if (!canConfigure(actor, input.organizationID))
+      throw forbidden("The text formatter is set by organization admins and the organization's API key");
+    await setById(smsModels(this.db).SmsFormatter, String(input.organizationID), {
+      textFormatterName: input.textFormatterName,
+      updatedAt: new Date(),
+    });
     return { organizationID: input.organizationID, textFormatterName: input.textFormatterName };
   }
 }

@@ -35,10 +35,18 @@ function details(data: AlarmingData): string[] {
   if (start) lines.push(`Start: ${start}`);
   const { latitude, longitude } = data.geo ?? {};
   if (latitude !== undefined && longitude !== undefined) {
-    lines.push(`Map: https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`);
+    lines.push(
+      `Map: https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`,
+    );
   }
-  if (data.positiveResponses !== undefined || data.negativeResponses !== undefined || data.awaitingResponses !== undefined) {
-    lines.push(`Responses: ${data.positiveResponses ?? 0} yes, ${data.negativeResponses ?? 0} no, ${data.awaitingResponses ?? 0} open`);
+  if (
+    data.positiveResponses !== undefined ||
+    data.negativeResponses !== undefined ||
+    data.awaitingResponses !== undefined
+  ) {
+    lines.push(
+      `Responses: ${data.positiveResponses ?? 0} yes, ${data.negativeResponses ?? 0} no, ${data.awaitingResponses ?? 0} open`,
+    );
   }
   return lines;
 }

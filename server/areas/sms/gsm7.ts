@@ -2,7 +2,8 @@
 // many segments it is sent in. Text outside the alphabet is transliterated, never sent as UCS-2
 // (which would cut a segment from 160 to 70 characters).
 
-const BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Characters sent as an escape plus one unit: two units each. */
 const EXTENSION = '\f^{}\\[~]|€';
 const basic = new Set(BASIC);
@@ -10,8 +11,26 @@ const extension = new Set(EXTENSION);
 
 /** Look-alikes for common characters outside the alphabet. */
 const SUBSTITUTES: Record<string, string> = {
-  '„': '"', '“': '"', '”': '"', '«': '"', '»': '"', '‘': "'", '’': "'", '‚': "'", '–': '-', '—': '-', '…': '...',
-  '\t': ' ', '\u00a0': ' ', 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'œ': 'oe', 'Œ': 'OE', '°': 'o',
+  '„': '"',
+  '“': '"',
+  '”': '"',
+  '«': '"',
+  '»': '"',
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '–': '-',
+  '—': '-',
+  '…': '...',
+  '\t': ' ',
+  '\u00a0': ' ',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  œ: 'oe',
+  Œ: 'OE',
+  '°': 'o',
 };
 
 /** Units of one segment: a single sms, or each part of a concatenated one (its header takes 7). */

@@ -21,10 +21,11 @@ export interface SmsModels {
 /** The sms area's collections (server/db/models.ts). */
 export const smsModels = defineModels((conn: Connection): SmsModels => {
   return {
-    SmsFormatter: conn.model<SmsFormatterDoc>('SmsFormatter', new Schema<SmsFormatterDoc>(
-      { _id: String, textFormatterName: text, updatedAt: date },
-      opts,
-    ), 'sms_formatters'),
+    SmsFormatter: conn.model<SmsFormatterDoc>(
+      'SmsFormatter',
+      new Schema<SmsFormatterDoc>({ _id: String, textFormatterName: text, updatedAt: date }, opts),
+      'sms_formatters',
+    ),
     SmsAlarming: conn.model<AlarmingDoc>('SmsAlarming', alarmingSchema(false), 'sms_alarming'),
     Mobile: conn.model<NumberDoc>('Mobile', numberSchema(), 'sms_mobiles'),
   };

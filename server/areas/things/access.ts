@@ -11,13 +11,18 @@ export type Right = 'read' | 'write' | 'configure';
 const DENIED: Record<Right, string> = {
   read: 'Not allowed to read the records of this entity',
   write: 'Not allowed to write the records of this entity',
-  configure: 'Changing entities and rules needs an organization admin or the organization\'s API key',
+  configure: "Changing entities and rules needs an organization admin or the organization's API key",
 };
 
 /** Throws 404 (naming `what` was looked up) or 403 unless the actor has `right` on the entity. */
 export function authorize(actor: Actor, entity: EntityDoc, right: Right, what = 'Entity'): EntityDoc {
   if (roleIn(actor, entity.organizationID) === null) throw notFound(`${what} not found`);
-  const allowed = right === 'read' ? canReadRecords(actor, entity) : right === 'write' ? canWriteRecords(actor, entity) : canConfigure(actor, entity.organizationID);
+  const allowed =
+    right === 'read'
+      ? canReadRecords(actor, entity)
+      : right === 'write'
+        ? canWriteRecords(actor, entity)
+        : canConfigure(actor, entity.organizationID);
   if (!allowed) throw forbidden(DENIED[right]);
   return entity;
 }

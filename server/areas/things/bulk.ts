@@ -28,7 +28,12 @@ const NOT_FOUND = 'record not found in this entity';
 
 /** The bulk command (T7). */
 export class BulkCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly effects: RecordEffects) {}
+  constructor(
+    private readonly db: Database,
+    private readonly store: RecordStore,
+    private readonly slots: RecordSlots,
+    private readonly effects: RecordEffects,
+  ) {}
 
   /** Applies a bulk request; item failures never fail the request. */
   async apply(actor: Actor, entityId: string, input: T7Input): Promise<BulkResult> {
@@ -64,7 +69,12 @@ export class BulkCommands {
     return new Map(docs.filter((d) => d.entityID === entity._id).map((d) => [d._id, d]));
   }
 
-  private async deletes(entity: EntityDoc, ids: string[], targets: Map<string, RecordDoc>, result: BulkResult): Promise<RecordChange[]> {
+  private async deletes(
+    entity: EntityDoc,
+    ids: string[],
+    targets: Map<string, RecordDoc>,
+    result: BulkResult,
+  ): Promise<RecordChange[]> {
     const found = ids.filter((id) => targets.has(id));
     for (const id of ids) if (!targets.has(id)) result.failedEntries.push({ id, reason: NOT_FOUND });
     if (found.length === 0) return [];
@@ -81,11 +91,18 @@ export class BulkCommands {
   }
 
   /** One update at a time: FerretDB serializes concurrent updates badly, MongoDB does not mind. */
-  private async updates(entity: EntityDoc, items: Array<Item & { id: string }>, targets: Map<string, RecordDoc>, result: BulkResult): Promise<RecordChange[]> {
+  private async updates(
+    entity: EntityDoc,
+    items: Array<Item & { id: string }>,
+    targets: Map<string, RecordDoc>,
+    result: BulkResult,
+  ): Promise<RecordChange[]> {
     const changes: RecordChange[] = [];
     const seen = new Set<string>();
     for (const item of items) {
-      const outcome = seen.has(item.id) ? 'listed twice in records' : await this.updateItem(entity, item, targets.get(item.id), result.deletedIDs);
+      const outcome = seen.has(item.id)
+        ? 'listed twice in records'
+        : await this.updateItem(entity, item, targets.get(item.id), result.deletedIDs);
       seen.add(item.id);
       if (typeof outcome === 'string') {
         result.failedEntries.push({ id: item.id, reason: outcome });
@@ -98,11 +115,18 @@ export class BulkCommands {
   }
 
   /** Applies one update item: its change, or why it failed. */
-  private async updateItem(entity: EntityDoc, item: Item & { id: string }, record: RecordDoc | undefined, deleted: string[]): Promise<RecordChange | string> {
+  private async updateItem(
+    entity: EntityDoc,
+    item: Item & { id: string },
+    record: RecordDoc | undefined,
+    deleted: string[],
+  ): Promise<RecordChange | string> {
     if (!record) return deleted.includes(item.id) ? 'deleted by this request' : NOT_FOUND;
     const checked = checkValues(entity, item.values);
     if ('problem' in checked) return checked.problem.message;
-    await this.effects.before(entity, [{ recordId: item.id, values: written(applyValues(entity, valuesOf(record), checked.changes), checked.changes) }]);
+    await this.effects.before(entity, [
+      { recordId: item.id, values: written(applyValues(entity, valuesOf(record), checked.changes), checked.changes) },
+    ]);
     const values = await writeValues(this.db, this.store, entity, item.id, checked.changes, record);
     if (!values) return NOT_FOUND;
     return { trigger: 'record_updated', recordId: item.id, values, previous: valuesOf(record) };
@@ -123,14 +147,23 @@ export class BulkCommands {
       drafts.push({ label, values, draft: draftOf(entity, values, now, index) });
     }
     if (drafts.length === 0) return [];
-    await this.effects.before(entity, drafts.map((d) => ({ recordId: d.draft._id, values: d.values })));
-    const { inserted } = await this.slots.insert(entity.organizationID, drafts.map((d) => d.draft));
+    await this.effects.before(
+      entity,
+      drafts.map((d) => ({ recordId: d.draft._id, values: d.values })),
+    );
+    const { inserted } = await this.slots.insert(
+      entity.organizationID,
+      drafts.map((d) => d.draft),
+    );
     const stored = new Set(inserted.map((r) => r._id));
     const limit = stored.size < drafts.length ? await this.slots.limitOf(entity.organizationID) : 0;
     const changes: RecordChange[] = [];
     for (const d of drafts) {
       if (!stored.has(d.draft._id)) {
-        result.failedEntries.push({ id: d.label, reason: `record_limit_reached: the organization's limit of ${limit} records is reached` });
+        result.failedEntries.push({
+          id: d.label,
+          reason: `record_limit_reached: the organization's limit of ${limit} records is reached`,
+        });
         continue;
       }
       result.createdIDs.push(d.draft._id);

@@ -20,7 +20,12 @@ export function written(values: ValueMap, changes: ValueChanges): ValueMap {
 }
 
 export class RecordEffects {
-  constructor(private readonly positions: PositionIndex, private readonly rules: RuleRunner, private readonly events: WaterEvents, private readonly log: Logger) {}
+  constructor(
+    private readonly positions: PositionIndex,
+    private readonly rules: RuleRunner,
+    private readonly events: WaterEvents,
+    private readonly log: Logger,
+  ) {}
 
   /** Before a write: `values` as the records will be stored (for an update, the fields it writes). */
   async before(entity: EntityDoc, placements: Placement[]): Promise<void> {
@@ -32,10 +37,14 @@ export class RecordEffects {
     if (changes.length === 0) return;
     try {
       const cells = await this.positions.changed(entity, changes);
-      if (cells.length > 0) this.events.waterChanged({ entityId: entity._id, cells: cells.length <= MAX_CELLS_NAMED ? cells : null });
+      if (cells.length > 0)
+        this.events.waterChanged({ entityId: entity._id, cells: cells.length <= MAX_CELLS_NAMED ? cells : null });
     } catch (err) {
       // Entries of old places stay: searches pass over them (their records are elsewhere or gone).
-      this.log.error({ err, entityID: entity._id }, 'old positions of deleted or moved records could not be removed from the position index');
+      this.log.error(
+        { err, entityID: entity._id },
+        'old positions of deleted or moved records could not be removed from the position index',
+      );
       this.events.waterChanged({ entityId: entity._id, cells: null });
     }
     await this.rules.run(entity, changes);

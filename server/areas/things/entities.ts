@@ -29,10 +29,15 @@ export class EntityCommands {
   // An organization's entities, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byOrganization: IdIndex;
 
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly rules: RuleSets) {
+  constructor(
+    private readonly db: Database,
+    private readonly store: RecordStore,
+    private readonly rules: RuleSets,
+  ) {
     const { ThingEntity, ThingEntityIndex } = thingsModels(db);
     this.byOrganization = new IdIndex(ThingEntityIndex, db.system.Lock, 'entities', async (organizationId) =>
-      (await ThingEntity.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id));
+      (await ThingEntity.find({ organizationID: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
   }
 
   /** T1: the entities of an organization the actor can read, by name, one page, with their total. */
@@ -41,17 +46,26 @@ export class EntityCommands {
     const search = (query.search ?? '').toLowerCase();
     const { ThingEntity } = thingsModels(this.db);
     const docs = (await this.byOrganization.load(query.organization_id, (id) => ThingEntity.findById(id).lean()))
-      .filter((d) => d.organizationID === query.organization_id && canReadRecords(actor, d) && d.name.toLowerCase().includes(search))
+      .filter(
+        (d) =>
+          d.organizationID === query.organization_id &&
+          canReadRecords(actor, d) &&
+          d.name.toLowerCase().includes(search),
+      )
       .sort((a, b) => collator.compare(a.name, b.name) || (a._id < b._id ? -1 : 1));
     const offset = query.offset ?? 0;
     const page = docs.slice(offset, offset + (query.limit ?? 10));
-    const counts = await this.counts(query.organization_id, page.map((d) => d._id));
+    const counts = await this.counts(
+      query.organization_id,
+      page.map((d) => d._id),
+    );
     return { entities: page.map((d) => presentEntity(d, actor, counts.get(d._id) ?? 0)), total: docs.length };
   }
 
   /** T2: creates an entity in an organization the actor configures. */
   async create(actor: Actor, input: T2Input): Promise<EntityView> {
-    if (!canConfigure(actor, input.organizationID)) throw forbidden('Creating entities needs an organization admin or the organization\'s API key');
+    if (!canConfigure(actor, input.organizationID))
+      throw forbidden("Creating entities needs an organization admin or the organization's API key");
     await this.checkUsers(input.organizationID, input);
     const now = new Date();
     const doc: EntityDoc = {
@@ -91,7 +105,8 @@ export class EntityCommands {
   private async updateLocked(actor: Actor, id: string, input: T4Input): Promise<EntityView> {
     const current = await loadEntity(thingsModels(this.db), actor, id, 'configure');
     if (input.id !== undefined && input.id !== id) throw invalid('id does not match the entity in the path', 'id');
-    if (input.organizationID !== undefined && input.organizationID !== current.organizationID) throw invalid('organizationID cannot be changed', 'organizationID');
+    if (input.organizationID !== undefined && input.organizationID !== current.organizationID)
+      throw invalid('organizationID cannot be changed', 'organizationID');
     await this.checkUsers(current.organizationID, input);
     const next: EntityDoc = {
       ...current,
@@ -121,7 +136,9 @@ export class EntityCommands {
   /** Record counts of an organization's entities, in one query. */
   private async counts(organizationId: number, ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await (await this.store.of(organizationId)).aggregate<{ _id: string; n: number }>([
+    const rows = await (
+      await this.store.of(organizationId)
+    ).aggregate<{ _id: string; n: number }>([
       { $match: { entityID: { $in: ids } } },
       { $group: { _id: '$entityID', n: { $sum: 1 } } },
     ]);
@@ -129,12 +146,16 @@ export class EntityCommands {
   }
 
   /** Granted users must be members of the organization (a typo would otherwise grant nobody). */
-  private async checkUsers(organizationId: number, input: { readOnlyUserIDs?: number[]; readWriteUserIDs?: number[] }): Promise<void> {
+  private async checkUsers(
+    organizationId: number,
+    input: { readOnlyUserIDs?: number[]; readWriteUserIDs?: number[] },
+  ): Promise<void> {
     for (const key of ['readOnlyUserIDs', 'readWriteUserIDs'] as const) {
       const ids = input[key] ?? [];
       const members = await membersAmong(this.db, organizationId, ids);
       const index = ids.findIndex((u) => !members.has(u));
-      if (index >= 0) throw invalid(`User ${ids[index]} in ${key} is not a member of the organization`, `${key}.${index}`);
+      if (index >= 0)
+        throw invalid(`User ${ids[index]} in ${key} is not a member of the organization`, `${key}.${index}`);
     }
   }
 
@@ -143,14 +164,22 @@ export class EntityCommands {
     const rules = await this.rules.list(next._id);
     for (const rule of rules) {
       const problem = ruleProblem(rule, next);
-      if (problem) throw invalid(`Rule "${rule.name}" (${rule.ruleID}) would no longer fit the entity: ${problem.message}`, 'fields');
+      if (problem)
+        throw invalid(
+          `Rule "${rule.name}" (${rule.ruleID}) would no longer fit the entity: ${problem.message}`,
+          'fields',
+        );
     }
   }
 
   /** A field's type (or selection values) changes only while every stored value fits the new definition. */
   private async checkStoredValues(entity: EntityDoc, retyped: FieldDoc[]): Promise<void> {
     if (retyped.length === 0) return;
-    const records = await (await this.store.of(entity.organizationID)).find({ entityID: entity._id }, { values: 1 }).lean();
+    const records = await (
+      await this.store.of(entity.organizationID)
+    )
+      .find({ entityID: entity._id }, { values: 1 })
+      .lean();
     for (const field of retyped) {
       let failing = 0;
       let example = '';
@@ -160,7 +189,11 @@ export class EntityCommands {
         if (problem && failing++ === 0) example = problem;
       }
       if (failing > 0) {
-        throw invalid(`Field "${field.name}" cannot become ${field.type}${field.type === 'selection' ? ' with these values' : ''}: ${failing} record(s) hold values that do not fit (e.g. ${example}); change or clear them first`, 'fields');
+        throw invalid(
+          `Field "${field.name}" cannot become ${field.type}${field.type === 'selection' ? ' with these values' : ''}: ` +
+            `${failing} record(s) hold values that do not fit (e.g. ${example}); change or clear them first`,
+          'fields',
+        );
       }
     }
   }

@@ -19,15 +19,18 @@ function invalid(message: string, path: string) {
 }
 
 function checkDefinition(field: FieldDoc, path: string): void {
-  if (field.type === 'selection' && field.selectionValues.length === 0) throw invalid(`Field "${field.name}" of type selection needs selectionValues`, `${path}.selectionValues`);
-  if (field.type !== 'selection' && field.selectionValues.length > 0) throw invalid(`Field "${field.name}" of type ${field.type} takes no selectionValues`, `${path}.selectionValues`);
+  if (field.type === 'selection' && field.selectionValues.length === 0)
+    throw invalid(`Field "${field.name}" of type selection needs selectionValues`, `${path}.selectionValues`);
+  if (field.type !== 'selection' && field.selectionValues.length > 0)
+    throw invalid(`Field "${field.name}" of type ${field.type} takes no selectionValues`, `${path}.selectionValues`);
 }
 
 function checkNames(fields: FieldDoc[]): void {
   const seen = new Set<string>();
   for (const [index, field] of fields.entries()) {
     const key = field.name.trim().toLowerCase();
-    if (seen.has(key)) throw invalid(`Two fields are named "${field.name}" (names are compared without case)`, `fields.${index}.name`);
+    if (seen.has(key))
+      throw invalid(`Two fields are named "${field.name}" (names are compared without case)`, `fields.${index}.name`);
     seen.add(key);
   }
 }
@@ -51,9 +54,15 @@ export function mergeFields(current: FieldDoc[], input: FieldInput[]): FieldChan
   const fields = input.map((f, index) => {
     const path = `fields.${index}`;
     const before = f.id ? byId.get(f.id) : undefined;
-    if (f.id && !before) throw invalid(`Field ID "${f.id}" is not a field of this entity (leave id out to add a field)`, `${path}.id`);
+    if (f.id && !before)
+      throw invalid(`Field ID "${f.id}" is not a field of this entity (leave id out to add a field)`, `${path}.id`);
     if (before && kept.has(before.id)) throw invalid(`Field ID "${before.id}" is given twice`, `${path}.id`);
-    const field: FieldDoc = { id: before?.id ?? randomUUID(), name: f.name, type: f.type, selectionValues: f.selectionValues ?? [] };
+    const field: FieldDoc = {
+      id: before?.id ?? randomUUID(),
+      name: f.name,
+      type: f.type,
+      selectionValues: f.selectionValues ?? [],
+    };
     checkDefinition(field, path);
     if (before) {
       kept.add(before.id);

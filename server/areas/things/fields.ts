@@ -42,19 +42,37 @@ function validUrl(text: string): boolean {
 /** Why `value` (non-empty) is not a value of `field`, or null when it is one. */
 export function valueProblem(field: FieldDoc, value: string): string | null {
   switch (field.type) {
-    case 'text': return null;
-    case 'address': return value.length > 500 ? 'is longer than 500 characters' : null;
-    case 'number': return NUMBER.test(value) && Number.isFinite(Number(value)) ? null : `"${clip(value)}" is not a number (digits, optional sign, decimal point and exponent)`;
-    case 'boolean': return value === 'true' || value === 'false' ? null : `"${clip(value)}" is not true or false`;
-    case 'date': return validDate(value) ? null : `"${clip(value)}" is not a date (YYYY-MM-DD)`;
-    case 'datetime': return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : `"${clip(value)}" is not an RFC 3339 date-time (e.g. 2026-11-22T14:00:00Z)`;
-    case 'selection': return field.selectionValues.includes(value) ? null : `"${clip(value)}" is not one of ${field.selectionValues.map((v) => `"${v}"`).join(', ')}`;
-    case 'coordinates': return coordinatesOf(value) ? null : `"${clip(value)}" is not "latitude,longitude" (-90…90, -180…180)`;
-    case 'url': return validUrl(value) ? null : `"${clip(value)}" is not an http or https URL`;
-    case 'email': return value.length <= 254 && EMAIL.test(value) ? null : `"${clip(value)}" is not an e-mail address`;
+    case 'text':
+      return null;
+    case 'address':
+      return value.length > 500 ? 'is longer than 500 characters' : null;
+    case 'number':
+      return NUMBER.test(value) && Number.isFinite(Number(value))
+        ? null
+        : `"${clip(value)}" is not a number (digits, optional sign, decimal point and exponent)`;
+    case 'boolean':
+      return value === 'true' || value === 'false' ? null : `"${clip(value)}" is not true or false`;
+    case 'date':
+      return validDate(value) ? null : `"${clip(value)}" is not a date (YYYY-MM-DD)`;
+    case 'datetime':
+      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+        ? null
+        : `"${clip(value)}" is not an RFC 3339 date-time (e.g. 2026-11-22T14:00:00Z)`;
+    case 'selection':
+      return field.selectionValues.includes(value)
+        ? null
+        : `"${clip(value)}" is not one of ${field.selectionValues.map((v) => `"${v}"`).join(', ')}`;
+    case 'coordinates':
+      return coordinatesOf(value) ? null : `"${clip(value)}" is not "latitude,longitude" (-90…90, -180…180)`;
+    case 'url':
+      return validUrl(value) ? null : `"${clip(value)}" is not an http or https URL`;
+    case 'email':
+      return value.length <= 254 && EMAIL.test(value) ? null : `"${clip(value)}" is not an e-mail address`;
     case 'phone': {
       const digits = value.replace(/\D/g, '').length;
-      return PHONE.test(value) && digits >= 3 && digits <= 20 ? null : `"${clip(value)}" is not a phone number (3–20 digits, optional +, spaces, ( ) / . -)`;
+      return PHONE.test(value) && digits >= 3 && digits <= 20
+        ? null
+        : `"${clip(value)}" is not a phone number (3–20 digits, optional +, spaces, ( ) / . -)`;
     }
   }
 }
@@ -67,18 +85,24 @@ function clip(value: string): string {
 export function keyOf(field: FieldDoc, value: string | undefined): Key {
   if (value === undefined || value === '') return null;
   switch (field.type) {
-    case 'number': return finite(Number(value));
-    case 'boolean': return value === 'true' ? 1 : value === 'false' ? 0 : null;
-    case 'date': return finite(Date.parse(`${value}T00:00:00Z`));
-    case 'datetime': return finite(Date.parse(value));
+    case 'number':
+      return finite(Number(value));
+    case 'boolean':
+      return value === 'true' ? 1 : value === 'false' ? 0 : null;
+    case 'date':
+      return finite(Date.parse(`${value}T00:00:00Z`));
+    case 'datetime':
+      return finite(Date.parse(value));
     case 'selection': {
       // Selections order as the entity lists their values.
       const index = field.selectionValues.indexOf(value);
       return index < 0 ? null : index;
     }
     // Latitude first, longitude breaks ties.
-    case 'coordinates': return coordinatesOf(value);
-    default: return value.toLowerCase();
+    case 'coordinates':
+      return coordinatesOf(value);
+    default:
+      return value.toLowerCase();
   }
 }
 

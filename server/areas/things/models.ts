@@ -149,82 +149,103 @@ const opts = { versionKey: false } as const;
 
 /** The things area's collections (server/db/models.ts). */
 export const thingsModels = defineModels((conn: Connection): ThingsModels => {
-  const field = new Schema<FieldDoc>({
-    id: { type: String, required: true },
-    name: { type: String, required: true },
-    type: { type: String, required: true },
-    selectionValues: { type: [String], default: [] },
-  }, { _id: false });
-  const entity = new Schema<EntityDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    name: { type: String, required: true },
-    description: { type: String, default: '' },
-    icon: { type: String, default: '' },
-    fields: { type: [field], default: [] },
-    readOnlyUserIDs: { type: [Number], default: [] },
-    readWriteUserIDs: { type: [Number], default: [] },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  }, opts);
+  const field = new Schema<FieldDoc>(
+    {
+      id: { type: String, required: true },
+      name: { type: String, required: true },
+      type: { type: String, required: true },
+      selectionValues: { type: [String], default: [] },
+    },
+    { _id: false },
+  );
+  const entity = new Schema<EntityDoc>(
+    {
+      _id: String,
+      organizationID: { type: Number, required: true },
+      name: { type: String, required: true },
+      description: { type: String, default: '' },
+      icon: { type: String, default: '' },
+      fields: { type: [field], default: [] },
+      readOnlyUserIDs: { type: [Number], default: [] },
+      readWriteUserIDs: { type: [Number], default: [] },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    opts,
+  );
   entity.index({ organizationID: 1, name: 1 });
 
-  const record = new Schema<RecordDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    entityID: { type: String, required: true },
-    slot: { type: Number, required: true },
-    values: { type: String, required: true },
-    rev: { type: Number },
-    createdAt: { type: Date, required: true },
-    seq: { type: Number, default: 0 },
-    updatedAt: { type: Date, required: true },
-  }, opts);
+  const record = new Schema<RecordDoc>(
+    {
+      _id: String,
+      organizationID: { type: Number, required: true },
+      entityID: { type: String, required: true },
+      slot: { type: Number, required: true },
+      values: { type: String, required: true },
+      rev: { type: Number },
+      createdAt: { type: Date, required: true },
+      seq: { type: Number, default: 0 },
+      updatedAt: { type: Date, required: true },
+    },
+    opts,
+  );
   // The record limit (see `slot`); on MongoDB it also answers the slot scan.
   record.index({ slot: 1 }, { unique: true });
   // T5's pages in creation order, the entity's count and its scan for search and ordering.
   record.index({ entityID: 1, createdAt: 1, seq: 1, _id: 1 });
 
   // Both are only ever read by _id: no index beside it.
-  const ruleSet = new Schema<RuleSetDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    rules: { type: [new Schema<RuleRef>({ id: String, v: String }, { _id: false })], default: [] },
-    rev: { type: Number },
-  }, opts);
+  const ruleSet = new Schema<RuleSetDoc>(
+    {
+      _id: String,
+      organizationID: { type: Number, required: true },
+      rules: { type: [new Schema<RuleRef>({ id: String, v: String }, { _id: false })], default: [] },
+      rev: { type: Number },
+    },
+    opts,
+  );
   const condition = new Schema<ConditionDoc>({ fieldID: String, operator: String, comparison: String }, { _id: false });
-  const template = new Schema<AlarmTemplateDoc>({
-    alarmMessage: String,
-    alarmTemplateID: { type: Number, default: null },
-    documentKeysFieldID: { type: String, default: '' },
-    eventName: { type: String, default: '' },
-    positionFieldID: { type: String, default: '' },
-  }, { _id: false });
-  const rule = new Schema<RuleDoc>({
-    _id: String,
-    ruleID: { type: String, required: true },
-    organizationID: { type: Number, required: true },
-    entityID: { type: String, required: true },
-    name: { type: String, required: true },
-    description: { type: String, default: '' },
-    action: { type: String, required: true },
-    actionAlarmTemplate: { type: template, default: null },
-    conditions: { type: [condition], default: [] },
-    triggers: { type: [String], required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  }, opts);
+  const template = new Schema<AlarmTemplateDoc>(
+    {
+      alarmMessage: String,
+      alarmTemplateID: { type: Number, default: null },
+      documentKeysFieldID: { type: String, default: '' },
+      eventName: { type: String, default: '' },
+      positionFieldID: { type: String, default: '' },
+    },
+    { _id: false },
+  );
+  const rule = new Schema<RuleDoc>(
+    {
+      _id: String,
+      ruleID: { type: String, required: true },
+      organizationID: { type: Number, required: true },
+      entityID: { type: String, required: true },
+      name: { type: String, required: true },
+      description: { type: String, default: '' },
+      action: { type: String, required: true },
+      actionAlarmTemplate: { type: template, default: null },
+      conditions: { type: [condition], default: [] },
+      triggers: { type: [String], required: true },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    opts,
+  );
 
-  const execution = new Schema<RuleExecutionDoc>({
-    _id: String,
-    organizationID: { type: Number, required: true },
-    entityID: { type: String, required: true },
-    ruleID: { type: String, required: true },
-    recordID: { type: String, required: true },
-    trigger: { type: String, required: true },
-    alarm: { type: String, required: true },
-    at: { type: Date, required: true },
-  }, opts);
+  const execution = new Schema<RuleExecutionDoc>(
+    {
+      _id: String,
+      organizationID: { type: Number, required: true },
+      entityID: { type: String, required: true },
+      ruleID: { type: String, required: true },
+      recordID: { type: String, required: true },
+      trigger: { type: String, required: true },
+      alarm: { type: String, required: true },
+      at: { type: Date, required: true },
+    },
+    opts,
+  );
   execution.index({ ruleID: 1, at: -1 });
 
   // Read by _id only.

@@ -61,7 +61,10 @@ export function cellsAround(latitude: number, longitude: number, radiusMeters: n
 }
 
 /** The great-circle distance between two points in metres (haversine). */
-export function distanceMeters(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+export function distanceMeters(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;
@@ -77,7 +80,11 @@ export interface Candidate {
 }
 
 /** Where each coordinates field of the values puts its record: the cell and the index entry, by field ID. */
-function entriesOf(entity: EntityDoc, recordId: string, values: ValueMap): Map<string, { cell: string; entry: string }> {
+function entriesOf(
+  entity: EntityDoc,
+  recordId: string,
+  values: ValueMap,
+): Map<string, { cell: string; entry: string }> {
   const entries = new Map<string, { cell: string; entry: string }>();
   for (const field of entity.fields) {
     if (field.type !== 'coordinates') continue;
@@ -93,8 +100,13 @@ function entryOf(recordId: string, at: [number, number]): string {
 
 function candidateOf(entry: string): Candidate | null {
   const at = entry.lastIndexOf('@');
-  const [latitude, longitude] = entry.slice(at + 1).split(',').map(Number);
-  return at > 0 && Number.isFinite(latitude) && Number.isFinite(longitude) ? { id: entry.slice(0, at), latitude, longitude } : null;
+  const [latitude, longitude] = entry
+    .slice(at + 1)
+    .split(',')
+    .map(Number);
+  return at > 0 && Number.isFinite(latitude) && Number.isFinite(longitude)
+    ? { id: entry.slice(0, at), latitude, longitude }
+    : null;
 }
 
 /** A record and the values it is about to be stored with (only the fields being written). */
@@ -111,7 +123,11 @@ export class PositionIndex {
   // Scans of records from before the index, one per entity and field at a time on this process.
   private readonly scans = new Map<string, Promise<void>>();
 
-  constructor(private readonly model: Model<IdIndexDoc>, private readonly locks: Model<LockDoc>, private readonly store: RecordStore) {}
+  constructor(
+    private readonly model: Model<IdIndexDoc>,
+    private readonly locks: Model<LockDoc>,
+    private readonly store: RecordStore,
+  ) {}
 
   /**
    * Before records are written: adds the positions they will have, so a stored record is never missing
@@ -121,7 +137,8 @@ export class PositionIndex {
   async adding(entity: EntityDoc, placements: Placement[]): Promise<void> {
     const add = new Map<string, string[]>();
     for (const { recordId, values } of placements) {
-      for (const [fieldId, { cell, entry }] of entriesOf(entity, recordId, values)) put(add, this.keyOf(entity._id, fieldId, cell), entry);
+      for (const [fieldId, { cell, entry }] of entriesOf(entity, recordId, values))
+        put(add, this.keyOf(entity._id, fieldId, cell), entry);
     }
     await this.edit(add, (entries, given) => [...entries, ...given]);
   }
@@ -152,7 +169,9 @@ export class PositionIndex {
     }
     await this.edit(remove, (entries, gone) => entries.filter((e) => !gone.includes(e)));
     if (moved.length > 0) {
-      const current = await Promise.all([...new Set(moved)].map(async (recordId) => ({ recordId, values: await this.stored(recordId, entity._id) })));
+      const current = await Promise.all(
+        [...new Set(moved)].map(async (recordId) => ({ recordId, values: await this.stored(recordId, entity._id) })),
+      );
       await this.adding(entity, current);
     }
     return [...touched];
@@ -162,12 +181,22 @@ export class PositionIndex {
    * The records the index places within `radiusMeters` of the point, nearest first (one record may be
    * named at several positions it had: the caller checks each against the record as stored).
    */
-  async near(entity: EntityDoc, field: FieldDoc, latitude: number, longitude: number, radiusMeters: number): Promise<{ cells: string[]; candidates: Candidate[] }> {
+  async near(
+    entity: EntityDoc,
+    field: FieldDoc,
+    latitude: number,
+    longitude: number,
+    radiusMeters: number,
+  ): Promise<{ cells: string[]; candidates: Candidate[] }> {
     await this.built(entity, field);
     const cells = cellsAround(latitude, longitude, radiusMeters);
-    const docs = await Promise.all(cells.map((cell) => this.model.findById(this.keyOf(entity._id, field.id, cell)).lean()));
+    const docs = await Promise.all(
+      cells.map((cell) => this.model.findById(this.keyOf(entity._id, field.id, cell)).lean()),
+    );
     const point = { latitude, longitude };
-    const candidates = docs.flatMap((d) => d?.ids ?? []).map(candidateOf)
+    const candidates = docs
+      .flatMap((d) => d?.ids ?? [])
+      .map(candidateOf)
       .filter((c): c is Candidate => c !== null)
       .map((c) => ({ c, d: distanceMeters(point, c) }))
       .filter(({ d }) => d <= radiusMeters)
@@ -184,17 +213,24 @@ export class PositionIndex {
 
   // Read-modify-write of cells, each under a claim lock (FerretDB's $addToSet and $pull are not atomic),
   // a few cells at a time.
-  private async edit(changes: Map<string, string[]>, change: (entries: string[], given: string[]) => string[]): Promise<void> {
+  private async edit(
+    changes: Map<string, string[]>,
+    change: (entries: string[], given: string[]) => string[],
+  ): Promise<void> {
     const keys = [...changes.keys()];
     for (let i = 0; i < keys.length; i += PARALLEL_CELLS) {
-      await Promise.all(keys.slice(i, i + PARALLEL_CELLS).map((_id) => withClaimLock(this.locks, `position:${_id}`, async () => {
-        const doc = await this.model.findById(_id).lean();
-        const before = doc?.ids ?? [];
-        const after = [...new Set(change(before, changes.get(_id)!))];
-        if (after.length === before.length && after.every((e, k) => e === before[k])) return;
-        if (after.length === 0) await this.model.deleteOne({ _id });
-        else await this.model.replaceOne({ _id }, { ids: after }, { upsert: true });
-      })));
+      await Promise.all(
+        keys.slice(i, i + PARALLEL_CELLS).map((_id) =>
+          withClaimLock(this.locks, `position:${_id}`, async () => {
+            const doc = await this.model.findById(_id).lean();
+            const before = doc?.ids ?? [];
+            const after = [...new Set(change(before, changes.get(_id)!))];
+            if (after.length === before.length && after.every((e, k) => e === before[k])) return;
+            if (after.length === 0) await this.model.deleteOne({ _id });
+            else await this.model.replaceOne({ _id }, { ids: after }, { upsert: true });
+          }),
+        ),
+      );
     }
   }
 
@@ -222,7 +258,11 @@ export class PositionIndex {
   }
 
   private async scan(entity: EntityDoc, fieldId: string, marker: string, version: string): Promise<void> {
-    const records = await (await this.store.of(entity.organizationID)).find({ entityID: entity._id }, { values: 1 }).lean();
+    const records = await (
+      await this.store.of(entity.organizationID)
+    )
+      .find({ entityID: entity._id }, { values: 1 })
+      .lean();
     const byCell = new Map<string, string[]>();
     for (const record of records) {
       const at = coordinatesOf(valuesOf(record)[fieldId]?.v);

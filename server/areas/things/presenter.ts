@@ -46,15 +46,17 @@ export function presentRule(doc: RuleDoc) {
     name: doc.name,
     description: doc.description,
     action: doc.action,
-    ...(t ? {
-      actionAlarmTemplate: {
-        alarmMessage: t.alarmMessage,
-        ...(t.alarmTemplateID !== null ? { alarmTemplateID: t.alarmTemplateID } : {}),
-        documentKeysFieldID: t.documentKeysFieldID,
-        eventName: t.eventName,
-        positionFieldID: t.positionFieldID,
-      },
-    } : {}),
+    ...(t
+      ? {
+          actionAlarmTemplate: {
+            alarmMessage: t.alarmMessage,
+            ...(t.alarmTemplateID !== null ? { alarmTemplateID: t.alarmTemplateID } : {}),
+            documentKeysFieldID: t.documentKeysFieldID,
+            eventName: t.eventName,
+            positionFieldID: t.positionFieldID,
+          },
+        }
+      : {}),
     conditions: doc.conditions.map((c) => ({ fieldID: c.fieldID, operator: c.operator, comparison: c.comparison })),
     triggers: [...doc.triggers],
   };

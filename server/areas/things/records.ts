@@ -19,17 +19,34 @@ import { applyValues, requireValues, type ValueChanges } from './values.js';
  * claim keeps concurrent writers, on any process, from overwriting each other); null when the record
  * is gone. `known` is the record as just read.
  */
-export async function writeValues(db: Database, store: RecordStore, entity: EntityDoc, recordId: string, changes: ValueChanges, known?: RecordDoc): Promise<ValueMap | null> {
-  const written = await db.revisions.change(await store.of(entity.organizationID), recordId, (doc) => ({
-    values: JSON.stringify(applyValues(entity, valuesOf(doc), changes)),
-    updatedAt: new Date(),
-  }), known);
+export async function writeValues(
+  db: Database,
+  store: RecordStore,
+  entity: EntityDoc,
+  recordId: string,
+  changes: ValueChanges,
+  known?: RecordDoc,
+): Promise<ValueMap | null> {
+  const written = await db.revisions.change(
+    await store.of(entity.organizationID),
+    recordId,
+    (doc) => ({
+      values: JSON.stringify(applyValues(entity, valuesOf(doc), changes)),
+      updatedAt: new Date(),
+    }),
+    known,
+  );
   return written && valuesOf(written);
 }
 
 /** The record commands (T5, T6, T8, T9) and usage (T13). */
 export class RecordCommands {
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly slots: RecordSlots, private readonly effects: RecordEffects) {}
+  constructor(
+    private readonly db: Database,
+    private readonly store: RecordStore,
+    private readonly slots: RecordSlots,
+    private readonly effects: RecordEffects,
+  ) {}
 
   /**
    * T5: one page of an entity's records. Without search and orderby the page comes from the database in
@@ -38,7 +55,9 @@ export class RecordCommands {
   async list(actor: Actor, entityId: string, query: T5QueryInput): Promise<{ records: RecordView[]; total: number }> {
     const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'read');
     if (query.orderby !== undefined && !entity.fields.some((f) => f.id === query.orderby)) {
-      throw badRequest('invalid_parameter', `orderby "${query.orderby}" is not a field ID of this entity`, [{ in: 'query', path: 'orderby', problem: 'is not a field ID of this entity' }]);
+      throw badRequest('invalid_parameter', `orderby "${query.orderby}" is not a field ID of this entity`, [
+        { in: 'query', path: 'orderby', problem: 'is not a field ID of this entity' },
+      ]);
     }
     const ThingRecord = await this.store.of(entity.organizationID);
     const offset = query.offset ?? 0;
@@ -46,7 +65,11 @@ export class RecordCommands {
     const show = (r: Listed) => presentRecord(entity, r);
     if (!query.search && query.orderby === undefined) {
       const [docs, total] = await Promise.all([
-        ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1, seq: 1 }).sort({ createdAt: 1, seq: 1, _id: 1 }).skip(offset).limit(limit).lean(),
+        ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1, seq: 1 })
+          .sort({ createdAt: 1, seq: 1, _id: 1 })
+          .skip(offset)
+          .limit(limit)
+          .lean(),
         ThingRecord.countDocuments({ entityID: entityId }),
       ]);
       return { records: docs.map((d) => show({ ...d, values: valuesOf(d) })), total };
@@ -54,7 +77,10 @@ export class RecordCommands {
     const docs = await ThingRecord.find({ entityID: entityId }, { values: 1, createdAt: 1, seq: 1 }).lean();
     let listed: Listed[] = docs.map((d) => ({ ...d, values: valuesOf(d) }));
     if (query.search) listed = searchRecords(entity, listed, query.search);
-    listed = query.orderby !== undefined ? orderRecords(entity, listed, query.orderby, query.orderdir ?? 'asc') : listed.sort(byCreation);
+    listed =
+      query.orderby !== undefined
+        ? orderRecords(entity, listed, query.orderby, query.orderdir ?? 'asc')
+        : listed.sort(byCreation);
     return { records: listed.slice(offset, offset + limit).map(show), total: listed.length };
   }
 
@@ -66,7 +92,10 @@ export class RecordCommands {
     await this.effects.before(entity, [{ recordId: draft._id, values }]);
     const { inserted } = await this.slots.insert(entity.organizationID, [draft]);
     if (inserted.length === 0) {
-      throw conflict('record_limit_reached', `The organization has reached its record limit of ${await this.slots.limitOf(entity.organizationID)} records`);
+      throw conflict(
+        'record_limit_reached',
+        `The organization has reached its record limit of ${await this.slots.limitOf(entity.organizationID)} records`,
+      );
     }
     await this.effects.run(entity, [{ trigger: 'record_created', recordId: draft._id, values }]);
     return presentRecord(entity, { _id: draft._id, values });
@@ -82,7 +111,9 @@ export class RecordCommands {
   async update(actor: Actor, recordId: string, input: ValueInput[]): Promise<RecordView> {
     const { entity, record } = await this.load(actor, recordId, 'write');
     const changes = requireValues(entity, input);
-    await this.effects.before(entity, [{ recordId, values: written(applyValues(entity, valuesOf(record), changes), changes) }]);
+    await this.effects.before(entity, [
+      { recordId, values: written(applyValues(entity, valuesOf(record), changes), changes) },
+    ]);
     const values = await writeValues(this.db, this.store, entity, recordId, changes, record);
     if (!values) throw notFound('Record not found');
     await this.effects.run(entity, [{ trigger: 'record_updated', recordId, values, previous: valuesOf(record) }]);
@@ -92,7 +123,10 @@ export class RecordCommands {
   /** T13: the organization's record count and limit, for any member. */
   async usage(actor: Actor, organizationId: number): Promise<{ recordCount: number; recordLimit: number }> {
     if (!canRead(actor, organizationId)) throw forbidden('Not allowed in this organization');
-    const [recordCount, recordLimit] = await Promise.all([this.slots.count(organizationId), this.slots.limitOf(organizationId)]);
+    const [recordCount, recordLimit] = await Promise.all([
+      this.slots.count(organizationId),
+      this.slots.limitOf(organizationId),
+    ]);
     return { recordCount, recordLimit };
   }
 

@@ -7,7 +7,12 @@ import type { EntityDoc } from './models.js';
 
 /** The parts of a rule the check looks at (a stored rule or a request body). */
 export type RuleSpec = Pick<RuleInput, 'action' | 'conditions'> & {
-  actionAlarmTemplate?: { alarmMessage: string; eventName?: string; positionFieldID?: string; documentKeysFieldID?: string } | null;
+  actionAlarmTemplate?: {
+    alarmMessage: string;
+    eventName?: string;
+    positionFieldID?: string;
+    documentKeysFieldID?: string;
+  } | null;
 };
 
 /** A refused rule: what is wrong and where. */
@@ -34,39 +39,59 @@ export function ruleProblem(rule: RuleSpec, entity: EntityDoc): RuleProblem | nu
   for (const [index, c] of (rule.conditions ?? []).entries()) {
     const path = `conditions.${index}`;
     const field = fields.get(c.fieldID);
-    if (!field) return { message: `Condition ${index + 1} names the unknown field "${c.fieldID}"`, path: `${path}.fieldID` };
+    if (!field)
+      return { message: `Condition ${index + 1} names the unknown field "${c.fieldID}"`, path: `${path}.fieldID` };
     if (!OPERATORS_BY_TYPE[field.type].includes(c.operator)) {
-      return { message: `Operator ${c.operator} does not fit field "${field.name}" (${field.type}); allowed: ${OPERATORS_BY_TYPE[field.type].join(', ')}`, path: `${path}.operator` };
+      return {
+        message: `Operator ${c.operator} does not fit field "${field.name}" (${field.type}); allowed: ${OPERATORS_BY_TYPE[field.type].join(', ')}`,
+        path: `${path}.operator`,
+      };
     }
     const comparison = c.comparison ?? '';
     if (c.operator === 'empty' || c.operator === 'not_empty') {
-      if (comparison !== '') return { message: `Operator ${c.operator} takes no comparison`, path: `${path}.comparison` };
+      if (comparison !== '')
+        return { message: `Operator ${c.operator} takes no comparison`, path: `${path}.comparison` };
       continue;
     }
     if (comparison === '') return { message: `Operator ${c.operator} needs a comparison`, path: `${path}.comparison` };
     const problem = c.operator === 'contains' ? null : valueProblem(field, comparison);
-    if (problem) return { message: `Comparison of condition ${index + 1} for field "${field.name}" (${field.type}): ${problem}`, path: `${path}.comparison` };
+    if (problem)
+      return {
+        message: `Comparison of condition ${index + 1} for field "${field.name}" (${field.type}): ${problem}`,
+        path: `${path}.comparison`,
+      };
   }
   return templateProblem(rule, entity);
 }
 
 function templateProblem(rule: RuleSpec, entity: EntityDoc): RuleProblem | null {
   const t = rule.actionAlarmTemplate;
-  if (rule.action === 'alarm' && !t) return { message: 'The action alarm needs an actionAlarmTemplate', path: 'actionAlarmTemplate' };
+  if (rule.action === 'alarm' && !t)
+    return { message: 'The action alarm needs an actionAlarmTemplate', path: 'actionAlarmTemplate' };
   if (!t) return null;
   const fields = new Map(entity.fields.map((f) => [f.id, f]));
   for (const key of ['alarmMessage', 'eventName'] as const) {
     const unknown = placeholders(t[key] ?? '').find((id) => !fields.has(id));
-    if (unknown !== undefined) return { message: `The ${key} placeholder {{${unknown}}} names no field of the entity`, path: `actionAlarmTemplate.${key}` };
+    if (unknown !== undefined)
+      return {
+        message: `The ${key} placeholder {{${unknown}}} names no field of the entity`,
+        path: `actionAlarmTemplate.${key}`,
+      };
   }
   if (t.positionFieldID) {
     const type = fields.get(t.positionFieldID)?.type;
     if (type !== 'coordinates' && type !== 'address') {
-      return { message: `positionFieldID "${t.positionFieldID}" must name a coordinates or address field`, path: 'actionAlarmTemplate.positionFieldID' };
+      return {
+        message: `positionFieldID "${t.positionFieldID}" must name a coordinates or address field`,
+        path: 'actionAlarmTemplate.positionFieldID',
+      };
     }
   }
   if (t.documentKeysFieldID && !fields.has(t.documentKeysFieldID)) {
-    return { message: `documentKeysFieldID "${t.documentKeysFieldID}" names no field of the entity`, path: 'actionAlarmTemplate.documentKeysFieldID' };
+    return {
+      message: `documentKeysFieldID "${t.documentKeysFieldID}" names no field of the entity`,
+      path: 'actionAlarmTemplate.documentKeysFieldID',
+    };
   }
   return null;
 }

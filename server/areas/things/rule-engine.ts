@@ -26,19 +26,26 @@ export function conditionHolds(field: FieldDoc, condition: ConditionDoc, value: 
   const empty = value === undefined || value === '';
   if (condition.operator === 'empty') return empty;
   if (condition.operator === 'not_empty') return !empty;
-  if (condition.operator === 'contains') return !empty && value!.toLowerCase().includes(condition.comparison.toLowerCase());
+  if (condition.operator === 'contains')
+    return !empty && value!.toLowerCase().includes(condition.comparison.toLowerCase());
   const a = keyOf(field, value);
   const b = keyOf(field, condition.comparison);
   // A missing or unreadable value equals nothing and is neither smaller nor larger than anything.
   if (a === null || b === null) return condition.operator === 'ne';
   const order = typeof a === 'string' ? (a === b ? 0 : 1) : compareKeys(a, b);
   switch (condition.operator) {
-    case 'eq': return order === 0;
-    case 'ne': return order !== 0;
-    case 'lt': return order < 0;
-    case 'lte': return order <= 0;
-    case 'gt': return order > 0;
-    case 'gte': return order >= 0;
+    case 'eq':
+      return order === 0;
+    case 'ne':
+      return order !== 0;
+    case 'lt':
+      return order < 0;
+    case 'lte':
+      return order <= 0;
+    case 'gt':
+      return order > 0;
+    case 'gte':
+      return order >= 0;
   }
 }
 
@@ -66,7 +73,10 @@ export function renderAlarm(rule: RuleDoc, entity: EntityDoc, values: ValueMap):
     eventName: render(t.eventName, valueOf),
     alarmTemplateID: t.alarmTemplateID,
     position,
-    documentKeys: valueOf(t.documentKeysFieldID).split(',').map((k) => k.trim()).filter(Boolean),
+    documentKeys: valueOf(t.documentKeysFieldID)
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
   };
 }
 
@@ -78,7 +88,13 @@ export type RaiseRuleAlarm = (organizationId: number, ruleName: string, alarm: T
 
 /** Runs an entity's rules for record changes; used by every record command after its write. */
 export class RuleRunner {
-  constructor(private readonly models: ThingsModels, private readonly sets: RuleSets, private readonly events: OrganizationEvents, private readonly log: Logger, private readonly raise: RaiseRuleAlarm) {}
+  constructor(
+    private readonly models: ThingsModels,
+    private readonly sets: RuleSets,
+    private readonly events: OrganizationEvents,
+    private readonly log: Logger,
+    private readonly raise: RaiseRuleAlarm,
+  ) {}
 
   /**
    * Records and emits an execution per rule that fires. The records are already written: a failure
@@ -104,16 +120,30 @@ export class RuleRunner {
           })),
       );
       if (fired.length === 0) return;
-      await this.models.ThingRuleExecution.insertMany(fired.map((e) => ({
-        _id: e.executionID, organizationID: entity.organizationID, entityID: e.entityID, ruleID: e.ruleID,
-        recordID: e.recordID, trigger: e.trigger, alarm: JSON.stringify(e.alarm), at,
-      })));
+      await this.models.ThingRuleExecution.insertMany(
+        fired.map((e) => ({
+          _id: e.executionID,
+          organizationID: entity.organizationID,
+          entityID: e.entityID,
+          ruleID: e.ruleID,
+          recordID: e.recordID,
+          trigger: e.trigger,
+          alarm: JSON.stringify(e.alarm),
+          at,
+        })),
+      );
       for (const event of fired) this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
       // A rule's action is its alarm: raised for the first few firings of one command, logged beyond.
       const alarming = fired.slice(0, MAX_RULE_ALARMS_PER_CHANGE);
-      if (fired.length > alarming.length) this.log.warn({ entityID: entity._id, fired: fired.length, raised: alarming.length }, 'things rules fired more alarms in one command than are raised');
+      if (fired.length > alarming.length)
+        this.log.warn(
+          { entityID: entity._id, fired: fired.length, raised: alarming.length },
+          'things rules fired more alarms in one command than are raised',
+        );
       for (const event of alarming) {
-        await this.raise(entity.organizationID, event.ruleName, event.alarm).catch((err) => this.log.error({ err, ruleID: event.ruleID }, 'a things rule\'s alarm could not be raised'));
+        await this.raise(entity.organizationID, event.ruleName, event.alarm).catch((err) =>
+          this.log.error({ err, ruleID: event.ruleID }, "a things rule's alarm could not be raised"),
+        );
       }
     } catch (err) {
       this.log.error({ err, entityID: entity._id }, 'things rules could not run');

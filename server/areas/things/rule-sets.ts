@@ -36,7 +36,10 @@ export class RuleSets {
   private migration: Promise<void> | null = null;
   private readonly cache = new ByteCache<RuleDoc>(CACHE_BYTES);
 
-  constructor(private readonly db: Database, log: Logger) {
+  constructor(
+    private readonly db: Database,
+    log: Logger,
+  ) {
     // At start, so that record writes need not wait for it; a failure is tried again on the next use.
     this.migrated().catch((err: unknown) => log.error({ err }, 'things rules could not be moved into rule sets'));
   }
@@ -49,7 +52,9 @@ export class RuleSets {
 
   /** The listed rules, in the order given: from the cache, else each by its exact _id. */
   async rules(refs: RuleRef[]): Promise<RuleDoc[]> {
-    const docs = await Promise.all(refs.map(async (ref) => this.cache.get(versionKey(ref)) ?? this.fetch(versionKey(ref))));
+    const docs = await Promise.all(
+      refs.map(async (ref) => this.cache.get(versionKey(ref)) ?? this.fetch(versionKey(ref))),
+    );
     return docs.filter((d): d is RuleDoc => d !== null);
   }
 
@@ -62,13 +67,21 @@ export class RuleSets {
    * Replaces the entity's list with what `change` makes of the current one (it may throw to refuse, and
    * is called again when another writer changed the list first).
    */
-  async change(entity: Pick<EntityDoc, '_id' | 'organizationID'>, change: (refs: RuleRef[]) => RuleRef[]): Promise<void> {
+  async change(
+    entity: Pick<EntityDoc, '_id' | 'organizationID'>,
+    change: (refs: RuleRef[]) => RuleRef[],
+  ): Promise<void> {
     await this.migrated();
     const { ThingRuleSet } = thingsModels(this.db);
-    const write = () => this.db.revisions.change(ThingRuleSet, entity._id, (set) => ({ rules: change(set.rules.map(({ id, v }) => ({ id, v }))) }));
+    const write = () =>
+      this.db.revisions.change(ThingRuleSet, entity._id, (set) => ({
+        rules: change(set.rules.map(({ id, v }) => ({ id, v }))),
+      }));
     if (await write()) return;
     // The entity's first rule: the empty set comes first (of racing creators one insert wins).
-    await insertIgnoringDuplicate(() => ThingRuleSet.create({ _id: entity._id, organizationID: entity.organizationID, rules: [] }));
+    await insertIgnoringDuplicate(() =>
+      ThingRuleSet.create({ _id: entity._id, organizationID: entity.organizationID, rules: [] }),
+    );
     await write();
   }
 
@@ -108,8 +121,13 @@ async function migrateLegacy(db: Database): Promise<void> {
     old.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : 1));
     // Version "0": the same in every process that moves the rule.
     const refs = old.map((rule) => ({ id: rule._id, v: '0' }));
-    for (const [k, rule] of old.entries()) await insertIgnoringDuplicate(() => thingsModels(db).ThingRule.create({ ...rule, _id: versionKey(refs[k]), ruleID: rule._id }));
-    await insertIgnoringDuplicate(() => thingsModels(db).ThingRuleSet.create({ _id: entityId, organizationID: old[0].organizationID, rules: refs }));
+    for (const [k, rule] of old.entries())
+      await insertIgnoringDuplicate(() =>
+        thingsModels(db).ThingRule.create({ ...rule, _id: versionKey(refs[k]), ruleID: rule._id }),
+      );
+    await insertIgnoringDuplicate(() =>
+      thingsModels(db).ThingRuleSet.create({ _id: entityId, organizationID: old[0].organizationID, rules: refs }),
+    );
     await legacy.deleteMany({ _id: { $in: refs.map((r) => r.id) } });
   }
 }

@@ -21,7 +21,8 @@ function invalid(message: string, path: string) {
 
 /** The saved form of a rule body, after checking it against the entity. */
 function ruleFields(entity: EntityDoc, input: RuleInput) {
-  if (input.entityID !== undefined && input.entityID !== entity._id) throw invalid('entityID does not match the entity in the path', 'entityID');
+  if (input.entityID !== undefined && input.entityID !== entity._id)
+    throw invalid('entityID does not match the entity in the path', 'entityID');
   const problem = ruleProblem(input, entity);
   if (problem) throw invalid(problem.message, problem.path);
   const t = input.actionAlarmTemplate;
@@ -29,21 +30,30 @@ function ruleFields(entity: EntityDoc, input: RuleInput) {
     name: input.name,
     description: input.description ?? '',
     action: input.action,
-    actionAlarmTemplate: t ? {
-      alarmMessage: t.alarmMessage,
-      alarmTemplateID: t.alarmTemplateID ?? null,
-      documentKeysFieldID: t.documentKeysFieldID ?? '',
-      eventName: t.eventName ?? '',
-      positionFieldID: t.positionFieldID ?? '',
-    } : null,
-    conditions: (input.conditions ?? []).map((c) => ({ fieldID: c.fieldID, operator: c.operator, comparison: c.comparison ?? '' })),
+    actionAlarmTemplate: t
+      ? {
+          alarmMessage: t.alarmMessage,
+          alarmTemplateID: t.alarmTemplateID ?? null,
+          documentKeysFieldID: t.documentKeysFieldID ?? '',
+          eventName: t.eventName ?? '',
+          positionFieldID: t.positionFieldID ?? '',
+        }
+      : null,
+    conditions: (input.conditions ?? []).map((c) => ({
+      fieldID: c.fieldID,
+      operator: c.operator,
+      comparison: c.comparison ?? '',
+    })),
     triggers: input.triggers,
   };
 }
 
 /** The rule commands (T10–T12, T12-delete). */
 export class RuleCommands {
-  constructor(private readonly db: Database, private readonly sets: RuleSets) {}
+  constructor(
+    private readonly db: Database,
+    private readonly sets: RuleSets,
+  ) {}
 
   /** T10: one page of an entity's rules in creation order (only the page's rules are read). */
   async list(actor: Actor, entityId: string, query: T10QueryInput): Promise<{ rules: RuleView[]; total: number }> {
@@ -59,11 +69,26 @@ export class RuleCommands {
     const entity = await loadEntity(thingsModels(this.db), actor, entityId, 'configure');
     const now = new Date();
     const { ref, key } = newVersion(randomUUID());
-    const doc: RuleDoc = { _id: key, ruleID: ref.id, organizationID: entity.organizationID, entityID: entityId, ...ruleFields(entity, input), createdAt: now, updatedAt: now };
-    await this.saved(doc, () => this.sets.change(entity, (refs) => {
-      if (refs.length >= LIMIT) throw conflict('conflict', `The entity has reached its limit of ${LIMIT} rules; delete one (DELETE …/rules/{ruleUUID}) before creating another`);
-      return [...refs, ref];
-    }));
+    const doc: RuleDoc = {
+      _id: key,
+      ruleID: ref.id,
+      organizationID: entity.organizationID,
+      entityID: entityId,
+      ...ruleFields(entity, input),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.saved(doc, () =>
+      this.sets.change(entity, (refs) => {
+        if (refs.length >= LIMIT)
+          throw conflict(
+            'conflict',
+            `The entity has reached its limit of ${LIMIT} rules; delete one (DELETE …/rules/{ruleUUID}) ` +
+              `before creating another`,
+          );
+        return [...refs, ref];
+      }),
+    );
     return presentRule(doc);
   }
 
@@ -77,11 +102,13 @@ export class RuleCommands {
     const { ref, key } = newVersion(ruleId);
     const doc: RuleDoc = { ...current, ...ruleFields(entity, input), _id: key, updatedAt: new Date() };
     let replaced: RuleRef | undefined;
-    await this.saved(doc, () => this.sets.change(entity, (refs) => {
-      replaced = refs.find((r) => r.id === ruleId);
-      if (!replaced) throw notFound('Rule not found');
-      return refs.map((r) => (r === replaced ? ref : r));
-    }));
+    await this.saved(doc, () =>
+      this.sets.change(entity, (refs) => {
+        replaced = refs.find((r) => r.id === ruleId);
+        if (!replaced) throw notFound('Rule not found');
+        return refs.map((r) => (r === replaced ? ref : r));
+      }),
+    );
     await this.forget(replaced!);
     return presentRule(doc);
   }
@@ -105,7 +132,9 @@ export class RuleCommands {
     try {
       await list();
     } catch (err) {
-      await thingsModels(this.db).ThingRule.deleteOne({ _id: doc._id }).catch(() => {});
+      await thingsModels(this.db)
+        .ThingRule.deleteOne({ _id: doc._id })
+        .catch(() => {});
       throw err;
     }
   }

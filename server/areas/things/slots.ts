@@ -1,8 +1,8 @@
 // The record limit of an organization, kept under concurrency on MongoDB and on FerretDB (whose updates
 // are not atomic). Every record occupies one slot 1…recordLimit of its organization, and a unique index
-// on slot in the organization's record collection (store.ts) makes the record's insert itself the claim: two creators can never hold one
-// slot, there are only recordLimit slots, and recordCount (the organization's records) is exact at every
-// moment, with no claimed-but-unwritten state a crash could leave behind. A deleted record frees its slot
+// on slot in the organization's record collection (store.ts) makes the record's insert itself the claim: two creators
+// can never hold one slot, there are only recordLimit slots, and recordCount (the organization's records) is exact at
+// every moment, with no claimed-but-unwritten state a crash could leave behind. A deleted record frees its slot
 // with it. Creators first try random slots (no read needed while the organization is far from full), then
 // read the used slots, pick free ones at random (so racing creators rarely collide), insert, and retry
 // the collisions against a fresh read until no slot is free.
@@ -25,8 +25,21 @@ import type { RecordStore } from './store.js';
 export type RecordDraft = Omit<RecordDoc, 'slot'>;
 
 /** A new record of the entity with these values; `seq` is its position in the creating request. */
-export function draftOf(entity: Pick<EntityDoc, '_id' | 'organizationID'>, values: ValueMap, at: Date, seq: number): RecordDraft {
-  return { _id: randomUUID(), organizationID: entity.organizationID, entityID: entity._id, values: JSON.stringify(values), createdAt: at, seq, updatedAt: at };
+export function draftOf(
+  entity: Pick<EntityDoc, '_id' | 'organizationID'>,
+  values: ValueMap,
+  at: Date,
+  seq: number,
+): RecordDraft {
+  return {
+    _id: randomUUID(),
+    organizationID: entity.organizationID,
+    entityID: entity._id,
+    values: JSON.stringify(values),
+    createdAt: at,
+    seq,
+    updatedAt: at,
+  };
 }
 
 // Each round reads the used slots once (a scan on FerretDB); collisions only come from racing creators.
@@ -38,7 +51,6 @@ interface Placing {
   inserted: RecordDoc[];
   pending: RecordDraft[];
 }
-
 
 /** Up to `n` free slots of 1…limit, picked at random (walking from a random start when few are free). */
 export function pickFree(used: Set<number>, limit: number, n: number): number[] {
@@ -62,7 +74,11 @@ export function pickFree(used: Set<number>, limit: number, n: number): number[] 
 export class RecordSlots {
   private readonly models: ThingsModels;
 
-  constructor(private readonly db: Database, private readonly store: RecordStore, private readonly defaultLimit: number) {
+  constructor(
+    private readonly db: Database,
+    private readonly store: RecordStore,
+    private readonly defaultLimit: number,
+  ) {
     this.models = thingsModels(db);
   }
 
@@ -77,7 +93,10 @@ export class RecordSlots {
   }
 
   /** Inserts the drafts that fit under the limit; `refused` are those for which no slot was left. */
-  async insert(organizationId: number, drafts: RecordDraft[]): Promise<{ inserted: RecordDoc[]; refused: RecordDraft[] }> {
+  async insert(
+    organizationId: number,
+    drafts: RecordDraft[],
+  ): Promise<{ inserted: RecordDoc[]; refused: RecordDraft[] }> {
     const limit = await this.limitOf(organizationId);
     let ceiling = await this.ceilingOf(organizationId);
     // Every record sits at or under the ceiling: it is raised before anyone inserts under a higher limit.
@@ -121,7 +140,10 @@ export class RecordSlots {
     const batch = state.pending.slice(0, slots.length).map((draft, k) => ({ ...draft, slot: slots[k] }));
     const collided = await this.insertBatch(organizationId, batch);
     state.inserted.push(...batch.filter((_, k) => !collided.has(k)));
-    state.pending = [...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft), ...state.pending.slice(slots.length)];
+    state.pending = [
+      ...batch.filter((_, k) => collided.has(k)).map(({ slot: _slot, ...draft }) => draft),
+      ...state.pending.slice(slots.length),
+    ];
   }
 
   private async ceilingOf(organizationId: number): Promise<number> {
@@ -146,7 +168,10 @@ export class RecordSlots {
 
   /** Inserts a batch (homes first); returns the indexes that lost their slot to another creator. */
   private async insertBatch(organizationId: number, batch: RecordDoc[]): Promise<Set<number>> {
-    await this.store.addHomes(organizationId, batch.map((r) => r._id));
+    await this.store.addHomes(
+      organizationId,
+      batch.map((r) => r._id),
+    );
     return insertAllowingDuplicates((await this.store.of(organizationId)).collection, batch);
   }
 

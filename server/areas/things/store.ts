@@ -20,7 +20,10 @@ export class RecordStore {
   // A restore (server/db/generation.ts) may bring records of the old layout back: they are moved again.
   private migratedIn = -1;
 
-  constructor(private readonly db: Database, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+  ) {}
 
   /** The organization's record collection. */
   async of(organizationId: number): Promise<Model<RecordDoc>> {
@@ -45,13 +48,19 @@ export class RecordStore {
   async addHomes(organizationId: number, recordIds: string[]): Promise<void> {
     if (recordIds.length === 0) return;
     // A draft retried for another slot keeps its ID: its home is there already.
-    await insertAllowingDuplicates(thingsModels(this.db).ThingRecordHome.collection, recordIds.map((_id) => ({ _id, organizationID: organizationId })));
+    await insertAllowingDuplicates(
+      thingsModels(this.db).ThingRecordHome.collection,
+      recordIds.map((_id) => ({ _id, organizationID: organizationId })),
+    );
   }
 
   /** Removes the homes of deleted records, each by an exact _id delete (one command). */
   async removeHomes(recordIds: string[]): Promise<void> {
     if (recordIds.length === 0) return;
-    await thingsModels(this.db).ThingRecordHome.bulkWrite(recordIds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
+    await thingsModels(this.db).ThingRecordHome.bulkWrite(
+      recordIds.map((_id) => ({ deleteOne: { filter: { _id } } })),
+      { ordered: false },
+    );
   }
 
   private migrated(): Promise<void> {
@@ -61,7 +70,7 @@ export class RecordStore {
     }
     this.migration ??= this.moveLegacy().catch((err: unknown) => {
       this.migration = undefined;
-      this.log.error({ err }, 'things records could not be moved into their organizations\' collections');
+      this.log.error({ err }, "things records could not be moved into their organizations' collections");
       throw err;
     });
     return this.migration;
@@ -76,13 +85,17 @@ export class RecordStore {
       const batch = await legacy.find({}).limit(MOVE_BATCH).toArray();
       if (batch.length === 0) return;
       const byOrganization = new Map<number, RecordDoc[]>();
-      for (const doc of batch) byOrganization.set(doc.organizationID, [...(byOrganization.get(doc.organizationID) ?? []), doc]);
+      for (const doc of batch)
+        byOrganization.set(doc.organizationID, [...(byOrganization.get(doc.organizationID) ?? []), doc]);
       for (const [organizationId, docs] of byOrganization) {
-        await this.addHomes(organizationId, docs.map((d) => d._id));
+        await this.addHomes(
+          organizationId,
+          docs.map((d) => d._id),
+        );
         await insertAllowingDuplicates((await records.of(organizationId)).collection, docs);
       }
       await legacy.deleteMany({ _id: { $in: batch.map((d) => d._id) } });
-      this.log.info({ moved: batch.length }, 'things records moved into their organizations\' collections');
+      this.log.info({ moved: batch.length }, "things records moved into their organizations' collections");
     }
   }
 }

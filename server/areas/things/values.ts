@@ -17,16 +17,32 @@ export interface ValuesProblem {
 export type ValueChanges = Map<string, string>;
 
 /** Checks values against the entity's fields; returns the changes or the first problem. */
-export function checkValues(entity: EntityDoc, input: ValueInput[]): { changes: ValueChanges } | { problem: ValuesProblem } {
+export function checkValues(
+  entity: EntityDoc,
+  input: ValueInput[],
+): { changes: ValueChanges } | { problem: ValuesProblem } {
   const fields = new Map(entity.fields.map((f) => [f.id, f]));
   const changes: ValueChanges = new Map();
   for (const [index, item] of input.entries()) {
     const path = `values.${index}`;
     const field = fields.get(item.fieldID);
-    if (!field) return { problem: { message: `Unknown field "${item.fieldID}": the entity has no field with this ID`, path: `${path}.fieldID` } };
-    if (changes.has(field.id)) return { problem: { message: `Field "${field.name}" (${field.id}) is given twice`, path: `${path}.fieldID` } };
+    if (!field)
+      return {
+        problem: {
+          message: `Unknown field "${item.fieldID}": the entity has no field with this ID`,
+          path: `${path}.fieldID`,
+        },
+      };
+    if (changes.has(field.id))
+      return { problem: { message: `Field "${field.name}" (${field.id}) is given twice`, path: `${path}.fieldID` } };
     const problem = item.value === '' ? null : valueProblem(field, item.value);
-    if (problem) return { problem: { message: `Invalid value for field "${field.name}" (${field.type}): ${problem}`, path: `${path}.value` } };
+    if (problem)
+      return {
+        problem: {
+          message: `Invalid value for field "${field.name}" (${field.type}): ${problem}`,
+          path: `${path}.value`,
+        },
+      };
     changes.set(field.id, item.value);
   }
   return { changes };
@@ -36,7 +52,9 @@ export function checkValues(entity: EntityDoc, input: ValueInput[]): { changes: 
 export function requireValues(entity: EntityDoc, input: ValueInput[]): ValueChanges {
   const checked = checkValues(entity, input);
   if ('problem' in checked) {
-    throw badRequest('invalid_body', checked.problem.message, [{ in: 'body', path: checked.problem.path, problem: checked.problem.message }]);
+    throw badRequest('invalid_body', checked.problem.message, [
+      { in: 'body', path: checked.problem.path, problem: checked.problem.message },
+    ]);
   }
   return checked.changes;
 }

@@ -17,7 +17,8 @@ import { valuesOf } from './presenter.js';
 import type { RecordStore } from './store.js';
 
 /** Status texts that mean a source cannot be used, unless the configuration lists its own. */
-const OUT_OF_SERVICE = /au(ß|ss)er betrieb|defekt|gesperrt|nicht betriebsbereit|unbrauchbar|kaputt|out of service|out-of-service|broken|not working|inoperable|unusable|closed/i;
+const OUT_OF_SERVICE =
+  /au(ß|ss)er betrieb|defekt|gesperrt|nicht betriebsbereit|unbrauchbar|kaputt|out of service|out-of-service|broken|not working|inoperable|unusable|closed/i;
 
 /** The fields a monitor's setting reads, chosen by ID or else by type and name. */
 interface WaterFields {
@@ -27,7 +28,12 @@ interface WaterFields {
   status?: FieldDoc;
 }
 
-function pick(entity: EntityDoc, configured: string | undefined, types: string[], name: RegExp | null): FieldDoc | undefined {
+function pick(
+  entity: EntityDoc,
+  configured: string | undefined,
+  types: string[],
+  name: RegExp | null,
+): FieldDoc | undefined {
   if (configured !== undefined) return entity.fields.find((f) => f.id === configured);
   const typed = entity.fields.filter((f) => types.includes(f.type));
   return (name ? typed.find((f) => name.test(f.name)) : undefined) ?? (name ? undefined : typed[0]);
@@ -39,10 +45,17 @@ export function waterFields(entity: EntityDoc, config: WaterSourcesConfig): Wate
   if (!position || position.type !== 'coordinates') return null;
   return {
     position,
-    name: pick(entity, config.nameFieldId, ['text'], /name|bezeichnung|nummer|number|\bnr\b|kennung/i) ?? pick(entity, undefined, ['text'], null),
+    name:
+      pick(entity, config.nameFieldId, ['text'], /name|bezeichnung|nummer|number|\bnr\b|kennung/i) ??
+      pick(entity, undefined, ['text'], null),
     kind: pick(entity, config.kindFieldId, ['selection', 'text'], /kind|type|art|typ/i),
-    status: pick(entity, config.statusFieldId, ['boolean', 'selection', 'text'], /status|zustand|working|betriebsbereit|in service|einsatzbereit|funktion/i)
-      ?? pick(entity, undefined, ['boolean'], null),
+    status:
+      pick(
+        entity,
+        config.statusFieldId,
+        ['boolean', 'selection', 'text'],
+        /status|zustand|working|betriebsbereit|in service|einsatzbereit|funktion/i,
+      ) ?? pick(entity, undefined, ['boolean'], null),
   };
 }
 
@@ -55,10 +68,20 @@ export function inService(field: FieldDoc | undefined, value: string, config: Wa
 }
 
 /** True when an alarm of the monitor's data stands at exactly this position. */
-function showsPosition(data: { alarmData: JsonObject; alarmDataList: Record<string, JsonObject> }, latitude: number, longitude: number): boolean {
+function showsPosition(
+  data: { alarmData: JsonObject; alarmDataList: Record<string, JsonObject> },
+  latitude: number,
+  longitude: number,
+): boolean {
   return [data.alarmData, ...Object.values(data.alarmDataList)].some((alarm) => {
     const geo = alarm.geo;
-    return typeof geo === 'object' && geo !== null && !Array.isArray(geo) && geo.latitude === latitude && geo.longitude === longitude;
+    return (
+      typeof geo === 'object' &&
+      geo !== null &&
+      !Array.isArray(geo) &&
+      geo.latitude === latitude &&
+      geo.longitude === longitude
+    );
   });
 }
 
@@ -72,25 +95,41 @@ export class WaterSources {
   ) {}
 
   /**
-   * The water sources near an alarm the monitor shows, nearest first. `join` puts the asking socket into the entity's room once the request is allowed, before any
-   * position is read: a change after that read reaches the socket.
+   * The water sources near an alarm the monitor shows, nearest first. `join` puts the asking socket into the entity's
+   * room once the request is allowed, before any position is read: a change after that read reaches the socket.
    */
-  async nearby(caller: Caller, request: WaterNearbyRequest, join: (entityId: string) => Promise<void>): Promise<WaterNearbyResult> {
+  async nearby(
+    caller: Caller,
+    request: WaterNearbyRequest,
+    join: (entityId: string) => Promise<void>,
+  ): Promise<WaterNearbyResult> {
     const { monitorId, latitude, longitude } = request;
     const monitor = await this.monitors.readable(caller, monitorId);
     const config = waterSourcesOf(monitor.config.configuration);
-    if (!config) throw conflict('not_configured', 'This monitor names no water sources (configuration.waterSources.entityId)');
+    if (!config)
+      throw conflict('not_configured', 'This monitor names no water sources (configuration.waterSources.entityId)');
     // Only where an alarm stands: a screen cannot walk the map to read the entity record by record.
     if (!showsPosition((await this.monitors.data(caller, monitorId)).data, latitude, longitude)) {
       throw forbidden('No alarm of this monitor stands at this position');
     }
     const entity = await this.models.ThingEntity.findById(config.entityId).lean();
-    if (!entity || entity.organizationID !== monitor.organizationID) throw notFound('The water sources entity was not found in the monitor\'s organization');
+    if (!entity || entity.organizationID !== monitor.organizationID)
+      throw notFound("The water sources entity was not found in the monitor's organization");
     const fields = waterFields(entity, config);
-    if (!fields) throw conflict('not_configured', 'The water sources entity has no coordinates field (or positionFieldId names none)');
+    if (!fields)
+      throw conflict(
+        'not_configured',
+        'The water sources entity has no coordinates field (or positionFieldId names none)',
+      );
     await join(entity._id);
 
-    const { cells, candidates } = await this.positions.near(entity, fields.position, latitude, longitude, config.radiusMeters);
+    const { cells, candidates } = await this.positions.near(
+      entity,
+      fields.position,
+      latitude,
+      longitude,
+      config.radiusMeters,
+    );
     const records = await this.store.of(entity.organizationID);
     const sources: Array<WaterSourceView & { exact: number }> = [];
     const taken = new Set<string>();
@@ -107,7 +146,7 @@ export class WaterSources {
         if (!at || at[0] !== batch[k].latitude || at[1] !== batch[k].longitude) continue;
         taken.add(record._id);
         const distance = distanceMeters({ latitude, longitude }, { latitude: at[0], longitude: at[1] });
-        const textOf = (field: FieldDoc | undefined) => (field ? values[field.id]?.v ?? '' : '');
+        const textOf = (field: FieldDoc | undefined) => (field ? (values[field.id]?.v ?? '') : '');
         sources.push({
           id: record._id,
           name: textOf(fields.name).slice(0, 80),
@@ -122,6 +161,14 @@ export class WaterSources {
       }
     }
     sources.sort((a, b) => a.exact - b.exact || a.id.localeCompare(b.id));
-    return { monitorId, latitude, longitude, entityId: entity._id, radiusMeters: config.radiusMeters, cells, sources: sources.slice(0, config.max).map(({ exact: _, ...source }) => source) };
+    return {
+      monitorId,
+      latitude,
+      longitude,
+      entityId: entity._id,
+      radiusMeters: config.radiusMeters,
+      cells,
+      sources: sources.slice(0, config.max).map(({ exact: _, ...source }) => source),
+    };
   }
 }

@@ -19,7 +19,10 @@ export class ApnsGateway implements PushGateway {
   private readonly key: KeyObject;
   private jwt: { token: string; at: number } | null = null;
 
-  constructor(private readonly config: ApnsConfig, private readonly pool: Http2Pool) {
+  constructor(
+    private readonly config: ApnsConfig,
+    private readonly pool: Http2Pool,
+  ) {
     // Read at start, so a missing or unreadable key fails the start and not the first push.
     this.key = createPrivateKey(fs.readFileSync(config.keyFile, 'utf8'));
   }
@@ -39,15 +42,23 @@ export class ApnsGateway implements PushGateway {
 
   private async post(device: DeviceDoc, message: PushMessage) {
     const host = device.pushTokenDevelopment ? this.config.sandboxHost : this.config.host;
-    const payload = { aps: { alert: { title: message.title, body: message.body }, sound: 'default' }, confirmToken: message.confirmToken, ...(message.alarmId !== undefined ? { alarmId: message.alarmId } : {}) };
-    return this.pool.request(`${host}/3/device/${device.pushToken}`, {
-      ':method': 'POST',
-      authorization: `bearer ${await this.providerToken()}`,
-      'apns-topic': this.config.topic,
-      'apns-push-type': 'alert',
-      'apns-priority': '10',
-      'content-type': 'application/json',
-    }, JSON.stringify(payload));
+    const payload = {
+      aps: { alert: { title: message.title, body: message.body }, sound: 'default' },
+      confirmToken: message.confirmToken,
+      ...(message.alarmId !== undefined ? { alarmId: message.alarmId } : {}),
+    };
+    return this.pool.request(
+      `${host}/3/device/${device.pushToken}`,
+      {
+        ':method': 'POST',
+        authorization: `bearer ${await this.providerToken()}`,
+        'apns-topic': this.config.topic,
+        'apns-push-type': 'alert',
+        'apns-priority': '10',
+        'content-type': 'application/json',
+      },
+      JSON.stringify(payload),
+    );
   }
 
   private async providerToken(): Promise<string> {

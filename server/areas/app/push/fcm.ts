@@ -29,10 +29,14 @@ export class FcmGateway implements PushGateway {
   private readonly tokenUrl: string;
   private access: { token: string; expiresAt: number } | null = null;
 
-  constructor(private readonly config: FcmConfig, private readonly pool: Http2Pool) {
+  constructor(
+    private readonly config: FcmConfig,
+    private readonly pool: Http2Pool,
+  ) {
     this.account = JSON.parse(fs.readFileSync(config.serviceAccountFile, 'utf8')) as ServiceAccount;
     for (const field of ['client_email', 'private_key', 'project_id'] as const) {
-      if (typeof this.account[field] !== 'string') throw new Error(`${config.serviceAccountFile} has no ${field}: not a service account key`);
+      if (typeof this.account[field] !== 'string')
+        throw new Error(`${config.serviceAccountFile} has no ${field}: not a service account key`);
     }
     this.key = createPrivateKey(this.account.private_key);
     this.tokenUrl = config.tokenUrl ?? this.account.token_uri ?? GOOGLE_TOKEN_URL;
@@ -56,31 +60,47 @@ export class FcmGateway implements PushGateway {
       message: {
         token: device.pushToken,
         notification: { title: message.title, body: message.body },
-        data: { confirmToken: message.confirmToken, ...(message.alarmId !== undefined ? { alarmId: String(message.alarmId) } : {}) },
+        data: {
+          confirmToken: message.confirmToken,
+          ...(message.alarmId !== undefined ? { alarmId: String(message.alarmId) } : {}),
+        },
         android: { priority: 'HIGH' },
       },
     };
-    return this.pool.request(`${this.config.host}/v1/projects/${encodeURIComponent(this.account.project_id)}/messages:send`, {
-      ':method': 'POST',
-      authorization: `Bearer ${await this.accessToken()}`,
-      'content-type': 'application/json',
-    }, JSON.stringify(body));
+    return this.pool.request(
+      `${this.config.host}/v1/projects/${encodeURIComponent(this.account.project_id)}/messages:send`,
+      {
+        ':method': 'POST',
+        authorization: `Bearer ${await this.accessToken()}`,
+        'content-type': 'application/json',
+      },
+      JSON.stringify(body),
+    );
   }
 
   // Renewed a minute before it expires.
   private async accessToken(): Promise<string> {
     if (this.access && Date.now() < this.access.expiresAt - 60_000) return this.access.token;
     const assertion = await new SignJWT({ scope: SCOPE })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(this.account.private_key_id ? { kid: this.account.private_key_id } : {}) })
+      .setProtectedHeader({
+        alg: 'RS256',
+        typ: 'JWT',
+        ...(this.account.private_key_id ? { kid: this.account.private_key_id } : {}),
+      })
       .setIssuer(this.account.client_email)
       .setAudience(this.tokenUrl)
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(this.key);
     const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
-    const reply = await this.pool.request(this.tokenUrl, { ':method': 'POST', 'content-type': 'application/x-www-form-urlencoded' }, form.toString());
+    const reply = await this.pool.request(
+      this.tokenUrl,
+      { ':method': 'POST', 'content-type': 'application/x-www-form-urlencoded' },
+      form.toString(),
+    );
     const answer = parse(reply.body) as { access_token?: string; expires_in?: number; error?: string };
-    if (reply.status !== 200 || !answer.access_token) throw gatewayError('The FCM token endpoint', reply.status, answer.error ?? 'no access_token');
+    if (reply.status !== 200 || !answer.access_token)
+      throw gatewayError('The FCM token endpoint', reply.status, answer.error ?? 'no access_token');
     this.access = { token: answer.access_token, expiresAt: Date.now() + (answer.expires_in ?? 3600) * 1000 };
     return this.access.token;
   }
@@ -97,5 +117,8 @@ function parse(body: string): Record<string, unknown> {
 /** The status and FCM error codes of an error answer. */
 function fcmError(body: string): { status: string; codes: string[] } {
   const error = (parse(body).error ?? {}) as { status?: string; details?: Array<{ errorCode?: string }> };
-  return { status: error.status ?? 'unknown', codes: (error.details ?? []).map((d) => d.errorCode).filter((c): c is string => Boolean(c)) };
+  return {
+    status: error.status ?? 'unknown',
+    codes: (error.details ?? []).map((d) => d.errorCode).filter((c): c is string => Boolean(c)),
+  };
 }

@@ -12,7 +12,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const IDLE_CLOSE_MS = 60_000;
 
 /** 503 push_unavailable: the gateway could not be reached or is overloaded; retrying later may work. */
-export const pushUnavailable = (message: string) => new AppError(503, 'push_unavailable', message, undefined, { 'Retry-After': '30' });
+export const pushUnavailable = (message: string) =>
+  new AppError(503, 'push_unavailable', message, undefined, { 'Retry-After': '30' });
 
 /** Sessions per origin, trusting `ca` (the system's CAs plus an extra one) when given. */
 export class Http2Pool {
@@ -56,7 +57,9 @@ export class Http2Pool {
   private exchange(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<Http2Reply> {
     return new Promise((resolve, reject) => {
       const stream = session.request(headers);
-      stream.setTimeout(REQUEST_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error('timed out'))));
+      stream.setTimeout(REQUEST_TIMEOUT_MS, () =>
+        stream.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error('timed out'))),
+      );
       let status = 0;
       const chunks: Buffer[] = [];
       stream.on('response', (h) => (status = Number(h[':status'])));
