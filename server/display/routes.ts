@@ -4,7 +4,8 @@ import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { buildDisplayClient } from '../../display-client/build.js';
 
-const TILE_PLACEHOLDER = '<meta name="tile-url" content="">';
+// The page's placeholder for the tile server and the page version (display-client/index.html).
+const TILE_PLACEHOLDER = '<meta name="tile-url" content="" />';
 
 // Tiles may come from any configured server; everything else only from this origin.
 const CSP =
@@ -24,9 +25,11 @@ export async function displayRoutes(tileUrl: string): Promise<Router> {
     .update(built['app.css'])
     .digest('base64url')
     .slice(0, 12);
+  if (!built['index.html'].includes(TILE_PLACEHOLDER))
+    throw new Error(`display-client/index.html lacks ${TILE_PLACEHOLDER}: the page could not name its tiles`);
   const page = built['index.html'].replace(
     TILE_PLACEHOLDER,
-    `<meta name="tile-url" content="${escapeAttribute(tileUrl)}">\n<meta name="page-version" content="${pageVersion}">`,
+    `<meta name="tile-url" content="${escapeAttribute(tileUrl)}" />\n    <meta name="page-version" content="${pageVersion}" />`,
   );
   const files: Record<string, { body: string; type: string; etag: string }> = {};
   const add = (name: string, body: string, type: string) => {
