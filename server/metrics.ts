@@ -4,6 +4,7 @@
 // carry the credential's organization and token.
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobStatus } from './scheduler.js';
 
 /** The service's metrics and what updates them. */
 export class Metrics {
@@ -109,6 +110,68 @@ export class Metrics {
         last = now;
       },
     });
+  }
+
+  /** Each periodic job's runs, failures, last run and its duration (server/scheduler.ts), labelled by job. */
+  jobs(read: () => JobStatus[]): void {
+    const registers = [this.registry];
+    const labelNames = ['job'];
+    const totals: Array<[string, string, (job: JobStatus) => number]> = [
+      ['alarmhub_job_runs_total', 'Runs of each periodic job on this process, failed ones included', (j) => j.runs],
+      [
+        'alarmhub_job_failures_total',
+        'Runs of each periodic job on this process that failed (each is logged)',
+        (j) => j.failures,
+      ],
+    ];
+    for (const [name, help, value] of totals) {
+      const last = new Map<string, number>();
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          for (const job of read()) {
+            const now = value(job);
+            this.inc({ job: job.name }, now - (last.get(job.name) ?? 0));
+            last.set(job.name, now);
+          }
+        },
+      });
+    }
+    const gauges: Array<[string, string, (job: JobStatus) => number | null]> = [
+      [
+        'alarmhub_job_last_run_timestamp_seconds',
+        'When each periodic job last finished a run',
+        (j) => j.lastRunAt && j.lastRunAt / 1000,
+      ],
+      [
+        'alarmhub_job_last_duration_seconds',
+        'How long the last run of each periodic job took',
+        (j) => j.lastDurationMs && j.lastDurationMs / 1000,
+      ],
+      [
+        'alarmhub_job_last_failure_timestamp_seconds',
+        'When a run of each periodic job last failed (absent: never)',
+        (j) => j.lastFailureAt && j.lastFailureAt / 1000,
+      ],
+    ];
+    for (const [name, help, value] of gauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          for (const job of read()) {
+            const v = value(job);
+            if (v !== null) this.set({ job: job.name }, v);
+          }
+        },
+      });
+    }
   }
 
   /** The text exposition format. */

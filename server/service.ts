@@ -1,39 +1,40 @@
 // startService(): the whole service on one HTTP server — REST and the hub — with graceful shutdown.
 // main.ts calls it with the environment's configuration; the tests call it with port 0. This is the
 // composition root: every part is built once, here, in dependency order — the database and Redis, the
-// hub's Socket.IO server (the areas publish on it), the monitor area's store and live side, every
-// area's commands and operations (server/areas/index.ts), the Koa application, the HTTP server, and
-// the hub on it.
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+// hub's Socket.IO server (the areas publish on it), every area from its manifest (server/areas/index.ts),
+// the Koa application, the HTTP server, and the hub on it with the ports the areas answer. It owns the
+// scheduler that runs every periodic job (server/scheduler.ts) and stops them first on close.
+import type http from 'node:http';
 import type { Logger } from 'pino';
 import { createApp, type ReadinessCheck } from './app.js';
-import { buildAreas } from './areas/index.js';
-import { MonitorLive } from './areas/monitor/live.js';
-import { MonitorStore } from './areas/monitor/store.js';
-import { answerClientError } from './http/client-errors.js';
-import type { Config } from './config.js';
+import { buildAreas } from './areas/area.js';
+import { areas, serviceSchemas } from './areas/index.js';
 import { serviceModels } from './areas/models.js';
+import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/database.js';
+import { RESTORE_CHECK_MS, watchRestores } from './db/restores.js';
+import { installationId as loadInstallationId } from './db/system.js';
 import { displayRoutes } from './display/routes.js';
+import { Limits } from './http/limits.js';
+import { gracefulServer } from './http/server.js';
+import { Validator } from './http/validation.js';
 import { HubBroadcasts } from './hub/broadcasts.js';
 import { createHub, type Hub } from './hub/hub.js';
 import { createIo } from './hub/io.js';
+import { MonitorLive } from './hub/monitor-live.js';
 import { hubSignature, watchHubPeers } from './hub/peers.js';
 import { connectRedis } from './hub/redis.js';
-import { Limits } from './http/limits.js';
-import { Validator } from './http/validation.js';
-import { Metrics } from './metrics.js';
 import { CredentialCache } from './identity/credential-cache.js';
-import { installationId as loadInstallationId } from './db/system.js';
-import { watchRestores } from './db/restores.js';
+import { Metrics } from './metrics.js';
+import { Scheduler } from './scheduler.js';
 
 export interface RunningService {
   server: http.Server;
   port: number;
   db: Database;
   hub: Hub;
+  /** The periodic jobs of this service (and of whatever else registered on its scheduler). */
+  scheduler: Scheduler;
   /** This installation's identity (created once, stored in its database). */
   installationId: string;
   /** The namespace of its Redis channels and keys. */
@@ -42,13 +43,19 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+export interface ServiceOptions extends Pick<DatabaseOptions, 'monitorCommands'> {
+  /** The process's scheduler (main.ts shares it with the database launcher); one of its own otherwise. */
+  scheduler?: Scheduler;
+}
+
 /** Opens the database at `mongodbUri`, builds app and hub, and listens on config.port. */
 export async function startService(
   config: Config,
   mongodbUri: string,
   log: Logger,
-  options: Pick<DatabaseOptions, 'monitorCommands'> = {},
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
+  const scheduler = options.scheduler ?? new Scheduler(log);
   const db = await openDatabase(mongodbUri, serviceModels, {
     maxPoolSize: config.mongodbPoolSize,
     waitQueueTimeoutMS: config.mongodbWaitQueueTimeoutMs,
@@ -57,10 +64,12 @@ export async function startService(
   const installationId = await loadInstallationId(db.system);
   const redisPrefix = config.redisPrefix ?? `alarm-hub:${installationId}`;
   const peers = await watchHubPeers(db.system, hubSignature(config.redisUrl, redisPrefix), log, config.hubHeartbeatMs);
+  scheduler.every('hub-peers-heartbeat', config.hubHeartbeatMs, () => peers.beat());
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const limits = new Limits({ enabled: config.rateLimitPerSecond > 0, redis: redis?.pub, prefix: redisPrefix });
   const metrics = new Metrics();
-  const credentials = new CredentialCache(db, config.credentialCacheMs);
+  metrics.jobs(() => scheduler.status());
+  const credentials = new CredentialCache(db, config.credentialCacheMs, log);
   metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () =>
     Number(await db.ping()),
   );
@@ -74,21 +83,34 @@ export async function startService(
     "Live processes on this database whose hub settings differ from this one's",
     () => peers.mismatches().length,
   );
-  // The areas, each built once: what publishes on the hub first, then what uses it.
+
+  // The hub's Socket.IO server first (the areas publish on it), then every area in its manifest's order.
   const io = createIo(redis, redisPrefix);
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
-  const store = new MonitorStore(db, log);
-  const live = new MonitorLive(io, store, { redis, metrics, log, resyncMs: config.hubResyncMs });
-  const { monitors, screens, outbox, inbound, water, operations } = buildAreas({
+  let live: MonitorLive | undefined;
+  const { parts, operations } = buildAreas(areas, {
     config,
     db,
     log,
     limits,
+    metrics,
+    scheduler,
     events: broadcasts,
-    monitorStore: store,
-    monitorEvents: live,
+    liveMonitors: (source) =>
+      (live = new MonitorLive(io, source, {
+        generation: db.generation,
+        redis,
+        metrics,
+        log,
+        resyncMs: config.hubResyncMs,
+      })),
   });
-  const validator = new Validator();
+  const { monitor, screens, things } = parts;
+  if (!live || !monitor || !screens || !things) throw new Error('the monitor, screens and things areas must be built');
+  const monitorLive = live;
+  scheduler.every('monitor-resync', config.hubResyncMs, () => monitorLive.resyncPass());
+
+  const validator = new Validator(serviceSchemas);
   let hub: Hub | null = null;
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => ({ ok: await db.ping() }) },
@@ -99,7 +121,6 @@ export async function startService(
       check: async () => ({ ok: true, detail: { ...hub?.status(), mismatchedProcesses: peers.mismatches() } }),
     },
   ];
-  const display = await displayRoutes(config.tileUrl);
   const app = createApp({
     config,
     log,
@@ -112,32 +133,18 @@ export async function startService(
     metrics,
     trustProxy: config.trustProxy,
     readiness,
-    extraRoutes: [display],
+    extraRoutes: [await displayRoutes(config.tileUrl)],
   });
 
-  const handle = app.callback();
-  // Set when shutdown begins. A request that arrives after that (on a keep-alive connection that is
-  // being closed) is refused before anything handles it: a client either gets its answer or the
-  // request had no effect, and may safely send it again elsewhere.
-  let closing = false;
-  const server = http.createServer((req, res) => {
-    if (!closing) return void handle(req, res);
-    const requestId = randomUUID();
-    res.writeHead(503, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Retry-After': '1',
-      'X-Request-Id': requestId,
-      Connection: 'close',
-    });
-    res.end(JSON.stringify({ error: 'unavailable', message: 'The service is shutting down; try again', requestId }));
-  });
-  server.on('clientError', answerClientError);
-  hub = createHub(io, server, {
+  const web = gracefulServer(app.callback(), { shutdownTimeoutMs: config.shutdownTimeoutMs, log });
+  hub = createHub(io, web.server, {
     db,
-    monitors,
-    live,
-    screens,
-    water,
+    monitors: monitor.source,
+    live: monitorLive,
+    screens: screens.screens,
+    health: screens.health,
+    water: things.water,
+    scheduler,
     screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator,
     log,
@@ -150,120 +157,34 @@ export async function startService(
     tokenFullRecheckMs: config.tokenFullRecheckMs,
     trustProxy: config.trustProxy,
   });
-  metrics.counter(
-    'alarmhub_data_write_collisions_total',
-    'Monitor data writes that found their version taken by another process and were built again on the stored one',
-    () => store.dataCollisions,
-  );
-  metrics.gauge(
-    'alarmhub_data_writes_in_flight',
-    "Alarm data writes past their organization's gate on this process",
-    () => monitors.dataWrites.active,
-  );
-  metrics.gauge(
-    'alarmhub_data_writes_waiting',
-    "Alarm data writes waiting for their organization's turn on this process",
-    () => monitors.dataWrites.waiting,
-  );
-  metrics.counter(
-    'alarmhub_data_writes_refused_total',
-    "Alarm data writes refused with 503 because their organization's queue was full or their wait ran out",
-    () => monitors.dataWrites.refused,
-  );
-  metrics.counter(
-    'alarmhub_alarm_delivery_failed_tries_total',
-    'Tries of alarm deliveries (push, SMS, call) that failed on this process; each is retried or ' +
-      'ends failed (docs/alarms.md)',
-    () => outbox.failedTries,
-  );
-  metrics.counter(
-    'alarmhub_inbound_received_total',
-    'SMS and calls the gateways reported to IN1 and IN2 on this process',
-    () => inbound.counts.accepted,
-  );
-  metrics.counter(
-    'alarmhub_inbound_alarms_raised_total',
-    'Alarms raised by an SMS or a call with the right PIN on this process',
-    () => inbound.counts.raised,
-  );
-  metrics.counter(
-    'alarmhub_inbound_wrong_pins_total',
-    'SMS and calls whose number and PIN matched no alarming configuration on this process',
-    () => inbound.counts.wrongPin,
-  );
-  metrics.counter(
-    'alarmhub_inbound_throttled_total',
-    'SMS and calls ignored because their sender sent too many wrong PINs',
-    () => inbound.counts.throttled,
-  );
-  outbox.start();
-  const restores = await watchRestores(db.conn.db!, log, () => hub!.restored());
-  // The next sweep is timed from the end of the last one: on a busy process a sweep can take longer
-  // than the period, and sweeps that overlapped would each remove the same documents, piling up.
-  let pairingSweep: NodeJS.Timeout | null = null;
-  let sweeping = config.pairingSweepMs > 0;
-  const sweepPairingsLater = () => {
-    pairingSweep = setTimeout(() => {
-      screens.pairings
-        .sweep()
-        .then(
-          (removed) => removed && log.info({ removed }, 'expired screen pairings removed'),
-          (err: unknown) => log.warn({ err }, 'pairing sweep failed'),
-        )
-        .finally(() => sweeping && sweepPairingsLater());
-    }, config.pairingSweepMs);
-    pairingSweep.unref();
-  };
-  if (sweeping) sweepPairingsLater();
-  // Idle keep-alive sockets are closed at shutdown; busy ones after their response.
-  const sockets = new Map<Socket, { busy: boolean }>();
-  server.on('connection', (socket) => {
-    sockets.set(socket, { busy: false });
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.on('request', (req, res) => {
-    const entry = sockets.get(req.socket);
-    if (entry) entry.busy = true;
-    res.once('finish', () => {
-      if (entry) entry.busy = false;
-      if (closing) req.socket.end();
-    });
-  });
+  const restores = await watchRestores(db.conn.db!, db.generation, log, () => hub!.restored());
+  scheduler.every('restore-check', RESTORE_CHECK_MS, () => restores.check());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // A storm of reconnecting screens fills Node's default queue of 511 while handshakes are being
-    // worked through; every connection beyond it is dropped and retried by the client's kernel 1, 3, 7…
-    // seconds later (docs/hub.md "Reconnect storms").
-    server.listen({ port: config.port, host: config.host, backlog: config.listenBacklog }, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  // A storm of reconnecting screens fills Node's default queue of 511 while handshakes are being worked
+  // through; every connection beyond it is dropped and retried by the client's kernel 1, 3, 7… seconds
+  // later (docs/hub.md "Reconnect storms").
+  const port = await web.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+  scheduler.start();
+  const alarms = parts.alarms!;
 
   return {
-    server,
+    server: web.server,
     port,
     db,
     hub,
+    scheduler,
     installationId,
     redisPrefix,
     async close() {
-      closing = true;
       // Stop accepting first; then end idle keep-alive connections and the hub's transports (screens
-      // reconnect elsewhere); busy requests finish, bounded by the shutdown timeout.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const [socket, state] of sockets) if (!state.busy) socket.end();
-      const timer = setTimeout(() => {
-        log.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
-        for (const socket of sockets.keys()) socket.destroy();
-      }, config.shutdownTimeoutMs);
-      restores.close();
-      sweeping = false;
-      if (pairingSweep) clearTimeout(pairingSweep);
-      live.close();
-      await outbox.stop();
+      // reconnect elsewhere); busy requests finish, bounded by the shutdown timeout. The periodic jobs
+      // stop before anything they use closes.
+      const closed = web.close();
+      await scheduler.stop();
+      monitorLive.close();
+      await alarms.outbox.stop();
       await hub!.close();
       await closed;
-      clearTimeout(timer);
       await redis?.close();
       await peers.close();
       await db.close();

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../server/db/database.js';
 import { serviceModels } from '../server/areas/models.js';
 import { alarmModels, type DeliveryItem } from '../server/areas/alarms/models.js';
 import { AlarmOutbox, DeliveryError, type Sender } from '../server/areas/alarms/outbox.js';
+import { Scheduler } from '../server/scheduler.js';
 import { eventually } from './helpers/fleet.js';
 import { testDbUri } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
@@ -34,15 +35,41 @@ const items = (alarmId: number, count: number, over: Partial<DeliveryItem> = {})
     claim: null,
     ...over,
   }));
-function outbox(db: Database, send: Sender, options: Partial<ConstructorParameters<typeof AlarmOutbox>[4]> = {}) {
-  const noSend: Sender = async () => {
-    throw new DeliveryError('not used', true);
-  };
-  return new AlarmOutbox(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, log, {
-    sweepMs: 50,
-    claimMs: 1_000,
-    ...options,
-  });
+type Options = ConstructorParameters<typeof AlarmOutbox>[5];
+type Hooks = ConstructorParameters<typeof AlarmOutbox>[3];
+
+// An outbox as the alarms area builds one, with its sweep run by a scheduler of its own (as the
+// service's runs it); `hooks` (testHooks) may be changed by the test before start().
+class SweptOutbox extends AlarmOutbox {
+  private readonly scheduler = new Scheduler(log);
+
+  constructor(
+    db: Database,
+    send: Sender,
+    readonly testHooks: Hooks,
+    private readonly sweepMs: number,
+    options: Options,
+  ) {
+    const noSend: Sender = async () => {
+      throw new DeliveryError('not used', true);
+    };
+    super(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, testHooks, log, options);
+  }
+
+  start(): void {
+    this.scheduler.every('alarm-outbox-sweep', this.sweepMs, () => this.sweep());
+    this.scheduler.start();
+  }
+
+  override async stop(): Promise<void> {
+    await this.scheduler.stop();
+    await super.stop();
+  }
+}
+
+function outbox(db: Database, send: Sender, options: Partial<Options> = {}) {
+  const hooks: Hooks = { prepare: async () => null, blocked: async () => null, changed: () => undefined };
+  return new SweptOutbox(db, send, hooks, options.sweepMs ?? 50, { sweepMs: 50, claimMs: 1_000, ...options });
 }
 const enqueue = async (box: AlarmOutbox, alarmId: number, list: DeliveryItem[]) => {
   await box.open(alarmId, 1);
@@ -155,7 +182,7 @@ s('a push confirmed while its try is being recorded stays delivered', async ({ d
     await held;
   });
   let changes = 0;
-  box.changed = () => void changes++;
+  box.testHooks.changed = () => void changes++;
   box.start();
   try {
     await enqueue(box, alarmId, items(alarmId, 1, { channel: 'app', target: '77' }));
@@ -226,13 +253,10 @@ s(
     const sent: string[] = [];
     const survivor = outbox(db, async (item) => void sent.push(item.id), { prepareAfterMs: 300 });
     let asked = 0;
-    survivor.hooks = {
-      prepare: async () => ({
-        organizationId: 1,
-        items: items(alarmId, 2, { nextAt: new Date() }).map((i) => (asked++, i)),
-      }),
-      blocked: async () => null,
-    };
+    survivor.testHooks.prepare = async () => ({
+      organizationId: 1,
+      items: items(alarmId, 2, { nextAt: new Date() }).map((i) => (asked++, i)),
+    });
     const opened = Date.now();
     await survivor.open(alarmId, 1);
     survivor.start();
@@ -255,10 +279,7 @@ s('a channel the organization disabled sends nothing more: its queued items fail
   const alarmId = ++next;
   let calls = 0;
   const box = outbox(db, async () => void calls++);
-  box.hooks = {
-    prepare: async () => null,
-    blocked: async (channel) => (channel === 'sms' ? 'the organization disabled the sms channel' : null),
-  };
+  box.testHooks.blocked = async (channel) => (channel === 'sms' ? 'the organization disabled the sms channel' : null);
   box.start();
   try {
     await enqueue(box, alarmId, items(alarmId, 3));

@@ -11,7 +11,7 @@ import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { identityModels } from '../server/identity/models.js';
-import { resolveActor } from '../server/identity/actor.js';
+import { CredentialReader } from '../server/identity/actor.js';
 import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
 import { pairScreen } from './helpers/world.js';
@@ -109,8 +109,9 @@ cache(
     await Token.updateOne({ _id: hashToken(fresh.token) }, { $set: { lastUsedAt: recent } });
     await Token.updateOne({ _id: hashToken(stale.token) }, { $set: { lastUsedAt: new Date(Date.now() - 5 * 60_000) } });
     // Read as a process that has not used them yet would read them.
-    assert.ok(await resolveActor(ctx.svc.db, 'apikey', fresh.token));
-    assert.ok(await resolveActor(ctx.svc.db, 'apikey', stale.token));
+    const reader = new CredentialReader(ctx.svc.db);
+    assert.ok(await reader.resolve('apikey', fresh.token));
+    assert.ok(await reader.resolve('apikey', stale.token));
     const lastUsed = async (token: string) =>
       (await Token.findById(hashToken(token), { lastUsedAt: 1 }).lean())!.lastUsedAt!.getTime();
     await eventually(

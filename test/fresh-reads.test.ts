@@ -3,7 +3,7 @@
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { FreshReads, KeptReads } from '../server/db/fresh-reads.js';
-import { forgetCachedFacts } from '../server/db/generation.js';
+import { CacheGeneration } from '../server/db/generation.js';
 
 const reads = suite('reads shared by the callers asking at once');
 
@@ -75,6 +75,7 @@ const kept = suite('reads kept while no change is heard');
 /** A KeptReads over a counter of stored changes; `reads` counts the reads. */
 function keptSource(trustMs = 60_000, trusted = () => true) {
   const source = { stored: 0, reads: 0, slowMs: 0 };
+  const generation = new CacheGeneration();
   const cache = new KeptReads<string, number>(
     async () => {
       source.reads++;
@@ -83,9 +84,10 @@ function keptSource(trustMs = 60_000, trusted = () => true) {
       return seen;
     },
     trustMs,
+    generation,
     trusted,
   );
-  return { source, cache };
+  return { source, cache, generation };
 }
 
 kept('an answer is kept for the next callers until a change to its key is heard', async () => {
@@ -126,12 +128,16 @@ kept(
   async () => {
     // Each read waits for its gate, so "in flight" does not depend on this machine's speed.
     const source = { stored: 0, reads: 0, gates: [] as Array<() => void> };
-    const cache = new KeptReads<string, number>(async () => {
-      source.reads++;
-      const seen = source.stored;
-      await new Promise<void>((resolve) => source.gates.push(resolve));
-      return seen;
-    }, 60_000);
+    const cache = new KeptReads<string, number>(
+      async () => {
+        source.reads++;
+        const seen = source.stored;
+        await new Promise<void>((resolve) => source.gates.push(resolve));
+        return seen;
+      },
+      60_000,
+      new CacheGeneration(),
+    );
     // Waits for a read to be waiting (a read that never comes fails the test instead of hanging it).
     const until = async (what: string, condition: () => boolean) => {
       const deadline = Date.now() + 5_000;
@@ -175,7 +181,7 @@ kept(
 
 kept('nothing is kept past its trust, while changes may go unheard, or across a restored database', async () => {
   let up = true;
-  const { source, cache } = keptSource(30, () => up);
+  const { source, cache, generation } = keptSource(30, () => up);
   await cache.get('a');
   await new Promise((r) => setTimeout(r, 40));
   await cache.get('a');
@@ -189,7 +195,7 @@ kept('nothing is kept past its trust, while changes may go unheard, or across a 
   await cache.get('a');
   await cache.get('a');
   assert.is(source.reads, 5, 'after forget(), once');
-  forgetCachedFacts();
+  generation.forget();
   await cache.get('a');
   assert.is(source.reads, 6, 'after a restore');
 });

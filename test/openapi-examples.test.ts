@@ -4,6 +4,7 @@
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { AppError } from '../server/errors.js';
+import { serviceSchemas } from '../server/areas/index.js';
 import { Validator } from '../server/http/validation.js';
 import { request } from './helpers/http.js';
 import { startTestService, type TestService } from './helpers/service.js';
@@ -14,7 +15,7 @@ interface Ctx {
 }
 
 const docs = suite<Ctx>('openapi: descriptions and examples', {} as Ctx);
-const validator = new Validator();
+const validator = new Validator(serviceSchemas);
 
 docs.before(async (ctx) => {
   ctx.svc = await startTestService();

@@ -102,7 +102,7 @@ race(
     // The record was never revised (rev 0): a writer that crashed after claiming revision 1.
     await RevisionClaim.create({ _id: `${collection}:${recordId}:1`, token: 'crashed', at: new Date() });
     // Short times stand in for the service's (45 s stale, 10 s wait), which a test should not sit through.
-    const impatient = new Revisions(RevisionClaim, { staleMs: 60_000, waitMs: 300 });
+    const impatient = new Revisions(RevisionClaim, ctx.svc.db.generation, { staleMs: 60_000, waitMs: 300 });
     const err = await impatient
       .change(ThingRecord, recordId, () => ({ updatedAt: new Date() }))
       .catch((e: unknown) => e);
@@ -111,7 +111,7 @@ race(
       [503, 'unavailable'],
       'a held claim is waited for, not overwritten',
     );
-    const recovering = new Revisions(RevisionClaim, { staleMs: 300, waitMs: 20_000 });
+    const recovering = new Revisions(RevisionClaim, ctx.svc.db.generation, { staleMs: 300, waitMs: 20_000 });
     const written = await recovering.change(ThingRecord, recordId, (doc) => ({
       values: doc.values.replace('"start"', '"recovered"'),
     }));

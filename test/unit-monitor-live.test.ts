@@ -1,11 +1,16 @@
-// The hub's subscriptions and the monitor area's live side on a real Socket.IO server, without a
-// database or Redis: the store is a map of versions, the read check a function, the handshake none.
+// The hub's subscriptions and a monitor's live side on a real Socket.IO server, without a database or
+// Redis: the monitor area's source of monitors reads a map of versions, the read check is a function,
+// the handshake none, and the periodic resync runs on a scheduler of the test's.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { MonitorLive } from '../server/areas/monitor/live.js';
+import { MonitorHubSource } from '../server/areas/monitor/hub-source.js';
 import type { MonitorStore } from '../server/areas/monitor/store.js';
+import { CacheGeneration } from '../server/db/generation.js';
+import { MonitorLive } from '../server/hub/monitor-live.js';
+import { Scheduler } from '../server/scheduler.js';
+import { serviceSchemas } from '../server/areas/index.js';
 import { forbidden } from '../server/errors.js';
 import { Admission } from '../server/hub/admission.js';
 import { createIo, type HubServer } from '../server/hub/io.js';
@@ -66,6 +71,7 @@ interface Ctx {
   io: HubServer;
   store: VersionsInMemory;
   live: MonitorLive;
+  scheduler: Scheduler;
   url: string;
   screens: Screen[];
 }
@@ -92,7 +98,7 @@ live.before.each(async (ctx) => {
   ctx.io.on('connection', (socket) =>
     handleSubscriptions(socket, {
       admission,
-      validator: new Validator(),
+      validator: new Validator(serviceSchemas),
       monitors: {
         dataReadable: async (caller) => {
           if ((caller as { organizationId: number }).organizationId !== READABLE_BY) throw forbidden();
@@ -101,6 +107,7 @@ live.before.each(async (ctx) => {
       },
       live: ctx.live,
       screens: { runningTestAlarm: async () => null },
+      log: { warn() {} },
     }),
   );
   ctx.server = http.createServer();
@@ -112,18 +119,26 @@ live.before.each(async (ctx) => {
 
 live.after.each(async (ctx) => {
   for (const screen of ctx.screens) screen.close();
+  await ctx.scheduler.stop();
   ctx.live.close();
   await ctx.io.close();
 });
 
-// The monitor's live side on the test's store, its periodic pass every `resyncMs`.
+// The monitor's live side on the test's store (through the monitor area's source, as the service builds
+// it), its periodic pass every `resyncMs` on a scheduler that replaces the last one.
 function liveSide(ctx: Ctx, resyncMs: number): MonitorLive {
-  return new MonitorLive(ctx.io, ctx.store as unknown as MonitorStore, {
+  void ctx.scheduler?.stop();
+  const live = new MonitorLive(ctx.io, new MonitorHubSource(ctx.store as unknown as MonitorStore), {
+    generation: new CacheGeneration(),
     redis: null,
     metrics: { patchEmitted() {}, snapshotSent() {} },
     log: { warn() {} },
     resyncMs: resyncMs,
   });
+  ctx.scheduler = new Scheduler({ warn() {} });
+  ctx.scheduler.every('monitor-resync', resyncMs, () => live.resyncPass());
+  ctx.scheduler.start();
+  return live;
 }
 
 async function screen(ctx: Ctx, organizationId: number): Promise<Screen> {

@@ -1,7 +1,7 @@
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { allSchemas } from '../schemas/index.js';
 import { AppError } from '../server/errors.js';
+import { serviceSchemas } from '../server/areas/index.js';
 import { Validator } from '../server/http/validation.js';
 import type { Actor } from '../server/identity/actor.js';
 import { canConfigure, canRead, roleIn } from '../server/identity/policy.js';
@@ -80,7 +80,7 @@ const TestFlags = {
   },
 } as const;
 
-const validator = new Validator([...allSchemas, TestFlags]);
+const validator = new Validator([...serviceSchemas, TestFlags]);
 
 function rejects(fn: () => unknown): AppError {
   try {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { PatchSequencer } from '../server/areas/monitor/sequencer.js';
+import { PatchSequencer } from '../server/hub/sequencer.js';
 import type { PatchEvent } from '../common/hub-protocol.js';
 
 // Epochs of one history are e<version>; each patch names its predecessor's.

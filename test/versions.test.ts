@@ -24,7 +24,10 @@ chain.after(async (ctx) => {
   await ctx.db.close();
 });
 
-const two = (ctx: Ctx) => [new Chain<Body>(ctx.db.chains, {}), new Chain<Body>(ctx.db.chains, {})];
+const two = (ctx: Ctx) => [
+  new Chain<Body>(ctx.db.chains, ctx.db.generation, {}),
+  new Chain<Body>(ctx.db.chains, ctx.db.generation, {}),
+];
 
 async function until(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 5_000;
@@ -211,14 +214,14 @@ chain(
     await a.start(key, { writes: [] });
     for (let n = 1; n <= 10; n++) await a.append(key, add(n), absent);
     await until(async () => (await ctx.db.chains.heads.findById(key).lean())?.n === 10, 'the head at version 10');
-    const cold = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+    const cold = await counting(() => new Chain<Body>(ctx.db.chains, ctx.db.generation, {}).latest(key));
     assert.is(cold!.n, 10);
     assert.equal(cold!.body.writes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     assert.equal(lookups, ['11', '10']);
     // Three versions past the head: found by galloping from the successor, its body read again after
     // the absence that ended the search.
     for (let n = 11; n <= 13; n++) await a.append(key, add(n), absent);
-    const galloped = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+    const galloped = await counting(() => new Chain<Body>(ctx.db.chains, ctx.db.generation, {}).latest(key));
     assert.is(galloped!.n, 13);
     assert.equal(galloped!.body.writes.slice(-3), [11, 12, 13]);
     assert.equal(lookups, ['11', '12', '14', '13', '13']);
@@ -227,7 +230,7 @@ chain(
       async () => (await ctx.db.chains.heads.findById(key).lean())?.n === 13,
       'the head moved to version 13 by the cold reader',
     );
-    const after = await counting(() => new Chain<Body>(ctx.db.chains, {}).latest(key));
+    const after = await counting(() => new Chain<Body>(ctx.db.chains, ctx.db.generation, {}).latest(key));
     assert.is(after!.n, 13);
     assert.equal(lookups, ['14', '13']);
   },
@@ -574,7 +577,7 @@ chain(
     // A late update from a slow process names an older version: it does not win.
     await ctx.db.chains.heads.updateOne({ _id: key }, { $max: { n: 10 } });
     assert.is((await ctx.db.chains.heads.findById(key).lean())?.n, 20);
-    const fresh = new Chain<Body>(ctx.db.chains, {});
+    const fresh = new Chain<Body>(ctx.db.chains, ctx.db.generation, {});
     assert.is((await fresh.newest(key))!.n, 25);
     assert.equal((await b.latest(key))!.body.writes.length, 25);
   },
@@ -591,7 +594,7 @@ chain(
     });
     const warned: Array<{ obj: { err?: unknown; key?: string }; msg: string }> = [];
     const log = { warn: (obj: { err?: unknown; key?: string }, msg: string) => void warned.push({ obj, msg }) };
-    const c = new Chain<Body>({ ...ctx.db.chains, heads: failing }, { log: log as never });
+    const c = new Chain<Body>({ ...ctx.db.chains, heads: failing }, ctx.db.generation, { log: log as never });
     await c.start(key, { writes: [] });
     for (let n = 1; n <= 10; n++) assert.is((await c.append(key, add(n), absent)).n, n);
     await until(async () => warned.length > 0, 'the head hint failure logged');

@@ -1,29 +1,8 @@
-// Every area's collections, one set per area (server/db/models.ts): the database opens with these, so
-// each index exists before the first request. An area adds its set here.
+// Every model set the database opens with (server/db/models.ts), so each index exists before the first
+// request: identity's, then each area's from its manifest (server/areas/index.ts).
 import type { ModelSet } from '../db/models.js';
 import { identityModels } from '../identity/models.js';
-import { alarmModels } from './alarms/models.js';
-import { appModels } from './app/models.js';
-import { callModels } from './call/models.js';
-import { channelModels } from './channels/models.js';
-import { elsCobraModels } from './els-cobra/models.js';
-import { journalModels } from './journal/models.js';
-import { monitorModels } from './monitor/models.js';
-import { screenModels } from './screens/models.js';
-import { smsModels } from './sms/models.js';
-import { thingsModels } from './things/models.js';
+import { areas } from './index.js';
 
 /** The model sets of identity and every area. */
-export const serviceModels: ModelSet[] = [
-  identityModels,
-  monitorModels,
-  screenModels,
-  channelModels,
-  appModels,
-  smsModels,
-  callModels,
-  journalModels,
-  elsCobraModels,
-  thingsModels,
-  alarmModels,
-];
+export const serviceModels: ModelSet[] = [identityModels, ...areas.flatMap((a) => a.models)];

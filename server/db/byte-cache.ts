@@ -1,15 +1,20 @@
 // A least-recently-used cache bounded by bytes, not entries: one monitor's 4 MiB data must not be able
 // to push a process's memory up by the entry count times its size. A restored database empties it
 // (server/db/generation.ts).
-import { cacheGeneration } from './generation.js';
+import type { CacheGeneration } from './generation.js';
 
 /** Values with their size in bytes; the least recently used leave first once `maxBytes` is exceeded. */
 export class ByteCache<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private total = 0;
-  private generation = cacheGeneration();
+  private seen: number;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly generation: CacheGeneration,
+  ) {
+    this.seen = generation.current;
+  }
 
   /** The bytes held now. */
   get bytes(): number {
@@ -50,9 +55,9 @@ export class ByteCache<V> {
   }
 
   private check(): void {
-    if (this.generation === cacheGeneration()) return;
+    if (this.seen === this.generation.current) return;
     this.entries.clear();
     this.total = 0;
-    this.generation = cacheGeneration();
+    this.seen = this.generation.current;
   }
 }

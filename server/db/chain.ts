@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { cacheGeneration } from './generation.js';
+import type { CacheGeneration } from './generation.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ByteCache } from './byte-cache.js';
 import { Recent } from './recent.js';
@@ -119,10 +119,10 @@ export class Chain<T> {
   // The newest version per key this process has seen stored (every version it remembers, and also one
   // inserted and still being checked, or a link read after a collision): its publication may still be
   // on its way (stored). Unlike the hint, it never moves back.
-  private readonly seen = new Recent<string, number>(MAX_HINTS);
+  private readonly seen: Recent<string, number>;
   // Where recent versions keep their bodies (known for those written or learned here), so pruning
   // needs no read to find a body stored apart.
-  private readonly layouts = new Recent<string, { epoch: string; apart: boolean }>(MAX_LAYOUTS);
+  private readonly layouts: Recent<string, { epoch: string; apart: boolean }>;
   /** Writes that found their version taken (another process wrote first) and were built again. */
   collisions = 0;
   private readonly bodies: ByteCache<T>;
@@ -136,9 +136,12 @@ export class Chain<T> {
 
   constructor(
     private readonly models: ChainModels,
+    private readonly generation: CacheGeneration,
     private readonly options: ChainOptions,
   ) {
-    this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024);
+    this.seen = new Recent(MAX_HINTS, generation);
+    this.layouts = new Recent(MAX_LAYOUTS, generation);
+    this.bodies = new ByteCache<T>(options.cacheBytes ?? 64 * 1024 * 1024, generation);
   }
 
   // A lost head hint costs a later cold read a few more lookups, a lost pruning leaves old links for the
@@ -519,7 +522,7 @@ export class Chain<T> {
   // its small body is the newest version's and needs no second read. A link found by galloping was read
   // before the absence that ended the search: its body is read again (latest), which checks just that.
   private async coldProbe(key: string): Promise<VersionRef | null> {
-    const generation = cacheGeneration();
+    const generation = this.generation.current;
     const start = (await this.models.heads.findById(key).lean())?.n ?? 0;
     const after = await this.link(key, start + 1);
     if (after) {
@@ -545,8 +548,8 @@ export class Chain<T> {
   // processes creating it at once: one upsert loses (FerretDB), and the head may stay behind, as a late
   // writer's would. A probe of a history that a restore has replaced meanwhile (`since`: the cache
   // generation it began in) leaves the restored head alone.
-  private async advanceHead(key: string, n: number, since = cacheGeneration()): Promise<void> {
-    if (this.removed.has(key) || cacheGeneration() !== since) return;
+  private async advanceHead(key: string, n: number, since = this.generation.current): Promise<void> {
+    if (this.removed.has(key) || this.generation.current !== since) return;
     await this.models.heads.updateOne({ _id: key }, { $max: { n } }, { upsert: true }).catch((err: unknown) => {
       if (!isDuplicateKey(err)) this.housekeepingFailed(key, 'head hint')(err);
     });

@@ -3,7 +3,9 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { ChainModels } from './chain.js';
 import { chainModels } from './chain-models.js';
+import { CacheGeneration } from './generation.js';
 import { IdAllocator } from './ids.js';
+import { BOOKKEEPING_IN_FLIGHT, Lane } from './lane.js';
 import type { ModelSet } from './models.js';
 import { Revisions } from './revisions.js';
 import { systemModels, type SystemModels } from './system.js';
@@ -17,6 +19,10 @@ export interface Database {
   ids: IdAllocator;
   /** Read-modify-writes of single documents that keep every concurrent writer's change. */
   revisions: Revisions;
+  /** The generation of every cache of facts read from this database (moved on by a restore). */
+  generation: CacheGeneration;
+  /** Writes nobody waits for (a screen's health, a credential's last use), a few at a time (lane.ts). */
+  bookkeeping: Lane;
   /** True while the driver can reach the server (a ping proves it). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,12 +71,15 @@ export async function openDatabase(uri: string, sets: ModelSet[], options: Datab
   for (const set of sets) set({ conn });
   await buildIndexes(conn);
   const ids = new IdAllocator(conn);
+  const generation = new CacheGeneration();
   return {
     conn,
     system,
     chains,
     ids,
-    revisions: new Revisions(system.RevisionClaim),
+    revisions: new Revisions(system.RevisionClaim, generation),
+    generation,
+    bookkeeping: new Lane(BOOKKEEPING_IN_FLIGHT),
     async ping() {
       try {
         await conn.db!.admin().command({ ping: 1 });

@@ -2,7 +2,7 @@
 // after a restart (docs/hub.md "Reconnect storms"). A caller shares only a read that begins after it
 // asked, so it never gets a state older than its own call: while a read is in flight, later callers wait
 // for the next one, which starts when it settles. Per key, at most one read runs and one waits.
-import { cacheGeneration } from './generation.js';
+import type { CacheGeneration } from './generation.js';
 
 interface Slot<V> {
   running: Promise<V>;
@@ -70,6 +70,7 @@ export class KeptReads<K, V> {
   constructor(
     read: (key: K) => Promise<V>,
     private readonly trustMs: number,
+    private readonly generation: CacheGeneration,
     private readonly trusted: () => boolean = () => true,
   ) {
     this.reads = new FreshReads(read);
@@ -79,14 +80,14 @@ export class KeptReads<K, V> {
   get(key: K): Promise<V> {
     if (Date.now() - this.swept >= this.trustMs) this.dropExpired();
     const kept = this.kept.get(key);
-    if (kept && Date.now() - kept.at < this.trustMs && kept.generation === cacheGeneration() && this.trusted())
+    if (kept && Date.now() - kept.at < this.trustMs && kept.generation === this.generation.current && this.trusted())
       return Promise.resolve(kept.value);
     const running = this.inFlight.get(key);
     if (
       running &&
       !running.mark.overtaken &&
       Date.now() - running.at < this.trustMs &&
-      running.generation === cacheGeneration() &&
+      running.generation === this.generation.current &&
       this.trusted()
     )
       return running.answer;
@@ -95,13 +96,14 @@ export class KeptReads<K, V> {
 
   /** A read begun after this call, kept unless a change overtakes it. */
   fresh(key: K): Promise<V> {
-    const [mark, generation, asked] = [{ overtaken: false }, cacheGeneration(), Date.now()];
+    const [mark, generation, asked] = [{ overtaken: false }, this.generation.current, Date.now()];
     const marks = this.reading.get(key) ?? new Set();
     this.reading.set(key, marks.add(mark));
     const answer = (async () => {
       try {
         const value = await this.reads.get(key);
-        if (!mark.overtaken && cacheGeneration() === generation) this.kept.set(key, { value, at: asked, generation });
+        if (!mark.overtaken && this.generation.current === generation)
+          this.kept.set(key, { value, at: asked, generation });
         return value;
       } finally {
         marks.delete(mark);
@@ -116,7 +118,7 @@ export class KeptReads<K, V> {
   /** A change to the key reached this process; `value`: the state it leaves, kept from now on. */
   changed(key: K, ...value: [V] | []): void {
     for (const mark of this.reading.get(key) ?? []) mark.overtaken = true;
-    if (value.length) this.kept.set(key, { value: value[0], at: Date.now(), generation: cacheGeneration() });
+    if (value.length) this.kept.set(key, { value: value[0], at: Date.now(), generation: this.generation.current });
     else this.kept.delete(key);
   }
 

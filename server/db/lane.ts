@@ -1,8 +1,7 @@
 // Writes nobody waits for (a screen's health, a credential's last use) run a few at a time on their own
 // lane, so that a reconnect storm's bookkeeping does not take the connection pool ahead of the reads the
-// screens and requests are waiting for (docs/storage.md "Bookkeeping writes").
-import type { Connection } from 'mongoose';
-import type { Connected } from './models.js';
+// screens and requests are waiting for (docs/storage.md "Bookkeeping writes"). Each opened database has
+// its lane (server/db/database.ts).
 
 /** At most this many bookkeeping commands in flight per connection pool (MONGODB_POOL_SIZE: 20 by default). */
 export const BOOKKEEPING_IN_FLIGHT = 4;
@@ -31,13 +30,4 @@ export class Lane {
       else this.running--;
     }
   }
-}
-
-const lanes = new WeakMap<Connection, Lane>();
-
-/** The bookkeeping lane of a database connection, shared by every area writing through it. */
-export function bookkeeping(db: Connected): Lane {
-  let lane = lanes.get(db.conn);
-  if (!lane) lanes.set(db.conn, (lane = new Lane(BOOKKEEPING_IN_FLIGHT)));
-  return lane;
 }

@@ -1,14 +1,19 @@
 // A map that keeps only the most recently used entries: caches of facts that never change once
 // written (a journal's organization, a monitor's organization, where a version keeps its body) or only
 // move forward (a log's head). A restored database empties them (server/db/generation.ts).
-import { cacheGeneration } from './generation.js';
+import type { CacheGeneration } from './generation.js';
 
 /** At most `max` entries; the least recently used one leaves first. */
 export class Recent<K, V> {
   private readonly map = new Map<K, V>();
-  private generation = cacheGeneration();
+  private seen: number;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly generation: CacheGeneration,
+  ) {
+    this.seen = generation.current;
+  }
 
   /** The value, marked as just used. */
   get(key: K): V | undefined {
@@ -31,8 +36,8 @@ export class Recent<K, V> {
   }
 
   private check(): void {
-    if (this.generation === cacheGeneration()) return;
+    if (this.seen === this.generation.current) return;
     this.map.clear();
-    this.generation = cacheGeneration();
+    this.seen = this.generation.current;
   }
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { mongo } from 'mongoose';
 import type { Logger } from 'pino';
-import { forgetCachedFacts } from './generation.js';
+import type { CacheGeneration } from './generation.js';
 
 /** Where the mark lives: beside the installation's identity. */
 const COLLECTION = 'installation';
@@ -40,35 +40,25 @@ async function readMark(db: mongo.Db): Promise<string | null> {
   );
 }
 
-/** Watches for restores: `restored` runs after this process's cached facts were dropped. */
+/** Watches for restores: `check` (the scheduler runs it every RESTORE_CHECK_MS) calls `restored` after a restore. */
 export async function watchRestores(
   db: mongo.Db,
-  log: Logger,
+  generation: CacheGeneration,
+  log: Pick<Logger, 'warn'>,
   restored: () => void,
-  intervalMs = RESTORE_CHECK_MS,
-): Promise<{ close(): void }> {
+): Promise<{ check(): Promise<void> }> {
   let seen = await readMark(db);
-  let checking = false;
-  const timer = setInterval(async () => {
-    if (checking) return;
-    checking = true;
-    try {
+  return {
+    async check() {
       const mark = await readMark(db);
-      if (mark !== seen) {
-        seen = mark;
-        forgetCachedFacts();
-        log.warn(
-          'the database was restored from a backup: cached facts dropped, hub connections closed so screens ' +
-            'subscribe again',
-        );
-        restored();
-      }
-    } catch (err) {
-      log.warn({ err }, 'restore check failed');
-    } finally {
-      checking = false;
-    }
-  }, intervalMs);
-  timer.unref();
-  return { close: () => clearInterval(timer) };
+      if (mark === seen) return;
+      seen = mark;
+      generation.forget();
+      log.warn(
+        'the database was restored from a backup: cached facts dropped, hub connections closed so screens ' +
+          'subscribe again',
+      );
+      restored();
+    },
+  };
 }

@@ -21,6 +21,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { unavailable } from '../errors.js';
 import { isDuplicateKey } from './errors.js';
 import { KeyedLock } from './keyed-lock.js';
+import type { CacheGeneration } from './generation.js';
 import { Recent } from './recent.js';
 
 export interface RevisionClaimDoc {
@@ -70,7 +71,7 @@ export class Revisions {
     unavailable('Too many changes of this resource are queued; try again', 1),
   );
   // Claims held by other writers, as first seen here: claim _id → its token and since when.
-  private readonly seen = new Recent<string, { token: string; since: number }>(MAX_SEEN);
+  private readonly seen: Recent<string, { token: string; since: number }>;
   // Changes of each document queued or running here: a state read before joining a queue is stale.
   private readonly pending = new Map<string, number>();
   private readonly holdMs: number;
@@ -79,8 +80,10 @@ export class Revisions {
 
   constructor(
     private readonly claims: Model<RevisionClaimDoc>,
+    generation: CacheGeneration,
     options: RevisionOptions = {},
   ) {
+    this.seen = new Recent(MAX_SEEN, generation);
     this.holdMs = options.holdMs ?? HOLD_MS;
     this.staleMs = options.staleMs ?? STALE_MS;
     this.waitMs = options.waitMs ?? WAIT_MS;

@@ -1,7 +1,6 @@
 // The one Ajv instance: every schema in schemas/ compiled once, looked up by $id.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { allSchemas } from '../../schemas/index.js';
 import { badRequest, type ErrorDetail } from '../errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -10,6 +9,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => Ajv;
 
 export type Location = 'query' | 'path' | 'body';
+
+/** A JSON Schema the validator knows by its `$id`. */
+export type Schema = { $id: string } & Record<string, unknown>;
 
 /** Bodies up to this size are checked for every problem at once; larger ones stop at the first. */
 export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
@@ -23,7 +25,8 @@ export class Validator {
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly compiledEvery = new Map<string, ValidateFunction>();
 
-  constructor(readonly schemas = allSchemas) {
+  /** `schemas`: every schema of the service (server/areas/index.ts collects them). */
+  constructor(readonly schemas: readonly Schema[]) {
     // Two compilations of every schema: one that names every problem (parameters, and bodies up to
     // ALL_ERRORS_MAX_BYTES, so a client fixes a request in one go), and one that stops at the first
     // (larger bodies: the cost of collecting errors grows with the body, a denial-of-service lever).

@@ -1,13 +1,22 @@
 // The single place where changes leave the areas for the hub: commands call these after their
-// writes succeed; the hub implements them (server/hub/broadcasts.ts, on every process through Redis).
-// A monitor's changes leave through the monitor area's own events (server/areas/monitor/events.ts),
-// which its live side implements. Routes never publish.
+// writes succeed; the hub implements them (broadcasts.ts, and monitor-live.ts for a monitor's data, on
+// every process through Redis). Routes never publish. What the hub asks of the areas in turn is in
+// ports.ts.
 import type {
+  MonitorView,
+  PatchEvent,
   ScreenCommandName,
   ServerToClientEvents,
   TestAlarmEvent,
   WaterChangedEvent,
 } from '../../common/hub-protocol.js';
+
+/** A monitor's changes (monitor-live.ts): its data to its screens in version order, its configuration to its rooms. */
+export interface MonitorEvents {
+  dataWritten(event: PatchEvent, organizationId: number): void;
+  monitorUpdated(monitor: MonitorView, revision: number): void;
+  monitorDeleted(monitorId: number, organizationId: number): void;
+}
 
 /** Events to an organization's room (`org:<id>`), e.g. a journal change or a triggered rule. */
 export interface OrganizationEvents {

@@ -1,23 +1,22 @@
 // The real-time hub (docs/hub.md "Protocol"): the Socket.IO server, built before the areas that publish
 // on it (server/hub/io.ts), attached here to the service's HTTP server. Sockets are admitted by the
 // handshake (handshake.ts); a screen joins its screen's rooms (screens.ts), other clients their
-// organizations' rooms; any socket may follow monitors (subscriptions.ts, answered by the monitor area).
-// Every process keeps its screens' health and checks its sockets' credentials again now and then.
+// organizations' rooms; any socket may follow monitors (subscriptions.ts, answered through the ports of
+// ports.ts). Every process keeps its screens' health and checks its sockets' credentials again now and
+// then, as jobs of the service's scheduler.
 import type http from 'node:http';
 import type { Logger } from 'pino';
-import type { MonitorCommands } from '../areas/monitor/commands.js';
-import type { MonitorLive } from '../areas/monitor/live.js';
-import type { ScreenCommands } from '../areas/screens/commands.js';
-import type { WaterSources } from '../areas/things/water.js';
-import { ScreenHealth } from '../areas/screens/health.js';
 import type { Database } from '../db/database.js';
 import type { Limits } from '../http/limits.js';
 import type { Validator } from '../http/validation.js';
 import type { CredentialCache } from '../identity/credential-cache.js';
 import type { Metrics } from '../metrics.js';
+import type { Scheduler } from '../scheduler.js';
 import { Admission } from './admission.js';
 import { checkHandshakes } from './handshake.js';
 import { requireOneRequest, type HubServer, type HubSocket } from './io.js';
+import type { MonitorLive } from './monitor-live.js';
+import type { MonitorSource, ScreenHealthPort, ScreenSource, WaterSource } from './ports.js';
 import { recheckSockets } from './recheck.js';
 import type { RedisPair } from './redis.js';
 import { attachScreen, screensHere } from './screens.js';
@@ -27,11 +26,15 @@ import { rooms } from '../../common/hub-protocol.js';
 
 export interface HubDeps {
   db: Database;
-  monitors: MonitorCommands;
+  monitors: MonitorSource;
   live: MonitorLive;
-  screens: ScreenCommands;
+  screens: ScreenSource;
+  /** Screens' health (the screens area keeps it): connects, reports and disconnects here, the sweep. */
+  health: ScreenHealthPort;
   /** Water sources near an alarm, for screens' maps. */
-  water: Pick<WaterSources, 'nearby'>;
+  water: WaterSource;
+  /** Where the hub's periodic jobs run (the health sweep, the credential recheck). */
+  scheduler: Scheduler;
   /** A screen silent this long counts as offline (screen:offline to its organization). */
   screenOfflineAfterMs: number;
   validator: Validator;
@@ -93,22 +96,11 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
     () => screensHere(io).size,
   );
 
-  // Screens' health: online/offline once per change, across processes (server/areas/screens/health.ts).
-  const health = new ScreenHealth(deps.db, deps.screenOfflineAfterMs, (organizationId, { kind, ...event }) => {
-    if (kind === 'offline')
-      io.to(rooms.organization(organizationId)).emit(
-        'screen:offline',
-        event as { screenId: number; monitorId: number; since: string },
-      );
-    else io.to(rooms.organization(organizationId)).emit('screen:online', event);
-  });
-  const sweepTimer = setInterval(
-    () => {
-      health.sweep(screensHere(io)).catch((err) => log.warn({ err }, 'screen health sweep failed'));
-    },
-    Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)),
+  // Screens' health: online/offline once per change, across processes (the screens area keeps it).
+  const { health } = deps;
+  deps.scheduler.every('screen-health-sweep', Math.min(15_000, Math.max(200, deps.screenOfflineAfterMs / 4)), () =>
+    health.sweep(screensHere(io)),
   );
-  sweepTimer.unref();
 
   // Screens (screen tokens, not their kiosk agents) and every other socket, counted apart.
   const connected = { screens: 0, otherSockets: 0 };
@@ -135,31 +127,21 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       monitors: deps.monitors,
       live: deps.live,
       screens: deps.screens,
+      log,
     });
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
   });
 
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (when the
   // change's mark could not be written, by the first pass tokenFullRecheckMs after the last full one).
-  // One pass at a time: a slow database must not stack passes, and a full pass that fails is not
-  // repeated on every tick (it counts as the full pass of its period).
+  // A full pass that fails is not repeated on every run (it counts as the full pass of its period).
   let fullAt = Date.now();
-  let running = false;
-  const recheckTimer = setInterval(async () => {
-    if (running) return;
-    running = true;
+  deps.scheduler.every('credential-recheck', deps.tokenRecheckMs, async () => {
     const full = Date.now() - fullAt >= deps.tokenFullRecheckMs;
     if (full) fullAt = Date.now();
-    try {
-      const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values(), full);
-      if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
-    } catch (err) {
-      log.warn({ err, full }, 'credential recheck failed');
-    } finally {
-      running = false;
-    }
-  }, deps.tokenRecheckMs);
-  recheckTimer.unref();
+    const counts = await recheckSockets(deps.db, deps.credentials, io.of('/').sockets.values(), full);
+    if (counts.revoked || counts.membership) log.info(counts, 'screens disconnected: credential no longer valid');
+  });
 
   return {
     status() {
@@ -172,8 +154,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       for (const socket of io.of('/').sockets.values()) socket.conn.close();
     },
     async close() {
-      clearInterval(recheckTimer);
-      clearInterval(sweepTimer);
+      // Its periodic jobs stopped with the scheduler, before this.
       // Closing the transports (not disconnecting the sockets) lets screens reconnect to another process.
       io.engine.close();
       // Their disconnects (lastSeen) are written before the service closes the database.

@@ -5,30 +5,31 @@
 // repaired by a snapshot of the stored state (resync). Another process's write is also learned here, so
 // the next write here builds on it without a collision.
 import type { Logger } from 'pino';
-import type { HubServer, HubSocket } from '../../hub/io.js';
-import { monitorsHere } from '../../hub/io.js';
-import type { RedisPair } from '../../hub/redis.js';
+import { FreshReads, KeptReads } from '../db/fresh-reads.js';
+import type { CacheGeneration } from '../db/generation.js';
+import { notFound } from '../errors.js';
+import type { Metrics } from '../metrics.js';
+import type { MonitorEvents } from './events.js';
+import { monitorsHere, type HubServer, type HubSocket } from './io.js';
+import type { MonitorSource, VersionMark } from './ports.js';
+import type { RedisPair } from './redis.js';
 import { PatchSequencer } from './sequencer.js';
-import type { Metrics } from '../../metrics.js';
-import { notFound } from '../../errors.js';
 import {
   rooms,
   type MonitorView,
   type PatchEvent,
   type SnapshotEvent,
   type SubscribeResult,
-} from '../../../common/hub-protocol.js';
-import type { MonitorEvents } from './events.js';
-import { presentData, presentSnapshot } from './presenter.js';
-import type { MonitorStore } from './store.js';
-import { FreshReads, KeptReads } from '../../db/fresh-reads.js';
+} from '../../common/hub-protocol.js';
 
 export interface MonitorLiveOptions {
+  /** The generation of the database's cached facts: a restore empties the snapshots kept here. */
+  generation: CacheGeneration;
   /** The Redis clients when REDIS_URL is set: their recovery starts a resync of every monitor here. */
   redis: RedisPair | null;
   metrics: Pick<Metrics, 'patchEmitted' | 'snapshotSent'>;
   log: Pick<Logger, 'warn'>;
-  /** How often monitors with screens here are checked for versions this process missed. */
+  /** How often monitors with screens here are checked for versions this process missed (the periodic job's period). */
   resyncMs?: number;
 }
 
@@ -43,7 +44,7 @@ const STORED_HOLD_MS = 5_000;
  */
 const SNAPSHOT_TRUST_MS = 5_000;
 
-/** The monitor area's side of the hub: implements its events on the Socket.IO server it is given. */
+/** A monitor's data on the hub: implements the monitor events on the Socket.IO server it is given. */
 export class MonitorLive implements MonitorEvents {
   private readonly sequencer: PatchSequencer;
   private readonly resyncMs: number;
@@ -51,12 +52,8 @@ export class MonitorLive implements MonitorEvents {
   // Patches written here while Redis was away never reached the other processes; once it is back they
   // are told which monitors to resync (their own recovery may have come before these writes).
   private readonly unpublished = new Set<number>();
-  private readonly resyncTimer: NodeJS.Timeout;
   // Resyncs of one monitor at once share one read of its version, begun after they asked.
-  private readonly versions = new FreshReads<number, { version: number; epoch: string }>(async (monitorId) => {
-    const { n, epoch } = await this.store.dataVersion(monitorId);
-    return { version: n, epoch };
-  });
+  private readonly versions = new FreshReads<number, VersionMark>((monitorId) => this.monitors.dataVersion(monitorId));
   // The stored snapshot, kept for the next subscriptions while no change to the monitor reached this
   // process (docs/hub.md "Reconnect storms"); not while Redis is away, when changes on the other
   // processes may go unheard. The data of a version is read once per process: versions never change.
@@ -64,21 +61,15 @@ export class MonitorLive implements MonitorEvents {
 
   constructor(
     private readonly io: HubServer,
-    private readonly store: MonitorStore,
+    private readonly monitors: MonitorSource,
     private readonly options: MonitorLiveOptions,
   ) {
     const { metrics, log, redis } = options;
     this.resyncMs = options.resyncMs ?? 10_000;
     this.snapshots = new KeptReads(
-      async (monitorId) => {
-        // Both at once (a first read after a restart takes a few round trips each); the data of a
-        // monitor that is not there fails, and is not needed.
-        const data = store.latestData(monitorId).then(presentData);
-        data.catch(() => undefined);
-        const record = await store.get(monitorId);
-        return record ? presentSnapshot(record, await data) : null;
-      },
+      (monitorId) => monitors.snapshot(monitorId),
       SNAPSHOT_TRUST_MS,
+      options.generation,
       () => redis?.up() ?? true,
     );
     this.sequencer = new PatchSequencer(
@@ -91,7 +82,7 @@ export class MonitorLive implements MonitorEvents {
         void this.resync(monitorId).catch((err) =>
           log.warn({ err, monitorId }, 'resync to check a doubtful patch failed'),
         ),
-      (monitorId, version) => store.dataStored(monitorId, version),
+      (monitorId, version) => monitors.dataStored(monitorId, version),
       STORED_HOLD_MS,
     );
     // Another process's write: to the screens first, then remembered here too (deriving the new state
@@ -99,13 +90,7 @@ export class MonitorLive implements MonitorEvents {
     io.on('hub:patch', (event) => {
       this.snapshots.changed(event.monitorId);
       this.deliver(event);
-      const { section, op, payload, at } = event;
-      store.learnData(event.monitorId, { n: event.version, epoch: event.epoch }, event.baseEpoch, {
-        section,
-        op,
-        payload,
-        at,
-      });
+      monitors.learn(event);
     });
     io.on('hub:resync', (monitorId) => void this.resync(monitorId).catch(this.resyncFailed(monitorId)));
     io.on('hub:monitor-changed', (monitorId) => this.snapshots.changed(monitorId));
@@ -116,8 +101,6 @@ export class MonitorLive implements MonitorEvents {
       for (const monitorId of this.unpublished) io.serverSideEmit('hub:resync', monitorId);
       this.unpublished.clear();
     });
-    this.resyncTimer = setInterval(() => void this.resyncAll(true), this.resyncMs);
-    this.resyncTimer.unref();
   }
 
   /**
@@ -172,7 +155,6 @@ export class MonitorLive implements MonitorEvents {
   }
 
   close(): void {
-    clearInterval(this.resyncTimer);
     for (const timer of this.graceTimers) clearTimeout(timer);
     this.sequencer.close();
   }
@@ -238,6 +220,14 @@ export class MonitorLive implements MonitorEvents {
     }, this.resyncMs / 2);
     timer.unref();
     this.graceTimers.add(timer);
+  }
+
+  /**
+   * The periodic pass (the scheduler runs it every `resyncMs`): the monitors with screens here are
+   * compared with their stored versions, and those that fell behind get the stored state.
+   */
+  resyncPass(): Promise<void> {
+    return this.resyncAll(true);
   }
 
   /** Every monitor with screens here; `periodic`: with the grace above. */

@@ -12,6 +12,9 @@ import { clusterNodes } from './redis.js';
 export interface HubPeers {
   /** Hub configurations of live processes on this database that differ from this one's. */
   mismatches(): Array<{ process: string; hub: string }>;
+  /** Records that this process is alive and looks at the others again (the scheduler runs it every heartbeat). */
+  beat(): Promise<void>;
+  /** Removes this process's record. */
   close(): Promise<void>;
 }
 
@@ -28,7 +31,7 @@ export function hubSignature(redisUrl: string | undefined, prefix: string): stri
   return `Redis ${url.hostname}:${url.port || 6379}${url.pathname || '/0'} prefix ${prefix}`;
 }
 
-/** Records this process and watches the others; `heartbeatMs` apart, silent for 3 beats = gone. */
+/** Records this process and watches the others; beats are `heartbeatMs` apart, silent for 3 beats = gone. */
 export async function watchHubPeers(
   models: SystemModels,
   hub: string,
@@ -57,17 +60,19 @@ export async function watchHubPeers(
     await models.HubProcess.deleteMany({ seenAt: { $lt: new Date(Date.now() - 30 * heartbeatMs) } });
   };
   await check();
-  const timer = setInterval(() => {
-    models.HubProcess.updateOne({ _id: id }, { $set: { seenAt: new Date() } })
-      .then(check)
-      .catch((err) => log.warn({ err }, 'hub heartbeat failed'));
-  }, heartbeatMs);
-  timer.unref();
   return {
     mismatches: () => found,
+    async beat() {
+      await models.HubProcess.updateOne({ _id: id }, { $set: { seenAt: new Date() } });
+      await check();
+    },
     async close() {
-      clearInterval(timer);
-      await models.HubProcess.deleteOne({ _id: id }).catch(() => {});
+      try {
+        await models.HubProcess.deleteOne({ _id: id });
+      } catch (err) {
+        // The record ages out: after 3 beats the others count this process as gone.
+        log.warn({ err }, 'this process could not remove its hub record; the others stop counting it after 3 beats');
+      }
     },
   };
 }

@@ -3,9 +3,9 @@
 // the screens connected to it and sweeps for those that went silent anywhere.
 import type { Logger } from 'pino';
 import type { Server, Socket } from 'socket.io';
-import type { ScreenHealth } from '../areas/screens/health.js';
 import type { Validator } from '../http/validation.js';
 import type { ScreenActor } from '../identity/actor.js';
+import type { ScreenHealthPort } from './ports.js';
 import {
   rooms,
   type ScreenCommandName,
@@ -25,7 +25,7 @@ export function attachScreen(
   socket: AnySocket,
   screen: ScreenActor,
   agent: boolean,
-  deps: { health: ScreenHealth; validator: Validator; log: Logger },
+  deps: { health: ScreenHealthPort; validator: Validator; log: Logger },
 ): void {
   const { health, validator, log } = deps;
   const fail = (what: string) => (err: unknown) => log.warn({ err, screenId: screen.screenId }, what);

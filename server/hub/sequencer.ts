@@ -11,7 +11,7 @@
 // confirmed by its base check, or read here after a collision) is on its way, published by its writer
 // once confirmed: on a busy machine that takes longer than `holdMs`, and a release would send its
 // successor with a gap and then drop it as late. Such a patch is held on, up to `storedHoldMs`.
-import type { PatchEvent } from '../../../common/hub-protocol.js';
+import type { PatchEvent } from '../../common/hub-protocol.js';
 
 interface Track {
   /** Highest version emitted to screens (or known to them through a snapshot), with its epoch. */

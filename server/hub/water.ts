@@ -1,20 +1,17 @@
 // `water:nearby` (docs/hub.md "Water sources"): a socket asks for the water sources near an alarm of a
-// monitor it reads; the things area answers (server/areas/things/water.ts) and the socket joins the
+// monitor it reads; the things area answers (through the WaterSource port, ports.ts) and the socket joins the
 // entity's room, where `water:changed` names the grid cells whose records changed.
 import type { Logger } from 'pino';
-import type { WaterSources } from '../areas/things/water.js';
 import type { Validator } from '../http/validation.js';
 import { ackError, type HubSocket } from './io.js';
+import type { WaterSource } from './ports.js';
 import { rooms, type Ack, type WaterNearbyRequest, type WaterNearbyResult } from '../../common/hub-protocol.js';
 
 /** Requests one socket may have in flight; a screen asks once per alarm position (a split screen: up to 9). */
 const MAX_IN_FLIGHT = 10;
 
 /** Handles one socket's water source requests. */
-export function handleWater(
-  socket: HubSocket,
-  deps: { validator: Validator; water: Pick<WaterSources, 'nearby'>; log: Logger },
-): void {
+export function handleWater(socket: HubSocket, deps: { validator: Validator; water: WaterSource; log: Logger }): void {
   let inFlight = 0;
   socket.on('water:nearby', async (request: WaterNearbyRequest, ack: (a: Ack<WaterNearbyResult>) => void) => {
     if (typeof ack !== 'function') return;

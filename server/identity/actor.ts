@@ -1,6 +1,6 @@
 // Who is calling: resolved from a credential for REST and for the hub's handshake alike.
-import { bookkeeping } from '../db/lane.js';
-import type { Connected } from '../db/models.js';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
 import { identityModels, type Role, type TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
 
@@ -44,53 +44,67 @@ export type Caller = Actor | ScreenActor;
 const MAX_TOKEN_LENGTH = 200;
 const TOUCH_EVERY_MS = 60_000;
 const MAX_TOUCHED = 10_000;
-// When each credential's use was last recorded (here, or as read with it): the write happens at most
-// once a minute.
-const touched = new Map<string, number>();
 
-function touch(db: Connected, credential: string, recorded: Date | null | undefined): void {
-  const now = Date.now();
-  const last = Math.max(touched.get(credential) ?? 0, recorded?.getTime() ?? 0);
-  touched.delete(credential);
-  if (now - last < TOUCH_EVERY_MS) {
-    touched.set(credential, last);
-  } else {
-    touched.set(credential, now);
-    // Bookkeeping, behind the reads others wait for (server/db/lane.ts): a failed write only leaves
-    // "last used" a little older.
-    void bookkeeping(db)
-      .run(() => identityModels(db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }))
-      .catch(() => {});
-  }
-  if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
-}
+/** Reads credentials from one database and records their use (CredentialCache keeps what it reads). */
+export class CredentialReader {
+  // When each credential's use was last recorded (here, or as read with it): the write happens at most
+  // once a minute.
+  private readonly touched = new Map<string, number>();
 
-/** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
-export async function resolveActor(db: Connected, kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
-export async function resolveActor(db: Connected, kind: TokenKind, token: string): Promise<Caller | null>;
-export async function resolveActor(db: Connected, kind: TokenKind, token: string): Promise<Caller | null> {
-  if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  const credential = hashToken(token);
-  const found = await identityModels(db).Token.findById(credential).lean();
-  if (!found || found.revokedAt || found.kind !== kind) return null;
-  touch(db, credential, found.lastUsedAt);
-  if (found.kind === 'apikey')
-    return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
-  if (found.kind === 'screen')
+  constructor(
+    private readonly db: Pick<Database, 'conn' | 'bookkeeping'>,
+    private readonly log?: Pick<Logger, 'debug'>,
+  ) {}
+
+  /** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
+  async resolve(kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
+  async resolve(kind: TokenKind, token: string): Promise<Caller | null>;
+  async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
+    if (!token || token.length > MAX_TOKEN_LENGTH) return null;
+    const credential = hashToken(token);
+    const found = await identityModels(this.db).Token.findById(credential).lean();
+    if (!found || found.revokedAt || found.kind !== kind) return null;
+    this.touch(credential, found.lastUsedAt);
+    if (found.kind === 'apikey')
+      return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
+    if (found.kind === 'screen')
+      return {
+        kind: 'screen',
+        tokenId: found.tokenId,
+        credential,
+        screenId: found.screenId!,
+        monitorId: found.monitorId!,
+        organizationId: found.organizationId!,
+      };
+    const user = await identityModels(this.db).User.findById(String(found.userId), { memberships: 1 }).lean();
     return {
-      kind: 'screen',
+      kind: 'user',
       tokenId: found.tokenId,
       credential,
-      screenId: found.screenId!,
-      monitorId: found.monitorId!,
-      organizationId: found.organizationId!,
+      userId: found.userId!,
+      roles: new Map((user?.memberships ?? []).map((m) => [m.organizationId, m.role])),
     };
-  const user = await identityModels(db).User.findById(String(found.userId), { memberships: 1 }).lean();
-  return {
-    kind: 'user',
-    tokenId: found.tokenId,
-    credential,
-    userId: found.userId!,
-    roles: new Map((user?.memberships ?? []).map((m) => [m.organizationId, m.role])),
-  };
+  }
+
+  private touch(credential: string, recorded: Date | null | undefined): void {
+    const { touched } = this;
+    const now = Date.now();
+    const last = Math.max(touched.get(credential) ?? 0, recorded?.getTime() ?? 0);
+    touched.delete(credential);
+    if (now - last < TOUCH_EVERY_MS) {
+      touched.set(credential, last);
+    } else {
+      touched.set(credential, now);
+      // Bookkeeping, behind the reads others wait for (server/db/lane.ts).
+      void this.db.bookkeeping
+        .run(() =>
+          identityModels(this.db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }),
+        )
+        .catch((err) =>
+          // Only "last used" is a little older; the next use a minute on writes it again.
+          this.log?.debug({ err }, "a credential's last use could not be recorded"),
+        );
+    }
+    if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
+  }
 }

@@ -4,10 +4,10 @@
 // the process that made the change); a removed screen's token is forgotten at once on every process
 // (the hub tells them). Unknown credentials are never cached (their answers stay rate limited). The
 // hub's recheck still drops connected screens within TOKEN_RECHECK_MS.
-import { cacheGeneration } from '../db/generation.js';
-import { resolveActor, type Caller } from './actor.js';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { CredentialReader, type Caller } from './actor.js';
 import { credentialChangeMark } from './credential-changes.js';
-import type { Connected } from '../db/models.js';
 import type { TokenKind } from './models.js';
 import { hashToken } from './tokens.js';
 
@@ -18,8 +18,9 @@ export class CredentialCache {
   private readonly entries = new Map<string, { caller: Caller; kind: TokenKind; at: number }>();
   /** Counts forget() calls: a read that saw one happen may have read the credential before its revocation. */
   private forgets = 0;
-  /** A restored database empties the cache (server/db/generation.ts). */
-  private generation = cacheGeneration();
+  /** A restored database empties the cache (server/db/generation.ts): the generation it was filled under. */
+  private seen: number;
+  private readonly reader: CredentialReader;
   /** Reads under way, by kind and hash. */
   private readonly reading = new Map<string, Promise<Caller | null>>();
   /** The latest credential change mark read here (credential-changes.ts); null before the first. */
@@ -29,18 +30,22 @@ export class CredentialCache {
   private readonly readUnder = new WeakMap<Caller, string | null>();
 
   constructor(
-    private readonly db: Connected,
+    private readonly db: Database,
     private readonly ttlMs: number,
-  ) {}
+    log?: Pick<Logger, 'debug'>,
+  ) {
+    this.seen = db.generation.current;
+    this.reader = new CredentialReader(db, log);
+  }
 
   /** The caller for a token under a scheme, from the cache while it is fresh. */
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
-    if (this.ttlMs <= 0) return resolveActor(this.db, kind, token);
-    if (this.generation !== cacheGeneration()) {
+    if (this.ttlMs <= 0) return this.reader.resolve(kind, token);
+    if (this.seen !== this.db.generation.current) {
       this.entries.clear();
       this.mark = null;
       this.firstMarkRead = null;
-      this.generation = cacheGeneration();
+      this.seen = this.db.generation.current;
     }
     const key = hashToken(token);
     const hit = this.entries.get(key);
@@ -65,7 +70,7 @@ export class CredentialCache {
     do {
       seen = this.forgets;
       mark = this.mark ?? (await this.firstMark());
-      caller = await resolveActor(this.db, kind, token);
+      caller = await this.reader.resolve(kind, token);
     } while (seen !== this.forgets);
     if (caller) this.readUnder.set(caller, mark);
     this.entries.delete(key);
@@ -82,9 +87,9 @@ export class CredentialCache {
    * knew), so a caller read under a mark that is still the latest has lost no rights since.
    */
   async changeMark(): Promise<string> {
-    const generation = cacheGeneration();
+    const generation = this.db.generation.current;
     const mark = await credentialChangeMark(this.db);
-    if (generation === cacheGeneration()) this.mark = mark;
+    if (generation === this.db.generation.current) this.mark = mark;
     return mark;
   }
 

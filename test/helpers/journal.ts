@@ -3,6 +3,7 @@
 // user would take them.
 import { suite, type Test } from './suite.js';
 import * as assert from 'uvu/assert';
+import { serviceSchemas } from '../../server/areas/index.js';
 import { Validator } from '../../server/http/validation.js';
 import { wording } from '../../server/areas/journal/wording.js';
 import { expectError } from './expect.js';
@@ -123,7 +124,7 @@ export function writeEntry(
   });
 }
 
-const validator = new Validator();
+const validator = new Validator(serviceSchemas);
 
 /** Asserts a response body matches a response schema of /openapi.json (by $id). */
 export function matchesSchema(schemaId: string, body: unknown): void {

@@ -10,7 +10,7 @@ import { unauthorized } from '../../errors.js';
 import type { Limiter } from '../../http/limits.js';
 import type { AlarmingConfigs } from '../channels/alarming.js';
 import type { AlarmingDoc } from '../channels/models.js';
-import type { AlarmCommands } from './alarms.js';
+import type { AlarmCommands } from './commands.js';
 import { maskTarget } from './gateways.js';
 
 /** Wrong PINs a sender may send before its messages are ignored, and the window they refill over. */

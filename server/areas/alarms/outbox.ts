@@ -6,6 +6,7 @@
 // Each item goes to its gateway at most once per claim; a gateway that may see a repeated try (a claim
 // taken over after its holder died between sending and recording) can recognise it by the item's id.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { AlarmChannel } from '../../../schemas/alarms.js';
@@ -49,6 +50,8 @@ export interface OutboxHooks {
   prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null>;
   /** Why a channel may not send for the organization now (disabled), or null. */
   blocked(channel: AlarmChannel, organizationId: number): Promise<string | null>;
+  /** Told after an alarm's deliveries changed (the alarms area announces the new counts). */
+  changed(alarmId: number): void;
 }
 
 const FINAL = new Set(['sent', 'delivered', 'failed']);
@@ -63,22 +66,15 @@ export class AlarmOutbox {
   private readonly again = new Set<number>();
   // Alarms whose deliveries this process's last claim found promised but missing.
   private readonly building = new Set<number>();
-  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
-  /** Told after an alarm's deliveries changed (the alarms area announces the new counts). */
-  changed: (alarmId: number) => void = () => undefined;
-  /** Set by the alarms area once it is built. */
-  hooks: OutboxHooks = {
-    prepare: async () => null,
-    blocked: async () => null,
-  };
 
   constructor(
     private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox'>,
     private readonly locks: Model<LockDoc>,
     private readonly senders: Record<AlarmChannel, Sender>,
+    private readonly hooks: OutboxHooks,
     private readonly log: Pick<Logger, 'warn' | 'info'>,
     private readonly options: OutboxOptions,
   ) {}
@@ -114,24 +110,13 @@ export class AlarmOutbox {
     }
   }
 
-  /** Sweeps the outbox every `sweepMs` until stopped. */
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(
-      () => void this.sweep().catch((err) => this.log.warn({ err }, 'alarm outbox sweep failed')),
-      this.options.sweepMs,
-    );
-    this.timer.unref();
-  }
-
-  /** Stops sweeping and waits for the sends in flight (their results are recorded). */
+  /** Stops sending (the sweep stopped with the scheduler) and waits for the sends in flight (their results are recorded). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await Promise.allSettled([...this.running.values()]);
   }
 
-  /** Runs every alarm whose work is due (another process's orphaned claims included). */
+  /** Runs every alarm whose work is due (another process's orphaned claims included); the scheduler runs it every `sweepMs`. */
   async sweep(): Promise<void> {
     const due = await this.models.Outbox.find({ dueAt: { $lte: new Date() } }, { _id: 1 }).lean();
     for (const { _id } of due) this.kick(Number(_id));
@@ -163,7 +148,7 @@ export class AlarmOutbox {
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       return true;
     });
-    if (found) this.changed(alarmId);
+    if (found) this.hooks.changed(alarmId);
   }
 
   // A batch is claimed at once and sent `concurrency` items at a time. Every `checkpointMs` (well within
@@ -191,7 +176,11 @@ export class AlarmOutbox {
             if (!blocked.has(item.channel))
               blocked.set(
                 item.channel,
-                this.hooks.blocked(item.channel, batch.organizationId).catch(() => null),
+                this.hooks.blocked(item.channel, batch.organizationId).catch((err) => {
+                  // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
+                  this.log.warn({ err, alarmId, channel: item.channel }, 'a channel flag could not be read; sending');
+                  return null;
+                }),
               );
             const reason = await blocked.get(item.channel)!;
             results.set(
@@ -228,7 +217,7 @@ export class AlarmOutbox {
       } catch (err) {
         if (Date.now() - since > (this.options.claimMs * 2) / 3 || attempt >= 5) throw err;
         this.log.warn({ err, alarmId, attempt }, 'alarm deliveries could not be recorded now; trying again');
-        await new Promise((r) => setTimeout(r, 200 * attempt));
+        await sleep(200 * attempt);
       }
     }
   }
@@ -291,7 +280,7 @@ export class AlarmOutbox {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    this.changed(alarmId);
+    this.hooks.changed(alarmId);
     return true;
   }
 
@@ -361,7 +350,7 @@ export class AlarmOutbox {
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       return mine;
     });
-    this.changed(alarmId);
+    this.hooks.changed(alarmId);
     return kept;
   }
 }

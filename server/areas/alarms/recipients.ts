@@ -2,8 +2,11 @@
 // target of every channel the alarm uses and the organization has not disabled (A9, S6, C6). A target
 // two members share gets one message.
 import type { AlarmChannel } from '../../../schemas/alarms.js';
+import type { Database } from '../../db/database.js';
+import { membersOf } from '../../identity/lookup.js';
 import type { ChannelFlags } from '../channels/flags.js';
-import type { DeliveryItem } from './models.js';
+import type { AlarmDoc, DeliveryItem } from './models.js';
+import type { AlarmRecords } from './records.js';
 
 /** Where each member's targets are found: active ones only are used. */
 export interface TargetSources {
@@ -66,4 +69,38 @@ export async function deliveriesFor(
     }
   }
   return items;
+}
+
+/** The deliveries of alarms, from the organization's members as they are now. */
+export class AlarmRecipients {
+  constructor(
+    private readonly db: Database,
+    private readonly records: Pick<AlarmRecords, 'find'>,
+    private readonly sources: TargetSources,
+  ) {}
+
+  /** The deliveries of a new alarm. */
+  async of(doc: AlarmDoc): Promise<DeliveryItem[]> {
+    return deliveriesFor(
+      doc.id,
+      doc.organizationId,
+      doc.channels,
+      await membersOf(this.db, doc.organizationId),
+      this.sources,
+    );
+  }
+
+  /** The deliveries of an alarm whose raise did not store them (the outbox's sweep asks); null when it is gone. */
+  async prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
+    const doc = await this.records.find(alarmId);
+    if (!doc) return null;
+    return { organizationId: doc.organizationId, items: await this.of(doc) };
+  }
+
+  /** Why a channel may not send for the organization now (disabled), or null. */
+  async blocked(channel: AlarmChannel, organizationId: number): Promise<string | null> {
+    return (await this.sources.flags.isDisabled(channel, organizationId))
+      ? `the organization disabled the ${channel} channel`
+      : null;
+  }
 }

@@ -12,7 +12,7 @@ import {
 } from '../../../schemas/alarms.js';
 import type { Context } from 'koa';
 import { defineOperation, type Operation } from '../../http/operation.js';
-import type { AlarmCommands } from './alarms.js';
+import type { AlarmCommands } from './commands.js';
 import type { InboundAlarms } from './inbound.js';
 
 /** The alarms area's commands (built in server/areas/index.ts). */

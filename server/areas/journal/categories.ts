@@ -16,12 +16,13 @@ import { wording } from './wording.js';
 
 /** The journal categories of organizations. */
 export class CategoryCommands {
-  private readonly marks = new Recent<number, CategoryMarkDoc['state']>(10_000);
+  private readonly marks: Recent<number, CategoryMarkDoc['state']>;
 
   // An organization's categories, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byOrganization: IdIndex;
 
   constructor(private readonly db: Database) {
+    this.marks = new Recent(10_000, db.generation);
     const { JournalCategory, JournalCategoryIndex } = journalModels(db);
     this.byOrganization = new IdIndex(JournalCategoryIndex, db.system.Lock, 'categories', async (organizationId) =>
       (await JournalCategory.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),

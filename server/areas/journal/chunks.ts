@@ -9,9 +9,8 @@
 // Where a chunk is missing (a restore, a crash before it was written) it is read entry by entry and
 // written then; a journal begun before deletes were counted is read entry by entry every time.
 import { isDuplicateKey } from '../../db/errors.js';
-import { entryKey } from './log.js';
 import type { Model } from 'mongoose';
-import type { ChunkDoc, EntryDoc, JournalModels, StoredEntry } from './models.js';
+import { entryKey, type ChunkDoc, type EntryDoc, type JournalModels, type StoredEntry } from './models.js';
 import type { JournalStateData } from './state.js';
 
 /** Entries per chunk. An entry is at most about 33 KB, so a chunk stays far below a document's 16 MB. */

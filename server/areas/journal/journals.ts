@@ -10,7 +10,8 @@ import type { OrganizationEvents } from '../../hub/events.js';
 import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { Actor } from '../../identity/actor.js';
 import { canKeepJournal, canSuperviseJournal } from '../../identity/policy.js';
-import { entryKey, type JournalLog } from './log.js';
+import type { JournalLog } from './log.js';
+import { entryKey } from './models.js';
 import { journalModels, type JournalDoc, type LogRecordDoc } from './models.js';
 import type { JournalEntryView, JournalStateView, JournalView } from '../../../common/hub-protocol.js';
 import { presentEntry, presentJournalState } from './presenter.js';
@@ -34,15 +35,19 @@ const EVENT_KIND = {
 /** The journal commands other than entries. */
 export class JournalCommands {
   // A journal's organization and event never change, nor does the journal a key names.
-  private readonly journals = new Recent<number, JournalDoc>(KNOWN_JOURNALS);
-  private readonly keys = new Recent<string, number>(KNOWN_JOURNALS);
-  private readonly pages = new Recent<string, { position: number; entries: JournalEntryView[] }>(CACHED_PAGES);
+  private readonly journals: Recent<number, JournalDoc>;
+  private readonly keys: Recent<string, number>;
+  private readonly pages: Recent<string, { position: number; entries: JournalEntryView[] }>;
 
   constructor(
     private readonly db: Database,
     private readonly log: JournalLog,
     private readonly events: OrganizationEvents,
-  ) {}
+  ) {
+    this.journals = new Recent(KNOWN_JOURNALS, db.generation);
+    this.keys = new Recent(KNOWN_JOURNALS, db.generation);
+    this.pages = new Recent(CACHED_PAGES, db.generation);
+  }
 
   /** J6: the journal of an organization or event (created on first access) with a page of entries. */
   async open(actor: Actor, query: J6QueryInput): Promise<JournalView> {

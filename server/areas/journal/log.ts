@@ -16,8 +16,9 @@ import type { IdAllocator } from '../../db/ids.js';
 import { notFound, unavailable } from '../../errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
 import { completeChunk, recordDeletion } from './chunks.js';
+import type { CacheGeneration } from '../../db/generation.js';
 import { Recent } from '../../db/recent.js';
-import type { EntryDoc, JournalModels, LogRecordDoc, StoredEntry } from './models.js';
+import { entryKey, logKey, type EntryDoc, type JournalModels, type LogRecordDoc, type StoredEntry } from './models.js';
 import {
   INITIAL_STATE,
   transition,
@@ -52,11 +53,6 @@ const MAX_QUEUED = 200;
 const MAX_ATTEMPTS = 50;
 const HINT_EVERY = 8;
 
-/** The _id of a log record. */
-export const logKey = (journalId: number, position: number) => `${journalId}:${position}`;
-/** The _id of an entry document. */
-export const entryKey = (journalId: number, serial: number) => `${journalId}:${serial}`;
-
 /** Appends to and reads the heads of journals' logs. */
 export class JournalLog {
   private readonly queue = new KeyedLock<number>(MAX_QUEUED, () =>
@@ -64,12 +60,15 @@ export class JournalLog {
   );
   // The newest head this process saw per journal. Records are never removed, so a cached head is
   // always a lower bound of the real one: a write on a stale head collides and reads again.
-  private readonly heads = new Recent<number, Head>(MAX_HEADS);
+  private readonly heads: Recent<number, Head>;
 
   constructor(
     private readonly models: JournalModels,
     private readonly ids: IdAllocator,
-  ) {}
+    generation: CacheGeneration,
+  ) {
+    this.heads = new Recent(MAX_HEADS, generation);
+  }
 
   /** The current head, applied. */
   async head(journalId: number): Promise<Head> {

@@ -32,6 +32,11 @@ export interface JournalDoc {
   hint: number;
 }
 
+/** The _id of a log record. */
+export const logKey = (journalId: number, position: number) => `${journalId}:${position}`;
+/** The _id of an entry document. */
+export const entryKey = (journalId: number, serial: number) => `${journalId}:${serial}`;
+
 /** Who did something and when (RFC 3339). */
 export interface Stamp {
   time: string;

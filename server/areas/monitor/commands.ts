@@ -4,7 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { MonitorView } from '../../../common/hub-protocol.js';
 import type { Actor, Caller } from '../../identity/actor.js';
 import { canConfigure, canRead, canReadMonitor } from '../../identity/policy.js';
-import type { MonitorEvents } from './events.js';
+import type { MonitorEvents } from '../../hub/events.js';
 import { presentData, presentMonitor, type VersionedData } from './presenter.js';
 import {
   applyWrite,
@@ -39,6 +39,17 @@ const CONFIG_FIELDS = [
   'configurationStandby',
   'standbyDelay',
 ] as const;
+
+/** The check before reading a monitor's data (M6, a hub subscription): its configuration is not read. */
+export async function readableOwner(
+  store: Pick<MonitorStore, 'owner'>,
+  caller: Caller,
+  monitorId: number,
+): Promise<MonitorOwner> {
+  const owner = await store.owner(monitorId);
+  if (!owner || !canReadMonitor(caller, owner)) throw notFound('Monitor not found');
+  return owner;
+}
 
 /** The monitor area's commands, shared by REST and the hub. */
 export class MonitorCommands {
@@ -108,10 +119,8 @@ export class MonitorCommands {
   }
 
   /** The check before reading a monitor's data (M6, a hub subscription): its configuration is not read. */
-  async dataReadable(caller: Caller, monitorId: number): Promise<MonitorOwner> {
-    const owner = await this.store.owner(monitorId);
-    if (!owner || !canReadMonitor(caller, owner)) throw notFound('Monitor not found');
-    return owner;
+  dataReadable(caller: Caller, monitorId: number): Promise<MonitorOwner> {
+    return readableOwner(this.store, caller, monitorId);
   }
 
   /** The check before a data write (M7–M10): 404 unseen, 403 seen but not writable. */

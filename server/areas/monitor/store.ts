@@ -68,12 +68,12 @@ export class MonitorStore {
   // A monitor never moves to another organization and its ID is never reused, so its owner is kept (the
   // most recently used ones): data reads and writes need no read of the monitor. A monitor deleted by another
   // process is still noticed there: its data history is gone.
-  private readonly owners = new Recent<number, number>(OWNERS_KEPT);
+  private readonly owners: Recent<number, number>;
   // Owner reads in flight: a storm's first screens of a monitor all wait for one (the owner never changes).
   private readonly ownerReads = new Map<number, Promise<number | null>>();
   // Monitors as last read here: answered again after one exact lookup shows no newer configuration
   // revision. A deletion leaves a tombstone revision, so it is seen by that lookup too.
-  private readonly records = new ByteCache<{ record: MonitorRecord; at: number }>(RECORDS_BYTES);
+  private readonly records: ByteCache<{ record: MonitorRecord; at: number }>;
 
   // An organization's monitors, listed by exact lookups (docs/storage.md "Lists by exact lookups").
   private readonly byOrganization: IdIndex;
@@ -83,18 +83,20 @@ export class MonitorStore {
     log?: Pick<Logger, 'warn'>,
   ) {
     const { Monitor, MonitorIndex } = monitorModels(db);
+    this.owners = new Recent(OWNERS_KEPT, db.generation);
+    this.records = new ByteCache(RECORDS_BYTES, db.generation);
     this.byOrganization = new IdIndex(MonitorIndex, db.system.Lock, 'monitors', async (organizationID) =>
       (await Monitor.find({ organizationID: Number(organizationID) }, { _id: 1 }).lean())
         .map((d) => d._id)
         .sort((a, b) => Number(a) - Number(b)),
     );
-    this.configs = new Chain<MonitorConfig>(db.chains, {
+    this.configs = new Chain<MonitorConfig>(db.chains, db.generation, {
       maxBodyBytes: 2 * 1024 * 1024,
       tooLarge: (bytes) => tooLarge('configuration', bytes, 2 * 1024 * 1024),
       cacheBytes: 8 * 1024 * 1024,
       log,
     });
-    this.data = new Chain<MonitorData>(db.chains, {
+    this.data = new Chain<MonitorData>(db.chains, db.generation, {
       maxBodyBytes: MONITOR_DATA_MAX_BYTES,
       tooLarge: (bytes) => tooLarge('data', bytes, MONITOR_DATA_MAX_BYTES),
       log,

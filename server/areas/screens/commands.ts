@@ -57,6 +57,7 @@ export class ScreenCommands {
     this.testAlarms = new KeptReads(
       (monitorId) => screenModels(db).TestAlarm.findById(String(monitorId), { message: 1, endsAt: 1 }).lean(),
       TEST_ALARM_TRUST_MS,
+      db.generation,
     );
     events.onTestAlarm(({ monitorId, message, endsAt }) =>
       this.testAlarms.changed(monitorId, { message, endsAt: new Date(endsAt) }),

@@ -5,8 +5,8 @@
 // hub processes notice.
 import { isDuplicateKey } from '../../db/errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
-import { bookkeeping, type Lane } from '../../db/lane.js';
-import type { Connected } from '../../db/models.js';
+import type { Database } from '../../db/database.js';
+import type { Lane } from '../../db/lane.js';
 import { screenModels, type ScreenModels } from './models.js';
 
 /** How a change of state is announced: to the screen's organization. */
@@ -43,12 +43,12 @@ export class ScreenHealth {
   private readonly refreshMs: number;
 
   constructor(
-    db: Connected,
+    db: Pick<Database, 'conn' | 'bookkeeping'>,
     private readonly offlineAfterMs: number,
     private readonly emit: HealthEmit,
   ) {
     this.models = screenModels(db);
-    this.lane = bookkeeping(db);
+    this.lane = db.bookkeeping;
     this.refreshMs = offlineAfterMs / 5;
   }
 

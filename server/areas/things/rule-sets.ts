@@ -34,12 +34,13 @@ export const versionKey = (ref: RuleRef) => `${ref.id}:${ref.v}`;
 /** Reads and changes entities' rule sets. */
 export class RuleSets {
   private migration: Promise<void> | null = null;
-  private readonly cache = new ByteCache<RuleDoc>(CACHE_BYTES);
+  private readonly cache: ByteCache<RuleDoc>;
 
   constructor(
     private readonly db: Database,
     log: Logger,
   ) {
+    this.cache = new ByteCache(CACHE_BYTES, db.generation);
     // At start, so that record writes need not wait for it; a failure is tried again on the next use.
     this.migrated().catch((err: unknown) => log.error({ err }, 'things rules could not be moved into rule sets'));
   }

@@ -6,7 +6,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
-import { cacheGeneration } from '../../db/generation.js';
 import { insertAllowingDuplicates } from '../../db/errors.js';
 import { thingsModels, type RecordDoc } from './models.js';
 
@@ -64,8 +63,8 @@ export class RecordStore {
   }
 
   private migrated(): Promise<void> {
-    if (this.migratedIn !== cacheGeneration()) {
-      this.migratedIn = cacheGeneration();
+    if (this.migratedIn !== this.db.generation.current) {
+      this.migratedIn = this.db.generation.current;
       this.migration = undefined;
     }
     this.migration ??= this.moveLegacy().catch((err: unknown) => {

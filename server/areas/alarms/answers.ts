@@ -1,0 +1,39 @@
+// The members' answers to an alarm (docs/alarms.md "Answered"): A10 and A11 from the app report them
+// here (AlarmReplies, server/areas/app/replies.ts); a user's latest answer counts, and the wall and the
+// organization's room follow at once. A push's receipt marks its delivery delivered.
+import { setById } from '../channels/upsert.js';
+import type { AlarmAnswer, AlarmReplies } from '../app/replies.js';
+import type { AlarmOutbox } from './outbox.js';
+import type { AlarmRecords } from './records.js';
+import type { AlarmWall } from './wall.js';
+
+/** Takes in answers and receipts of the alarms' pushes. */
+export class AlarmAnswers implements AlarmReplies {
+  constructor(
+    private readonly records: AlarmRecords,
+    private readonly wall: AlarmWall,
+    private readonly outbox: Pick<AlarmOutbox, 'markDelivered'>,
+  ) {}
+
+  async answered(answer: AlarmAnswer): Promise<void> {
+    const doc = await this.records.find(answer.alarmId);
+    if (!doc || doc.organizationId !== answer.organizationId) return;
+    const { alarmId, organizationId, userId, response, distance, duration } = answer;
+    await setById(await this.records.models.answers.of(organizationId), `${alarmId}:${userId}`, {
+      alarmId,
+      organizationId,
+      userId,
+      response,
+      distance,
+      duration,
+      at: new Date(),
+    });
+    // Stored: the answer counts. The wall and the room follow (a burst of answers shares the rewrites).
+    if (!doc.endedAt) this.wall.rewriteSoon(doc);
+    else this.wall.changed(alarmId);
+  }
+
+  async delivered(alarmId: number, deviceId: number): Promise<void> {
+    await this.outbox.markDelivered(alarmId, deviceId);
+  }
+}

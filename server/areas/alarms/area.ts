@@ -1,0 +1,150 @@
+// The alarms area (AL1–AL4, IN1, IN2; docs/alarms.md): alarms raised by the API, an SMS or a call with
+// the PIN, or a things rule; shown on the organization's monitors first, delivered by push, SMS and
+// voice through the durable outbox, and answered by the members.
+import * as schemas from '../../../schemas/alarms.js';
+import { defineArea } from '../area.js';
+import { formatSms } from '../sms/formatters.js';
+import { AlarmAnswers } from './answers.js';
+import { AlarmCommands } from './commands.js';
+import { gatewaySender } from './gateways.js';
+import { IdempotencyKeys } from './idempotency.js';
+import { InboundAlarms, WRONG_PINS } from './inbound.js';
+import { alarmModels } from './models.js';
+import { AlarmOutbox, DeliveryError, type Sender } from './outbox.js';
+import { AlarmPresenter, geoOf } from './presenter.js';
+import { AlarmRecipients } from './recipients.js';
+import { AlarmRecords } from './records.js';
+import { alarmOperations } from './routes.js';
+import { AlarmWall } from './wall.js';
+
+/** What the alarms area offers the others. */
+export interface AlarmParts {
+  alarms: AlarmCommands;
+  answers: AlarmAnswers;
+  inbound: InboundAlarms;
+  outbox: AlarmOutbox;
+}
+
+declare module '../area.js' {
+  interface AreaParts {
+    alarms: AlarmParts;
+  }
+}
+
+export const alarmsArea = defineArea({
+  name: 'alarms',
+  models: [alarmModels],
+  schemas: [schemas],
+  build({ db, config, events, limits, log, metrics, scheduler, need }) {
+    const { monitors, store } = need('monitor');
+    const { flags } = need('channels');
+    const app = need('app');
+    const sms = need('sms');
+    const call = need('call');
+    const gateways = config.alarms;
+
+    const records = new AlarmRecords(db);
+    const presenter = new AlarmPresenter(db, records);
+    const wall = new AlarmWall(db, records, presenter, monitors, events, log);
+    const numbers = (list: typeof sms.mobiles) => async (userId: number) =>
+      (await list.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
+    const recipients = new AlarmRecipients(db, records, {
+      flags,
+      targets: {
+        app: async (userId) =>
+          (await app.devices.owned.ofOwner(userId)).map((d) => ({ target: d._id, active: d.active })),
+        sms: numbers(sms.mobiles),
+        call: numbers(call.phones),
+      },
+    });
+
+    // What a delivery says depends on the alarm only (its event, message and place never change).
+    const alarmOf = async (alarmId: number) => {
+      const alarm = await records.unchanging(alarmId);
+      if (!alarm) throw new DeliveryError('the alarm is gone', true);
+      return alarm;
+    };
+    const smsText = async (alarmId: number): Promise<string> => {
+      const alarm = await alarmOf(alarmId);
+      const geo = geoOf(alarm);
+      const formatter = await sms.formatters.nameOf(alarm.organizationId);
+      return formatSms(formatter, {
+        event: alarm.event,
+        message: alarm.message,
+        eventId: alarm.id,
+        ...(geo ? { geo } : {}),
+      }).text;
+    };
+    const text = (_item: unknown, alarmId: number) => smsText(alarmId);
+    const senders: Record<'app' | 'sms' | 'call', Sender> = {
+      app: async (item, alarmId) => app.alarmPushes.send(item.target, await alarmOf(alarmId)),
+      sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+      call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+    };
+    const outbox = new AlarmOutbox(
+      records.models,
+      db.system.Lock,
+      senders,
+      {
+        prepare: (alarmId) => recipients.prepare(alarmId),
+        blocked: (channel, organizationId) => recipients.blocked(channel, organizationId),
+        changed: (alarmId) => wall.changed(alarmId),
+      },
+      log,
+      { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 },
+    );
+    scheduler.every('alarm-outbox-sweep', gateways.outboxSweepMs, () => outbox.sweep());
+
+    const keys = new IdempotencyKeys(records.models, (alarmId) => records.find(alarmId), log);
+    const alarms = new AlarmCommands({
+      db,
+      records,
+      presenter,
+      wall,
+      recipients,
+      outbox,
+      keys,
+      monitors: store,
+      events,
+      log,
+    });
+    const answers = new AlarmAnswers(records, wall, outbox);
+    const inbound = new InboundAlarms(
+      gateways.inboundGatewayToken,
+      sms.alarming,
+      call.alarming,
+      alarms,
+      limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true),
+      log,
+    );
+
+    metrics.counter(
+      'alarmhub_alarm_delivery_failed_tries_total',
+      'Tries of alarm deliveries (push, SMS, call) that failed on this process; each is retried or ' +
+        'ends failed (docs/alarms.md)',
+      () => outbox.failedTries,
+    );
+    metrics.counter(
+      'alarmhub_inbound_received_total',
+      'SMS and calls the gateways reported to IN1 and IN2 on this process',
+      () => inbound.counts.accepted,
+    );
+    metrics.counter(
+      'alarmhub_inbound_alarms_raised_total',
+      'Alarms raised by an SMS or a call with the right PIN on this process',
+      () => inbound.counts.raised,
+    );
+    metrics.counter(
+      'alarmhub_inbound_wrong_pins_total',
+      'SMS and calls whose number and PIN matched no alarming configuration on this process',
+      () => inbound.counts.wrongPin,
+    );
+    metrics.counter(
+      'alarmhub_inbound_throttled_total',
+      'SMS and calls ignored because their sender sent too many wrong PINs',
+      () => inbound.counts.throttled,
+    );
+    return { alarms, answers, inbound, outbox };
+  },
+  operations: ({ alarms, inbound }) => alarmOperations({ alarms, inbound }),
+});

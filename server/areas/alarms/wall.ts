@@ -1,0 +1,155 @@
+// An alarm on its monitors (docs/alarms.md "Shown"): written as their alarming data when it is raised,
+// rewritten as deliveries and answers change (the counters and the members by name), ended by AL4.
+// Rewrites of one alarm run one at a time per process and take every answer stored so far, so a burst
+// of answers shares them; each is followed by alarm:updated to the organization's room.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { JsonObject } from '../../../common/monitor-data.js';
+import { withClaimLock } from '../../db/claim-lock.js';
+import type { Database } from '../../db/database.js';
+import type { OrganizationEvents } from '../../hub/events.js';
+import { namesOf } from '../../identity/lookup.js';
+import type { MonitorCommands } from '../monitor/commands.js';
+import type { AlarmDoc, AnswerDoc, DeliveryItem } from './models.js';
+import { geoOf, notified, type AlarmPresenter } from './presenter.js';
+import type { AlarmRecords } from './records.js';
+
+/** Members listed on the wall per alarm (the monitor data's limit of a unit's feedback list). */
+const WALL_MEMBERS = 500;
+/** Rewrites tried again after a failure (the lock busy under a burst), so the last answer is not lost. */
+const RETRIES = 3;
+
+/** Shows alarms on their monitors and keeps their counters and members current there. */
+export class AlarmWall {
+  private readonly rewrites = new Map<number, { again: boolean }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly records: AlarmRecords,
+    private readonly presenter: AlarmPresenter,
+    private readonly monitors: Pick<MonitorCommands, 'writeFor'>,
+    private readonly events: OrganizationEvents,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
+
+  /** A new alarm on its monitors, before anyone is notified. */
+  async raised(doc: AlarmDoc): Promise<void> {
+    await this.show(doc, await this.project(doc, [], []), 'set');
+  }
+
+  /** An ended alarm leaves its monitors (their split screens keep the others). */
+  async ended(doc: AlarmDoc, endedAt: Date): Promise<void> {
+    await this.show(doc, { eventId: doc.id, eventEndDate: endedAt.toISOString() }, 'patch');
+  }
+
+  /** Deliveries or answers of the alarm changed: its wall (while it runs) and the room's counts follow. */
+  changed(alarmId: number): void {
+    void this.records
+      .find(alarmId)
+      .then((doc) => {
+        if (doc && !doc.endedAt) this.rewriteSoon(doc);
+        else if (doc) return this.announce(alarmId);
+      })
+      .catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+  }
+
+  /** As changed(), for an alarm already read. */
+  rewriteSoon(doc: AlarmDoc): void {
+    const pending = this.rewrites.get(doc.id);
+    if (pending) {
+      pending.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.rewrites.set(doc.id, state);
+    void (async () => {
+      try {
+        for (let failures = 0; state.again;) {
+          state.again = false;
+          try {
+            await this.rewrite(doc);
+          } catch (err) {
+            this.log.warn({ err, alarmId: doc.id }, 'the answers could not be shown on the wall now');
+            if (++failures <= RETRIES) {
+              state.again = true;
+              await sleep(500 * failures);
+            }
+          }
+          await this.announce(doc.id).catch((err) =>
+            this.log.warn({ err, alarmId: doc.id }, 'alarm:updated could not be announced'),
+          );
+        }
+      } finally {
+        this.rewrites.delete(doc.id);
+      }
+    })();
+  }
+
+  // The counters and the members from every answer stored. Under the alarm's lock, so that of two
+  // answers at once (on two processes) the later write is built on both.
+  private async rewrite(doc: AlarmDoc): Promise<void> {
+    await withClaimLock(this.db.system.Lock, `alarm-wall:${doc.id}`, async () => {
+      const [deliveries, answers] = await Promise.all([this.records.deliveries(doc), this.records.answers(doc)]);
+      const { eventId, positiveResponses, negativeResponses, awaitingResponses, units } = await this.project(
+        doc,
+        deliveries?.items ?? [],
+        answers,
+      );
+      await this.show(doc, { eventId, positiveResponses, negativeResponses, awaitingResponses, units }, 'patch');
+    });
+  }
+
+  // The alarm as its monitors show it: the counters, and the alerted and answering members by name in
+  // the alarm's first unit (a unit without a name when it names none): 1 coming, 0 not, 2 awaiting.
+  private async project(doc: AlarmDoc, items: DeliveryItem[], answers: AnswerDoc[]): Promise<JsonObject> {
+    const answered = new Map(answers.map((a) => [a.userId, a.response]));
+    const alerted = [...new Set([...notified(items), ...answered.keys()])];
+    const names = await namesOf(this.db, alerted);
+    const members = alerted
+      .map((userId) => ({
+        name: names.get(userId) ?? `#${userId}`,
+        feedback: answered.has(userId) ? Number(answered.get(userId)) : 2,
+      }))
+      .sort((a, b) => a.feedback - b.feedback || a.name.localeCompare(b.name))
+      .slice(0, WALL_MEMBERS);
+    const units =
+      doc.units.length > 0
+        ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] }))
+        : members.length > 0
+          ? [{ name: '', feedback: members }]
+          : [];
+    const geo = geoOf(doc);
+    return {
+      eventId: doc.id,
+      event: doc.event,
+      ...(doc.message ? { message: doc.message } : {}),
+      eventStartDate: doc.startedAt.toISOString(),
+      ...(geo ? { geo } : {}),
+      units,
+      positiveResponses: answers.filter((a) => a.response).length,
+      negativeResponses: answers.filter((a) => !a.response).length,
+      awaitingResponses: alerted.filter((userId) => !answered.has(userId)).length,
+    };
+  }
+
+  // Every monitor of the alarm shows it as an M7 (set) or M8 (patch) write would; a monitor that cannot
+  // does not stop the others.
+  private async show(doc: AlarmDoc, payload: JsonObject, op: 'set' | 'patch'): Promise<void> {
+    await Promise.all(
+      doc.monitorIds.map((monitorId) =>
+        this.monitors
+          .writeFor({ id: monitorId, organizationID: doc.organizationId }, 'alarming', op, payload)
+          .catch((err) =>
+            this.log.warn({ err, alarmId: doc.id, monitorId }, 'an alarm could not be shown on a monitor'),
+          ),
+      ),
+    );
+  }
+
+  // alarm:updated with the counts as stored now.
+  private async announce(alarmId: number): Promise<void> {
+    const doc = await this.records.find(alarmId);
+    if (doc)
+      this.events.toOrganization(doc.organizationId, 'alarm:updated', { alarm: await this.presenter.present(doc) });
+  }
+}
