@@ -155,17 +155,14 @@ const FORMATS: Record<string, (value: string) => boolean> = {
       .every((k) => keyBytes(k) === 32),
 };
 
-let validate: ValidateFunction | undefined;
-
 // One schema for the whole environment; allErrors is on because an operator should see every
-// problem of one start at once (the environment is the operator's, not a client's input).
+// problem of one start at once (the environment is the operator's, not a client's input). Compiled
+// for each read: a start reads the environment once.
 function validator(): ValidateFunction {
-  if (validate) return validate;
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
   for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
   const properties = Object.fromEntries(Object.entries(VARIABLES).map(([name, v]) => [name, (v as Variable).schema]));
-  validate = ajv.compile({ type: 'object', properties });
-  return validate;
+  return ajv.compile({ type: 'object', properties });
 }
 
 /** Every variable's value (its default when unset or empty); throws a ConfigError naming each bad one. */

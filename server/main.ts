@@ -1,10 +1,13 @@
 // The only file that reads the environment and listens. Whatever stops the start is said in one
-// line naming the setting and the fix (server/startup.ts), and the process exits with 1.
+// line naming the setting and the fix (server/startup.ts), and the process exits with 1. The process's
+// one scheduler runs the embedded database's watch and the service's periodic jobs; the service stops
+// them first when it closes, so the database is never started again while the process stops.
 import { pino } from 'pino';
 import { ConfigError, describeConfig, loadConfig, redactUri, type Config } from './config.js';
 import { openKeyring } from './areas/els-cobra/secrets.js';
 import { launchDatabase, type LaunchedDatabase } from './db/launcher.js';
 import { anyOrganization } from './identity/lookup.js';
+import { Scheduler } from './scheduler.js';
 import { startService, type RunningService } from './service.js';
 import { dataDirUses, explainStartupError, preflight, StartupError } from './startup.js';
 
@@ -19,68 +22,78 @@ function fail(err: unknown, config?: Config): never {
   process.exit(1);
 }
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  fail(err);
-}
-const log = pino({ level: config.logLevel, base: { pid: process.pid } });
-
-say('configuration (environment variables and defaults):');
-for (const line of describeConfig()) say(`  ${line}`);
-
-let database: LaunchedDatabase | null = null;
-let service: RunningService;
-try {
-  // Everything that can be checked is checked before a database is started.
-  await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: true }), port: true });
-  // The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
-  const secrets = openKeyring(config);
-  say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
-  if (config.mongodbUri && !config.secretsKey)
-    say(
-      'warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the ' +
-        'same key; set SECRETS_KEY',
-    );
-  database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say });
-  say(`database: ${database.engine} at ${redactUri(database.uri)}`);
-  service = await startService(config, database.uri, log);
-} catch (err) {
-  await database?.stop().catch(() => {});
-  fail(err, config);
-}
-say(
-  `installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"${config.redisUrl ? '' : ' (no REDIS_URL: unused)'}`,
-);
-say(
-  `listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} ` +
-    `(REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`,
-);
-if (!(await anyOrganization(service.db))) {
-  // The admin command must find this same database: repeat the settings that choose it.
-  const env = [
-    process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',
-    process.env.MONGODB_URI ? 'MONGODB_URI=… ' : '',
-  ].join('');
-  say('no organization yet; create the first one and a token for it:');
-  say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
-  say(`  ${env}npm run --silent admin -- apikey create --org 1 --name station`);
+function configuration(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    fail(err);
+  }
 }
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    say(`${signal}: finishing in-flight requests, then stopping`);
-    try {
-      await service.close();
-      await database?.stop();
-    } catch (err) {
-      log.error({ err }, 'error during shutdown');
-      process.exitCode = 1;
-    }
-    process.exit();
-  });
+async function main(): Promise<void> {
+  const config = configuration();
+  const log = pino({ level: config.logLevel, base: { pid: process.pid } });
+  const scheduler = new Scheduler(log);
+
+  say('configuration (environment variables and defaults):');
+  for (const line of describeConfig()) say(`  ${line}`);
+
+  let database: LaunchedDatabase | null = null;
+  let service: RunningService;
+  try {
+    // Everything that can be checked is checked before a database is started.
+    await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: true }), port: true });
+    // The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
+    const secrets = openKeyring(config);
+    say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
+    if (config.mongodbUri && !config.secretsKey)
+      say(
+        'warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the ' +
+          'same key; set SECRETS_KEY',
+      );
+    database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say, scheduler });
+    say(`database: ${database.engine} at ${redactUri(database.uri)}`);
+    service = await startService(config, database.uri, log, { scheduler });
+  } catch (err) {
+    await scheduler.stop();
+    await database?.stop().catch((stopErr: unknown) => say(`the embedded database did not stop: ${stopErr}`));
+    fail(err, config);
+  }
+  say(
+    `installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"` +
+      (config.redisUrl ? '' : ' (no REDIS_URL: unused)'),
+  );
+  say(
+    `listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${service.port} ` +
+      `(REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`,
+  );
+  if (!(await anyOrganization(service.db))) {
+    // The admin command must find this same database: repeat the settings that choose it.
+    const env = [
+      process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',
+      process.env.MONGODB_URI ? 'MONGODB_URI=… ' : '',
+    ].join('');
+    say('no organization yet; create the first one and a token for it:');
+    say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
+    say(`  ${env}npm run --silent admin -- apikey create --org 1 --name station`);
+  }
+
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      say(`${signal}: finishing in-flight requests, then stopping`);
+      try {
+        await service.close();
+        await database?.stop();
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        process.exitCode = 1;
+      }
+      process.exit();
+    });
+  }
 }
+
+await main();

@@ -3,7 +3,11 @@
 // all and waits for the runs in flight. A job runs again a period after its last run ended, so a slow
 // run never overlaps the next; a failed run is logged with the job's name and counted, and the job goes
 // on. /metrics shows each job's runs, failures, last run and its duration.
-import type { Logger } from 'pino';
+
+/** Where a failed run is told (a pino logger, or a line printer). */
+export interface SchedulerLog {
+  warn(details: object, message: string): void;
+}
 
 /** A job's period: fixed, or read before each wait (a setting that may change). */
 export type Period = number | (() => number);
@@ -33,7 +37,7 @@ export class Scheduler {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly log: Pick<Logger, 'warn'>) {}
+  constructor(private readonly log: SchedulerLog) {}
 
   /**
    * Runs `run` every `periodMs` (timed from the end of its last run) once the scheduler has started;

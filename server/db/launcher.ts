@@ -10,7 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { Scheduler } from '../scheduler.js';
 
 const run = promisify(execFile);
 // tools/ferretdb of the checkout: two levels up from the sources, three from the compiled dist/.
@@ -40,15 +42,27 @@ interface State {
   engine: string;
 }
 
+/** Where to find or start the database, and who hears about it. */
+export interface LaunchOptions {
+  uri?: string;
+  dataDir: string;
+  say: Say;
+  /**
+   * Runs the watch that keeps the embedded database up (the process's scheduler, which the service
+   * also uses and stops first on shutdown); without one the watch runs on a scheduler of its own.
+   */
+  scheduler?: Scheduler;
+}
+
 /** Resolves the database as docs/storage.md "Which database" orders it. */
-export async function launchDatabase(opts: { uri?: string; dataDir: string; say: Say }): Promise<LaunchedDatabase> {
+export async function launchDatabase(opts: LaunchOptions): Promise<LaunchedDatabase> {
   if (opts.uri) return { uri: opts.uri, engine: 'MongoDB at MONGODB_URI', stop: async () => {} };
   await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const stateFile = path.join(opts.dataDir, 'embedded-db.json');
   const lockFile = path.join(opts.dataDir, 'embedded-db.lock');
   for (let waited = 0; ; waited += 250) {
     const reused = await reuse(stateFile);
-    if (reused) return supervise(opts.dataDir, opts.say, reused, null);
+    if (reused) return supervise(opts, reused, null);
     if (await takeLock(lockFile)) break;
     // Another process is starting the database right now (building FerretDB can take a minute).
     if (waited > 180_000)
@@ -59,7 +73,7 @@ export async function launchDatabase(opts: { uri?: string; dataDir: string; say:
     const started = await start(opts.dataDir, opts.say);
     const state = { pid: process.pid, childPid: started.pid, uri: started.uri, engine: started.engine };
     await fs.writeFile(stateFile, JSON.stringify(state satisfies State), { mode: 0o600 });
-    return supervise(opts.dataDir, opts.say, state, started);
+    return supervise(opts, state, started);
   } finally {
     await fs.rm(lockFile, { force: true });
   }
@@ -89,7 +103,11 @@ const TAKEOVER_AFTER_MS = 2_000;
  * every driver reconnects to the address it has) when it stays unreachable — its owner stopped or
  * cannot restart it. The lock file makes sure only one does.
  */
-function supervise(dataDir: string, say: Say, initial: State, startedHere: Started | null): LaunchedDatabase {
+function supervise(
+  { dataDir, say, scheduler }: LaunchOptions,
+  initial: State,
+  startedHere: Started | null,
+): LaunchedDatabase {
   const stateFile = path.join(dataDir, 'embedded-db.json');
   const lockFile = path.join(dataDir, 'embedded-db.lock');
   const port = Number(new URL(initial.uri.replace(/^mongodb:/, 'http:')).port);
@@ -151,14 +169,16 @@ function supervise(dataDir: string, say: Say, initial: State, startedHere: Start
       busy = false;
     }
   };
-  const timer = setInterval(() => void check(), 1_000);
-  timer.unref();
+  // Its own scheduler when the caller has none (the test runner, the admin command, benchmarks).
+  const own = scheduler ? null : new Scheduler({ warn: (_details, message) => say(message) });
+  (scheduler ?? own!).every('embedded-database-watch', 1_000, () => check());
+  own?.start();
   return {
     uri: initial.uri,
     engine: startedHere ? initial.engine : `${initial.engine} (reused, started by pid ${initial.pid})`,
     async stop() {
       stopping = true;
-      clearInterval(timer);
+      await own?.stop();
       if (!owned) return;
       const state = await readState(stateFile);
       if (state?.pid === process.pid) await fs.rm(stateFile, { force: true });
@@ -227,6 +247,8 @@ async function privateDir(dir: string): Promise<void> {
   await fs.chmod(dir, 0o700);
   for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
     const full = path.join(entry.parentPath, entry.name);
+    // A file of another owner or on a filesystem without modes is left as it is: the directory itself
+    // is private (above), which keeps others out of everything in it.
     await fs.chmod(full, entry.isDirectory() ? 0o700 : 0o600).catch(() => {});
   }
 }
@@ -254,6 +276,7 @@ async function startFerret(dataDir: string, say: Say, port: number): Promise<Sta
   await privateDir(dir);
   const logFile = path.join(dataDir, 'ferretdb.log');
   const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  // Created with 0600; an older log of another mode sits in the private data directory all the same.
   await fs.chmod(logFile, 0o600).catch(() => {});
   // stdin stays open as a lifeline: when this process dies, FerretDB sees EOF and stops too.
   const child = privately(() =>
@@ -358,5 +381,3 @@ export function freePort(): Promise<number> {
     });
   });
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
