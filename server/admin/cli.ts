@@ -202,7 +202,7 @@ async function main(): Promise<number> {
     const message = explainStartupError(err, config);
     say(`cannot start: ${message}`);
     print({ error: 'cannot_start', message });
-    await database?.stop().catch(() => {});
+    await database?.stop().catch((stopErr: unknown) => say(`the embedded database did not stop: ${stopErr}`));
     return 1;
   }
   try {

@@ -606,6 +606,7 @@ export class Chain<T> {
     return { apart: true };
   }
 
+  // A body document nobody links to is never read; one whose removal fails is only space.
   private async dropContent(key: string, ref: VersionRef): Promise<void> {
     await this.models.contents.deleteOne({ _id: contentId(key, ref) }).catch(() => {});
   }

@@ -99,6 +99,8 @@ export class IdAllocator {
       if (id > MAX_SAFE_ID) throw new AppError(500, 'internal_error', `No more ${name} IDs can be assigned`);
       try {
         await this.claims.create({ _id: `${name}:${id}` });
+        // The counter only suggests where to start (the claim decides): a failed update costs a later
+        // caller a few more attempts.
         if (id !== drawn) await this.counters.updateOne({ _id: name }, { $max: { seq: id } }).catch(() => {});
         if (id > (this.issued.get(name) ?? 0)) this.issued.set(name, id);
         return id;

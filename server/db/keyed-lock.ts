@@ -18,6 +18,7 @@ export class KeyedLock<K> {
     this.queued.set(key, waiting + 1);
     const previous = this.tails.get(key) ?? Promise.resolve();
     const current = previous.then(task, task);
+    // The next task of the key runs after this one whatever its outcome; this caller gets the error.
     const tail = current.catch(() => undefined);
     this.tails.set(key, tail);
     try {

@@ -177,6 +177,7 @@ export class Revisions {
     } finally {
       // After a write the claim only keeps stale writers out, which the second read does as well, so
       // nobody waits for its removal; without a write it goes first, as this writer may claim it again.
+      // A claim whose removal failed is taken over as abandoned after staleMs.
       if (written) this.release(claimId);
       else await this.claims.deleteOne({ _id: claimId }).catch(() => {});
     }
@@ -208,6 +209,7 @@ export class Revisions {
     return true;
   }
 
+  // A claim whose removal failed is taken over as abandoned after staleMs.
   private release(claimId: string): void {
     void this.claims.deleteOne({ _id: claimId }).catch(() => {});
   }

@@ -63,16 +63,19 @@ export class Limits {
           return 0;
         } catch (res) {
           if (!(res instanceof RateLimiterRes)) return 0;
+          // Redis away: the refusal stands, and the points it counted run out with the window.
           await redis.reward(key, points).catch(() => undefined);
           return seconds(res.msBeforeNext);
         }
       },
       async wait(key) {
+        // Redis away: no wait is known, so none is asked (the limiter fails open, as take() does).
         const res = await redis.get(key).catch(() => null);
         return res && res.consumedPoints >= burst ? seconds(res.msBeforeNext) : 0;
       },
       async give(key, points) {
         // Not below what was spent in this window: a give after the window ended starts no credit.
+        // Redis away: nothing is given back; what was spent runs out with the window.
         const res = await redis.get(key).catch(() => null);
         if (res && res.consumedPoints > 0)
           await redis.reward(key, Math.min(points, res.consumedPoints)).catch(() => undefined);

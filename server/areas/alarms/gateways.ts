@@ -52,7 +52,7 @@ export function gatewaySender(
           : `gateway unreachable (${e.cause?.code ?? e.message})`,
       );
     }
-    // The answer is read to free the connection; only its status counts.
+    // The answer is read to free the connection; only its status counts, so a body cut off changes nothing.
     await res.arrayBuffer().catch(() => undefined);
     if (res.ok) return;
     // A refusal (4xx) will not change on a retry; a timeout, throttling or a server error may.

@@ -91,6 +91,8 @@ export class PushConfirmations {
   private sweep(now: Date): void {
     if (now.getTime() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now.getTime();
+    // An expired token is refused when it is read (its expiry is checked in code): a removal that fails
+    // only leaves it for the next sweep.
     void appModels(this.db)
       .PushConfirmation.deleteMany({ expiresAt: { $lt: now } })
       .catch(() => undefined);

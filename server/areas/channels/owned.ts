@@ -81,7 +81,8 @@ export class OwnedResources<D extends OwnedDoc> {
       const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId } as unknown as D);
       return created.toObject() as D;
     } catch (err) {
-      // Refused (a name already taken): the ID leaves the index again.
+      // Refused (a name already taken): the ID leaves the index again. Should that fail too, the ID names
+      // no document, and lists skip what they cannot read; the caller hears of the refusal either way.
       await this.byOwner.remove(ownerId, id).catch(() => {});
       throw err;
     }

@@ -132,6 +132,7 @@ export class RuleCommands {
     try {
       await list();
     } catch (err) {
+      // A version the set never listed is never read; should its removal fail too, it is only space.
       await thingsModels(this.db)
         .ThingRule.deleteOne({ _id: doc._id })
         .catch(() => {});
