@@ -3,7 +3,8 @@
 // else receives a Config.
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { GROUPS, redactUri, VARIABLES, type Settings, type Variable } from './config-variables.js';
+import { redactUri, type Variable } from './config-kinds.js';
+import { GROUPS, VARIABLES, type Settings } from './config-variables.js';
 
 export interface Config {
   port: number;

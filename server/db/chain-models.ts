@@ -1,6 +1,45 @@
 // The collections behind every version chain (server/db/chain.ts): tiny links, head hints, bodies.
-import { Schema, type Connection } from 'mongoose';
-import type { ChainModels, ContentDoc, HeadDoc, LinkDoc } from './chain.js';
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface LinkDoc {
+  _id: string;
+  key: string;
+  n: number;
+  epoch: string;
+  base: string;
+  at: Date;
+  /** The body as JSON when it is small; absent when it lives in a content document. */
+  body?: string;
+  /** True when the body lives in a content document (what pruning drops). */
+  apart?: boolean;
+}
+
+export interface HeadDoc {
+  _id: string;
+  n: number;
+}
+
+export interface ContentDoc {
+  _id: string;
+  key: string;
+  body: string;
+}
+
+export interface ChainModels {
+  links: Model<LinkDoc>;
+  heads: Model<HeadDoc>;
+  contents: Model<ContentDoc>;
+}
+
+/** One version of a key's history. */
+export interface Version<T> {
+  n: number;
+  epoch: string;
+  body: T;
+}
+
+/** The identity of a version without its body. */
+export type VersionRef = Omit<Version<unknown>, 'body'>;
 
 /** Registers the chain collections on a connection. */
 export function chainModels(conn: Connection): ChainModels {
