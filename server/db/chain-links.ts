@@ -107,7 +107,9 @@ export class ChainLinks {
     return { apart: true };
   }
 
-  /** Removes a body stored apart. A body document nobody links to is never read; one whose removal fails is only space. */
+  /**
+   * Removes a body stored apart. A body document nobody links to is never read; one whose removal fails is only space.
+   */
   async dropContent(key: string, ref: VersionRef): Promise<void> {
     await this.models.contents.deleteOne({ _id: contentId(key, ref) }).catch(() => {});
   }
@@ -117,7 +119,10 @@ export class ChainLinks {
     this.layouts.set(linkId(key, ref.n), { epoch: ref.epoch, apart });
   }
 
-  /** Bodies older than BODIES_KEPT go at once (each by its exact _id); links older than LINKS_KEPT as a prefix every PRUNE_EVERY versions. */
+  /**
+   * Bodies older than BODIES_KEPT go at once (each by its exact _id); links older than LINKS_KEPT as a prefix every
+   * PRUNE_EVERY versions.
+   */
   async prune(key: string, n: number): Promise<void> {
     const old = n - BODIES_KEPT;
     if (old >= 0) {

@@ -110,13 +110,19 @@ export class AlarmOutbox {
     }
   }
 
-  /** Stops sending (the sweep stopped with the scheduler) and waits for the sends in flight (their results are recorded). */
+  /**
+   * Stops sending (the sweep stopped with the scheduler) and waits for the sends in flight (their results are
+   * recorded).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled([...this.running.values()]);
   }
 
-  /** Runs every alarm whose work is due (another process's orphaned claims included); the scheduler runs it every `sweepMs`. */
+  /**
+   * Runs every alarm whose work is due (another process's orphaned claims included); the scheduler runs it every
+   * `sweepMs`.
+   */
   async sweep(): Promise<void> {
     const due = await this.models.Outbox.find({ dueAt: { $lte: new Date() } }, { _id: 1 }).lean();
     for (const { _id } of due) this.kick(Number(_id));
