@@ -1,4 +1,4 @@
-// Pure rules for a monitor's data (docs/api.md "Monitor data"). The server applies them to store a write, and
+// Pure rules for a monitor's data (docs/api.md "Decisions where the interface is silent"). The server applies them to store a write, and
 // the display client applies the very same function to the patches it receives, so both always agree.
 // No Node or browser APIs here: this module is bundled into the display client.
 

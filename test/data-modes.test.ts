@@ -1,4 +1,4 @@
-// Data at rest is the service user's alone (docs/operating.md, "Data at rest"): the embedded database's directory
+// Data at rest is the service user's alone (docs/operating.md, "Backups"): the embedded database's directory
 // and files, the files it writes later, and backups carry no permission for group or others.
 import fs from 'node:fs/promises';
 import os from 'node:os';

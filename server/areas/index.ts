@@ -14,6 +14,7 @@ import { journalArea } from './journal/area.js';
 import { monitorArea } from './monitor/area.js';
 import { screensArea } from './screens/area.js';
 import { smsArea } from './sms/area.js';
+import { templatesArea } from './templates/area.js';
 import { thingsArea } from './things/area.js';
 
 /** The areas, in the order they are built and their operations mounted. */
@@ -24,6 +25,7 @@ export const areas: readonly Area[] = [
   appArea,
   smsArea,
   callArea,
+  templatesArea,
   alarmsArea,
   journalArea,
   elsCobraArea,

@@ -1,4 +1,4 @@
-// Who may open a socket (docs/hub.md "Connecting"): a credential in the handshake's auth, resolved as
+// Who may open a socket (docs/hub.md "Protocol"): a credential in the handshake's auth, resolved as
 // REST resolves it; refused handshakes count against the client's address, admitted ones against the
 // credential's socket cap until their connection closes.
 import type { CredentialCache } from '../identity/credential-cache.js';

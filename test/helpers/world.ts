@@ -62,6 +62,7 @@ export interface World {
   smsConfiguration: number;
   callConfiguration: number;
   category: number;
+  template: number;
   journal: number;
   entry: number;
   entity: string;
@@ -182,6 +183,12 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
       'J2',
     )
   ).id;
+  const template = (
+    await ok(
+      api.post('/api/v1/alarm-templates', { organizationID: o, name: `${marker} Vollalarm`, event: `${marker} Alarm` }),
+      'TP1',
+    )
+  ).id;
   const journal = (await ok(api.get(`/api/v1/journal?organization_id=${o}&event_id=${++events}`), 'J6')).id;
   await ok(admin.post(`/api/v1/journal/${journal}/lock`), 'J7');
   const entry = (
@@ -270,6 +277,7 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
     smsConfiguration,
     callConfiguration,
     category,
+    template,
     journal,
     entry,
     entity: created.id,
@@ -318,6 +326,8 @@ export function parameterValue(op: DocOperation, name: string, w: World): string
       return w.rule;
     case 'alarmId':
       return String(w.alarm);
+    case 'templateId':
+      return String(w.template);
     case 'organization':
     case 'organization_id':
     case 'organizationID':

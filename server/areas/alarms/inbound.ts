@@ -1,4 +1,4 @@
-// IN1 and IN2 (docs/alarms.md "Raised by an SMS or a call"): a gateway reports an SMS or a call to the
+// IN1 and IN2 (docs/alarms.md "Raised"): a gateway reports an SMS or a call to the
 // organization's number; the sms- or call-alarming configuration of the sender's number whose PIN it
 // carries raises an alarm in that configuration's organization. The answer is the same whatever
 // matched, and a sender's wrong PINs are limited (then nothing of it is looked at until the limit

@@ -1,4 +1,4 @@
-// The durable outbox of alarm deliveries (docs/alarms.md "Delivery"). An alarm's deliveries live in one
+// The durable outbox of alarm deliveries (docs/alarms.md "Delivered"). An alarm's deliveries live in one
 // document, changed only under the alarm's claim lock (FerretDB's updates are read-modify-write without
 // a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
 // (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with

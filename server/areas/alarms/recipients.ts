@@ -1,4 +1,4 @@
-// Who an alarm reaches (docs/alarms.md "Delivery"): the organization's members, each over every active
+// Who an alarm reaches (docs/alarms.md "Delivered"): the organization's members, each over every active
 // target of every channel the alarm uses and the organization has not disabled (A9, S6, C6). A target
 // two members share gets one message.
 import type { AlarmChannel } from '../../../schemas/alarms.js';

@@ -35,7 +35,7 @@ export class AlarmingConfigs {
   // An organization's configurations ("<idName>:<organization ID>"), listed by exact lookups.
   private readonly byOrganization: IdIndex;
   // The configurations of a number in every organization ("<idName>-gsm:<gsm>"): what an inbound SMS
-  // or call is matched against (docs/alarms.md "Raised by an SMS or a call").
+  // or call is matched against (docs/alarms.md "Raised").
   private readonly byNumber: IdIndex;
 
   constructor(

@@ -26,7 +26,7 @@ export class SmsFormatters {
     return { organizationID: organizationId, textFormatterName: doc?.textFormatterName ?? DEFAULT_FORMATTER };
   }
 
-  /** The formatter an organization's alarm texts are built with (docs/alarms.md "Delivery"). */
+  /** The formatter an organization's alarm texts are built with (docs/alarms.md "Delivered"). */
   async nameOf(organizationId: number): Promise<FormatterName> {
     return (
       (await smsModels(this.db).SmsFormatter.findById(String(organizationId)).lean())?.textFormatterName ??

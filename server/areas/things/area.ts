@@ -1,4 +1,4 @@
-// Things (T1–T13; docs/api.md "Things"): entities with typed fields, records (single and bulk), rules
+// Things (T1–T13; docs/api.md "Things (T1–T13)"): entities with typed fields, records (single and bulk), rules
 // that raise alarms, usage against a record limit, and the water sources screens show near an alarm.
 import * as schemas from '../../../schemas/things.js';
 import * as ruleSchemas from '../../../schemas/things-rules.js';

@@ -83,7 +83,7 @@ export function renderAlarm(rule: RuleDoc, entity: EntityDoc, values: ValueMap):
 /** At most this many alarms are raised by one record command (a bulk import must not alarm a county). */
 export const MAX_RULE_ALARMS_PER_CHANGE = 5;
 
-/** Raises a rule's alarm in the organization (the alarms area, docs/alarms.md "Raised by a things rule"). */
+/** Raises a rule's alarm in the organization (the alarms area, docs/alarms.md "Raised"). */
 export type RaiseRuleAlarm = (organizationId: number, ruleName: string, alarm: ThingsAlarm) => Promise<unknown>;
 
 /** Runs an entity's rules for record changes; used by every record command after its write. */
