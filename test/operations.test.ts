@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from './helpers/browser.js';
 import { client, request } from './helpers/http.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
+import { eventually } from './helpers/fleet.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -112,6 +113,46 @@ ops('/metrics is Prometheus text whose request counters, latencies and hub gauge
     after.some((s) => 'organization' in s.labels || 'org' in s.labels || 'monitor' in s.labels),
     'no IDs as label values',
   );
+});
+
+ops("/metrics shows each periodic job's runs, failures, last run and its duration", async () => {
+  // Short periods, so that every job has run within moments.
+  const svc = await startTestService({ HUB_HEARTBEAT_MS: '200', HUB_RESYNC_MS: '200', ALARM_OUTBOX_SWEEP_MS: '200' });
+  try {
+    // Every job the service runs, named as docs/operating.md "Periodic jobs" lists them.
+    const jobs = [
+      'hub-peers-heartbeat',
+      'monitor-resync',
+      'screen-health-sweep',
+      'credential-recheck',
+      'restore-check',
+      'alarm-outbox-sweep',
+    ];
+    // Each has run at least once (periods are short in tests; waited for, not assumed).
+    const samples = await eventually(
+      () => scrape({ svc } as Ctx),
+      (s) => jobs.every((job) => value(s, 'alarmhub_job_runs_total', { job }) >= 1),
+      'every periodic job to have run',
+    );
+    for (const job of jobs) {
+      assert.ok(value(samples, 'alarmhub_job_last_run_timestamp_seconds', { job }) > Date.now() / 1000 - 3600, job);
+      assert.ok(
+        samples.some((s) => s.name === 'alarmhub_job_last_duration_seconds' && s.labels.job === job),
+        job,
+      );
+      assert.is(value(samples, 'alarmhub_job_failures_total', { job }), 0, `${job} never failed`);
+    }
+    assert.equal(
+      svc.scheduler
+        .status()
+        .map((j) => j.name)
+        .filter((name) => !jobs.includes(name)),
+      ['screen-pairing-sweep'],
+      'no job the docs do not name',
+    );
+  } finally {
+    await svc.close();
+  }
 });
 
 ops('METRICS_TOKEN: /metrics answers 401 without the bearer token and 200 with it', async () => {
