@@ -54,7 +54,7 @@ function fitMin(el: HTMLElement): number {
  */
 export function fitText(el: HTMLElement): void {
   el.style.fontSize = '';
-  makeRoomForInk(el);
+  inkRoom(el);
   el.classList.remove('fit--three-lines');
   el.classList.add('fit--one-line');
   const max = parseFloat(getComputedStyle(el).fontSize) || 16;
@@ -64,6 +64,41 @@ export function fitText(el: HTMLElement): void {
   el.classList.remove('fit--one-line');
   if (shrink(el, max, min)) return;
   el.classList.add('fit--three-lines');
+}
+
+/**
+ * The keyword at its CSS size, on one line when that keeps it at 70 % of that size or more (shrunk as
+ * far as needed), else wrapped at full size; true when it is on one line. Its size is set inline, its
+ * room for the ink of diacritics made (views/alarm.ts's head fitting goes on from here).
+ */
+export function fitKeyword(el: HTMLElement): boolean {
+  el.style.fontSize = '';
+  el.classList.remove('fit--break');
+  el.classList.add('fit--one-line');
+  const max = parseFloat(getComputedStyle(el).fontSize) || 16;
+  const floor = Math.max(Math.min(max, fitMin(el)), max * 0.7);
+  const wide = (size: number) => {
+    el.style.fontSize = `${size}px`;
+    return el.scrollWidth > el.clientWidth + 1;
+  };
+  // Bisection between the floor and the full size: a handful of layouts, not one per step.
+  let oneLine = !wide(max);
+  if (!oneLine && !wide(floor)) {
+    let [low, high] = [floor, max];
+    while (high - low > 1) {
+      const mid = (low + high) / 2;
+      if (wide(mid)) high = mid;
+      else low = mid;
+    }
+    el.style.fontSize = `${Math.floor(low)}px`;
+    oneLine = true;
+  } else if (oneLine) el.style.fontSize = `${max}px`;
+  if (!oneLine) {
+    el.classList.remove('fit--one-line');
+    el.style.fontSize = `${max}px`;
+  }
+  inkRoom(el);
+  return oneLine;
 }
 
 function shrink(el: HTMLElement, max: number, min: number): boolean {
@@ -106,9 +141,11 @@ export function shownText(el: HTMLElement): string {
   return text;
 }
 
-// Padding above and below, in em so that it scales with the fitted size, as far as the glyphs' ink
-// reaches out of the line box: the element's clipping edge is its padding box, so the dots stay whole.
-function makeRoomForInk(el: HTMLElement): void {
+/**
+ * Padding above and below, in em so that it scales with the fitted size, as far as the glyphs' ink
+ * reaches out of the line box: the element's clipping edge is its padding box, so the dots stay whole.
+ */
+export function inkRoom(el: HTMLElement): void {
   el.style.paddingBlock = '';
   const style = getComputedStyle(el);
   const size = parseFloat(style.fontSize) || 16;

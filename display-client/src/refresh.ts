@@ -1,18 +1,24 @@
 // In-place refreshes that must not rebuild the view: ticking clocks and fitting texts and crews.
 // forEach, not for…of, on NodeLists: the repo's lib is ES2022 + DOM without DOM.Iterable.
 import { fitText } from './dom.js';
+import { fitHead } from './head-fit.js';
 import { rowHeights } from './layout.js';
 import { clockText, dateText, elapsedText } from './strings.js';
 import { fitCrew } from './views/crew.js';
 
-/** Fits keywords ([data-fit]), lines up the split screen's headers and fits the units of every panel to their space. */
+/**
+ * Fits every alarm panel's head (head-fit.ts) and other fitted texts ([data-fit]), lines up the split
+ * screen's headers and fits the units of every panel to their space.
+ */
 export function fitAll(root: HTMLElement): void {
   const heads: HTMLElement[] = [];
   root.querySelectorAll<HTMLElement>('.split .panel__head').forEach((el) => {
     el.style.height = '';
     heads.push(el);
   });
-  root.querySelectorAll<HTMLElement>('[data-fit]').forEach((el) => fitText(el));
+  root.querySelectorAll<HTMLElement>('[data-testid=alarm-panel]').forEach((el) => fitHead(el));
+  // A keyword is fitted with its head (data-fit="head"); other fitted texts on their own.
+  root.querySelectorAll<HTMLElement>('[data-fit]:not([data-fit=head])').forEach((el) => fitText(el));
   alignHeads(heads);
   root.querySelectorAll<HTMLElement>('[data-testid=units]').forEach((el) => fitCrew(el));
 }

@@ -72,18 +72,12 @@ function pin(): SVGElement {
   );
 }
 
-function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
+// The alarm's map: only for an alarm with a position (alarmPanel leaves it out otherwise).
+function map(alarm: Alarm & { latitude: number; longitude: number }, ctx: PanelContext): HTMLElement {
   const { configuration, t } = ctx;
   const lat = coordinate(configuration, 'latitude');
   const lon = coordinate(configuration, 'longitude');
   const station = lat !== null && lon !== null ? { lat, lon } : null;
-  if (alarm.latitude === null || alarm.longitude === null) {
-    return h(
-      'div',
-      { class: 'map map--no-tiles map--empty', 'data-testid': 'map' },
-      h('div', { class: 'map-note' }, t.noCoordinates),
-    );
-  }
   const el = mapElement(
     {
       lat: alarm.latitude,
@@ -103,11 +97,23 @@ function map(alarm: Alarm, ctx: PanelContext): HTMLElement {
 /** Builds one alarm panel; elements marked data-since tick with the clock without a re-render. */
 export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
   const { t } = ctx;
-  const showMap = ctx.showMap && bool(ctx.configuration, 'showMap', true);
+  // Without a position (an SMS or call alarm) there is nothing to map: the space goes to the text.
+  const showMap =
+    ctx.showMap && bool(ctx.configuration, 'showMap', true) && alarm.latitude !== null && alarm.longitude !== null;
+  const showCrew = ctx.showUnits && alarm.units.length > 0;
   return h(
     'article',
     {
-      class: `panel${ctx.compact ? ' panel--compact' : ''}${ctx.ended ? ' panel--ended' : ''}${ctx.test ? ' panel--test' : ''}${showMap ? '' : ' panel--no-map'}`,
+      class: [
+        'panel',
+        ctx.compact && 'panel--compact',
+        ctx.ended && 'panel--ended',
+        ctx.test && 'panel--test',
+        !showMap && 'panel--no-map',
+        !showCrew && 'panel--no-crew',
+      ]
+        .filter(Boolean)
+        .join(' '),
       'data-testid': 'alarm-panel',
       'data-event-id': alarm.eventId ?? '',
       'data-test-alarm': ctx.test ? '' : null,
@@ -118,7 +124,7 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
       'header',
       { class: 'panel__head' },
       ctx.test ? h('p', { class: 'test-banner', 'data-testid': 'test-banner' }, t.testBanner) : null,
-      h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': '' }, alarm.event || t.alarm),
+      h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': 'head' }, alarm.event || t.alarm),
       h(
         'div',
         { class: 'elapsed', 'data-testid': 'alarm-elapsed' },
@@ -133,7 +139,9 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
     h(
       'div',
       { class: 'panel__body' },
-      showMap ? h('div', { class: 'panel__map' }, map(alarm, ctx)) : null,
+      showMap
+        ? h('div', { class: 'panel__map' }, map(alarm as Alarm & { latitude: number; longitude: number }, ctx))
+        : null,
       h(
         'div',
         { class: 'panel__side' },
@@ -144,7 +152,7 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
           counter('negative', alarm.negative, t.declined),
           counter('awaiting', alarm.awaiting, t.awaiting),
         ),
-        ctx.showUnits && alarm.units.length > 0 ? crewView(alarm.units, t) : null,
+        showCrew ? crewView(alarm.units, t) : null,
       ),
     ),
   );
