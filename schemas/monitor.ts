@@ -169,6 +169,13 @@ const alarmingFields = {
   eventEndDate: dateTime,
   eventId: nonNegativeInt,
   eventStartDate: dateTime,
+  eventKind: {
+    type: 'string',
+    enum: ['phone'],
+    description:
+      '"phone": a call alarm without a template; the wall shows its own word for it in its language ' +
+      '("Alarm per Telefon", "Phone alarm") instead of `event` (an extension of the 2019 interface)',
+  },
   geo: {
     type: 'object',
     additionalProperties: false,

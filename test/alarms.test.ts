@@ -495,7 +495,11 @@ s(
     const [raised] = (
       await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/alarms?organization_id=${ctx.a.orgId}&limit=1`)
     ).body.alarms;
-    assert.equal({ source: raised.source, templateId: raised.templateId }, { source: 'call', templateId: 99 });
+    // Template 99 is no template of the organization (the 2019 clients send any number): the fallback keyword.
+    assert.equal(
+      { source: raised.source, templateId: raised.templateId, event: raised.event },
+      { source: 'call', templateId: 99, event: 'Alarm per Telefon' },
+    );
     const count = async () =>
       (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/alarms?organization_id=${ctx.a.orgId}`)).body.total as number;
     const before = await count();
@@ -506,6 +510,45 @@ s(
     const metrics = (await request(ctx.svc.url, 'GET', '/metrics')).body as string;
     assert.match(metrics, /alarmhub_inbound_wrong_pins_total \d+/);
     assert.ok(Number(/alarmhub_inbound_throttled_total (\d+)/.exec(metrics)?.[1]) >= 1);
+  },
+);
+
+s(
+  'IN2 with a template of the organization raises what the template says: keyword, message, units, channels, its monitors',
+  async (ctx) => {
+    const c = client(ctx.svc.url, key(ctx.a));
+    const monitor = (await c.post('/api/v1/monitor', { name: 'Halle', organizationID: ctx.a.orgId })).body.id;
+    const template = await c.post('/api/v1/alarm-templates', {
+      organizationID: ctx.a.orgId,
+      name: 'Vollalarm',
+      event: 'Vollalarm Löschzug',
+      message: 'Alle Kräfte zum Gerätehaus',
+      units: ['ELW 1', 'HLF 20/1'],
+      channels: ['app'],
+      monitorIds: [monitor, 999_999],
+    });
+    assert.is(template.status, 201, JSON.stringify(template.body));
+    // Another organization's template of that ID would not count: B's key cannot even read it.
+    const gsm = nextGsm();
+    await c.post('/api/v1/call/alarming', {
+      gsm,
+      organizationID: ctx.a.orgId,
+      pin: '4321',
+      alarmTemplateID: template.body.id,
+    });
+    const res = await request(ctx.svc.url, 'POST', '/api/v1/inbound/call', {
+      body: { from: `+${gsm.slice(2)}`, digits: '4321' },
+      headers: { 'Gateway-Token': INBOUND },
+    });
+    assert.is(res.status, 202);
+    const [raised] = (await c.get(`/api/v1/alarms?organization_id=${ctx.a.orgId}&limit=1`)).body.alarms;
+    assert.equal(
+      [raised.event, raised.message, raised.units, raised.channels, raised.monitorIds, raised.templateId],
+      ['Vollalarm Löschzug', 'Alle Kräfte zum Gerätehaus', ['ELW 1', 'HLF 20/1'], ['app'], [monitor], template.body.id],
+      'the monitor that does not exist is left out',
+    );
+    const data = (await c.get(`/api/v1/monitor/${monitor}/data`)).body.alarmData;
+    assert.equal([data.event, data.eventKind], ['Vollalarm Löschzug', undefined]);
   },
 );
 

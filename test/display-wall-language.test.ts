@@ -113,4 +113,23 @@ language("without a configured language the address's ?lang=de decides over an E
   assert.equal(screen.errors, []);
 });
 
+language(
+  'a call alarm without a template reads "Alarm per Telefon" on a German wall and "Phone alarm" on an English one',
+  async (ctx) => {
+    const phoneAlarm = {
+      eventId: 73,
+      event: 'Alarm per Telefon',
+      eventKind: 'phone',
+      eventStartDate: new Date().toISOString(),
+    };
+    const german = await newMonitor(ctx, { configuration: { language: 'de' } });
+    const english = await newMonitor(ctx, { configuration: { language: 'en' } });
+    for (const id of [german, english]) await write(ctx, 'POST', `/api/v1/monitor/${id}/data/alarming`, phoneAlarm);
+    const [de, en] = [await openWall(ctx, german), await openWall(ctx, english)];
+    await de.waitForText('alarm-event', 'Alarm per Telefon');
+    await en.waitForText('alarm-event', 'Phone alarm');
+    assert.equal([de.errors, en.errors], [[], []]);
+  },
+);
+
 language.run();

@@ -33,7 +33,8 @@ test(
       WRONG_PINS.burst,
       true,
     );
-    const inbound = new InboundAlarms('token', configs, configs, alarms, limiter, pino({ level: 'silent' }));
+    const templates = { forAlarm: async () => null };
+    const inbound = new InboundAlarms('token', configs, configs, alarms, templates, limiter, pino({ level: 'silent' }));
     for (let i = 0; i < WRONG_PINS.burst + 2; i++) {
       await inbound.sms({ from: '+4917612345678', text: '4711 Brand' }).then(
         () => assert.unreachable('answered while the store fails'),

@@ -13,6 +13,8 @@ export interface Alarm {
   key: string;
   eventId: number | null;
   event: string;
+  /** 'phone': a call alarm without a template; the wall shows its own word for it instead of `event`. */
+  kind: 'phone' | null;
   message: string;
   address: string;
   latitude: number | null;
@@ -69,6 +71,7 @@ export function readAlarm(raw: JsonObject): Alarm {
     key: eventId !== null ? `id:${eventId}` : `event:${str(raw.event)}`,
     eventId,
     event: str(raw.event),
+    kind: raw.eventKind === 'phone' ? 'phone' : null,
     message: str(raw.message),
     address: str(geo.address),
     latitude: num(geo.latitude),

@@ -36,6 +36,7 @@ export function testAlarmAsAlarm(test: TestAlarm, configuration: JsonObject, key
     key: test.key,
     eventId: null,
     event: keyword,
+    kind: null,
     message: test.message || message,
     address: text(configuration, 'address'),
     latitude: coordinate(configuration, 'latitude'),

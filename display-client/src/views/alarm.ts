@@ -124,7 +124,11 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
       'header',
       { class: 'panel__head' },
       ctx.test ? h('p', { class: 'test-banner', 'data-testid': 'test-banner' }, t.testBanner) : null,
-      h('h1', { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': 'head' }, alarm.event || t.alarm),
+      h(
+        'h1',
+        { class: 'keyword', 'data-testid': 'alarm-event', 'data-fit': 'head' },
+        alarm.kind === 'phone' ? t.phoneAlarm : alarm.event || t.alarm,
+      ),
       h(
         'div',
         { class: 'elapsed', 'data-testid': 'alarm-elapsed' },

@@ -114,6 +114,7 @@ export const alarmsArea = defineArea({
       sms.alarming,
       call.alarming,
       alarms,
+      need('templates'),
       limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true),
       log,
     );

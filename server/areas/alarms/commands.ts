@@ -35,6 +35,10 @@ export interface AlarmInput {
   monitorIds?: number[];
   channels?: AlarmChannel[];
   templateId?: number | null;
+  /** 'phone': the keyword is the call alarm's fallback, shown in each wall's language (docs/alarms.md "Raised"). */
+  eventKind?: 'phone';
+  /** Monitors of `monitorIds` that no longer exist are left out instead of refusing the alarm (a template's list). */
+  skipUnknownMonitors?: boolean;
 }
 
 /** The answer of AL1: the alarm, and whether it was raised now (201) or by an earlier request with the key (200). */
@@ -88,8 +92,12 @@ export class AlarmCommands {
   async raise(organizationId: number, source: AlarmSource, input: AlarmInput, id?: number): Promise<AlarmView> {
     const { db, records, wall, recipients, outbox, events, log } = this.parts;
     const owned = await this.parts.monitors.list(organizationId);
-    const monitorIds = input.monitorIds ?? owned.map((m) => m.id).sort((a, b) => a - b);
-    const foreign = monitorIds.filter((m) => !owned.some((o) => o.id === m));
+    const known = (m: number) => owned.some((o) => o.id === m);
+    let chosen = input.monitorIds;
+    // A template's monitors that are gone are left out; none left: every monitor, as without a list.
+    if (chosen && input.skipUnknownMonitors) chosen = chosen.filter(known).length ? chosen.filter(known) : undefined;
+    const monitorIds = chosen ?? owned.map((m) => m.id).sort((a, b) => a - b);
+    const foreign = monitorIds.filter((m) => !known(m));
     if (foreign.length > 0) {
       throw badRequest('invalid_body', 'Alarm in wrong format or required field missing', [
         { in: 'body', path: 'monitorIds', problem: `names no monitor of the organization: ${foreign.join(', ')}` },
@@ -105,6 +113,7 @@ export class AlarmCommands {
       message: (input.message ?? '').slice(0, 10_000),
       source,
       templateId: input.templateId ?? null,
+      eventKind: input.eventKind ?? null,
       address: (input.address ?? '').slice(0, 500),
       latitude: input.latitude ?? null,
       longitude: input.longitude ?? null,

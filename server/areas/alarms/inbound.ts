@@ -10,10 +10,14 @@ import { unauthorized } from '../../errors.js';
 import type { Limiter } from '../../http/limits.js';
 import type { AlarmingConfigs } from '../channels/alarming.js';
 import type { AlarmingDoc } from '../channels/models.js';
-import type { AlarmCommands } from './commands.js';
+import type { TemplateCommands } from '../templates/commands.js';
+import type { AlarmCommands, AlarmInput } from './commands.js';
 import { maskTarget } from './gateways.js';
 
 /** Wrong PINs a sender may send before its messages are ignored, and the window they refill over. */
+/** A call alarm's keyword without a template (German: the services this is for; an English wall says "Phone alarm"). */
+export const PHONE_ALARM = 'Alarm per Telefon';
+
 export const WRONG_PINS = { burst: 5, perSeconds: 600 };
 /** What the configurations' PINs look like (schemas/channels.ts): a word of this shape is a try. */
 const PIN = /^[0-9]{4,8}$/;
@@ -57,6 +61,7 @@ export class InboundAlarms {
     private readonly smsConfigs: Pick<AlarmingConfigs, 'ofNumber'>,
     private readonly callConfigs: Pick<AlarmingConfigs, 'ofNumber'>,
     private readonly alarms: Pick<AlarmCommands, 'raise'>,
+    private readonly templates: Pick<TemplateCommands, 'forAlarm'>,
     private readonly wrongPins: Limiter,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
   ) {
@@ -96,9 +101,25 @@ export class InboundAlarms {
       input.from,
       this.callConfigs,
       (config) => config.pin === input.digits,
-      (config) => ({ event: 'Call alarm', templateId: config.alarmTemplateID ?? null }),
+      (config) => this.callAlarm(config),
     );
     return { accepted: true };
+  }
+
+  // A call raises what its configuration's template says; without one (or one of another organization,
+  // as the 2019 clients send any number) the fallback keyword, which each wall shows in its language.
+  private async callAlarm(config: AlarmingDoc): Promise<AlarmInput> {
+    const templateId = config.alarmTemplateID ?? null;
+    const template = await this.templates.forAlarm(config.organizationID, templateId);
+    if (!template) return { event: PHONE_ALARM, eventKind: 'phone', templateId };
+    return {
+      event: template.event,
+      message: template.message,
+      units: template.units,
+      ...(template.channels ? { channels: template.channels } : {}),
+      ...(template.monitorIds ? { monitorIds: template.monitorIds, skipUnknownMonitors: true } : {}),
+      templateId,
+    };
   }
 
   private async receive(
@@ -106,7 +127,7 @@ export class InboundAlarms {
     from: string,
     configs: Pick<AlarmingConfigs, 'ofNumber'>,
     matches: (config: AlarmingDoc) => boolean,
-    describe: (config: AlarmingDoc) => { event: string; message?: string; templateId?: number | null },
+    describe: (config: AlarmingDoc) => AlarmInput | Promise<AlarmInput>,
     tries = 1,
   ): Promise<void> {
     this.counts.accepted++;
@@ -138,7 +159,7 @@ export class InboundAlarms {
     await this.wrongPins.give(number, spent);
     // One alarm per organization whose configuration matched (a number may serve several).
     for (const config of matched) {
-      const alarm = await this.alarms.raise(config.organizationID, source, describe(config));
+      const alarm = await this.alarms.raise(config.organizationID, source, await describe(config));
       this.counts.raised++;
       this.log.info(
         { source, from: maskTarget(number), organizationId: config.organizationID, alarmId: alarm.id },

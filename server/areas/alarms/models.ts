@@ -22,6 +22,8 @@ export interface AlarmDoc {
   message: string;
   source: AlarmSource;
   templateId: number | null;
+  /** 'phone': a call alarm without a template, its keyword the fallback each wall shows in its language. */
+  eventKind?: 'phone' | null;
   address: string;
   latitude: number | null;
   longitude: number | null;
@@ -107,6 +109,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       message: String,
       source: String,
       templateId: { type: Number, default: null },
+      eventKind: { type: String, default: null },
       address: String,
       latitude: { type: Number, default: null },
       longitude: { type: Number, default: null },

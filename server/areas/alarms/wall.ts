@@ -122,6 +122,8 @@ export class AlarmWall {
     return {
       eventId: doc.id,
       event: doc.event,
+      // The wall shows the fallback keyword in its own language (display-client/src/alarms.ts).
+      ...(doc.eventKind ? { eventKind: doc.eventKind } : {}),
       ...(doc.message ? { message: doc.message } : {}),
       eventStartDate: doc.startedAt.toISOString(),
       ...(geo ? { geo } : {}),
