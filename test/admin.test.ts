@@ -101,11 +101,29 @@ admin('org create → {id, name}; user create → {id, name}; member add → {or
   state.memberId = sam.id;
 
   const asAdmin = ok(await run('member', 'add', '--org', String(org.id), '--user', String(alex.id), '--role', 'admin'));
-  assert.equal(asAdmin, { organizationId: org.id, userId: alex.id, role: 'admin' });
+  assert.equal(asAdmin, { organizationId: org.id, userId: alex.id, role: 'admin', units: [] });
   const asMember = ok(
-    await run('member', 'add', '--org', String(org.id), '--user', String(sam.id), '--role', 'member'),
+    await run(
+      'member',
+      'add',
+      '--org',
+      String(org.id),
+      '--user',
+      String(sam.id),
+      '--role',
+      'member',
+      '--units',
+      'HLF 20/1, ELW 1',
+    ),
   );
-  assert.equal(asMember, { organizationId: org.id, userId: sam.id, role: 'member' });
+  assert.equal(asMember, { organizationId: org.id, userId: sam.id, role: 'member', units: ['HLF 20/1', 'ELW 1'] });
+  // Added again (another role): the units stay unless given; member units changes them alone.
+  const again = ok(await run('member', 'add', '--org', String(org.id), '--user', String(sam.id), '--role', 'member'));
+  assert.equal(again.units, ['HLF 20/1', 'ELW 1']);
+  const moved = ok(
+    await run('member', 'units', '--org', String(org.id), '--user', String(sam.id), '--units', 'DLK 23'),
+  );
+  assert.equal(moved, { organizationId: org.id, userId: sam.id, role: 'member', units: ['DLK 23'] });
 });
 
 admin('apikey create and pat create → {id, token} with distinct random tokens', async () => {
@@ -225,13 +243,13 @@ admin(
     assert.equal(users, byId(users), 'listed by ID');
     const alex = users.find((u: { id: number }) => u.id === state.adminId);
     assert.is(alex.name, 'Alex');
-    assert.equal(alex.memberships, [{ organizationId: state.orgId, role: 'admin' }]);
+    assert.equal(alex.memberships, [{ organizationId: state.orgId, role: 'admin', units: [] }]);
     const members = ok(await run('member', 'list', '--org', String(state.orgId)));
     assert.equal(members, {
       organizationId: state.orgId,
       members: byId([
-        { userId: state.adminId!, name: 'Alex', role: 'admin' },
-        { userId: state.memberId!, name: 'Sam', role: 'member' },
+        { userId: state.adminId!, name: 'Alex', role: 'admin', units: [] },
+        { userId: state.memberId!, name: 'Sam', role: 'member', units: ['DLK 23'] },
       ]),
     });
     // A request with the member's token is recorded as its last use.

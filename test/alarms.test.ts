@@ -203,8 +203,11 @@ s(
             event: 'B3 Wohnungsbrand',
             awaiting: 2,
             geo: { address: 'Hauptstraße 40', latitude: 52.52, longitude: 13.41 },
-            // The alerted members, awaiting their answers, in the alarm's first unit.
-            units: [{ name: 'HLF 20', feedback: [2, 2] }],
+            // The alerted members, awaiting their answers: no unit of theirs is the alarm's, so they are listed apart.
+            units: [
+              { name: 'HLF 20', feedback: [] },
+              { name: '', feedback: [2, 2] },
+            ],
           },
         );
       }

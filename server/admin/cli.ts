@@ -43,6 +43,22 @@ function role(value: string | boolean | undefined): 'admin' | 'member' {
   return value;
 }
 
+// "HLF 20/1, ELW 1": the unit names, each at most 100 characters, at most 20; "" is none.
+function units(value: string | boolean | undefined): string[] {
+  if (typeof value !== 'string') throw new UsageError('--units needs the unit names, comma-separated ("" for none)');
+  const list = [
+    ...new Set(
+      value
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (list.length > 20 || list.some((u) => u.length > 100))
+    throw new UsageError('--units takes at most 20 names of at most 100 characters');
+  return list;
+}
+
 const COMMANDS: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
@@ -77,10 +93,18 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'member add': {
-    usage: 'member add --org ID --user ID --role admin|member',
+    usage: 'member add --org ID --user ID --role admin|member [--units "HLF 20/1,ELW 1"]',
     prepare: (f) => {
       const [org, user, r] = [id(f.org, 'org'), id(f.user, 'user'), role(f.role)];
-      return (i) => i.addMember(org, user, r);
+      const list = f.units === undefined ? undefined : units(f.units);
+      return (i) => i.addMember(org, user, r, list);
+    },
+  },
+  'member units': {
+    usage: 'member units --org ID --user ID --units "HLF 20/1,ELW 1"',
+    prepare: (f) => {
+      const [org, user, list] = [id(f.org, 'org'), id(f.user, 'user'), units(f.units)];
+      return (i) => i.setMemberUnits(org, user, list);
     },
   },
   'member remove': {
@@ -154,7 +178,7 @@ function prepare(argv: string[]): Run {
       allowPositionals: true,
       options: {
         ...Object.fromEntries(
-          ['name', 'org', 'user', 'role', 'id', 'records', 'dir'].map((k) => [k, { type: 'string' as const }]),
+          ['name', 'org', 'user', 'role', 'id', 'records', 'dir', 'units'].map((k) => [k, { type: 'string' as const }]),
         ),
         replace: { type: 'boolean' as const },
       },

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { credentialsChanged } from './credential-changes.js';
 import { organizationExists, userExists } from './lookup.js';
-import { identityModels, type Role, type TokenKind } from './models.js';
+import { identityModels, type MembershipEntry, type Role, type TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
 /** The identity commands over one database. */
@@ -33,13 +33,28 @@ export class IdentityCommands {
   }
 
   /** Adds a user to an organization, or changes his role there. */
-  async addMember(organizationId: number, userId: number, role: Role) {
+  async addMember(organizationId: number, userId: number, role: Role, units?: string[]) {
     await this.requireOrganization(organizationId);
-    await this.changeMemberships(userId, (list) => [
-      ...list.filter((m) => m.organizationId !== organizationId),
-      { organizationId, role },
-    ]);
-    return { organizationId, userId, role };
+    let kept: string[] = [];
+    await this.changeMemberships(userId, (list) => {
+      kept = units ?? list.find((m) => m.organizationId === organizationId)?.units ?? [];
+      return [...list.filter((m) => m.organizationId !== organizationId), { organizationId, role, units: kept }];
+    });
+    return { organizationId, userId, role, units: kept };
+  }
+
+  /** Sets the units a member rides in an organization (the wall lists him under them). */
+  async setMemberUnits(organizationId: number, userId: number, units: string[]) {
+    let role: Role | null = null;
+    await this.changeMemberships(userId, (list) =>
+      list.map((m) => {
+        if (m.organizationId !== organizationId) return m;
+        role = m.role;
+        return { ...m, units };
+      }),
+    );
+    if (!role) throw notFound(`User ${userId} is not a member of organization ${organizationId}`);
+    return { organizationId, userId, role, units };
   }
 
   /** Removes a user from an organization; his screens there are disconnected within the hub's recheck. */
@@ -58,16 +73,15 @@ export class IdentityCommands {
   }
 
   // Read-modify-write of one user's memberships, one change at a time across processes.
-  private async changeMemberships(
-    userId: number,
-    change: (list: Array<{ organizationId: number; role: Role }>) => Array<{ organizationId: number; role: Role }>,
-  ) {
+  private async changeMemberships(userId: number, change: (list: MembershipEntry[]) => MembershipEntry[]) {
     const { User } = this.models;
     const { Lock } = this.db.system;
     await withClaimLock(Lock, `user:${userId}`, async () => {
       const user = await User.findById(String(userId)).lean();
       if (!user) throw notFound(`User ${userId} not found`);
-      const next = change(user.memberships.map(({ organizationId, role }) => ({ organizationId, role })));
+      const next = change(
+        user.memberships.map(({ organizationId, role, units }) => ({ organizationId, role, units: units ?? [] })),
+      );
       await User.updateOne({ _id: String(userId) }, { $set: { memberships: next } });
       // A user who left an organization: the hub's next recheck looks at his sockets.
       if (user.memberships.some((m) => !next.some((n) => n.organizationId === m.organizationId)))
@@ -122,7 +136,11 @@ export class IdentityCommands {
         id: Number(u._id),
         name: u.name,
         createdAt: u.createdAt.toISOString(),
-        memberships: u.memberships.map(({ organizationId: org, role }) => ({ organizationId: org, role })),
+        memberships: u.memberships.map(({ organizationId: org, role, units }) => ({
+          organizationId: org,
+          role,
+          units: units ?? [],
+        })),
       }))
       .sort((a, b) => a.id - b.id);
   }
@@ -134,6 +152,7 @@ export class IdentityCommands {
       userId: u.id,
       name: u.name,
       role: u.memberships.find((m) => m.organizationId === organizationId)!.role,
+      units: u.memberships.find((m) => m.organizationId === organizationId)!.units,
     }));
   }
 

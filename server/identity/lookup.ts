@@ -55,6 +55,26 @@ export async function namesOf(db: Connected, userIds: number[]): Promise<Map<num
   return new Map(users.filter((u) => u !== null).map((u) => [Number(u._id), u.name]));
 }
 
+/** The names of the given users and the units each rides in the organization (exact lookups; an unknown user is left out). */
+export async function crewOf(
+  db: Connected,
+  organizationId: number,
+  userIds: number[],
+): Promise<Map<number, { name: string; units: string[] }>> {
+  const unique = [...new Set(userIds)];
+  const users = await Promise.all(
+    unique.map((id) => identityModels(db).User.findById(String(id), { name: 1, memberships: 1 }).lean()),
+  );
+  return new Map(
+    users
+      .filter((u) => u !== null)
+      .map((u) => [
+        Number(u._id),
+        { name: u.name, units: u.memberships.find((m) => m.organizationId === organizationId)?.units ?? [] },
+      ]),
+  );
+}
+
 /** Which of the credentials (token _ids) exist and are not revoked. */
 export async function validCredentials(db: Connected, credentials: string[]): Promise<Set<string>> {
   const tokens = await Promise.all(

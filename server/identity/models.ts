@@ -18,6 +18,8 @@ export interface Organization {
 export interface MembershipEntry {
   organizationId: number;
   role: Role;
+  /** The units (vehicles) he rides in this organization, by name: the wall lists him under them. */
+  units?: string[];
 }
 
 export interface User {
@@ -97,6 +99,7 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
             {
               organizationId: { type: Number, required: true },
               role: { type: String, required: true, enum: ['admin', 'member'] },
+              units: { type: [String], default: undefined },
             },
             { _id: false },
           ),

@@ -8,7 +8,7 @@ import type { JsonObject } from '../../../common/monitor-data.js';
 import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import type { OrganizationEvents } from '../../hub/events.js';
-import { namesOf } from '../../identity/lookup.js';
+import { crewOf } from '../../identity/lookup.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import type { AlarmDoc, AnswerDoc, DeliveryItem } from './models.js';
 import { geoOf, notified, type AlarmPresenter } from './presenter.js';
@@ -99,25 +99,30 @@ export class AlarmWall {
     });
   }
 
-  // The alarm as its monitors show it: the counters, and the alerted and answering members by name in
-  // the alarm's first unit (a unit without a name when it names none): 1 coming, 0 not, 2 awaiting.
+  // The alarm as its monitors show it: the counters, and the alerted and answering members by name (1
+  // coming, 0 not, 2 awaiting), each under the first of his units (his membership's) that the alarm names
+  // — or, when it names none, under his own units — and those without one in a unit without a name.
   private async project(doc: AlarmDoc, items: DeliveryItem[], answers: AnswerDoc[]): Promise<JsonObject> {
     const answered = new Map(answers.map((a) => [a.userId, a.response]));
     const alerted = [...new Set([...notified(items), ...answered.keys()])];
-    const names = await namesOf(this.db, alerted);
+    const crew = await crewOf(this.db, doc.organizationId, alerted);
     const members = alerted
       .map((userId) => ({
-        name: names.get(userId) ?? `#${userId}`,
+        name: crew.get(userId)?.name ?? `#${userId}`,
+        units: crew.get(userId)?.units ?? [],
         feedback: answered.has(userId) ? Number(answered.get(userId)) : 2,
       }))
       .sort((a, b) => a.feedback - b.feedback || a.name.localeCompare(b.name))
       .slice(0, WALL_MEMBERS);
-    const units =
-      doc.units.length > 0
-        ? doc.units.map((name, i) => ({ name, feedback: i === 0 ? members : [] }))
-        : members.length > 0
-          ? [{ name: '', feedback: members }]
-          : [];
+    const names = doc.units.length > 0 ? doc.units : [...new Set(members.flatMap((m) => m.units))];
+    const unitOf = (m: { units: string[] }) => m.units.find((u) => names.includes(u)) ?? '';
+    const feedback = (name: string) =>
+      members.filter((m) => unitOf(m) === name).map(({ name: member, feedback: f }) => ({ name: member, feedback: f }));
+    const apart = feedback('');
+    const units = [
+      ...names.map((name) => ({ name, feedback: feedback(name) })),
+      ...(apart.length > 0 ? [{ name: '', feedback: apart }] : []),
+    ];
     const geo = geoOf(doc);
     return {
       eventId: doc.id,
