@@ -39,13 +39,34 @@ async function main(): Promise<void> {
   for (const line of describeConfig()) say(`  ${line}`);
 
   let database: LaunchedDatabase | null = null;
-  let service: RunningService;
+  let service: RunningService | null = null;
+  // Ctrl-C or SIGTERM at any moment: while starting, what was started is stopped and the process ends
+  // (130 or 143); once running, in-flight requests finish first.
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      say(service ? `${signal}: finishing in-flight requests, then stopping` : `${signal} while starting: stopping`);
+      try {
+        if (service) await service.close();
+        else await scheduler.stop();
+        await database?.stop();
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        process.exitCode = 1;
+      }
+      say('stopped');
+      process.exit(service ? undefined : signal === 'SIGINT' ? 130 : 143);
+    });
+  }
+
   try {
     // Everything that can be checked is checked before a database is started.
     await preflight(config, { dataDirUses: dataDirUses(config, { keyFile: true }), port: true });
-    // The integration secrets' key is named (never shown) at start; without SECRETS_KEY its file is made now.
-    const secrets = openKeyring(config);
-    say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
+    // A key file that is there is checked now; a missing one is made once the service runs (a start that
+    // fails leaves nothing behind).
+    openKeyring(config, { create: false });
     if (config.mongodbUri && !config.secretsKey)
       say(
         'warning: MONGODB_URI is set but SECRETS_KEY is not: every process of this service needs the ' +
@@ -54,11 +75,16 @@ async function main(): Promise<void> {
     database = await launchDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, say, scheduler });
     say(`database: ${database.engine} at ${redactUri(database.uri)}`);
     service = await startService(config, database.uri, log, { scheduler });
+    // The integration secrets' key is named (never shown); without SECRETS_KEY its file is made now.
+    const secrets = openKeyring(config);
+    say(`integration secrets key: id ${secrets.keyring.keyId} (${secrets.source})`);
   } catch (err) {
+    if (stopping) return;
     await scheduler.stop();
     await database?.stop().catch((stopErr: unknown) => say(`the embedded database did not stop: ${stopErr}`));
     fail(err, config);
   }
+  if (stopping || !service) return;
   say(
     `installation ${service.installationId}; Redis channels and keys under "${service.redisPrefix}"` +
       (config.redisUrl ? '' : ' (no REDIS_URL: unused)'),
@@ -76,23 +102,6 @@ async function main(): Promise<void> {
     say('no organization yet; create the first one and a token for it:');
     say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
     say(`  ${env}npm run --silent admin -- apikey create --org 1 --name station`);
-  }
-
-  let stopping = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, async () => {
-      if (stopping) return;
-      stopping = true;
-      say(`${signal}: finishing in-flight requests, then stopping`);
-      try {
-        await service.close();
-        await database?.stop();
-      } catch (err) {
-        log.error({ err }, 'error during shutdown');
-        process.exitCode = 1;
-      }
-      process.exit();
-    });
   }
 }
 

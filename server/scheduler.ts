@@ -62,6 +62,11 @@ export class Scheduler {
     if (this.started && !this.stopped) this.wait(job);
   }
 
+  /** True once stop() was called: the process is stopping. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
   /** Starts every job registered so far. */
   start(): void {
     if (this.started) return;

@@ -88,7 +88,7 @@ export async function startService(
   const io = createIo(redis, redisPrefix);
   const broadcasts = new HubBroadcasts(io, credentials, redis, log);
   let live: MonitorLive | undefined;
-  const { parts, operations } = buildAreas(areas, {
+  const built = buildAreas(areas, {
     config,
     db,
     log,
@@ -105,6 +105,7 @@ export async function startService(
         resyncMs: config.hubResyncMs,
       })),
   });
+  const { parts, operations } = built;
   const { monitor, screens, things } = parts;
   if (!live || !monitor || !screens || !things) throw new Error('the monitor, screens and things areas must be built');
   const monitorLive = live;
@@ -165,7 +166,6 @@ export async function startService(
   // later (docs/hub.md "Reconnect storms").
   const port = await web.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   scheduler.start();
-  const alarms = parts.alarms!;
 
   return {
     server: web.server,
@@ -182,7 +182,7 @@ export async function startService(
       const closed = web.close();
       await scheduler.stop();
       monitorLive.close();
-      await alarms.outbox.stop();
+      await built.close();
       await hub!.close();
       await closed;
       await redis?.close();

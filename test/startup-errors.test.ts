@@ -137,6 +137,13 @@ startup(
   },
 );
 
+startup('a start that fails leaves no secrets key file behind (without SECRETS_KEY)', async (ctx) => {
+  const port = await freePort();
+  const exit = await start(ctx, { MONGODB_URI: `mongodb://127.0.0.1:${port}/alarmhub`, SECRETS_KEY: undefined });
+  refusal(exit);
+  assert.not.ok(fs.existsSync(path.join(ctx.dataDir, 'secrets.key')), 'secrets.key written by a start that failed');
+});
+
 startup('a port in use: one line naming PORT, before any database is started', async (ctx) => {
   const holder = net.createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

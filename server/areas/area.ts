@@ -56,6 +56,12 @@ export interface Area<K extends AreaName = AreaName> {
   schemas: Array<Record<string, unknown>>;
   build(ctx: AreaContext): AreaParts[K];
   operations(parts: AreaParts[K]): Operation[];
+  /**
+   * Finishes the area's background work when the service stops (after it stopped accepting requests and
+   * its periodic jobs, before the hub, Redis and the database close): no new work starts, the work in
+   * flight is waited for. Areas close in the reverse of the list's order.
+   */
+  close?(parts: AreaParts[K]): Promise<void>;
 }
 
 /** Declares an area (see the file's head). */
@@ -72,11 +78,16 @@ export function schemasOf(modules: Array<Record<string, unknown>>): Schema[] {
   );
 }
 
-/** Builds every area in the list's order; their parts by name, and every operation in that order. */
-export function buildAreas(
-  list: readonly Area[],
-  ctx: Omit<AreaContext, 'need'>,
-): { parts: Partial<AreaParts>; operations: Operation[] } {
+/** The built areas: their parts by name, every operation in the list's order, and how to close them. */
+export interface BuiltAreas {
+  parts: Partial<AreaParts>;
+  operations: Operation[];
+  /** Closes every area that has background work, the last built first. */
+  close(): Promise<void>;
+}
+
+/** Builds every area in the list's order. */
+export function buildAreas(list: readonly Area[], ctx: Omit<AreaContext, 'need'>): BuiltAreas {
   const parts: Partial<Record<AreaName, unknown>> = {};
   const context: AreaContext = {
     ...ctx,
@@ -91,5 +102,11 @@ export function buildAreas(
     parts[area.name] = own;
     return { area, own };
   });
-  return { parts: parts as Partial<AreaParts>, operations: built.flatMap(({ area, own }) => area.operations(own)) };
+  return {
+    parts: parts as Partial<AreaParts>,
+    operations: built.flatMap(({ area, own }) => area.operations(own)),
+    async close() {
+      for (const { area, own } of [...built].reverse()) await area.close?.(own);
+    },
+  };
 }

@@ -116,9 +116,12 @@ function supervise(
   let busy = false;
   let downSince: number | null = null;
 
+  // Shutting down (this process's scheduler stopped, or stop() called): the database is never started
+  // again, whoever stopped it.
+  const ending = () => stopping || (scheduler?.stopping ?? false);
   const watch = (started: Started) => {
     started.exited.then(() => {
-      if (stopping || owned !== started) return;
+      if (ending() || owned !== started) return;
       say(`the embedded database (pid ${started.pid}) exited; starting it again`);
       void check(true);
     });
@@ -126,7 +129,7 @@ function supervise(
   if (owned) watch(owned);
 
   const check = async (urgent = false) => {
-    if (busy || stopping) return;
+    if (busy || ending()) return;
     busy = true;
     try {
       const state = await readState(stateFile);
@@ -231,6 +234,8 @@ async function startMongod(dataDir: string, wanted: number): Promise<Started> {
   const child = privately(() =>
     spawn('mongod', ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1'], {
       stdio: ['ignore', 'ignore', 'ignore'],
+      // Its own process group: Ctrl-C in the terminal stops the service, which stops the database.
+      detached: true,
     }),
   );
   const uri = `mongodb://127.0.0.1:${port}/`;
@@ -282,6 +287,9 @@ async function startFerret(dataDir: string, say: Say, port: number): Promise<Sta
   const child = privately(() =>
     spawn(BINARY, ['-dir', dir, '-listen', `127.0.0.1:${port}`, '-exit-with-stdin'], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: Ctrl-C in the terminal stops the service, which stops the database
+      // after the service's last write (the lifeline above still ends it if this process dies).
+      detached: true,
     }),
   );
   child.stderr!.pipe(log);

@@ -23,6 +23,7 @@ export interface AlarmParts {
   answers: AlarmAnswers;
   inbound: InboundAlarms;
   outbox: AlarmOutbox;
+  wall: AlarmWall;
 }
 
 declare module '../area.js' {
@@ -145,7 +146,12 @@ export const alarmsArea = defineArea({
       'SMS and calls ignored because their sender sent too many wrong PINs',
       () => inbound.counts.throttled,
     );
-    return { alarms, answers, inbound, outbox };
+    return { alarms, answers, inbound, outbox, wall };
+  },
+  // The deliveries in flight record their results, and the wall's rewrites finish, before the database closes.
+  async close({ outbox, wall }) {
+    await outbox.stop();
+    await wall.stop();
   },
   operations: ({ alarms, inbound }) => alarmOperations({ alarms, inbound }),
 });

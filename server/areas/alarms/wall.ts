@@ -22,6 +22,9 @@ const RETRIES = 3;
 /** Shows alarms on their monitors and keeps their counters and members current there. */
 export class AlarmWall {
   private readonly rewrites = new Map<number, { again: boolean }>();
+  // The rewrite loops running, for stop() to wait for; none starts once stopping.
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly db: Database,
@@ -42,15 +45,29 @@ export class AlarmWall {
     await this.show(doc, { eventId: doc.id, eventEndDate: endedAt.toISOString() }, 'patch');
   }
 
+  /** Stops taking changes and waits for the rewrites under way (the service is stopping). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
   /** Deliveries or answers of the alarm changed: its wall (while it runs) and the room's counts follow. */
   changed(alarmId: number): void {
-    void this.records
-      .find(alarmId)
-      .then((doc) => {
-        if (doc && !doc.endedAt) this.rewriteSoon(doc);
-        else if (doc) return this.announce(alarmId);
-      })
-      .catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced'));
+    if (this.stopping) return;
+    this.track(
+      this.records
+        .find(alarmId)
+        .then((doc) => {
+          if (doc && !doc.endedAt) this.rewriteSoon(doc);
+          else if (doc) return this.announce(alarmId);
+        })
+        .catch((err) => this.log.warn({ err, alarmId }, 'alarm:updated could not be announced')),
+    );
+  }
+
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
   }
 
   /** As changed(), for an alarm already read. */
@@ -60,9 +77,10 @@ export class AlarmWall {
       pending.again = true;
       return;
     }
+    if (this.stopping) return;
     const state = { again: true };
     this.rewrites.set(doc.id, state);
-    void (async () => {
+    const run = (async () => {
       try {
         for (let failures = 0; state.again;) {
           state.again = false;
@@ -83,6 +101,7 @@ export class AlarmWall {
         this.rewrites.delete(doc.id);
       }
     })();
+    this.track(run);
   }
 
   // The counters and the members from every answer stored. Under the alarm's lock, so that of two

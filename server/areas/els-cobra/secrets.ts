@@ -90,11 +90,22 @@ export interface KeyringSource {
  */
 export function openKeyring(
   config: Pick<Config, 'secretsKey' | 'secretsPreviousKeys' | 'secretsKeyFile'>,
-): KeyringSource {
+  options: { create: false },
+): KeyringSource | null;
+export function openKeyring(
+  config: Pick<Config, 'secretsKey' | 'secretsPreviousKeys' | 'secretsKeyFile'>,
+  options?: { create?: true },
+): KeyringSource;
+// The keyring from SECRETS_KEY or the key file; the file is made when missing unless `create` is false (then null).
+export function openKeyring(
+  config: Pick<Config, 'secretsKey' | 'secretsPreviousKeys' | 'secretsKeyFile'>,
+  { create = true }: { create?: boolean } = {},
+): KeyringSource | null {
   const previous = config.secretsPreviousKeys.map((k) => parseKey(k)!);
   if (config.secretsKey) return { keyring: new Keyring(parseKey(config.secretsKey)!, previous), source: 'SECRETS_KEY' };
   const file = config.secretsKeyFile;
   let created = false;
+  if (!create && !fs.existsSync(file)) return null;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
