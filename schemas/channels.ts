@@ -11,12 +11,15 @@ const optionalOrganization = {
 const organizationId = { ...int64Id, examples: [7] } as const;
 const userId = { ...int64Id, examples: [42] } as const;
 
-/** A gsm number: E.164 with 00 for the plus sign (the country code is checked with libphonenumber-js). */
+/**
+ * A gsm number: E.164 with 00 or + (stored and answered with 00, the 2019 interface's form; the country
+ * code is checked with libphonenumber-js).
+ */
 export const gsm = {
   type: 'string',
-  pattern: '^00[1-9][0-9]{6,14}$',
+  pattern: '^(00|\\+)[1-9][0-9]{6,14}$',
   maxLength: 17,
-  description: 'E.164 with 00 in place of +, e.g. 004917612345678',
+  description: 'E.164 with 00 in place of + (004917612345678); +4917612345678 is taken and stored as 0049…',
 } as const;
 
 export const OrganizationIdQuery = {

@@ -110,4 +110,26 @@ s("another organization's template is 404 to read, replace and delete, and a PUT
   assert.is((await member.get(`${BASE}/${mine.body.id}`)).body.name, 'Vollalarm');
 });
 
+s('the other spelling of the organization (organizationId) is taken; both at once are a 400', async (ctx) => {
+  const c = client(ctx.svc.url, as.key(ctx.a));
+  const { organizationID, ...rest } = body(ctx.a.orgId);
+  const other = await c.post(BASE, { ...rest, organizationId: organizationID });
+  assert.is(other.status, 201, JSON.stringify(other.body));
+  assert.is(other.body.organizationId, ctx.a.orgId);
+  expectBadRequest(
+    await c.post(BASE, { ...body(ctx.a.orgId), organizationId: ctx.a.orgId }),
+    'invalid_body',
+    TEMPLATE,
+    'body',
+    'organizationId',
+  );
+  // And the other way round: a journal category spelled organizationID.
+  const category = await c.post('/api/v1/journal/categories', {
+    name: 'Lage',
+    description: '',
+    organizationID: ctx.a.orgId,
+  });
+  assert.is(category.status, 201, JSON.stringify(category.body));
+});
+
 s.run();

@@ -66,7 +66,7 @@ for (const {
       expectBadRequest(await c.post(path, body(ctx, { pin: '123' })), 'invalid_body', PAYLOAD, 'body', 'pin');
       expectBadRequest(await c.post(path, body(ctx, { pin: '123456789' })), 'invalid_body', PAYLOAD, 'body', 'pin');
       expectBadRequest(await c.post(path, body(ctx, { pin: '12a4' })), 'invalid_body', PAYLOAD, 'body', 'pin');
-      for (const gsm of ['+4917612345678', '017612345678', '0049123', '00999123456789', '0044163296098']) {
+      for (const gsm of ['+49 17612345678', '017612345678', '0049123', '+49123', '00999123456789', '0044163296098']) {
         expectBadRequest(await c.post(path, body(ctx, { gsm })), 'invalid_body', PAYLOAD, 'body', 'gsm');
       }
       expectBadRequest(await c.post(path, body(ctx, { colour: 'red' })), 'invalid_body', PAYLOAD, 'body', 'colour');

@@ -84,8 +84,13 @@ for (const {
     expectBadRequest(await c.post(base), 'invalid_body', PAYLOAD, 'body');
     expectBadRequest(await c.post(base, { name: 'x', ownerID: me }), 'invalid_body', PAYLOAD, 'body', 'gsm');
     expectBadRequest(await c.post(base, { gsm: '004917612345678' }), 'invalid_body', PAYLOAD, 'body', 'ownerID');
-    for (const gsm of ['+4917612345678', '4917612345678', '0049176', '00999123456789'])
+    for (const gsm of ['+49 176 12345678', '4917612345678', '0049176', '+49176', '00999123456789'])
       expectBadRequest(await c.post(base, number(me, { gsm })), 'invalid_body', PAYLOAD, 'body', 'gsm');
+    // "+49…" as the inbound doors take it is stored and answered as "0049…".
+    const plus = await c.post(base, number(me, { gsm: '+4917698765432' }));
+    assert.is(plus.status, 200, JSON.stringify(plus.body));
+    assert.is(plus.body.gsm, '004917698765432');
+    await c.delete(`${base}/${plus.body.id}`);
     expectBadRequest(
       await c.post(base, number(me, { name: 'n'.repeat(101) })),
       'invalid_body',

@@ -214,7 +214,8 @@ export function mountOperations(
           let body: unknown;
           if (op.body) {
             if (raw === undefined) throw validator.missingBody(op.body.message);
-            body = validator.check(op.body.schema, raw, 'body', op.body.message, ctx.state.bodyBytes as number);
+            const spelled = validator.organizationSpelling(op.body.schema, raw);
+            body = validator.check(op.body.schema, spelled, 'body', op.body.message, ctx.state.bodyBytes as number);
           }
           const result = await op.handler({ ...input, body, authorized });
           if (ctx.state.notModified) {

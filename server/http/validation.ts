@@ -75,6 +75,27 @@ export class Validator {
     throw badRequest(code, message, details);
   }
 
+  /**
+   * A body as schema `id` spells the organization: the areas inherited both `organizationID` (monitor,
+   * sms, call, alarms) and `organizationId` (journal, things) from the 2019 interface, and a client
+   * that sends the other spelling (where the schema has one and the body not) is taken at its word
+   * (docs/api.md "Base, formats, IDs").
+   */
+  organizationSpelling(id: string, body: unknown): unknown {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    const properties = (this.schema(id).properties ?? {}) as Record<string, unknown>;
+    for (const [wanted, other] of [
+      ['organizationID', 'organizationId'],
+      ['organizationId', 'organizationID'],
+    ]) {
+      if (wanted in properties && !(other in properties) && other in body && !(wanted in body)) {
+        const { [other]: value, ...rest } = body as Record<string, unknown>;
+        return { ...rest, [wanted]: value };
+      }
+    }
+    return body;
+  }
+
   /** The 400 for a request that needs a body and sent none. */
   missingBody(message: string) {
     return badRequest('invalid_body', message, [{ in: 'body', path: '(body)', problem: 'is required' }]);

@@ -76,7 +76,7 @@ export class AlarmingConfigs {
   async create(actor: Actor, input: AlarmingCreateInput): Promise<AlarmingView> {
     if (!canConfigure(actor, input.organizationID))
       throw forbidden("Alarming configurations are written by organization admins and the organization's API key");
-    checkGsm(input.gsm, PAYLOAD);
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
     const id = String(await this.db.ids.next(this.idName));
     const fields = {
       organizationID: input.organizationID,
@@ -109,7 +109,7 @@ export class AlarmingConfigs {
     if (input.organizationID !== undefined && input.organizationID !== current.organizationID) {
       throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'organizationID', problem: 'cannot be changed' }]);
     }
-    checkGsm(input.gsm, PAYLOAD);
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
     const { id: _id, organizationID: _org, ...set } = input;
     // A new number is indexed before it is stored and the old one dropped after: never missed.
     if (input.gsm !== undefined && input.gsm !== current.gsm) await this.byNumber.add(input.gsm, current._id);

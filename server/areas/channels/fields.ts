@@ -3,10 +3,12 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { MAX_SAFE_ID } from '../../../schemas/common.js';
 import { badRequest } from '../../errors.js';
 
-/** A gsm number (E.164 with 00 for +) must name a real country code and have a length valid there. */
-export function checkGsm(gsm: string | undefined, message: string): void {
-  if (gsm === undefined) return;
-  if (parsePhoneNumberFromString(`+${gsm.slice(2)}`)?.isValid()) return;
+/** A gsm number (E.164 with 00 or +) must name a real country code and a length valid there; its stored form (00). */
+export function checkGsm<T extends string | undefined>(gsm: T, message: string): T {
+  if (gsm === undefined) return gsm;
+  // "+49…" is taken as "0049…", the form the 2019 interface stores and answers.
+  const stored = gsm.startsWith('+') ? `00${gsm.slice(1)}` : gsm;
+  if (parsePhoneNumberFromString(`+${stored.slice(2)}`)?.isValid()) return stored as T;
   throw badRequest('invalid_body', message, [
     {
       in: 'body',

@@ -43,7 +43,7 @@ export class ChannelNumbers {
 
   /** S11/C8: name defaults to empty, active to true. */
   async create(actor: Actor, organizationId: number | undefined, input: NumberCreateInput): Promise<NumberView> {
-    checkGsm(input.gsm, PAYLOAD);
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
     const doc = await this.owned.create(actor, organizationId, input.ownerID, {
       name: input.name ?? '',
       gsm: input.gsm,
@@ -60,7 +60,7 @@ export class ChannelNumbers {
     organizationId: number | undefined,
     input: NumberUpdateInput,
   ): Promise<NumberView> {
-    checkGsm(input.gsm, PAYLOAD);
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
     const { id: _id, ...set } = input;
     return presentNumber(await this.owned.update(actor, id, organizationId, set, PAYLOAD));
   }
