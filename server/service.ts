@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/database.js';
 import { RESTORE_CHECK_MS, watchRestores } from './db/restores.js';
 import { installationId as loadInstallationId } from './db/system.js';
+import { homeRoutes } from './display/home.js';
 import { displayRoutes } from './display/routes.js';
 import { Limits } from './http/limits.js';
 import { gracefulServer } from './http/server.js';
@@ -134,7 +135,7 @@ export async function startService(
     metrics,
     trustProxy: config.trustProxy,
     readiness,
-    extraRoutes: [await displayRoutes(config.tileUrl)],
+    extraRoutes: [await displayRoutes(config.tileUrl), homeRoutes()],
   });
 
   const web = gracefulServer(app.callback(), { shutdownTimeoutMs: config.shutdownTimeoutMs, log });
