@@ -1,5 +1,8 @@
 // The admin command line (docs/api.md "Authentication and permissions") as a user runs it: every command prints one
 // JSON object on stdout, and what it creates works against the API.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { runAdmin, type CliResult } from './helpers/cli.js';
@@ -280,5 +283,17 @@ admin(
     assert.is(missing.json.error, 'not_found');
   },
 );
+
+admin('a command on a DATA_DIR no service runs on says that it started the database itself', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'alarm-hub-admin-'));
+  try {
+    const res = await runAdmin(['org', 'list'], { DATA_DIR: dataDir, MONGODB_URI: undefined, LOG_LEVEL: 'silent' });
+    assert.is(res.code, 0, res.stderr);
+    assert.equal(res.json, { organizations: [] });
+    assert.match(res.stderr, `note: no service runs on DATA_DIR ${dataDir}; this command started its database itself`);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
 
 admin.run();

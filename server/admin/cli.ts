@@ -221,7 +221,16 @@ async function main(): Promise<number> {
     say(
       `database: ${config.mongodbUri ? `MongoDB at ${redactUri(config.mongodbUri)} (MONGODB_URI)` : `${database.engine} in DATA_DIR ${config.dataDir}`}`,
     );
-    db = await openDatabase(database.uri, serviceModels);
+    // No service runs on this directory (the command started the database itself): a command run from
+    // another directory without DATA_DIR would change a database nobody uses. Said, not refused: it
+    // may be on purpose (the first organization before the first start).
+    if (!config.mongodbUri && !database.reused)
+      say(
+        `note: no service runs on DATA_DIR ${config.dataDir}; this command started its database itself. ` +
+          `If the service runs elsewhere, set DATA_DIR as npm start printed it.`,
+      );
+    // The service builds the indexes when it starts; a command writes by _id alone (a restore builds them itself).
+    db = await openDatabase(database.uri, serviceModels, { buildIndexes: false });
   } catch (err) {
     const message = explainStartupError(err, config);
     say(`cannot start: ${message}`);

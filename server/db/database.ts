@@ -45,6 +45,11 @@ export interface DatabaseOptions {
    * for events nobody reads.
    */
   monitorCommands?: boolean;
+  /**
+   * False: the indexes are left as they are (the admin command, on a database the service opened
+   * before; its writes rely on _ids alone). Default true.
+   */
+  buildIndexes?: boolean;
 }
 
 /**
@@ -69,7 +74,7 @@ export async function openDatabase(uri: string, sets: ModelSet[], options: Datab
   const system = systemModels(conn);
   const chains = chainModels(conn);
   for (const set of sets) set({ conn });
-  await buildIndexes(conn);
+  if (options.buildIndexes !== false) await buildIndexes(conn);
   const ids = new IdAllocator(conn);
   const generation = new CacheGeneration();
   return {

@@ -27,6 +27,8 @@ export interface LaunchedDatabase {
   uri: string;
   /** Which engine and how it was found, for the start-up lines. */
   engine: string;
+  /** True when another process started it (a running service): this one only uses it. */
+  reused: boolean;
   /** Stops the database when this process started it; leaves a reused or external one alone. */
   stop(): Promise<void>;
 }
@@ -56,7 +58,7 @@ export interface LaunchOptions {
 
 /** Resolves the database as docs/storage.md "Which database" orders it. */
 export async function launchDatabase(opts: LaunchOptions): Promise<LaunchedDatabase> {
-  if (opts.uri) return { uri: opts.uri, engine: 'MongoDB at MONGODB_URI', stop: async () => {} };
+  if (opts.uri) return { uri: opts.uri, engine: 'MongoDB at MONGODB_URI', reused: true, stop: async () => {} };
   await fs.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const stateFile = path.join(opts.dataDir, 'embedded-db.json');
   const lockFile = path.join(opts.dataDir, 'embedded-db.lock');
@@ -179,6 +181,7 @@ function supervise(
   return {
     uri: initial.uri,
     engine: startedHere ? initial.engine : `${initial.engine} (reused, started by pid ${initial.pid})`,
+    reused: !startedHere,
     async stop() {
       stopping = true;
       await own?.stop();

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 import type { Database } from '../../db/database.js';
 import { namesOf, organizationName } from '../../identity/lookup.js';
 import type { Actor } from '../../identity/actor.js';
@@ -307,6 +307,8 @@ export class JournalExport {
     language: ExportLanguage,
   ): Promise<Buffer> {
     const w = WORDS[language];
+    // Loaded on the first PDF: pdfkit and its fonts cost a start (and every admin command) a third of a second.
+    const PDFDocument: typeof PDFKit = (await import('pdfkit')).default;
     const doc = new PDFDocument({
       size: 'A4',
       margins: { top: 50, bottom: 60, left: 50, right: 50 },

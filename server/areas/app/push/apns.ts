@@ -2,7 +2,6 @@
 // for development tokens. Apple wants the JWT renewed between 20 and 60 minutes; we renew at 40.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import { SignJWT } from 'jose';
 import type { PushConfig } from '../../../config.js';
 import type { DeviceDoc } from '../models.js';
 import type { Http2Pool } from './http2.js';
@@ -63,6 +62,8 @@ export class ApnsGateway implements PushGateway {
 
   private async providerToken(): Promise<string> {
     if (!this.jwt || Date.now() - this.jwt.at > RENEW_AFTER_MS) {
+      // Loaded when a push is first signed: jose costs every start (and admin command) its load.
+      const { SignJWT } = await import('jose');
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: 'ES256', kid: this.config.keyId })
         .setIssuer(this.config.teamId)

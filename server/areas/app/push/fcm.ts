@@ -3,7 +3,6 @@
 // account's token_uri unless FCM_TOKEN_URL overrides it.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import { SignJWT } from 'jose';
 import type { PushConfig } from '../../../config.js';
 import type { DeviceDoc } from '../models.js';
 import type { Http2Pool } from './http2.js';
@@ -81,6 +80,8 @@ export class FcmGateway implements PushGateway {
   // Renewed a minute before it expires.
   private async accessToken(): Promise<string> {
     if (this.access && Date.now() < this.access.expiresAt - 60_000) return this.access.token;
+    // Loaded when a push is first signed: jose costs every start (and admin command) its load.
+    const { SignJWT } = await import('jose');
     const assertion = await new SignJWT({ scope: SCOPE })
       .setProtectedHeader({
         alg: 'RS256',
