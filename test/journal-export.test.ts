@@ -221,6 +221,34 @@ exp(
   },
 );
 
+exp("PDF: an event's journal names its alarm (keyword and address) when the service raised it", async (ctx) => {
+  const raised = await client(ctx.svc.url, as.key(ctx.a)).post('/api/v1/alarms', {
+    organizationID: ctx.a.orgId,
+    event: 'B3 Wohnungsbrand',
+    address: 'Goethestraße 5, 52064 Aachen',
+    monitorIds: [],
+    channels: [],
+  });
+  assert.is(raised.status, 201, JSON.stringify(raised.body));
+  const alarmId = raised.body.id;
+  const opened = await client(ctx.svc.url, as.key(ctx.a)).get(
+    `${BASE}?organization_id=${ctx.a.orgId}&event_id=${alarmId}`,
+  );
+  const res = await download(ctx, opened.body.id, 'format=pdf&lang=de');
+  assert.is(res.status, 200);
+  const { text } = await pdfText(res.bytes);
+  assert.match(text.replace(/\s+/g, ' '), `Einsatz: B3 Wohnungsbrand, Goethestraße 5, 52064 Aachen (${alarmId})`);
+  // Another organization's journal of the same number names nothing of A's alarm.
+  const theirs = await client(ctx.svc.url, as.key(ctx.b)).get(
+    `${BASE}?organization_id=${ctx.b.orgId}&event_id=${alarmId}`,
+  );
+  const other = await download(ctx, theirs.body.id, 'format=pdf&lang=de', as.key(ctx.b));
+  assert.is(other.status, 200);
+  const { text: otherText } = await pdfText(other.bytes);
+  assert.match(otherText.replace(/\s+/g, ' '), `Einsatz: ${alarmId}`);
+  assert.not.match(otherText, 'Wohnungsbrand');
+});
+
 exp('PDF: a 10,000-character word and a text of 1,600 lines export whole', async (ctx) => {
   const { id } = await journalWith(ctx, ['x'.repeat(10_000), 'Zeile\n'.repeat(1_600) + 'Ende']);
   const res = await download(ctx, id, 'format=pdf');

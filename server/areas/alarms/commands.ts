@@ -143,6 +143,12 @@ export class AlarmCommands {
     return alarm;
   }
 
+  /** The keyword and address of the organization's alarm with this ID (an event's journal names it), or null. */
+  async summary(organizationId: number, alarmId: number): Promise<{ event: string; address: string } | null> {
+    const doc = await this.parts.records.find(alarmId);
+    return doc && doc.organizationId === organizationId ? { event: doc.event, address: doc.address } : null;
+  }
+
   /** AL2: members read their organization's alarms, newest first. */
   async list(actor: Actor, query: AL2QueryInput): Promise<{ alarms: AlarmView[]; total: number }> {
     const organizationId = query.organization_id;

@@ -20,7 +20,7 @@ export const journalArea = defineArea({
   name: 'journal',
   models: [journalModels],
   schemas: [schemas],
-  build({ db, config, events }) {
+  build({ db, config, events, need }) {
     const log = new JournalLog(journalModels(db), db.ids, db.generation);
     const categories = new CategoryCommands(db);
     const journals = new JournalCommands(db, log, events);
@@ -28,7 +28,10 @@ export const journalArea = defineArea({
       categories,
       journals,
       entries: new EntryCommands(db, log, journals, categories),
-      exports: new JournalExport(db, log, journals),
+      // An event's journal names its alarm (keyword, address) when the service raised it (AL1's id).
+      exports: new JournalExport(db, log, journals, (organizationId, eventId) =>
+        need('alarms').alarms.summary(organizationId, eventId),
+      ),
       timeZone: config.journalTimeZone,
     };
   },

@@ -33,6 +33,20 @@ const SNAPSHOT_TRIES = 3;
 /** PDF entries laid out between two turns of the event loop: an export never holds the process long. */
 const ROWS_PER_TURN = 25;
 
+/** What the export names of the event a journal belongs to. */
+export interface EventSummary {
+  event: string;
+  address: string;
+}
+
+// "B3 Wohnungsbrand, Goethestraße 5 (2)": the keyword and address of an alarm the service raised, else
+// the event's number as the journal was opened with it.
+function eventLine(eventId: number | null, event: EventSummary | null, none: string): string {
+  if (eventId === null) return none;
+  if (!event) return String(eventId);
+  return `${[event.event, event.address].filter(Boolean).join(', ')} (${eventId})`;
+}
+
 const WORDS = {
   en: {
     title: 'Operations journal',
@@ -210,6 +224,9 @@ export class JournalExport {
     private readonly db: Database,
     private readonly log: JournalLog,
     private readonly journals: JournalCommands,
+    /** The alarm an event's journal belongs to (its keyword and address), when the service raised it. */
+    private readonly eventOf: (organizationId: number, eventId: number) => Promise<EventSummary | null> = async () =>
+      null,
   ) {}
 
   /** Every entry of a journal the actor may use (another organization's is not found), as a file. */
@@ -243,7 +260,8 @@ export class JournalExport {
     const filename = `journal-${journalId}.${format}`;
     if (format === 'csv')
       return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
-    const header = { journal, organization, closed: state.closed, total: entries.length, sha256, timeZone };
+    const event = journal.eventId === null ? null : await this.eventOf(journal.organizationId, journal.eventId);
+    const header = { journal, organization, event, closed: state.closed, total: entries.length, sha256, timeZone };
     return { body: await this.pdf(rows, header, language), type: 'application/pdf', filename, sha256 };
   }
 
@@ -299,6 +317,7 @@ export class JournalExport {
     h: {
       journal: JournalDoc;
       organization: string | null;
+      event: EventSummary | null;
       closed: boolean;
       total: number;
       sha256: string;
@@ -331,7 +350,7 @@ export class JournalExport {
     const deleted = rows.filter((r) => r.entry.deleted).length;
     for (const [label, value] of [
       [w.organization, `${h.organization ?? ''} (ID ${h.journal.organizationId})`.trim()],
-      [w.event, h.journal.eventId === null ? w.none : String(h.journal.eventId)],
+      [w.event, eventLine(h.journal.eventId, h.event, w.none)],
       [w.first, rows.length ? `${local(rows[0].entry.created.time)} (${rows[0].entry.created.time})` : '–'],
       [w.last, rows.length ? `${local(rows.at(-1)!.entry.created.time)} (${rows.at(-1)!.entry.created.time})` : '–'],
       [w.state, h.closed ? w.closed : w.open],
