@@ -63,7 +63,11 @@ image.before((ctx) => {
   ]);
   build(['--import', 'tsx', 'display-client/build.ts', path.join(ctx.appDir, 'dist/display-client/assets')]);
   fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(ctx.appDir, 'package.json'));
-  fs.symlinkSync(fs.realpathSync(path.join(repoRoot, 'node_modules')), path.join(ctx.appDir, 'node_modules'));
+  // A copy (hard links where the file system allows, half a second), not a link into the checkout: the
+  // service's user may not reach a checkout in a private directory (a clone in `mktemp -d`, mode 0700).
+  const modules = fs.realpathSync(path.join(repoRoot, 'node_modules'));
+  const copy = spawnSync('cp', ['-al', modules, path.join(ctx.appDir, 'node_modules')]);
+  if (copy.status !== 0) fs.cpSync(modules, path.join(ctx.appDir, 'node_modules'), { recursive: true });
   if (runAs) {
     fs.chmodSync(ctx.appDir, 0o755);
     fs.chownSync(ctx.dataDir, runAs.uid, runAs.gid);

@@ -41,7 +41,27 @@ races.after(async (ctx) => {
 });
 
 /** The API key's client on the test's process for even i, on the spawned one for odd i. */
-const on = (ctx: Ctx, i: number) => client((i % 2 ? ctx.two : ctx.one).url, { apiKey: ctx.world.org.apiKey });
+// A 503 with Retry-After (a busy lock or the organization's write queue on a loaded machine) changed
+// nothing and asks to be sent again: the race is decided by what the retries get, as a client's would.
+type Reply = Awaited<ReturnType<ReturnType<typeof client>['get']>>;
+async function retried(send: () => Promise<Reply>): Promise<Reply> {
+  for (let attempt = 0; ; attempt++) {
+    const reply = await send();
+    const wait = Number(reply.headers.get('retry-after'));
+    if (reply.status !== 503 || !Number.isFinite(wait) || attempt === 20) return reply;
+    await new Promise((r) => setTimeout(r, Math.max(wait, 0.05) * 1000));
+  }
+}
+const on = (ctx: Ctx, i: number) => {
+  const c = client((i % 2 ? ctx.two : ctx.one).url, { apiKey: ctx.world.org.apiKey });
+  return {
+    get: (path: string) => retried(() => c.get(path)),
+    post: (path: string, body?: unknown) => retried(() => c.post(path, body)),
+    put: (path: string, body?: unknown) => retried(() => c.put(path, body)),
+    patch: (path: string, body?: unknown) => retried(() => c.patch(path, body)),
+    delete: (path: string) => retried(() => c.delete(path)),
+  };
+};
 
 let checked = 0;
 const check = (ok: boolean, message: string) => {
