@@ -1,7 +1,8 @@
 // Takes the screenshots of the station display in docs/display.md: the pairing screen, the German standby, the
 // identify overlay, a test alarm, the dense alarm (3 units × 6 members) and the four-way split, both with
 // the water sources near each alarm (one hydrant out of service), landscape
-// (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png. The
+// (1920×1080) and portrait (1080×1920), into display-client/screenshots/{view}-{orientation}.png, and the
+// long alarm alone and split at 1280×720, 1920×1080 and 1080×1920 ({view}-{width}x{height}.png). The
 // monitor's language is German; both screens are paired the way a station does it (code, then F3).
 //
 //   npx tsx tools/screenshots.ts
@@ -96,6 +97,60 @@ const fire = {
         m('Oskar Lenz', 'Funk', L.san, 1),
       ],
     },
+  ],
+};
+
+// The issue's long alarm: a keyword of four words, a 200-character message and a long address, which
+// the wall fits instead of cutting (docs/display.md "Readable from five metres").
+const nursingHome = {
+  eventId: 4730,
+  event: 'B4 Brand Pflegeheim, Menschenleben in Gefahr',
+  message:
+    'Brandmeldeanlage ausgelöst, Rauchentwicklung im 2. OG Wohnbereich B, mehrere Bewohner nicht ' +
+    'gehfähig, Evakuierung begonnen. Schlüsselkasten am Haupteingang, Kontakt: Nachtdienst 0241 4711',
+  eventStartDate: at(95),
+  geo: {
+    address: 'Seniorenzentrum St. Elisabeth, Von-Coels-Straße 210–214, Haus B, 52080 Aachen-Eilendorf',
+    latitude: 50.7781,
+    longitude: 6.151,
+  },
+  positiveResponses: 8,
+  negativeResponses: 1,
+  awaitingResponses: 5,
+  units: [
+    {
+      name: 'ELW 1',
+      feedback: [m('Anna Keller', 'Zugführerin', L.gf, 1), m('Paul Richter', 'Führungsassistent', L.ma, 2)],
+    },
+    {
+      name: 'HLF 20/1',
+      feedback: [
+        m('Tom Berger', 'Maschinist', L.ma, 1),
+        m('Lena Vogt', 'Angriffstrupp', L.agt, 1),
+        m('Mia Schulz', 'Wassertrupp', L.san, 1),
+        m('Max Hoffmann', 'Angriffstrupp', L.agt, 2),
+        m('Jonas Wolf', 'Schlauchtrupp', L.crew, 0),
+      ],
+    },
+    { name: 'DLK 23', feedback: [m('Sven Busch', 'Maschinist', L.ma, 1), m('Eva Brandt', 'Korbführerin', L.crew, 1)] },
+  ],
+};
+
+const trapped = {
+  eventId: 4731,
+  event: 'TH 2 Verkehrsunfall, eine Person eingeklemmt',
+  message: 'PKW gegen Baum, Fahrer eingeklemmt, Rettungsdienst alarmiert',
+  eventStartDate: at(40),
+  geo: {
+    address: 'Kreisstraße K 32 zwischen Würselen-Broichweiden und Aachen-Haaren',
+    latitude: 50.79,
+    longitude: 6.12,
+  },
+  positiveResponses: 3,
+  negativeResponses: 0,
+  awaitingResponses: 4,
+  units: [
+    { name: 'HLF 20/2', feedback: [m('Jan Peters', 'Maschinist', L.ma, 1), m('Uwe Sommer', 'Trupp', L.crew, 2)] },
   ],
 };
 
@@ -361,6 +416,36 @@ async function main(): Promise<void> {
           document.querySelectorAll('[data-testid=map-water]').length === 9,
       ),
     );
+    // The long alarm alone and split with a second, in German, at three screen sizes (one page resized).
+    await data('alarming', {});
+    await data('alarming', nursingHome);
+    const [wide] = screens;
+    const long = async (view: string, ready: () => Promise<unknown>) => {
+      for (const size of [
+        { width: 1280, height: 720 },
+        { width: 1920, height: 1080 },
+        { width: 1080, height: 1920 },
+      ]) {
+        await wide.page.setViewportSize(size);
+        await ready();
+        await wide.page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+        await wide.page.waitForTimeout(300);
+        const file = path.join(outDir, `${view}-${size.width}x${size.height}.png`);
+        await wide.page.evaluate(() =>
+          document.getAnimations().forEach((a) => {
+            a.pause();
+            a.currentTime = 0;
+          }),
+        );
+        await wide.page.screenshot({ path: file, animations: 'disabled' });
+        say(`wrote ${path.relative(process.cwd(), file)}`);
+      }
+    };
+    await long('long', () => wide.page.getByTestId('alarm-event').filter({ hasText: 'Pflegeheim' }).waitFor());
+    await data('alarming', trapped);
+    await long('long-split', () => wide.page.getByTestId('split').waitFor());
   } finally {
     // A long-poll may still be in a route handler: closing must not fail it.
     for (const context of browser.contexts())
