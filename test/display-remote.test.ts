@@ -101,6 +101,7 @@ test(
       key: 'test:2026-11-22T13:03:37.000Z:Probe',
       eventId: null,
       event: 'Probealarm',
+      kind: null,
       message: 'Probe',
       address: 'Feuerwache Nord',
       latitude: 50.78,

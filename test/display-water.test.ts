@@ -1,5 +1,5 @@
 // Water sources on the wall in Chromium (issue 24, docs/display.md "Water sources"): the alarm's map
-// marks the nearest sources with their distance, one out of service plainly; a hydrant reported broken
+// marks the nearest sources with their number and distance, one out of service plainly; a hydrant reported broken
 // during the incident turns to out of service on the wall, and the split screen marks each event's own.
 import * as assert from 'uvu/assert';
 import { launchChromium, LANDSCAPE, PORTRAIT, WAIT_MS, type ScreenPage } from './helpers/browser.js';
@@ -30,7 +30,8 @@ const marks = async (screen: ScreenPage) =>
         panel: el.closest('[data-testid=alarm-panel]')?.getAttribute('data-event-id') ?? '',
       })),
     )
-  ).sort((a, b) => parseInt(a.label, 10) - parseInt(b.label, 10));
+  ).sort((a, b) => metres(a.label) - metres(b.label));
+const metres = (label: string) => Number(/(\d+) m/.exec(label)?.[1] ?? NaN);
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
@@ -109,8 +110,9 @@ wall(
         shown.map((m) => m.inService),
         [true, false],
       );
-      assert.match(shown[0].label, /^63 m$/);
-      assert.match(shown[1].label, /143 m.*außer Betrieb/);
+      // The number and the distance; out of service spelled out, or only its ✕ where room is short.
+      assert.match(shown[0].label, /^H 1\s*63 m$/);
+      assert.match(shown[1].label, /^H 2\s*143 m\s*✕/);
     }
     // Reported broken during the incident: every wall turns it to out of service without a reload.
     assert.is(
@@ -155,5 +157,83 @@ wall(
     }
   },
 );
+
+wall('a crowd of sources near the alarm: no label covers another label, a dot or the map edge', async (ctx) => {
+  const api = client(ctx.service.url, { apiKey: ctx.org.apiKey });
+  const entity = (
+    await api.post('/api/v1/things/entities', { name: 'Wasser', organizationID: ctx.org.orgId, fields: FIELDS })
+  ).body;
+  const [nummer, art, position, bereit] = entity.fields.map((f: { id: string }) => f.id);
+  // Eight within 250 m, three out of service, two pairs a few dozen metres apart.
+  const spots: Array<[string, number, number, string]> = [
+    ['H 101', 60, 25, 'false'],
+    ['H 102', 75, 40, 'true'],
+    ['H 103', -90, -40, 'false'],
+    ['T 104', 200, 120, 'true'],
+    ['H 105', 210, 140, 'false'],
+    ['H 106', -150, 160, 'true'],
+    ['H 107', 30, -220, 'true'],
+    ['H 108', -40, 90, 'true'],
+  ];
+  for (const [n, north, east, ready] of spots)
+    await api.post(`/api/v1/things/entities/${entity.id}/records`, {
+      values: [
+        { fieldID: nummer, value: n },
+        { fieldID: art, value: n.startsWith('T') ? 'Löschteich' : 'Überflurhydrant' },
+        { fieldID: position, value: off(FIRE, north, east) },
+        { fieldID: bereit, value: ready },
+      ],
+    });
+  const monitor = (
+    await api.post('/api/v1/monitor', {
+      name: 'Halle',
+      organizationID: ctx.org.orgId,
+      configuration: { ...STATION, language: 'de', waterSources: { entityId: entity.id, max: 8 } },
+    })
+  ).body.id as number;
+  await api.post(`/api/v1/monitor/${monitor}/data/alarming`, {
+    eventId: 1,
+    event: 'B3 Wohnungsbrand',
+    geo: { address: 'Lindenstraße 14', ...FIRE },
+  });
+  for (const viewport of [LANDSCAPE, PORTRAIT]) {
+    const screen = await openWall(ctx, monitor, viewport);
+    await until(
+      () => marks(screen),
+      (m) => m.length === 8,
+      'eight water sources',
+    );
+    await screen.page.waitForTimeout(300);
+    const problems = await screen.page.evaluate(() => {
+      const found: string[] = [];
+      const map = document.querySelector('[data-testid=map]')!.getBoundingClientRect();
+      const shown = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'none';
+      const labels = [...document.querySelectorAll('.map-marker__label')].filter(shown);
+      const dots = [...document.querySelectorAll('.map-marker__dot')].filter(shown);
+      const hit = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      for (const [i, label] of labels.entries()) {
+        const box = label.getBoundingClientRect();
+        const name = label.textContent;
+        if (
+          box.left < map.left - 1 ||
+          box.right > map.right + 1 ||
+          box.top < map.top - 1 ||
+          box.bottom > map.bottom + 1
+        )
+          found.push(`${name}: beyond the map's edge`);
+        for (const other of labels.slice(i + 1))
+          if (hit(box, other.getBoundingClientRect())) found.push(`${name} over ${other.textContent}`);
+        for (const dot of dots)
+          if (!label.parentElement!.contains(dot) && hit(box, dot.getBoundingClientRect()))
+            found.push(`${name} over a dot`);
+      }
+      return { found, labelled: labels.length };
+    });
+    assert.equal(problems.found, [], `${viewport.width}×${viewport.height}`);
+    assert.ok(problems.labelled >= 5, `most sources keep a label: ${problems.labelled}`);
+    assert.equal(screen.errors, []);
+  }
+});
 
 wall.run();

@@ -67,9 +67,10 @@ export function fitText(el: HTMLElement): void {
 }
 
 /**
- * The keyword at its CSS size, on one line when that keeps it at 70 % of that size or more (shrunk as
- * far as needed), else wrapped at full size; true when it is on one line. Its size is set inline, its
- * room for the ink of diacritics made (views/alarm.ts's head fitting goes on from here).
+ * The keyword at its CSS size: on one line when that keeps it at 70 % of that size or more (shrunk as
+ * far as needed), else on two lines under the same rule, else wrapped at full size; true when it is on
+ * one line. Its size is set inline and its room for the ink of diacritics made (head-fit.ts goes on from
+ * here: the head as a whole may shrink it further, never cut it).
  */
 export function fitKeyword(el: HTMLElement): boolean {
   el.style.fontSize = '';
@@ -77,28 +78,31 @@ export function fitKeyword(el: HTMLElement): boolean {
   el.classList.add('fit--one-line');
   const max = parseFloat(getComputedStyle(el).fontSize) || 16;
   const floor = Math.max(Math.min(max, fitMin(el)), max * 0.7);
-  const wide = (size: number) => {
-    el.style.fontSize = `${size}px`;
-    return el.scrollWidth > el.clientWidth + 1;
-  };
-  // Bisection between the floor and the full size: a handful of layouts, not one per step.
-  let oneLine = !wide(max);
-  if (!oneLine && !wide(floor)) {
+  // The largest size in [floor, max] at which `fits` holds, by bisection (a handful of layouts); null if none.
+  const largest = (fits: (size: number) => boolean): number | null => {
+    if (fits(max)) return max;
+    if (!fits(floor)) return null;
     let [low, high] = [floor, max];
     while (high - low > 1) {
       const mid = (low + high) / 2;
-      if (wide(mid)) high = mid;
-      else low = mid;
+      if (fits(mid)) low = mid;
+      else high = mid;
     }
-    el.style.fontSize = `${Math.floor(low)}px`;
-    oneLine = true;
-  } else if (oneLine) el.style.fontSize = `${max}px`;
-  if (!oneLine) {
+    return Math.floor(low);
+  };
+  const set = (size: number) => (el.style.fontSize = `${size}px`);
+  const oneLine = largest((size) => (set(size), el.scrollWidth <= el.clientWidth + 1));
+  if (oneLine !== null) set(oneLine);
+  else {
     el.classList.remove('fit--one-line');
-    el.style.fontSize = `${max}px`;
+    const lines = (size: number) => {
+      set(size);
+      return el.clientHeight / (parseFloat(getComputedStyle(el).lineHeight) || size);
+    };
+    set(largest((size) => lines(size) < 2.5 && el.scrollWidth <= el.clientWidth + 1) ?? max);
   }
   inkRoom(el);
-  return oneLine;
+  return oneLine !== null;
 }
 
 function shrink(el: HTMLElement, max: number, min: number): boolean {

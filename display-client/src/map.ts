@@ -25,6 +25,8 @@ export interface MapOptions {
   station: { lat: number; lon: number } | null;
   template: string;
   maxZoom: number;
+  /** The highest zoom around water sources: close ones fill the map instead of its middle third. */
+  waterMaxZoom: number;
   attribution: string;
   labels: { alarm: string; station: string; noTiles: string; tilesFailed: string };
 }
@@ -108,11 +110,19 @@ function waterIcon(kind: string): SVGElement {
 }
 
 function waterMarker(source: WaterSourceView, outOfService: string): HTMLElement {
+  // The source's number (its name, "H 112") and its distance; out of service spelled out below, or
+  // only its ✕ when the label has to be short (labelWaters).
   const label = h(
     'span',
     { class: 'map-marker__label' },
-    `${source.distanceMeters} m`,
-    source.inService ? null : h('span', { class: 'water-out' }, `✕ ${outOfService}`),
+    h(
+      'span',
+      { class: 'water-line' },
+      source.name ? h('span', { class: 'water-name', 'data-testid': 'map-water-name' }, source.name) : null,
+      h('span', { class: 'water-distance' }, `${source.distanceMeters} m`),
+      source.inService ? null : h('span', { class: 'water-x' }, '✕'),
+    ),
+    source.inService ? null : h('span', { class: 'water-out' }, outOfService),
   );
   return h(
     'div',
@@ -293,7 +303,14 @@ function placeAround(
   };
   const zoom = Math.min(
     ...waters.map((w) =>
-      fitZoom({ lat: o.lat, lon: o.lon }, { lat: w.latitude, lon: w.longitude }, box, o.maxZoom, 3, alarmSize.dot / 2),
+      fitZoom(
+        { lat: o.lat, lon: o.lon },
+        { lat: w.latitude, lon: w.longitude },
+        box,
+        o.waterMaxZoom,
+        3,
+        alarmSize.dot / 2,
+      ),
     ),
   );
   const a = project(o.lat, o.lon, zoom);
@@ -304,8 +321,10 @@ function placeAround(
 }
 
 /**
- * Puts each water source's label, nearest first, on the side that covers least of the alarm, the labels
- * placed before and the map's edge (away from the alarm first).
+ * Puts each water source's label, nearest first, where it covers nothing: on a side free of the alarm,
+ * the dots and labels placed before and the map's edge (away from the alarm first); failing that, short
+ * (number and distance, out of service as its ✕); failing that, none — the dot stays, and a label that
+ * covers another is never drawn. Every dot is placed before any label, so no label covers a dot.
  */
 function labelWaters(
   marks: Array<{ el: HTMLElement; at: { x: number; y: number } }>,
@@ -314,22 +333,40 @@ function labelWaters(
   height: number,
 ): void {
   const taken: Box[] = [dotBox(alarm.x, alarm.y, alarm.size), labelBox(alarm.x, alarm.y, alarm.size, 'right')];
+  for (const { el, at } of marks) taken.push(dotBox(at.x, at.y, sizeOf(el)));
   const inside: Box = { left: 0, top: 0, right: width, bottom: height };
   for (const { el, at } of marks) {
-    const size = sizeOf(el);
+    el.classList.remove('map-marker--water-short', 'map-marker--no-label');
+    const own = dotBox(at.x, at.y, sizeOf(el));
+    const others = taken.filter((b) => b !== own && !sameBox(b, own));
     const sides: LabelSide[] =
       at.x < alarm.x ? ['left', 'below', 'above', 'right'] : ['right', 'below', 'above', 'left'];
-    let best: { side: LabelSide; cost: number; box: Box } | null = null;
-    for (const side of sides) {
-      const box = labelBox(at.x, at.y, size, side);
-      const area = (box.right - box.left) * (box.bottom - box.top);
-      const cost = taken.reduce((sum, b) => sum + overlapArea(box, b, 2), 0) + (area - overlapArea(box, inside));
-      if (!best || cost < best.cost) best = { side, cost, box };
-      if (cost === 0) break;
+    const free = () => {
+      const size = sizeOf(el);
+      for (const side of sides) {
+        const box = labelBox(at.x, at.y, size, side);
+        const area = (box.right - box.left) * (box.bottom - box.top);
+        if (others.every((b) => overlapArea(box, b, 2) === 0) && overlapArea(box, inside) >= area - 0.5)
+          return { side, box };
+      }
+      return null;
+    };
+    let placed = free();
+    if (!placed) {
+      el.classList.add('map-marker--water-short');
+      placed = free();
     }
-    setSide(el, best!.side);
-    taken.push(dotBox(at.x, at.y, size), best!.box);
+    if (!placed) {
+      el.classList.add('map-marker--no-label');
+      continue;
+    }
+    setSide(el, placed.side);
+    taken.push(placed.box);
   }
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 /** A marker's drawn size: the dot with its outline shadow (3 px each side), and the label's box. */

@@ -85,6 +85,8 @@ function map(alarm: Alarm & { latitude: number; longitude: number }, ctx: PanelC
       station,
       template: tileTemplate(configuration.tileUrl),
       maxZoom: int(configuration, 'mapZoom', 16, 3, 19),
+      // Around water sources the view may come closer: they are metres from the alarm.
+      waterMaxZoom: Math.max(int(configuration, 'mapZoom', 16, 3, 19), 18),
       attribution: text(configuration, 'tileAttribution'),
       labels: { alarm: t.alarm, station: t.station, noTiles: t.noTiles, tilesFailed: t.tilesFailed },
     },
