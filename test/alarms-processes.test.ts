@@ -125,8 +125,13 @@ s('an A10 answer on one process moves the counters and names the member on a wal
   const patch = screen.events.filter((e) => alarmed(e) && e.payload.payload.positiveResponses === 1).at(-1)!.payload
     .payload;
   assert.is(patch.awaitingResponses, 1);
+  // Neither member is in a unit the alarm names: both are listed apart, in the unit without a name.
   assert.equal(
-    patch.units[0].feedback.map((m: any) => [m.name, m.feedback]),
+    patch.units.map((u: any) => u.name),
+    ['HLF 20', ''],
+  );
+  assert.equal(
+    patch.units[1].feedback.map((m: any) => [m.name, m.feedback]),
     [
       [first.name, 1],
       [org.users[1].name, 2],
