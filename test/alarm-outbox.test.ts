@@ -341,7 +341,68 @@ s(
         .every((i) => i.status === 'queued' && i.claim === null && i.attempts === 0),
       JSON.stringify(list),
     );
+    // Due at once for another process: its next sweep takes them, not the claim's expiry 30 s on.
+    const entry = await alarmModels(db).Outbox.findById(String(stopping)).lean();
+    assert.ok(entry && entry.dueAt.getTime() <= Date.now(), `the outbox entry is due now: ${JSON.stringify(entry)}`);
   },
 );
+
+s('a process stopping in the middle of an alarm: another takes the rest within a couple of sweeps', async ({ db }) => {
+  const alarmId = ++next;
+  // Only this alarm's items: an alarm a test before left unsent may be swept by these outboxes too.
+  const sent: string[] = [];
+  const mine = (id: string) => id.startsWith(`${alarmId}-`);
+  const slowly = async (item: DeliveryItem) => {
+    await new Promise((r) => setTimeout(r, 300));
+    if (mine(item.id)) sent.push(item.id);
+  };
+  // A gateway answering in 300 ms, claims of 30 s as the service's, two processes sweeping.
+  const first = outbox(db, slowly, { concurrency: 2, claimMs: 30_000, sweepMs: 100 });
+  first.start();
+  await enqueue(first, alarmId, items(alarmId, 12));
+  await eventually(
+    async () => sent.length,
+    (n) => n >= 2,
+    'the first sends',
+  );
+  let secondSentAt = 0;
+  const second = outbox(
+    db,
+    async (item) => {
+      if (!mine(item.id)) return;
+      secondSentAt ||= Date.now();
+      sent.push(item.id);
+    },
+    { claimMs: 30_000, sweepMs: 100 },
+  );
+  second.start();
+  try {
+    // The second process's sweep finds everything claimed: the entry is due when the claims run out.
+    const claimed = Math.min(
+      ...(await stored(db, alarmId)).filter((i) => i.claim).map((i) => i.claim!.until.getTime()),
+    );
+    await eventually(
+      async () => (await alarmModels(db).Outbox.findById(String(alarmId)).lean())?.dueAt.getTime() ?? 0,
+      (dueAt) => dueAt >= claimed,
+      "the entry due at the first process's claims' end",
+    );
+    await first.stop();
+    await eventually(
+      () => stored(db, alarmId),
+      (list) => list.every((i) => i.status === 'sent'),
+      'every item sent',
+    );
+    assert.ok(secondSentAt > 0 && secondSentAt < claimed, 'taken before the released claims would have run out');
+    assert.equal(
+      [...new Set(sent)].sort(),
+      items(alarmId, 12)
+        .map((i) => i.id)
+        .sort(),
+    );
+    assert.is(sent.length, 12, 'each sent once');
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
+});
 
 s.run();

@@ -354,6 +354,14 @@ export class AlarmOutbox {
         }
       }
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      // Released (this process stops): due at once for any other process's next sweep, not when the
+      // claim would have run out.
+      if (release.size > 0)
+        await this.models.Outbox.updateOne(
+          { _id: String(alarmId) },
+          { $set: { organizationId: doc.organizationId, dueAt: new Date() } },
+          { upsert: true },
+        );
       return mine;
     });
     this.hooks.changed(alarmId);
