@@ -47,4 +47,50 @@ test(
   },
 );
 
+test(
+  "another organization's PIN on a shared number opens no free guesses: each other word that could be " +
+    'a PIN is a wrong try, and after the limit nothing more is compared',
+  async () => {
+    // A uses the number with PIN 1100, B with 9999; the sender knows B's PIN and guesses A's beside it.
+    const configs = {
+      async ofNumber(): Promise<AlarmingDoc[]> {
+        return [{ organizationID: 1, pin: '1100' } as AlarmingDoc, { organizationID: 2, pin: '9999' } as AlarmingDoc];
+      },
+    };
+    const raised: number[] = [];
+    const alarms = {
+      async raise(organizationId: number) {
+        raised.push(organizationId);
+        return { id: raised.length } as never;
+      },
+    };
+    const limiter = new Limits({ enabled: false }).create(
+      'inbound-wrong-pins',
+      WRONG_PINS.burst / WRONG_PINS.perSeconds,
+      WRONG_PINS.burst,
+      true,
+    );
+    const inbound = new InboundAlarms(
+      'token',
+      configs,
+      configs,
+      alarms,
+      { forAlarm: async () => null },
+      limiter,
+      pino({ level: 'silent' }),
+    );
+    // 28 messages of B's PIN and four guesses each try 112 PINs at A; 1100 is among the last ones.
+    for (let m = 0; m < 28; m++) {
+      const guesses = [0, 1, 2, 3].map((k) => String(989 + 4 * m + k).padStart(4, '0'));
+      await inbound.sms({ from: '+4917622222222', text: `Probe 9999 ${guesses.join(' ')}` });
+    }
+    // The first message spends its four wrong guesses (B's PIN is given back), the second would need
+    // five tries with one left: from then on the sender is ignored, A's PIN was never compared.
+    assert.not.ok(raised.includes(1), `A's alarm raised by guessing: ${JSON.stringify(raised)}`);
+    assert.equal(raised, [2]);
+    assert.is(inbound.counts.wrongPin, 4);
+    assert.is(inbound.counts.throttled, 27);
+  },
+);
+
 test.run();

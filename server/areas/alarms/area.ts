@@ -138,7 +138,7 @@ export const alarmsArea = defineArea({
     );
     metrics.counter(
       'alarmhub_inbound_wrong_pins_total',
-      'SMS and calls whose number and PIN matched no alarming configuration on this process',
+      'Wrong PIN tries on this process: words of SMS (and calls) that could be a PIN and matched no configuration',
       () => inbound.counts.wrongPin,
     );
     metrics.counter(

@@ -82,14 +82,14 @@ export class InboundAlarms {
    */
   async sms(input: IN1Input): Promise<{ accepted: true }> {
     const words = new Set(input.text.split(/\s+/));
-    const tries = Math.max(1, [...words].filter((word) => PIN.test(word)).length);
+    const tried = [...words].filter((word) => PIN.test(word));
     await this.receive(
       'sms',
       input.from,
       this.smsConfigs,
-      (config) => tries <= WRONG_PINS.burst && words.has(config.pin),
+      (config) => tried.length <= WRONG_PINS.burst && words.has(config.pin),
       (config) => ({ ...readSms(input.text, config.pin) }),
-      tries,
+      Math.max(1, tried.length),
     );
     return { accepted: true };
   }
@@ -150,13 +150,16 @@ export class InboundAlarms {
       await this.wrongPins.give(number, spent);
       throw err;
     }
+    // Only the words that were a matching PIN are no wrong try: each other word that could be a PIN
+    // stays spent, whichever organization's PIN matched (a number several organizations use is no free
+    // door to guess another's PIN beside one's own).
+    const right = Math.min(spent, new Set(matched.map((config) => config.pin)).size);
+    if (right > 0) await this.wrongPins.give(number, right);
+    this.counts.wrongPin += spent - right;
     if (matched.length === 0) {
-      this.counts.wrongPin++;
       this.log.info({ source, from: maskTarget(number) }, 'inbound alarm without a matching number and PIN');
       return;
     }
-    // The right PIN is no wrong try: what it spent is given back.
-    await this.wrongPins.give(number, spent);
     // One alarm per organization whose configuration matched (a number may serve several).
     for (const config of matched) {
       const alarm = await this.alarms.raise(config.organizationID, source, await describe(config));
