@@ -321,6 +321,32 @@ limits(
   },
 );
 
+limits(
+  'F3: of 100 wrong codes sent at once by one credential, no more are compared than the limit holds',
+  async (ctx) => {
+    const org = await createOrg(ctx.svc);
+    const monitorId = (
+      await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/monitor', {
+        name: 'Halle',
+        organizationID: org.orgId,
+      })
+    ).body.id as number;
+    const started = Date.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () => pair(ctx, 'ACDEFHJK', 'x', org, monitorId).then((r) => r.status)),
+    );
+    // 404 is a compared wrong code; 429 refused before any comparison. The limit refills 10 a minute.
+    const refilled = Math.floor(((Date.now() - started) / 60_000) * 10);
+    const compared = statuses.filter((status) => status === 404).length;
+    assert.ok(compared >= 1, JSON.stringify(statuses));
+    assert.ok(compared <= 10 + refilled, `${compared} wrong codes compared: ${JSON.stringify(statuses)}`);
+    assert.ok(
+      statuses.every((status) => status === 404 || status === 429),
+      JSON.stringify(statuses),
+    );
+  },
+);
+
 limits.run();
 
 const sweep = suite<{ svc: TestService }>('screens: expired pairings are swept', {} as { svc: TestService });

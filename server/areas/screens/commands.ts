@@ -68,28 +68,29 @@ export class ScreenCommands {
   /** F3: binds a waiting screen's code to a monitor of the caller's organization. */
   async pair(actor: Actor, monitorId: number, code: string, name: string): Promise<ScreenView> {
     const monitor = await this.monitors.writable(actor, monitorId);
-    const wait = await this.wrongCodes.wait(String(actor.tokenId));
+    // A try is spent before the code is compared, in one atomic take, and given back when it was right:
+    // of wrong codes racing from one credential only as many as the limit holds are ever compared (a
+    // look first and a take after let a burst of concurrent guesses all through).
+    const key = String(actor.tokenId);
+    const wait = await this.wrongCodes.take(key);
     if (wait) throw rateLimited(wait);
     let created: ScreenDoc | null = null;
-    try {
-      await this.pairings.bind(code, async () => {
-        const id = await this.db.ids.next('screen');
-        await this.byMonitor.add(monitorId, String(id));
-        created = (
-          await screenModels(this.db).Screen.create({
-            _id: String(id),
-            monitorId,
-            organizationId: monitor.organizationID,
-            name,
-            createdAt: new Date(),
-          })
-        ).toObject();
-        return id;
-      });
-    } catch (err) {
-      await this.wrongCodes.take(String(actor.tokenId));
-      throw err;
-    }
+    await this.pairings.bind(code, async () => {
+      const id = await this.db.ids.next('screen');
+      await this.byMonitor.add(monitorId, String(id));
+      created = (
+        await screenModels(this.db).Screen.create({
+          _id: String(id),
+          monitorId,
+          organizationId: monitor.organizationID,
+          name,
+          createdAt: new Date(),
+        })
+      ).toObject();
+      return id;
+    });
+    // A wrong code (or a failed bind) keeps its try spent; the right code is no wrong try.
+    await this.wrongCodes.give(key, 1);
     return presentScreen(created!);
   }
 
