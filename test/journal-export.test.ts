@@ -37,7 +37,20 @@ unit('a CSV cell quotes what RFC 4180 asks and neutralises formulas', () => {
   assert.is(csvCell('a,b'), '"a,b"');
   assert.is(csvCell('er sagte "Feuer"'), '"er sagte ""Feuer"""');
   assert.is(csvCell('Zeile 1\nZeile 2'), '"Zeile 1\nZeile 2"');
-  for (const formula of ['=1+1', '+49 170', '-2', '@SUM(A1)', '\tx', '\rx'])
+  for (const formula of [
+    '=1+1',
+    '+49 170',
+    '-2',
+    '@SUM(A1)',
+    '\tx',
+    '\rx',
+    // Spreadsheets trim leading white space before they look for a formula.
+    ' =HYPERLINK("https://example.invalid","x")',
+    '\u00a0=1+1',
+    '\n=1+1',
+    '\u200b@SUM(A1)',
+    '\uff1d1+1',
+  ])
     assert.ok(csvCell(formula).replace(/^"/, '').startsWith("'"), formula);
   // German Excel splits at ";": such a cell is quoted, so the formula after it stays inside it.
   assert.is(csvCell("Lage;=cmd|' /C calc'!A0"), `"Lage;=cmd|' /C calc'!A0"`);

@@ -157,10 +157,15 @@ export function entriesDigest(entries: EntryDoc[]): string {
   return hash.digest('hex');
 }
 
+// What a spreadsheet may read as the start of a formula: =, +, -, @ (also their full-width forms), after
+// any leading white space (a space, NBSP, a line feed, a zero-width space: spreadsheets trim some), or a
+// tab or carriage return first.
+const FORMULA = /^[\s\u200b]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/;
+
 /** A cell for a spreadsheet: a text that starts like a formula stays text (prefixed with '). */
 export function csvCell(value: string | number): string {
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && FORMULA.test(text)) text = `'${text}`;
   // A semicolon or tab is quoted too: spreadsheets set to another separator (German Excel splits at ";")
   // then keep the cell whole, so a formula after it never becomes a cell of its own.
   return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
