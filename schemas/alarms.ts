@@ -188,13 +188,27 @@ export const AlarmDetail = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['userId', 'name', 'response', 'distance', 'duration', 'at'],
+        required: ['userId', 'name', 'response', 'distance', 'duration', 'enteredBy', 'at'],
         properties: {
           userId: int64Id,
           name: shortText,
           response: { type: 'boolean' },
           distance: { type: ['number', 'null'] },
           duration: { type: ['number', 'null'] },
+          enteredBy: {
+            description:
+              "Who entered the answer for the member (an admin's personal token or the API key, e.g. a " +
+              "dispatcher taking it by phone); null when the member's own app answered",
+            oneOf: [
+              { type: 'null' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['kind', 'id'],
+                properties: { kind: { type: 'string', enum: ['user', 'apikey'] }, id: int64Id },
+              },
+            ],
+          },
           at: dateTime,
         },
       },
@@ -213,6 +227,7 @@ export const AlarmDetail = {
           response: true,
           distance: 1.2,
           duration: 4,
+          enteredBy: null,
           at: '2025-03-14T18:02:41.500Z',
         },
       ],

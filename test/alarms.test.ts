@@ -652,8 +652,8 @@ s(
     const answered = await detail(ctx, alarm.id);
     assert.equal(answered.responses, { positive: 1, negative: 0, awaiting: 0 });
     assert.equal(
-      answered.answers.map((a: any) => [a.userId, a.response, a.distance, a.duration]),
-      [[ctx.a.member.userId, true, 4, 7]],
+      answered.answers.map((a: any) => [a.userId, a.response, a.distance, a.duration, a.enteredBy]),
+      [[ctx.a.member.userId, true, 4, 7, null]],
     );
     const [delivery] = answered.deliveries;
     assert.equal(
@@ -667,6 +667,38 @@ s(
         lastError: null,
       },
     );
+  },
+);
+
+s(
+  "A10 entered for a member by the organization's key or an admin counts as his answer and says who " +
+    'entered it; his own app answering again clears it',
+  async (ctx) => {
+    const device = await client(ctx.svc.url, member(ctx.a)).post('/api/v1/app/device', {
+      name: `Android ${++n}`,
+      os: 'Android 15',
+      ownerID: ctx.a.member.userId,
+      pushToken: `tok-${n}`,
+      pushTokenDevelopment: false,
+      active: true,
+    });
+    assert.is(device.status, 200, JSON.stringify(device.body));
+    const alarm = (await raise(ctx, { channels: ['app'] })).body;
+    const answer = (auth: Parameters<typeof client>[1], response: boolean) =>
+      client(ctx.svc.url, auth).post(`/api/v1/app/feedback?organization_id=${ctx.a.orgId}`, {
+        alarmID: alarm.id,
+        deviceID: device.body.id,
+        response,
+        answerData: {},
+      });
+    const enteredBy = async () =>
+      (await detail(ctx, alarm.id)).answers.map((a: any) => [a.userId, a.response, a.enteredBy]);
+    assert.is((await answer(key(ctx.a), true)).status, 200);
+    assert.equal(await enteredBy(), [[ctx.a.member.userId, true, { kind: 'apikey', id: ctx.a.apiKeyId }]]);
+    assert.is((await answer(admin(ctx.a), false)).status, 200);
+    assert.equal(await enteredBy(), [[ctx.a.member.userId, false, { kind: 'user', id: ctx.a.admin.userId }]]);
+    assert.is((await answer(member(ctx.a), true)).status, 200);
+    assert.equal(await enteredBy(), [[ctx.a.member.userId, true, null]]);
   },
 );
 

@@ -254,6 +254,35 @@ push(
   },
 );
 
+push(
+  "A11 and push/delivered 403 once the device's owner is no longer a member of the push's organization",
+  async (ctx) => {
+    const { identity } = ctx.svc;
+    const leaving = await identity.createUser('Mitglied, das geht');
+    await identity.addMember(ctx.a.orgId, leaving.id, 'member');
+    const pat = await identity.createPersonalToken(leaving.id, 'phone');
+    const owner = client(ctx.svc.url, { pat: pat.token });
+    const d = await owner.post(`${BASE}/device`, {
+      name: 'Phone',
+      os: 'iOS 17',
+      ownerID: leaving.id,
+      pushToken: IOS_TOKEN,
+      pushTokenDevelopment: false,
+      active: true,
+    });
+    assert.is(d.status, 200, JSON.stringify(d.body));
+    // The organization's key sends the push: it is the organization's, as an alarm's push is.
+    const sent = await testPush(ctx, d.body.id, key(ctx.a));
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    await identity.removeMember(ctx.a.orgId, leaving.id);
+    const refused = await owner.post(`${BASE}/push/answered/${sent.body.confirmToken}/yes`, {});
+    expectError(refused, 403, 'forbidden');
+    expectError(await owner.post(`${BASE}/push/delivered/${sent.body.confirmToken}`), 403, 'forbidden');
+    const stored = createHash('sha256').update(sent.body.confirmToken).digest('hex');
+    assert.is(await appModels(ctx.svc.db).PushAnswer.findById(stored).lean(), null, 'no answer stored');
+  },
+);
+
 push('A11 answered once when six answers race', async (ctx) => {
   const d = await device(ctx);
   const { confirmToken } = (await testPush(ctx, d.id)).body;

@@ -50,10 +50,15 @@ rules('reachOwner: naming an organization the actor does not administer is a 403
   assert.equal(reachOwner(stranger, ORG, OWNER), { via: 'none', status: 403 });
 });
 
-rules("canAnswerPush: only the owner's personal token", () => {
-  assert.ok(canAnswerPush(owner, OWNER));
-  assert.not.ok(canAnswerPush(admin, OWNER));
-  assert.not.ok(canAnswerPush(apiKey, OWNER));
+rules("canAnswerPush: only the owner's personal token, while he is a member of the push's organization", () => {
+  const push = { ownerID: OWNER, organizationID: ORG };
+  assert.ok(canAnswerPush(owner, push));
+  assert.not.ok(canAnswerPush(admin, push));
+  assert.not.ok(canAnswerPush(apiKey, push));
+  // Removed from the organization (or never in it): his pushes of it are no longer his to answer.
+  assert.not.ok(canAnswerPush(user(OWNER, [[OTHER, 'member']]), push));
+  // A test push (A5) belongs to no organization.
+  assert.ok(canAnswerPush(user(OWNER, []), { ownerID: OWNER, organizationID: null }));
 });
 
 rules("feedbackOrganization: the API key's own unless named; a user must name it", () => {

@@ -46,9 +46,13 @@ export function reachOwner(actor: Actor, organizationId: number | undefined, own
   return { via: 'organization', organizationId: acting };
 }
 
-/** Push answers and delivery receipts come from the app of the device's owner (his personal token). */
-export function canAnswerPush(actor: Actor, ownerId: number): boolean {
-  return actor.kind === 'user' && actor.userId === ownerId;
+/**
+ * Push answers and delivery receipts come from the app of the device's owner (his personal token), while
+ * he is a member of the organization the push was for (one removed from it answers nothing more).
+ */
+export function canAnswerPush(actor: Actor, push: { ownerID: number; organizationID: number | null }): boolean {
+  if (actor.kind !== 'user' || actor.userId !== push.ownerID) return false;
+  return push.organizationID === null || actor.roles.has(push.organizationID);
 }
 
 /** The organization an alarm feedback is for: an API key's own, or the one a user names and belongs to. */

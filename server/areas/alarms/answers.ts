@@ -19,6 +19,7 @@ export class AlarmAnswers implements AlarmReplies {
     const doc = await this.records.find(answer.alarmId);
     if (!doc || doc.organizationId !== answer.organizationId) return;
     const { alarmId, organizationId, userId, response, distance, duration } = answer;
+    const enteredBy = answer.enteredBy ?? null;
     await setById(await this.records.models.answers.of(organizationId), `${alarmId}:${userId}`, {
       alarmId,
       organizationId,
@@ -26,6 +27,7 @@ export class AlarmAnswers implements AlarmReplies {
       response,
       distance,
       duration,
+      enteredBy,
       at: new Date(),
     });
     // Stored: the answer counts. The wall and the room follow (a burst of answers shares the rewrites).

@@ -85,6 +85,8 @@ export interface AnswerDoc {
   response: boolean;
   distance: number | null;
   duration: number | null;
+  /** Who entered it for the member (docs/alarms.md "Answered"); null or absent: the member himself. */
+  enteredBy?: { kind: 'user' | 'apikey'; id: number } | null;
   at: Date;
 }
 
@@ -145,6 +147,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       response: Boolean,
       distance: { type: Number, default: null },
       duration: { type: Number, default: null },
+      enteredBy: { type: { _id: false, kind: String, id: Number }, default: null },
       at: Date,
     },
     opts,

@@ -44,6 +44,7 @@ export class AlarmPresenter {
         response: a.response,
         distance: a.distance,
         duration: a.duration,
+        enteredBy: a.enteredBy ?? null,
         at: a.at.toISOString(),
       })),
     };

@@ -82,8 +82,10 @@ export class PushConfirmations {
     const doc = await appModels(this.db).PushConfirmation.findById(hash(token)).lean();
     if (!doc) throw invalid('is unknown');
     if (doc.expiresAt.getTime() <= Date.now()) throw invalid('has expired');
-    if (!canAnswerPush(actor, doc.ownerID))
-      throw forbidden("Only the app of the device's owner (his personal access token) answers this push");
+    if (!canAnswerPush(actor, doc))
+      throw forbidden(
+        "Only the app of the device's owner (his personal access token), while he is a member of the push's organization, answers this push",
+      );
     return doc;
   }
 

@@ -9,9 +9,16 @@ import { canRead, feedbackOrganization } from '../../identity/policy.js';
 import { setById } from '../channels/upsert.js';
 import type { Devices } from './devices.js';
 import { appModels } from './models.js';
-import type { AlarmReplies } from './replies.js';
+import type { AlarmReplies, EnteredBy } from './replies.js';
 
 export const FEEDBACK_NOT_SET = 'organizationID or alarmID not set';
+
+// An admin or the API key may enter a member's answer with his device (the dispatcher took it by phone):
+// it counts as his, and says who entered it (docs/alarms.md "Answered").
+function enteredBy(actor: Actor, ownerId: number): EnteredBy | null {
+  if (actor.kind === 'apikey') return { kind: 'apikey', id: actor.tokenId };
+  return actor.userId === ownerId ? null : { kind: 'user', id: actor.userId };
+}
 
 /** Records alarm feedback. */
 export class AlarmFeedback {
@@ -63,6 +70,7 @@ export class AlarmFeedback {
         response: input.response,
         distance,
         duration,
+        enteredBy: enteredBy(actor, device.ownerID),
       });
     }
     return { success: true };

@@ -10,6 +10,17 @@ export interface AlarmAnswer {
   response: boolean;
   distance: number | null;
   duration: number | null;
+  /**
+   * Who entered it when not the member's own app: an admin's personal token or the organization's API key
+   * (a dispatcher entering an answer given by phone, A10 with the member's device). Null: the member.
+   */
+  enteredBy?: EnteredBy | null;
+}
+
+/** Who entered an answer for a member: a user (by his id) or an API key (by its id). */
+export interface EnteredBy {
+  kind: 'user' | 'apikey';
+  id: number;
 }
 
 export interface AlarmReplies {
