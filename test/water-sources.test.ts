@@ -280,6 +280,25 @@ wire(
   },
 );
 
+wire(
+  'a member sees the water sources only when the entity grants him its records; a screen of the monitor always',
+  async (ctx) => {
+    const hub = await screenOn(ctx, ctx.a.url, ctx.org.member.token, 'personal-access-token');
+    const refused = await nearby(hub, { monitorId: ctx.monitorId, ...ALARM });
+    assert.ok('error' in refused && refused.error.error === 'forbidden', JSON.stringify(refused));
+    const granted = await api(ctx).put(`/api/v1/things/entities/${ctx.entityId}`, {
+      readOnlyUserIDs: [ctx.org.member.userId],
+    });
+    assert.is(granted.status, 200, JSON.stringify(granted.body));
+    const answer = await nearby(hub, { monitorId: ctx.monitorId, ...ALARM });
+    assert.ok('data' in answer, JSON.stringify(answer));
+    const revoked = await api(ctx).put(`/api/v1/things/entities/${ctx.entityId}`, { readOnlyUserIDs: [] });
+    assert.is(revoked.status, 200, JSON.stringify(revoked.body));
+    const again = await nearby(hub, { monitorId: ctx.monitorId, ...ALARM });
+    assert.ok('error' in again && again.error.error === 'forbidden', JSON.stringify(again));
+  },
+);
+
 wire("a screen token opens none of the things area's REST operations", async (ctx) => {
   const headers = { 'Screen-Token': ctx.screenToken };
   const record = await hydrant(ctx, { Nummer: 'H 70', Position: near(10, 10) });

@@ -10,6 +10,7 @@ import type { JsonObject } from '../../../common/monitor-data.js';
 import { waterSourcesOf, type WaterSourcesConfig } from '../../../common/water-sources.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Caller } from '../../identity/actor.js';
+import { canReadRecords } from '../../identity/policy.js';
 import { coordinatesOf } from './fields.js';
 import type { EntityDoc, FieldDoc, ThingsModels } from './models.js';
 import { distanceMeters, type PositionIndex } from './positions.js';
@@ -115,6 +116,10 @@ export class WaterSources {
     const entity = await this.models.ThingEntity.findById(config.entityId).lean();
     if (!entity || entity.organizationID !== monitor.organizationID)
       throw notFound("The water sources entity was not found in the monitor's organization");
+    // A screen of the monitor sees its water sources; a person sees them only where the entity grants
+    // him its records (an admin and the API key always), as on the things area's REST operations.
+    if (caller.kind !== 'screen' && !canReadRecords(caller, entity))
+      throw forbidden('Not allowed to read the records of this entity');
     const fields = waterFields(entity, config);
     if (!fields)
       throw conflict(
