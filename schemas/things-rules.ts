@@ -5,6 +5,7 @@ import { int64Id } from './common.js';
 import {
   EXAMPLE_IDS as X,
   RULE_ACTIONS,
+  RULE_COOLDOWN,
   RULE_OPERATORS,
   RULE_TRIGGERS,
   THINGS_LIMITS,
@@ -29,6 +30,7 @@ const ruleInput = {
   },
   conditions: [{ fieldID: X.state, operator: 'eq', comparison: 'defekt' }],
   triggers: ['record_created', 'record_updated'],
+  cooldownSeconds: 600,
 } as const;
 const ruleExample = { ...ruleInput, id: X.rule, entityID: X.entity } as const;
 
@@ -98,6 +100,14 @@ const ruleFields = {
     uniqueItems: true,
     items: { type: 'string', enum: RULE_TRIGGERS },
   },
+  cooldownSeconds: {
+    type: 'integer',
+    minimum: 0,
+    maximum: RULE_COOLDOWN.maxSeconds,
+    description:
+      `After the rule raised an alarm for a record, how long further firings for that record raise none ` +
+      `(they are still stored and emitted); default ${RULE_COOLDOWN.defaultSeconds} (10 minutes), 0: every firing alarms`,
+  },
 } as const;
 
 export const ThingsRuleBody = {
@@ -117,7 +127,7 @@ export const ThingsRule = {
   $id: 'ThingsRule',
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'entityID', 'name', 'description', 'action', 'conditions', 'triggers'],
+  required: ['id', 'entityID', 'name', 'description', 'action', 'conditions', 'triggers', 'cooldownSeconds'],
   properties: { id: uuid, entityID: uuid, ...ruleFields },
   examples: [ruleExample],
 } as const;

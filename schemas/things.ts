@@ -22,6 +22,9 @@ export const RULE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains',
 export const RULE_ACTIONS = ['alarm'] as const;
 
 /** Limits of the area (also in docs/api.md). */
+/** How long a rule raises no second alarm for one record (docs/api.md "Rules"), and the organization's rate. */
+export const RULE_COOLDOWN = { defaultSeconds: 600, maxSeconds: 86_400, alarmsPerHour: 30 } as const;
+
 export const THINGS_LIMITS = {
   fields: 100,
   selectionValues: 200,

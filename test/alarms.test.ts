@@ -671,6 +671,71 @@ s(
 );
 
 s(
+  'a things rule raises one alarm per record within its cooldown however often a member flips the record, ' +
+    "and the organization's rule alarms are limited per hour",
+  async (ctx) => {
+    const c = client(ctx.svc.url, key(ctx.a));
+    const entity = (
+      await c.post('/api/v1/things/entities', {
+        name: 'Tore',
+        organizationID: ctx.a.orgId,
+        fields: [{ name: 'Zustand', type: 'text' }],
+        readWriteUserIDs: [ctx.a.member.userId],
+      })
+    ).body;
+    const [zustand] = entity.fields.map((f: any) => f.id);
+    const rule = (cooldownSeconds?: number) =>
+      c.post(`/api/v1/things/entities/${entity.id}/rules`, {
+        name: cooldownSeconds === undefined ? 'Tor defekt' : 'Tor defekt (jede Meldung)',
+        action: 'alarm',
+        triggers: ['record_created', 'record_updated'],
+        conditions: [{ fieldID: zustand, operator: 'eq', comparison: 'defekt' }],
+        actionAlarmTemplate: { alarmMessage: 'Tor meldet Störung', eventName: `Tor ${cooldownSeconds ?? 'default'}` },
+        ...(cooldownSeconds === undefined ? {} : { cooldownSeconds }),
+      });
+    const created = await rule();
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    assert.is(created.body.cooldownSeconds, 600, 'the default, visible in the definition');
+    const ruleAlarmsOf = async () => {
+      const list: any[] = [];
+      for (let offset = 0; ; offset += 50) {
+        const page = (await c.get(`/api/v1/alarms?organization_id=${ctx.a.orgId}&limit=50&offset=${offset}`)).body;
+        list.push(...page.alarms);
+        if (page.alarms.length < 50) return list.filter((a) => a.source === 'rule');
+      }
+    };
+    const ruleAlarms = async (event: string) => (await ruleAlarmsOf()).filter((a) => a.event === event).length;
+    const flipper = client(ctx.svc.url, member(ctx.a));
+    const record = await flipper.post(`/api/v1/things/entities/${entity.id}/records`, {
+      values: [{ fieldID: zustand, value: 'defekt' }],
+    });
+    assert.is(record.status, 201, JSON.stringify(record.body));
+    for (let i = 0; i < 10; i++) {
+      const res = await flipper.put(`/api/v1/things/records/${record.body.id}`, {
+        values: [{ fieldID: zustand, value: i % 2 ? 'defekt' : 'ok' }],
+      });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+    }
+    assert.is(await ruleAlarms('Tor default'), 1, 'six firings for one record, one alarm');
+    // Without a cooldown every firing alarms, until the organization's hour is spent.
+    const eager = await rule(0);
+    assert.is(eager.status, 201, JSON.stringify(eager.body));
+    const started = Date.now();
+    for (let i = 0; i < 35; i++) {
+      const res = await flipper.post(`/api/v1/things/entities/${entity.id}/records`, {
+        values: [{ fieldID: zustand, value: 'defekt' }],
+      });
+      assert.is(res.status, 201, JSON.stringify(res.body));
+    }
+    const all = (await ruleAlarmsOf()).length;
+    const refilled = Math.ceil(((Date.now() - started) / 3_600_000) * 30) + 1;
+    // 35 new records fire both rules (each record is new to the first): 70 firings, an hour's 30 alarms.
+    assert.ok(all >= 30 && all <= 30 + refilled, `${all} rule alarms in the organization`);
+    assert.ok((await ruleAlarms('Tor 0')) >= 10, 'the rule without a cooldown alarmed while the hour allowed');
+  },
+);
+
+s(
   "A10 entered for a member by the organization's key or an admin counts as his answer and says who " +
     'entered it; his own app answering again clears it',
   async (ctx) => {

@@ -243,7 +243,14 @@ crud('T11 201, T10 200 and T12 200 with the full rule shape, paged in creation o
   const sent = lowPressure(ctx);
   // A condition without comparison is answered with comparison "".
   const conditions = sent.conditions.map((c) => ({ comparison: '', ...c }));
-  assert.equal(created.body, { id: created.body.id, entityID: ctx.entity.id, ...sent, conditions });
+  // Without a cooldown given, the default (10 minutes) is shown.
+  assert.equal(created.body, {
+    id: created.body.id,
+    entityID: ctx.entity.id,
+    ...sent,
+    conditions,
+    cooldownSeconds: 600,
+  });
   const second = (
     await c.post(rulesUrl(ctx), {
       name: 'Any delete',
@@ -261,6 +268,7 @@ crud('T11 201, T10 200 and T12 200 with the full rule shape, paged in creation o
     conditions: [],
     triggers: ['record_deleted'],
     actionAlarmTemplate: { alarmMessage: 'gone', documentKeysFieldID: '', eventName: '', positionFieldID: '' },
+    cooldownSeconds: 600,
   });
   const all = (await c.get(`${rulesUrl(ctx)}?limit=50`)).body;
   assert.equal(
@@ -274,9 +282,15 @@ crud('T11 201, T10 200 and T12 200 with the full rule shape, paged in creation o
     ...second,
     name: 'Renamed',
     triggers: ['record_deleted', 'record_updated'],
+    cooldownSeconds: 0,
   });
   assert.is(updated.status, 200, JSON.stringify(updated.body));
-  assert.equal(updated.body, { ...second, name: 'Renamed', triggers: ['record_deleted', 'record_updated'] });
+  assert.equal(updated.body, {
+    ...second,
+    name: 'Renamed',
+    triggers: ['record_deleted', 'record_updated'],
+    cooldownSeconds: 0,
+  });
 });
 
 crud.run();

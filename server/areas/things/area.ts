@@ -32,25 +32,36 @@ export const thingsArea = defineArea({
   name: 'things',
   models: [thingsModels],
   schemas: [schemas, ruleSchemas],
-  build({ db, config, events, log, need }) {
+  build({ db, config, events, limits, log, need }) {
     const { alarms } = need('alarms');
     const recordStore = new RecordStore(db, log);
     const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
     const sets = new RuleSets(db, log);
-    const runner = new RuleRunner(thingsModels(db), sets, events, log, (organizationId, ruleName, alarm) =>
-      alarms.raise(organizationId, 'rule', {
-        event: alarm.eventName || ruleName,
-        message: alarm.message,
-        templateId: alarm.alarmTemplateID,
-        ...(alarm.position && 'address' in alarm.position ? { address: alarm.position.address } : {}),
-        // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
-        ...(alarm.position &&
-        'latitude' in alarm.position &&
-        Math.abs(alarm.position.latitude) <= 90 &&
-        Math.abs(alarm.position.longitude) <= 180
-          ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude }
-          : {}),
-      }),
+    const runner = new RuleRunner(
+      thingsModels(db),
+      sets,
+      events,
+      log,
+      (organizationId, ruleName, alarm) =>
+        alarms.raise(organizationId, 'rule', {
+          event: alarm.eventName || ruleName,
+          message: alarm.message,
+          templateId: alarm.alarmTemplateID,
+          ...(alarm.position && 'address' in alarm.position ? { address: alarm.position.address } : {}),
+          // Coordinates the record holds outside the globe are left out rather than refusing the alarm.
+          ...(alarm.position &&
+          'latitude' in alarm.position &&
+          Math.abs(alarm.position.latitude) <= 90 &&
+          Math.abs(alarm.position.longitude) <= 180
+            ? { latitude: alarm.position.latitude, longitude: alarm.position.longitude }
+            : {}),
+        }),
+      limits.create(
+        'rule-alarms',
+        schemas.RULE_COOLDOWN.alarmsPerHour / 3600,
+        schemas.RULE_COOLDOWN.alarmsPerHour,
+        true,
+      ),
     );
     const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
     const effects = new RecordEffects(positions, runner, events, log);

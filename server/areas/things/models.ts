@@ -83,8 +83,17 @@ export interface RuleDoc {
   actionAlarmTemplate: AlarmTemplateDoc | null;
   conditions: ConditionDoc[];
   triggers: RuleTrigger[];
+  /** Absent in rules saved before it existed: the default (RULE_COOLDOWN). */
+  cooldownSeconds?: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A rule's alarm for a record was raised: no other until `until` (read and claimed by _id only). */
+export interface RuleCooldownDoc {
+  _id: string;
+  organizationID: number;
+  until: Date;
 }
 
 /** A rule as its set lists it: its ID and its current version (the document "<id>:<v>"). */
@@ -141,6 +150,8 @@ export interface ThingsModels {
   ThingRuleSet: Model<RuleSetDoc>;
   ThingRule: Model<RuleDoc>;
   ThingRuleExecution: Model<RuleExecutionDoc>;
+  /** Until when a rule raises no alarm for a record: _id "<ruleID>:<recordID>" (rule-engine.ts). */
+  ThingRuleCooldown: Model<RuleCooldownDoc>;
   /** Records' positions by grid cell ("<entityID>:<fieldID>:<cell>", server/areas/things/positions.ts). */
   ThingPositionIndex: Model<IdIndexDoc>;
 }
@@ -227,6 +238,7 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
       actionAlarmTemplate: { type: template, default: null },
       conditions: { type: [condition], default: [] },
       triggers: { type: [String], required: true },
+      cooldownSeconds: { type: Number },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
     },
@@ -248,6 +260,12 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
   );
   execution.index({ ruleID: 1, at: -1 });
 
+  // Read and claimed by _id only.
+  const cooldown = new Schema<RuleCooldownDoc>(
+    { _id: String, organizationID: { type: Number, required: true }, until: { type: Date, required: true } },
+    opts,
+  );
+
   // Read by _id only.
   const home = new Schema<RecordHomeDoc>({ _id: String, organizationID: { type: Number, required: true } }, opts);
 
@@ -262,6 +280,7 @@ export const thingsModels = defineModels((conn: Connection): ThingsModels => {
     ThingRuleSet: conn.model<RuleSetDoc>('ThingRuleSet', ruleSet, 'things_rule_sets'),
     ThingRule: conn.model<RuleDoc>('ThingRule', rule, 'things_entity_rules'),
     ThingRuleExecution: conn.model<RuleExecutionDoc>('ThingRuleExecution', execution, 'things_rule_executions'),
+    ThingRuleCooldown: conn.model<RuleCooldownDoc>('ThingRuleCooldown', cooldown, 'things_rule_cooldowns'),
     ThingPositionIndex: idIndexModel(conn, 'ThingPositionIndex', 'things_position_index'),
   };
 });

@@ -1,4 +1,5 @@
 // Never send a model: entities, records and rules leave the service through these functions.
+import { RULE_COOLDOWN } from '../../../schemas/things.js';
 import type { Actor } from '../../identity/actor.js';
 import { canReadRecords, canWriteRecords } from '../../identity/policy.js';
 import type { EntityDoc, RecordDoc, RuleDoc, StoredValue } from './models.js';
@@ -59,6 +60,7 @@ export function presentRule(doc: RuleDoc) {
       : {}),
     conditions: doc.conditions.map((c) => ({ fieldID: c.fieldID, operator: c.operator, comparison: c.comparison })),
     triggers: [...doc.triggers],
+    cooldownSeconds: doc.cooldownSeconds ?? RULE_COOLDOWN.defaultSeconds,
   };
 }
 

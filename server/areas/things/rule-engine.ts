@@ -3,7 +3,9 @@
 // execution and then emitted to the organization's hub room as `things:rule-triggered`.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { RuleTrigger } from '../../../schemas/things.js';
+import { RULE_COOLDOWN, type RuleTrigger } from '../../../schemas/things.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import type { Limiter } from '../../http/limits.js';
 import type { OrganizationEvents } from '../../hub/events.js';
 import type { RuleTriggeredEvent, ThingsAlarm } from '../../../common/hub-protocol.js';
 import { compareKeys, keyOf } from './fields.js';
@@ -88,12 +90,17 @@ export type RaiseRuleAlarm = (organizationId: number, ruleName: string, alarm: T
 
 /** Runs an entity's rules for record changes; used by every record command after its write. */
 export class RuleRunner {
+  /**
+   * @param perOrganization the organization's rule alarms (RULE_COOLDOWN.alarmsPerHour, kept even with
+   *   rate limits off): a member with a record grant cannot alarm everyone without end.
+   */
   constructor(
     private readonly models: ThingsModels,
     private readonly sets: RuleSets,
     private readonly events: OrganizationEvents,
     private readonly log: Logger,
     private readonly raise: RaiseRuleAlarm,
+    private readonly perOrganization: Limiter,
   ) {}
 
   /**
@@ -105,10 +112,11 @@ export class RuleRunner {
     try {
       const rules = await this.sets.list(entity._id);
       const at = new Date();
-      const fired: RuleTriggeredEvent[] = changes.flatMap((change) =>
+      const fired: Array<RuleTriggeredEvent & { cooldownSeconds: number }> = changes.flatMap((change) =>
         rules
           .filter((rule) => rule.triggers.includes(change.trigger) && ruleMatches(rule, entity, change.values))
           .map((rule) => ({
+            cooldownSeconds: rule.cooldownSeconds ?? RULE_COOLDOWN.defaultSeconds,
             executionID: randomUUID(),
             ruleID: rule.ruleID,
             ruleName: rule.name,
@@ -132,7 +140,8 @@ export class RuleRunner {
           at,
         })),
       );
-      for (const event of fired) this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
+      for (const { cooldownSeconds: _, ...event } of fired)
+        this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
       // A rule's action is its alarm: raised for the first few firings of one command, logged beyond.
       const alarming = fired.slice(0, MAX_RULE_ALARMS_PER_CHANGE);
       if (fired.length > alarming.length)
@@ -141,6 +150,15 @@ export class RuleRunner {
           'things rules fired more alarms in one command than are raised',
         );
       for (const event of alarming) {
+        const context = { ruleID: event.ruleID, recordID: event.recordID, organizationID: entity.organizationID };
+        if (!(await this.cooledDown(entity.organizationID, event, at))) {
+          this.log.info(context, "a things rule fired again within its cooldown: no alarm for this record's change");
+          continue;
+        }
+        if ((await this.perOrganization.take(String(entity.organizationID))) > 0) {
+          this.log.warn(context, "the organization's things rules raised as many alarms as an hour allows: none now");
+          continue;
+        }
         await this.raise(entity.organizationID, event.ruleName, event.alarm).catch((err) =>
           this.log.error({ err, ruleID: event.ruleID }, "a things rule's alarm could not be raised"),
         );
@@ -148,5 +166,26 @@ export class RuleRunner {
     } catch (err) {
       this.log.error({ err, entityID: entity._id }, 'things rules could not run');
     }
+  }
+
+  // Claims the rule's alarm for the record, once per cooldown across processes: the first of racing
+  // firings inserts (or moves an expired) "<ruleID>:<recordID>"; the others find it running.
+  private async cooledDown(
+    organizationID: number,
+    event: { ruleID: string; recordID: string; cooldownSeconds: number },
+    at: Date,
+  ): Promise<boolean> {
+    if (event.cooldownSeconds === 0) return true;
+    const { ThingRuleCooldown } = this.models;
+    const _id = `${event.ruleID}:${event.recordID}`;
+    const until = new Date(at.getTime() + event.cooldownSeconds * 1000);
+    try {
+      await ThingRuleCooldown.create({ _id, organizationID, until });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const moved = await ThingRuleCooldown.updateOne({ _id, until: { $lte: at } }, { $set: { until } });
+    return moved.modifiedCount === 1;
   }
 }

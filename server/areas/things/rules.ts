@@ -3,7 +3,7 @@
 // are kept in the entity's rule set (rule-sets.ts), at most THINGS_LIMITS.rulesPerEntity of them.
 import { randomUUID } from 'node:crypto';
 import type { RuleInput, T10QueryInput } from '../../../schemas/things-rules.js';
-import { THINGS_LIMITS } from '../../../schemas/things.js';
+import { RULE_COOLDOWN, THINGS_LIMITS } from '../../../schemas/things.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
@@ -45,6 +45,7 @@ function ruleFields(entity: EntityDoc, input: RuleInput) {
       comparison: c.comparison ?? '',
     })),
     triggers: input.triggers,
+    cooldownSeconds: input.cooldownSeconds ?? RULE_COOLDOWN.defaultSeconds,
   };
 }
 
