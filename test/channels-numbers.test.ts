@@ -235,13 +235,28 @@ for (const {
         assert.is(got.status, 200);
         assert.equal(got.body, getAsList ? [created.body] : created.body);
       }
+      // The organization changes what it entered; what the member entered himself only he changes.
       const changed = await client(ctx.svc.url, admin(ctx.a)).put(
-        `${putPath(created.body.id)}?organization_id=${ctx.a.orgId}`,
-        putBody(created.body.id, { name: 'Mobile', active: false, ownerID: ctx.a.member.userId }),
+        `${putPath(byKey.body.id)}?organization_id=${ctx.a.orgId}`,
+        putBody(byKey.body.id, { name: 'Mobile', active: true, ownerID: ctx.a.member.userId }),
       );
       assert.is(changed.status, 200, JSON.stringify(changed.body));
-      assert.equal(changed.body, { ...created.body, name: 'Mobile', active: false });
-      assert.equal(one((await client(ctx.svc.url, member(ctx.a)).get(getPath(created.body.id))).body), changed.body);
+      assert.equal(changed.body, { ...byKey.body, name: 'Mobile', active: true });
+      assert.equal(one((await client(ctx.svc.url, member(ctx.a)).get(getPath(byKey.body.id))).body), changed.body);
+      expectError(
+        await client(ctx.svc.url, admin(ctx.a)).put(
+          `${putPath(created.body.id)}?organization_id=${ctx.a.orgId}`,
+          putBody(created.body.id, { name: 'Umgeleitet', ownerID: ctx.a.member.userId }),
+        ),
+        403,
+        'forbidden',
+      );
+      expectError(await client(ctx.svc.url, key(ctx.a)).delete(`${base}/${created.body.id}`), 403, 'forbidden');
+      const own = await client(ctx.svc.url, member(ctx.a)).put(
+        `${putPath(created.body.id)}`,
+        putBody(created.body.id, { name: 'Mobile', active: false, ownerID: ctx.a.member.userId }),
+      );
+      assert.is(own.status, 200, JSON.stringify(own.body));
       const removed = await client(ctx.svc.url, member(ctx.a)).delete(`${base}/${created.body.id}`);
       assert.equal(removed.body, { status: 'deleted' });
       expectError(await client(ctx.svc.url, member(ctx.a)).get(getPath(created.body.id)), 404, 'not_found');

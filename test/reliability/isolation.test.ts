@@ -167,4 +167,112 @@ iso("the hub: strangers cannot follow A's monitors nor ask for their water sourc
   assert.is(failures.length, 0, failures.join('\n'));
 });
 
+iso(
+  "a member of A and B: B's key and admin cannot change, silence, delete or see what A entered for him, nor change what he entered himself",
+  async (ctx) => {
+    const { identity } = ctx.svc;
+    const shared = await identity.createUser('ISOA Mitglied beider Wehren');
+    await identity.addMember(ctx.a.org.orgId, shared.id, 'member');
+    await identity.addMember(ctx.b.org.orgId, shared.id, 'member');
+    const own = { pat: (await identity.createPersonalToken(shared.id, 'phone')).token };
+    const aKey = { apiKey: ctx.a.org.apiKey };
+    let n = 0;
+    const make = async (auth: { pat: string } | { apiKey: string }, path: string, body: Record<string, unknown>) => {
+      const res = await request(ctx.svc.url, 'POST', path, { auth, body: { ownerID: shared.id, ...body } });
+      assert.is(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+      return res.body.id as number;
+    };
+    const gsm = () => `0049176${String(7_000_000 + ++n)}`;
+    const device = (name: string) => ({
+      name: `ISOA ${name}`,
+      os: 'Android 15',
+      pushToken: `ISOA-${name.replace(/ /g, '-')}`,
+      pushTokenDevelopment: false,
+      active: true,
+    });
+    // [kind, id, whose]: his own (B reads, may not change) and A's (B neither reads nor changes).
+    const resources: Array<[string, number, 'his' | "A's"]> = [
+      ['mobile', await make(own, '/api/v1/sms/mobile', { gsm: gsm(), name: 'ISOA eigen' }), 'his'],
+      ['mobile', await make(aKey, '/api/v1/sms/mobile', { gsm: gsm(), name: 'ISOA von A' }), "A's"],
+      ['phone', await make(own, '/api/v1/call/phone', { gsm: gsm(), name: 'ISOA eigen' }), 'his'],
+      ['phone', await make(aKey, '/api/v1/call/phone', { gsm: gsm(), name: 'ISOA von A' }), "A's"],
+      ['device', await make(own, '/api/v1/app/device', device('eigen')), 'his'],
+      ['device', await make(aKey, '/api/v1/app/device', device('von A')), "A's"],
+    ];
+    const writes = (kind: string, id: number): Array<[string, string, unknown]> => {
+      const redirect = { ownerID: shared.id, gsm: gsm(), active: false, name: 'ISOB umgeleitet' };
+      if (kind === 'mobile')
+        return [
+          ['PUT', '/api/v1/sms/mobile', { id, ...redirect }],
+          ['DELETE', `/api/v1/sms/mobile/${id}`, undefined],
+        ];
+      if (kind === 'phone')
+        return [
+          ['PUT', `/api/v1/call/phone/${id}`, redirect],
+          ['DELETE', `/api/v1/call/phone/${id}`, undefined],
+        ];
+      return [
+        [
+          'PUT',
+          `/api/v1/app/device/${id}`,
+          { ...device('umgeleitet'), ownerID: shared.id, pushToken: 'ISOB', active: false },
+        ],
+        ['DELETE', `/api/v1/app/device/${id}`, undefined],
+        ['POST', `/api/v1/app/device/${id}/test-push`, undefined],
+      ];
+    };
+    const strangers = {
+      "B's API key": { apiKey: ctx.b.org.apiKey },
+      "B's admin": { pat: ctx.b.org.admin.token },
+    };
+    const failures: string[] = [];
+    let probes = 0;
+    const before = await settledDump(ctx.svc);
+    for (const [kind, id, whose] of resources) {
+      for (const [who, auth] of Object.entries(strangers)) {
+        const query = `organization_id=${ctx.b.org.orgId}`;
+        // A test push to his own device is a read (it reaches his phone, as B's alarms do): not probed.
+        const sent = writes(kind, id).filter(([, path]) => !(whose === 'his' && path.endsWith('test-push')));
+        for (const [method, path, body] of sent) {
+          const res = await request(ctx.svc.url, method, `${path}?${query}`, { auth, body });
+          probes++;
+          const expected = whose === 'his' ? 403 : 404;
+          if (res.status !== expected)
+            failures.push(`${method} ${path} (${whose} ${kind}) as ${who}: ${res.status} ${JSON.stringify(res.body)}`);
+        }
+        if (whose === "A's") {
+          const path =
+            kind === 'mobile'
+              ? `/api/v1/sms/${id}`
+              : kind === 'phone'
+                ? `/api/v1/call/${id}`
+                : `/api/v1/app/device/${id}`;
+          const res = await request(ctx.svc.url, 'GET', `${path}?${query}`, { auth });
+          probes++;
+          if (res.status !== 404) failures.push(`GET ${path} (A's ${kind}) as ${who}: ${res.status}`);
+        }
+      }
+    }
+    for (const [who, auth] of Object.entries(strangers)) {
+      for (const path of ['/api/v1/sms/mobile', '/api/v1/call/phone', '/api/v1/app/device']) {
+        const res = await request(
+          ctx.svc.url,
+          'GET',
+          `${path}?owner_id=${shared.id}&organization_id=${ctx.b.org.orgId}`,
+          {
+            auth,
+          },
+        );
+        probes++;
+        if (res.status !== 200 || JSON.stringify(res.body).includes('von A'))
+          failures.push(`GET ${path} as ${who}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+    }
+    const changed = dumpDifference(before, await settledDump(ctx.svc));
+    if (changed.length) failures.push(`B's requests changed ${changed.join('; ').slice(0, 600)}`);
+    figure("isolation: requests by B at a shared member's numbers and devices", probes);
+    assert.is(failures.length, 0, failures.join('\n'));
+  },
+);
+
 iso.run();

@@ -47,13 +47,13 @@ export const alarmsArea = defineArea({
     const records = new AlarmRecords(db);
     const presenter = new AlarmPresenter(db, records);
     const wall = new AlarmWall(db, records, presenter, monitors, events, log);
-    const numbers = (list: typeof sms.mobiles) => async (userId: number) =>
-      (await list.owned.ofOwner(userId)).map((n) => ({ target: n.gsm, active: n.active }));
+    const numbers = (list: typeof sms.mobiles) => async (userId: number, organizationId: number) =>
+      (await list.owned.usableBy(userId, organizationId)).map((n) => ({ target: n.gsm, active: n.active }));
     const recipients = new AlarmRecipients(db, records, {
       flags,
       targets: {
-        app: async (userId) =>
-          (await app.devices.owned.ofOwner(userId)).map((d) => ({ target: d._id, active: d.active })),
+        app: async (userId, organizationId) =>
+          (await app.devices.owned.usableBy(userId, organizationId)).map((d) => ({ target: d._id, active: d.active })),
         sms: numbers(sms.mobiles),
         call: numbers(call.phones),
       },

@@ -12,7 +12,11 @@ import type { AlarmRecords } from './records.js';
 export interface TargetSources {
   flags: Pick<ChannelFlags, 'isDisabled'>;
   /** A member's devices (their IDs), mobiles and phones (their numbers), active or not. */
-  targets: Record<AlarmChannel, (userId: number) => Promise<Array<{ target: string; active: boolean }>>>;
+  /** A member's targets an alarm of the organization may use (his own, and those the organization entered). */
+  targets: Record<
+    AlarmChannel,
+    (userId: number, organizationId: number) => Promise<Array<{ target: string; active: boolean }>>
+  >;
 }
 
 const PARALLEL = 25;
@@ -41,7 +45,9 @@ export async function deliveriesFor(
     const targets: Array<Array<{ target: string; active: boolean }>> = [];
     for (let i = 0; i < userIds.length; i += PARALLEL)
       targets.push(
-        ...(await Promise.all(userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId)))),
+        ...(await Promise.all(
+          userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId, organizationId)),
+        )),
       );
     const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
     for (const [i, recipientUserId] of userIds.entries()) {

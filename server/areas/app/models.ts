@@ -9,6 +9,8 @@ export type Platform = 'android' | 'ios';
 export interface DeviceDoc {
   _id: string;
   ownerID: number;
+  /** The organization whose admin or key registered it; null (or absent: older ones): the owner himself (channels/owned.ts). */
+  organizationID?: number | null;
   name: string;
   /** The name as compared for uniqueness (trimmed, lower case); unique per owner through an index. */
   nameKey: string;
@@ -71,6 +73,7 @@ export const appModels = defineModels((conn: Connection): AppModels => {
     {
       _id: String,
       ownerID: int,
+      organizationID: { type: Number, default: null },
       name: text,
       nameKey: text,
       os: text,

@@ -10,7 +10,7 @@ import { setById } from './upsert.js';
 
 /** Anything that lists a user's devices or numbers with their active state. */
 export interface ActiveSource {
-  ofOwner(ownerId: number): Promise<Array<{ active: boolean }>>;
+  usableBy(ownerId: number, organizationId: number): Promise<Array<{ active: boolean }>>;
 }
 
 /** Disable flags of every channel, stored under "<channel>:<organizationId>". */
@@ -56,6 +56,6 @@ export class ChannelFlags {
     if (!canRead(actor, organizationId)) throw forbidden();
     if (!(await roleOf(this.db, organizationId, userId))) return { anyActive: false };
     if (await this.isDisabled(channel, organizationId)) return { anyActive: false };
-    return { anyActive: (await source.ofOwner(userId)).some((d) => d.active) };
+    return { anyActive: (await source.usableBy(userId, organizationId)).some((d) => d.active) };
   }
 }

@@ -33,6 +33,8 @@ export interface AlarmingDoc {
 export interface NumberDoc {
   _id: string;
   ownerID: number;
+  /** The organization whose admin or key entered it; null (or absent: older ones): the owner himself (channels/owned.ts). */
+  organizationID?: number | null;
   name: string;
   gsm: string;
   active: boolean;
@@ -78,6 +80,7 @@ export function numberSchema(): Schema<NumberDoc> {
     {
       _id: String,
       ownerID: int,
+      organizationID: { type: Number, default: null },
       name: { type: String, default: '' },
       gsm: text,
       active: flag,

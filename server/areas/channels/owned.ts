@@ -1,5 +1,11 @@
 // Owner-scoped resources (devices, mobile and phone numbers): one implementation of spec rule 4 and
 // of the reads and writes every such resource shares. Area commands add their own checks around it.
+// A user may belong to several organizations; what one of them entered for him belongs to it
+// (docs/api.md "A member of several organizations"): each resource records the organization whose
+// admin or key created it (null: the owner himself). The owner reads and changes all of his; an
+// organization reads his own and its own, changes only its own, and never sees another's; an alarm
+// of an organization goes to his own and its own only. So no organization reads, redirects or
+// silences what another sends.
 // A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs, server/db/id-index.ts),
 // so listing them and any-active (asked per member and alarm) are exact string-_id lookups on FerretDB
 // too, however many users an installation has. An ID is added before its document is written (and
@@ -17,12 +23,24 @@ import { channelModels } from './models.js';
 export interface OwnedDoc {
   _id: string;
   ownerID: number;
+  /** The organization that entered it; null or absent: the owner himself. */
+  organizationID?: number | null;
   active: boolean;
   rev?: number;
 }
 
 /** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach, as when absent). */
 type Denial = 'refuse' | 'hide';
+
+/** How the actor reached the owner: as himself, or as an organization of his (by its admin or key). */
+type Reached = { via: 'self' } | { via: 'organization'; organizationId: number };
+
+/** The organization a resource belongs to; null: its owner's own. */
+const enteredBy = (doc: OwnedDoc): number | null => doc.organizationID ?? null;
+
+/** Whether an alarm or a read in `organizationId` may use the resource: the owner's own, or its own. */
+const usableIn = (doc: OwnedDoc, organizationId: number) =>
+  enteredBy(doc) === null || enteredBy(doc) === organizationId;
 
 /** Reads and writes of one owner-scoped collection, with the access rule applied. */
 export class OwnedResources<D extends OwnedDoc> {
@@ -39,10 +57,15 @@ export class OwnedResources<D extends OwnedDoc> {
   }
 
   /** Throws unless the actor reaches resources of `ownerId`, acting in `organizationId` if given. */
-  async checkOwner(actor: Actor, organizationId: number | undefined, ownerId: number, denial: Denial): Promise<void> {
+  async checkOwner(
+    actor: Actor,
+    organizationId: number | undefined,
+    ownerId: number,
+    denial: Denial,
+  ): Promise<Reached> {
     const reach = reachOwner(actor, organizationId, ownerId);
-    if (reach.via === 'self') return;
-    if (reach.via === 'organization' && (await roleOf(this.db, reach.organizationId, ownerId))) return;
+    if (reach.via === 'self') return reach;
+    if (reach.via === 'organization' && (await roleOf(this.db, reach.organizationId, ownerId))) return reach;
     // One resource by ID out of reach is answered exactly as one that does not exist, whatever
     // organization_id says: a 403 would tell the caller that the ID exists (docs/api.md, "Errors").
     if (denial === 'hide') throw notFound(`${this.title} not found`);
@@ -53,17 +76,33 @@ export class OwnedResources<D extends OwnedDoc> {
     );
   }
 
-  /** The owner's resources in ID order. */
+  /** The owner's resources in ID order (through an organization: his own and its own). */
   async list(actor: Actor, ownerId: number, organizationId: number | undefined): Promise<D[]> {
-    await this.checkOwner(actor, organizationId, ownerId, 'refuse');
-    return this.ofOwner(ownerId);
+    const reach = await this.checkOwner(actor, organizationId, ownerId, 'refuse');
+    const docs = await this.ofOwner(ownerId);
+    return reach.via === 'self' ? docs : docs.filter((doc) => usableIn(doc, reach.organizationId));
   }
 
-  /** One resource the actor reaches; 404 when it does not exist or is out of reach. */
-  async reachable(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
+  /**
+   * One resource the actor reaches; 404 when it does not exist or is out of reach (another
+   * organization's is out of reach). `write`: through an organization, only what it entered itself
+   * (403 for the owner's own, which only he changes).
+   */
+  async reachable(
+    actor: Actor,
+    id: number,
+    organizationId: number | undefined,
+    right: 'read' | 'write' = 'read',
+  ): Promise<D> {
     const doc = (await this.model.findById(String(id)).lean()) as D | null;
     if (!doc) throw notFound(`${this.title} not found`);
-    await this.checkOwner(actor, organizationId, doc.ownerID, 'hide');
+    const reach = await this.checkOwner(actor, organizationId, doc.ownerID, 'hide');
+    if (reach.via === 'self') return doc;
+    if (!usableIn(doc, reach.organizationId)) throw notFound(`${this.title} not found`);
+    if (right === 'write' && enteredBy(doc) === null)
+      throw forbidden(
+        `Only its owner changes a ${this.noun} he entered himself; an organization changes only what it entered`,
+      );
     return doc;
   }
 
@@ -74,11 +113,12 @@ export class OwnedResources<D extends OwnedDoc> {
     ownerId: number,
     fields: Omit<D, '_id' | 'ownerID'>,
   ): Promise<D> {
-    await this.checkOwner(actor, organizationId, ownerId, 'refuse');
+    const reach = await this.checkOwner(actor, organizationId, ownerId, 'refuse');
+    const organizationID = reach.via === 'organization' ? reach.organizationId : null;
     const id = String(await this.db.ids.next(this.noun));
     await this.byOwner.add(ownerId, id);
     try {
-      const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId } as unknown as D);
+      const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId, organizationID } as unknown as D);
       return created.toObject() as D;
     } catch (err) {
       // Refused (a name already taken): the ID leaves the index again. Should that fail too, the ID names
@@ -99,7 +139,7 @@ export class OwnedResources<D extends OwnedDoc> {
     set: Partial<D>,
     message: string,
   ): Promise<D> {
-    const current = await this.reachable(actor, id, organizationId);
+    const current = await this.reachable(actor, id, organizationId, 'write');
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
     }
@@ -110,7 +150,7 @@ export class OwnedResources<D extends OwnedDoc> {
 
   /** Deletes a reachable resource. */
   async remove(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
-    const doc = await this.reachable(actor, id, organizationId);
+    const doc = await this.reachable(actor, id, organizationId, 'write');
     await this.model.deleteOne({ _id: doc._id });
     await this.byOwner.remove(doc.ownerID, doc._id);
     return doc;
@@ -121,6 +161,11 @@ export class OwnedResources<D extends OwnedDoc> {
     // An ID whose create failed after it was indexed has no document: it is no resource.
     const docs = await this.byOwner.load(ownerId, (id) => this.model.findById(id).lean() as Promise<D | null>);
     return docs.sort((a, b) => Number(a._id) - Number(b._id));
+  }
+
+  /** The owner's resources an alarm (or A7) of the organization may use: his own and its own. */
+  async usableBy(ownerId: number, organizationId: number): Promise<D[]> {
+    return (await this.ofOwner(ownerId)).filter((doc) => usableIn(doc, organizationId));
   }
 
   private get title(): string {
