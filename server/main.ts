@@ -35,9 +35,6 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const scheduler = new Scheduler(log);
 
-  say('configuration (environment variables and defaults):');
-  for (const line of describeConfig()) say(`  ${line}`);
-
   let database: LaunchedDatabase | null = null;
   let service: RunningService | null = null;
   // Ctrl-C or SIGTERM at any moment: while starting, what was started is stopped and the process ends
@@ -60,6 +57,10 @@ async function main(): Promise<void> {
       process.exit(service ? undefined : signal === 'SIGINT' ? 130 : 143);
     });
   }
+  // Said only once the signals are handled: a Ctrl-C that follows the first line is never the default
+  // kill (describing the configuration may take a moment on a busy machine).
+  say('configuration (environment variables and defaults):');
+  for (const line of describeConfig()) say(`  ${line}`);
 
   try {
     // Everything that can be checked is checked before a database is started.
