@@ -279,6 +279,18 @@ export const VARIABLES = {
     secret: true,
     unset: 'inbound alarms off',
   }),
+  SMS_QUOTA_PER_DAY: integer({
+    default: 0,
+    help:
+      'SMS an organization may send through the gateway in 24 hours (every organization shares it); beyond it ' +
+      "an SMS delivery fails with the quota's reason. 0: no quota",
+    note: (value) => (value === 0 ? 'no quota' : undefined),
+  }),
+  CALL_QUOTA_PER_DAY: integer({
+    default: 0,
+    help: 'Calls an organization may make through the gateway in 24 hours, as SMS_QUOTA_PER_DAY. 0: no quota',
+    note: (value) => (value === 0 ? 'no quota' : undefined),
+  }),
   ALARM_OUTBOX_SWEEP_MS: millis({
     default: 1_000,
     help: 'How often each process looks for alarm deliveries that are due (retries, and work a stopped process left)',

@@ -78,6 +78,8 @@ export interface AlarmsConfig {
   gatewayTimeoutMs: number;
   inboundGatewayToken: string | undefined;
   outboxSweepMs: number;
+  /** SMS and calls an organization may send in 24 hours (0: no quota). */
+  quotaPerDay: { sms: number; call: number };
 }
 
 /** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
@@ -271,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
       gatewayTimeoutMs: s.GATEWAY_TIMEOUT_MS,
       inboundGatewayToken: s.INBOUND_GATEWAY_TOKEN,
       outboxSweepMs: s.ALARM_OUTBOX_SWEEP_MS,
+      quotaPerDay: { sms: s.SMS_QUOTA_PER_DAY, call: s.CALL_QUOTA_PER_DAY },
     },
   };
 }

@@ -1,6 +1,6 @@
 // A member of two organizations (volunteers in two fire services): what one organization entered for
 // him belongs to it, and no organization reads, redirects or silences what another sends
-// (server/areas/channels/owned.ts; docs/api.md "A member of several organizations").
+// (server/areas/channels/owned.ts; docs/api.md "The app, sms and call areas").
 import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';

@@ -194,6 +194,13 @@ races(
         `round ${round} renames: ${renames.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; ')}`,
       );
       check((await named(round + 1, target)).length === 1, `round ${round}: ${target} listed once`);
+      // The round's devices go: an organization enters at most 10 for a member (docs/api.md).
+      const listed = (await on(ctx, round).get(`/api/v1/app/device?owner_id=${owner}`)).body as Array<{
+        id: number;
+        name: string;
+      }>;
+      for (const d of listed.filter((x) => /races/i.test(x.name)))
+        await on(ctx, round).delete(`/api/v1/app/device/${d.id}`);
     }
   },
 );

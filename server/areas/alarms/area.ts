@@ -9,6 +9,7 @@ import { AlarmCommands } from './commands.js';
 import { gatewaySender } from './gateways.js';
 import { IdempotencyKeys } from './idempotency.js';
 import { InboundAlarms, WRONG_PINS } from './inbound.js';
+import { GatewayQuotas } from './quota.js';
 import { alarmModels } from './models.js';
 import { AlarmOutbox, DeliveryError, type Sender } from './outbox.js';
 import { AlarmPresenter, geoOf } from './presenter.js';
@@ -77,10 +78,20 @@ export const alarmsArea = defineArea({
       }).text;
     };
     const text = (_item: unknown, alarmId: number) => smsText(alarmId);
+    const quotas = new GatewayQuotas(limits, gateways.quotaPerDay);
+    const organizationOf = async (alarmId: number) => (await alarmOf(alarmId)).organizationId;
     const senders: Record<'app' | 'sms' | 'call', Sender> = {
       app: async (item, alarmId) => app.alarmPushes.send(item.target, await alarmOf(alarmId)),
-      sms: gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
-      call: gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+      sms: quotas.metered(
+        'sms',
+        gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+        organizationOf,
+      ),
+      call: quotas.metered(
+        'call',
+        gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+        organizationOf,
+      ),
     };
     const outbox = new AlarmOutbox(
       records.models,
@@ -126,6 +137,19 @@ export const alarmsArea = defineArea({
         'ends failed (docs/alarms.md)',
       () => outbox.failedTries,
     );
+    for (const channel of ['sms', 'call'] as const) {
+      const noun = channel === 'sms' ? 'SMS' : 'calls';
+      metrics.counter(
+        `alarmhub_alarm_${channel}_sent_total`,
+        `Alarm ${noun} the gateway took from this process (all organizations: label values stay bounded)`,
+        () => quotas.counts[channel].sent,
+      );
+      metrics.counter(
+        `alarmhub_alarm_${channel}_over_quota_total`,
+        `Alarm ${noun} not sent by this process because their organization's quota was spent`,
+        () => quotas.counts[channel].overQuota,
+      );
+    }
     metrics.counter(
       'alarmhub_inbound_received_total',
       'SMS and calls the gateways reported to IN1 and IN2 on this process',

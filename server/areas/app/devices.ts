@@ -70,12 +70,15 @@ function storedFields(input: DeviceCreateInput | DeviceUpdateInput) {
 
 const taken = (name: string) => `The owner already has a device named "${name.trim()}"`;
 
+/** Devices a user may register himself, and each organization for him (channels/owned.ts). */
+export const MAX_DEVICES_PER_OWNER = 10;
+
 /** The device commands. */
 export class Devices {
   readonly owned: OwnedResources<DeviceDoc>;
 
   constructor(private readonly db: Database) {
-    this.owned = new OwnedResources(db, appModels(db).Device, 'device');
+    this.owned = new OwnedResources(db, appModels(db).Device, 'device', MAX_DEVICES_PER_OWNER);
   }
 
   /** A1. */

@@ -18,6 +18,9 @@ export interface NumberView {
 
 const PAYLOAD = 'Payload missing or in wrong format';
 
+/** Mobiles (or phones) a user may enter himself, and each organization for him (owned.ts). */
+export const MAX_NUMBERS_PER_OWNER = 5;
+
 /** The public shape of a stored number. */
 export function presentNumber(doc: NumberDoc): NumberView {
   return { id: Number(doc._id), active: doc.active, gsm: doc.gsm, name: doc.name, ownerID: doc.ownerID };
@@ -28,7 +31,7 @@ export class ChannelNumbers {
   readonly owned: OwnedResources<NumberDoc>;
 
   constructor(db: Database, model: Model<NumberDoc>, noun: string) {
-    this.owned = new OwnedResources(db, model, noun);
+    this.owned = new OwnedResources(db, model, noun, MAX_NUMBERS_PER_OWNER);
   }
 
   /** S9/C7. */
@@ -43,7 +46,7 @@ export class ChannelNumbers {
 
   /** S11/C8: name defaults to empty, active to true. */
   async create(actor: Actor, organizationId: number | undefined, input: NumberCreateInput): Promise<NumberView> {
-    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD, true) };
     const doc = await this.owned.create(actor, organizationId, input.ownerID, {
       name: input.name ?? '',
       gsm: input.gsm,
@@ -60,7 +63,7 @@ export class ChannelNumbers {
     organizationId: number | undefined,
     input: NumberUpdateInput,
   ): Promise<NumberView> {
-    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD) };
+    if (input.gsm !== undefined) input = { ...input, gsm: checkGsm(input.gsm, PAYLOAD, true) };
     const { id: _id, ...set } = input;
     return presentNumber(await this.owned.update(actor, id, organizationId, set, PAYLOAD));
   }

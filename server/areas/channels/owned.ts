@@ -1,7 +1,7 @@
 // Owner-scoped resources (devices, mobile and phone numbers): one implementation of spec rule 4 and
 // of the reads and writes every such resource shares. Area commands add their own checks around it.
 // A user may belong to several organizations; what one of them entered for him belongs to it
-// (docs/api.md "A member of several organizations"): each resource records the organization whose
+// (docs/api.md "The app, sms and call areas"): each resource records the organization whose
 // admin or key created it (null: the owner himself). The owner reads and changes all of his; an
 // organization reads his own and its own, changes only its own, and never sees another's; an alarm
 // of an organization goes to his own and its own only. So no organization reads, redirects or
@@ -13,7 +13,7 @@
 import type { Model } from 'mongoose';
 import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
@@ -51,6 +51,8 @@ export class OwnedResources<D extends OwnedDoc> {
     private readonly model: Model<D>,
     /** Name of the resource in messages and of its ID sequence, e.g. "device". */
     readonly noun: string,
+    /** How many the owner, and each organization for him, may enter (every one is alarmed). */
+    private readonly maxPerOwner: number,
   ) {
     // The index was kept from the first resource on: a missing one means none.
     this.byOwner = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, noun, async () => []);
@@ -115,6 +117,15 @@ export class OwnedResources<D extends OwnedDoc> {
   ): Promise<D> {
     const reach = await this.checkOwner(actor, organizationId, ownerId, 'refuse');
     const organizationID = reach.via === 'organization' ? reach.organizationId : null;
+    // Counted per whoever enters them, so that one organization filling its share blocks no other.
+    // Racing creates may pass the count together: a bound on what one alarm sends, not an exact limit.
+    const entered = (await this.ofOwner(ownerId)).filter((doc) => enteredBy(doc) === organizationID);
+    if (entered.length >= this.maxPerOwner)
+      throw conflict(
+        'limit_reached',
+        `A user has at most ${this.maxPerOwner} ${this.noun}s of his own, and each organization at most ` +
+          `${this.maxPerOwner} it entered for him: remove one first`,
+      );
     const id = String(await this.db.ids.next(this.noun));
     await this.byOwner.add(ownerId, id);
     try {
