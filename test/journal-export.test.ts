@@ -425,4 +425,32 @@ chunked(
   },
 );
 
+chunked(
+  "PDF: while one of an organization's exports is being made on the process, another of it is a 429 " +
+    "with Retry-After; another organization's is made meanwhile; once done, the next is made",
+  async (ctx) => {
+    const words = 'Trupp an Verteiler, Schlauchleitung über Treppenraum, Druck gut. ';
+    const long = words.repeat(160).slice(0, 10_000);
+    const { id } = await journalWith(
+      ctx,
+      Array.from({ length: 60 }, () => long),
+    );
+    const other = await eventJournal(ctx, ctx.b);
+    const [first, second, theirs] = await Promise.all([
+      download(ctx, id, 'format=pdf'),
+      download(ctx, id, 'format=pdf'),
+      download(ctx, other, 'format=pdf', as.key(ctx.b)),
+    ]);
+    const statuses = [first.status, second.status].sort();
+    assert.equal(statuses, [200, 429], `one at a time per organization: ${statuses}`);
+    const refused = [first, second].find((r) => r.status === 429)!;
+    assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After');
+    assert.is(JSON.parse(refused.bytes.toString()).error, 'rate_limited');
+    assert.is(theirs.status, 200, "another organization's export is not held back");
+    assert.is((await download(ctx, id, 'format=pdf')).status, 200, 'the next one, once the first is done');
+    // A CSV is cheap and never waits.
+    assert.is((await download(ctx, id, 'format=csv')).status, 200);
+  },
+);
+
 chunked.run();

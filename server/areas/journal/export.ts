@@ -4,21 +4,21 @@
 // not over a file, so the CSV, the PDF and the response header name the same value whatever the
 // format, time zone or language, and a printed copy can be checked against the service.
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type PDFKit from 'pdfkit';
 import type { Database } from '../../db/database.js';
 import { namesOf, organizationName } from '../../identity/lookup.js';
 import type { Actor } from '../../identity/actor.js';
-import { unavailable } from '../../errors.js';
+import { rateLimited, unavailable } from '../../errors.js';
 import { entriesAsOf, MissingEntry } from './chunks.js';
 import type { JournalLog } from './log.js';
 import type { JournalStateData } from './state.js';
 import { journalModels, type EntryDoc, type JournalDoc, type Stamp } from './models.js';
 import type { JournalCommands } from './journals.js';
+import { renderPdf } from './export-pdf.js';
+import { WORDS, localTime, type EventSummary, type ExportLanguage, type Row } from './export-words.js';
+
+export type { EventSummary, ExportLanguage } from './export-words.js';
 
 export type ExportFormat = 'csv' | 'pdf';
-export type ExportLanguage = 'de' | 'en';
 
 /** A file to send: its bytes, media type, name, and the entries' SHA-256. */
 export interface ExportFile {
@@ -30,108 +30,9 @@ export interface ExportFile {
 
 /** Reads of a journal that changes while it is exported, before the export gives up (503). */
 const SNAPSHOT_TRIES = 3;
-/** PDF entries laid out between two turns of the event loop: an export never holds the process long. */
-const ROWS_PER_TURN = 25;
-
-/** What the export names of the event a journal belongs to. */
-export interface EventSummary {
-  event: string;
-  address: string;
-}
-
-// "B3 Wohnungsbrand, Goethestraße 5 (2)": the keyword and address of an alarm the service raised, else
-// the event's number as the journal was opened with it.
-function eventLine(eventId: number | null, event: EventSummary | null, none: string): string {
-  if (eventId === null) return none;
-  if (!event) return String(eventId);
-  return `${[event.event, event.address].filter(Boolean).join(', ')} (${eventId})`;
-}
-
-const WORDS = {
-  en: {
-    title: 'Operations journal',
-    organization: 'Organization',
-    event: 'Event',
-    none: "none (the organization's journal)",
-    first: 'First entry',
-    last: 'Last entry',
-    state: 'State',
-    closed: 'closed',
-    open: 'open',
-    exported: 'Exported',
-    timeZone: 'Time zone',
-    entries: 'Entries',
-    deletedCount: 'deleted',
-    page: (n: number, of: number) => `Page ${n} of ${of}`,
-    deleted: 'DELETED',
-    by: 'by',
-    at: 'at',
-    custom: 'stated time',
-    location: 'Location',
-    attachment: 'Attachment',
-    noEntries: 'No entries.',
-    apiKey: 'API key',
-    columns: [
-      'serialNumber',
-      'time',
-      'localTime',
-      'customTime',
-      'author',
-      'category',
-      'text',
-      'location',
-      'attachment',
-      'deleted',
-      'deletedTime',
-      'deletedBy',
-    ],
-  },
-  de: {
-    title: 'Einsatztagebuch',
-    organization: 'Organisation',
-    event: 'Einsatz',
-    none: 'keiner (Tagebuch der Organisation)',
-    first: 'Erster Eintrag',
-    last: 'Letzter Eintrag',
-    state: 'Status',
-    closed: 'abgeschlossen',
-    open: 'offen',
-    exported: 'Exportiert',
-    timeZone: 'Zeitzone',
-    entries: 'Einträge',
-    deletedCount: 'gelöscht',
-    page: (n: number, of: number) => `Seite ${n} von ${of}`,
-    deleted: 'GELÖSCHT',
-    by: 'von',
-    at: 'am',
-    custom: 'angegebene Zeit',
-    location: 'Ort',
-    attachment: 'Anhang',
-    noEntries: 'Keine Einträge.',
-    apiKey: 'API-Schlüssel',
-    columns: [
-      'Nr',
-      'Zeit',
-      'Ortszeit',
-      'angegebene Zeit',
-      'Verfasser',
-      'Kategorie',
-      'Text',
-      'Ort',
-      'Anhang',
-      'gelöscht',
-      'Löschzeit',
-      'gelöscht von',
-    ],
-  },
-} as const;
-
-/** One entry as exported, with its author's and deleter's names resolved. */
-interface Row {
-  entry: EntryDoc;
-  author: string;
-  deletedBy: string | null;
-}
+/** PDFs rendered at once by one process; further ones wait their turn (at most QUEUED_PDFS of them). */
+export const CONCURRENT_PDFS = 2;
+const QUEUED_PDFS = 8;
 
 /** The entries' SHA-256: over one JSON array per entry in serial order, joined by "\n" (docs/api.md). */
 export function entriesDigest(entries: EntryDoc[]): string {
@@ -171,44 +72,6 @@ export function csvCell(value: string | number): string {
   return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-// Building a formatter costs far more than using one: one per zone and language.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** "2026-11-22 14:02:37 MEZ"-style local time in `timeZone`. */
-function localTime(iso: string, timeZone: string, language: ExportLanguage): string {
-  const date = new Date(iso);
-  // A time JavaScript cannot read (a leap second) is shown as stored.
-  if (Number.isNaN(date.getTime())) return iso;
-  const key = `${timeZone}|${language}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
-    if (formatters.size > 100) formatters.clear();
-    formatters.set(key, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
-}
-
-/**
- * A text pdfkit can lay out in time: a zero-width space after every 40 characters without a space. A
- * word wider than the line is otherwise split by measuring its rest again for every line (a
- * 10,000-character word took 3 s and 150 MB). The printed text reads the same; the hash is the stored text's.
- */
-function breakable(text: string): string {
-  return text.replace(/(\S{40})(?=\S)/g, '$1\u200B');
-}
-
 /** Whether `timeZone` is an IANA zone this runtime knows. */
 export function knownTimeZone(timeZone: string): boolean {
   try {
@@ -219,12 +82,13 @@ export function knownTimeZone(timeZone: string): boolean {
   }
 }
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONT = path.join(fontDir, 'DejaVuSans.ttf');
-const FONT_BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
-
 /** The journal export command. */
 export class JournalExport {
+  // Organizations with a PDF export being made or waiting on this process: one at a time each.
+  private readonly exporting = new Set<number>();
+  private rendering = 0;
+  private readonly waiting: Array<() => void> = [];
+
   constructor(
     private readonly db: Database,
     private readonly log: JournalLog,
@@ -243,6 +107,26 @@ export class JournalExport {
     language: ExportLanguage,
   ): Promise<ExportFile> {
     const journal = await this.journals.readable(actor, journalId);
+    if (format === 'csv') return this.file(journal, format, timeZone, language);
+    // A PDF export of an organization runs while no other of it does on this process (429 at once,
+    // before anything is read), and at most CONCURRENT_PDFS render at once (the others wait; beyond
+    // QUEUED_PDFS waiting, 503): three exports at once cost others no more than one does.
+    if (this.exporting.has(journal.organizationId)) throw rateLimited(5);
+    this.exporting.add(journal.organizationId);
+    try {
+      return await this.file(journal, format, timeZone, language);
+    } finally {
+      this.exporting.delete(journal.organizationId);
+    }
+  }
+
+  private async file(
+    journal: JournalDoc,
+    format: ExportFormat,
+    timeZone: string,
+    language: ExportLanguage,
+  ): Promise<ExportFile> {
+    const journalId = Number(journal._id);
     const { state, entries } = await this.snapshot(journalId);
     const userIds = entries
       .flatMap((e) => [e.created.by.userId, e.deleted?.by.userId])
@@ -267,7 +151,25 @@ export class JournalExport {
       return { body: this.csv(rows, timeZone, language), type: 'text/csv; charset=utf-8', filename, sha256 };
     const event = journal.eventId === null ? null : await this.eventOf(journal.organizationId, journal.eventId);
     const header = { journal, organization, event, closed: state.closed, total: entries.length, sha256, timeZone };
-    return { body: await this.pdf(rows, header, language), type: 'application/pdf', filename, sha256 };
+    const body = await this.inTurn(() => renderPdf(rows, header, language));
+    return { body, type: 'application/pdf', filename, sha256 };
+  }
+
+  // At most CONCURRENT_PDFS render at once on this process; the others wait their turn.
+  private async inTurn<T>(render: () => Promise<T>): Promise<T> {
+    if (this.rendering >= CONCURRENT_PDFS) {
+      if (this.waiting.length >= QUEUED_PDFS)
+        throw unavailable('Too many journal PDFs are being made on this process; try again', 5);
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.rendering++;
+    try {
+      return await render();
+    } finally {
+      // The turn passes to the next waiting export (the count stays), or is given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.rendering--;
+    }
   }
 
   /**
@@ -315,109 +217,5 @@ export class JournalExport {
       );
     }
     return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
-  }
-
-  private async pdf(
-    rows: Row[],
-    h: {
-      journal: JournalDoc;
-      organization: string | null;
-      event: EventSummary | null;
-      closed: boolean;
-      total: number;
-      sha256: string;
-      timeZone: string;
-    },
-    language: ExportLanguage,
-  ): Promise<Buffer> {
-    const w = WORDS[language];
-    // Loaded on the first PDF: pdfkit and its fonts cost a start (and every admin command) a third of a second.
-    const PDFDocument: typeof PDFKit = (await import('pdfkit')).default;
-    const doc = new PDFDocument({
-      size: 'A4',
-      margins: { top: 50, bottom: 60, left: 50, right: 50 },
-      bufferPages: true,
-      info: { Title: `${w.title} ${h.journal._id}`, Producer: 'alarm-hub' },
-    });
-    doc.registerFont('text', FONT);
-    doc.registerFont('bold', FONT_BOLD);
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const done = new Promise<Buffer>((resolve, reject) => {
-      doc.on('end', () => resolve(Buffer.concat(chunks)));
-      doc.on('error', reject);
-    });
-    const local = (iso: string) => localTime(iso, h.timeZone, language);
-    const width = doc.page.width - 100;
-
-    doc.font('bold').fontSize(16).text(`${w.title} #${h.journal._id}`);
-    doc.moveDown(0.4).font('text').fontSize(10);
-    const deleted = rows.filter((r) => r.entry.deleted).length;
-    for (const [label, value] of [
-      [w.organization, `${h.organization ?? ''} (ID ${h.journal.organizationId})`.trim()],
-      [w.event, eventLine(h.journal.eventId, h.event, w.none)],
-      [w.first, rows.length ? `${local(rows[0].entry.created.time)} (${rows[0].entry.created.time})` : '–'],
-      [w.last, rows.length ? `${local(rows.at(-1)!.entry.created.time)} (${rows.at(-1)!.entry.created.time})` : '–'],
-      [w.state, h.closed ? w.closed : w.open],
-      [w.entries, `${h.total} (${deleted} ${w.deletedCount})`],
-      [w.timeZone, h.timeZone],
-      [w.exported, new Date().toISOString()],
-      ['SHA-256', h.sha256],
-    ])
-      doc.font('bold').text(`${label}: `, { continued: true }).font('text').text(value);
-    doc.moveDown(0.8);
-    if (rows.length === 0) doc.text(w.noEntries);
-
-    for (const [index, { entry: e, author, deletedBy }] of rows.entries()) {
-      if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
-      if (doc.y > doc.page.height - 140) doc.addPage();
-      const head = [`#${e.serial}`, local(e.created.time), author, e.category?.name ?? '']
-        .filter(Boolean)
-        .join('  ·  ');
-      doc
-        .font('bold')
-        .fontSize(10)
-        .fillColor(e.deleted ? '#666666' : '#000000')
-        .text(head, { width });
-      if (e.created.timeCustom)
-        doc
-          .font('text')
-          .fontSize(9)
-          .text(`${w.custom}: ${local(e.created.timeCustom)}`, { width });
-      doc
-        .font('text')
-        .fontSize(10)
-        .text(breakable(e.text), { width, strike: Boolean(e.deleted) });
-      if (e.location)
-        doc.fontSize(9).text(`${w.location}: ${breakable(e.location)}`, { width, strike: Boolean(e.deleted) });
-      if (e.attachment)
-        doc.fontSize(9).text(`${w.attachment}: ${breakable(e.attachment)}`, { width, strike: Boolean(e.deleted) });
-      if (e.deleted)
-        doc
-          .font('bold')
-          .fontSize(9)
-          .fillColor('#b00020')
-          .text(`${w.deleted} ${w.by} ${deletedBy} ${w.at} ${local(e.deleted.time)} (${e.deleted.time})`, { width });
-      doc.fillColor('#000000').moveDown(0.6);
-    }
-
-    // Every page: its number and the entries' SHA-256, below the bottom margin.
-    const range = doc.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      const y = doc.page.height - 45;
-      doc.page.margins.bottom = 0;
-      doc
-        .font('text')
-        .fontSize(8)
-        .fillColor('#333333')
-        .text(`${w.title} #${h.journal._id} · ${w.page(i - range.start + 1, range.count)}`, 50, y, {
-          width,
-          lineBreak: false,
-        })
-        .text(`SHA-256 ${h.sha256}`, 50, y + 11, { width, lineBreak: false });
-    }
-    doc.end();
-    return done;
   }
 }

@@ -258,7 +258,7 @@ export function journalOperations({
         description: 'The journal as a file (Content-Disposition: attachment)',
         headers: { 'Journal-Entries-SHA256': 'SHA-256 of the entries (hex), as printed on every PDF page' },
       },
-      errors: [400, 404],
+      errors: [400, 404, 429, 503],
       handler: async ({ actor, params, query }) => {
         const zone = query.timeZone ?? timeZone;
         if (!knownTimeZone(zone))
