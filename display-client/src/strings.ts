@@ -15,7 +15,8 @@ const en = {
   alarm: 'Alarm',
   phoneAlarm: 'Phone alarm',
   station: 'Station',
-  unit: 'Unit',
+  // The heading of a unit without a name: the members listed apart (in no unit the alarm names).
+  unit: 'Other members',
   ready: 'Ready',
   latestAlarms: 'Latest alarms',
   pagersActive: 'pagers active',
@@ -85,7 +86,7 @@ const de: Strings = {
   alarm: 'Einsatz',
   phoneAlarm: 'Alarm per Telefon',
   station: 'Wache',
-  unit: 'Einheit',
+  unit: 'Weitere Kräfte',
   ready: 'Bereit',
   latestAlarms: 'Letzte Einsätze',
   pagersActive: 'Melder aktiv',
