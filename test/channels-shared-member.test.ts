@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { channelSuite, key, newUser, pat, type Ctx, type User } from './helpers/channels.js';
+import { smsModels } from '../server/areas/sms/models.js';
 
 const s = channelSuite('a member of two organizations: mobiles, phones and devices');
 
@@ -133,5 +134,32 @@ s('device: another organization cannot re-point his push token or deactivate it'
   const now = (await client(ctx.svc.url, pat(user)).get(`/api/v1/app/device/${device.body.id}`)).body;
   assert.equal([now.pushToken, now.active], ['tok-own', true]);
 });
+
+s(
+  'a number stored before numbers recorded who entered them: the organization of an owner in no other ' +
+    'still manages it; with two organizations, neither does',
+  async (ctx) => {
+    const { Mobile } = smsModels(ctx.svc.db);
+    const legacy = async (user: User) => {
+      const res = await client(ctx.svc.url, pat(user)).post('/api/v1/sms/mobile', { gsm: gsm(), ownerID: user.userId });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      // As an earlier version stored it: no organizationID at all.
+      await Mobile.collection.updateOne({ _id: String(res.body.id) } as never, { $unset: { organizationID: '' } });
+      return res.body.id as number;
+    };
+    const single = await newUser(ctx.svc, ctx.a);
+    const one = await legacy(single);
+    const byA = await client(ctx.svc.url, key(ctx.a)).put('/api/v1/sms/mobile', { id: one, active: false });
+    assert.is(byA.status, 200, JSON.stringify(byA.body));
+    const shared = await sharedMember(ctx);
+    const two = await legacy(shared);
+    expectError(
+      await client(ctx.svc.url, key(ctx.a)).put('/api/v1/sms/mobile', { id: two, active: false }),
+      403,
+      'forbidden',
+    );
+    expectError(await client(ctx.svc.url, key(ctx.b)).delete(`/api/v1/sms/mobile/${two}`), 403, 'forbidden');
+  },
+);
 
 s.run();

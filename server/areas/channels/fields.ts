@@ -39,7 +39,7 @@ export function checkGsm<T extends string | undefined>(gsm: T, message: string, 
   if (type && NOT_PERSONAL.has(type))
     throw gsmProblem(
       message,
-      `is a ${type.toLowerCase().replace(/_/g, '-')} number, not a person's mobile or phone: alarms are never sent to one`,
+      `is a ${type.toLowerCase().replace(/_/g, '-')} number, not a person's mobile or phone: it is not taken as one`,
     );
   return stored as T;
 }

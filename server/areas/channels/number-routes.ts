@@ -83,12 +83,13 @@ export function numberOperations(
       path: `/api/v1/${r.channel}/${r.resource}`,
       summary: `Create a ${r.resource} number for ownerID (${NUMBER_SCOPE}; name defaults to empty, active to true)`,
       description:
-        `id is ignored; the answer carries the assigned one. The gsm number must be E.164 with 00 for ` +
-        `+, with a known country code and a length valid there (400 otherwise).`,
+        `id is ignored; the answer carries the assigned one. The gsm number must be E.164 with 00 (or +) for ` +
+        `+, a person's number valid in its country (premium-rate and other service numbers: 400). A user ` +
+        `enters at most 5 himself, and each organization 5 for him (409 limit_reached).`,
       query: { schema: OptionalOrganizationQuery, message: ORGANIZATION_ID },
       body,
       response: { status: 200, schema: r.schemas.one, description: `The created ${r.resource} number with its id` },
-      errors: [400, 403, 413, 415],
+      errors: [400, 403, 409, 413, 415],
       handler: ({ actor, query: q, body: b }) => numbers.create(actor, q.organization_id, b),
     }),
     defineOperation({

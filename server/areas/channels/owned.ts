@@ -15,7 +15,7 @@ import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
-import { roleOf } from '../../identity/lookup.js';
+import { membershipsOf, roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
 import { channelModels } from './models.js';
 
@@ -101,7 +101,7 @@ export class OwnedResources<D extends OwnedDoc> {
     const reach = await this.checkOwner(actor, organizationId, doc.ownerID, 'hide');
     if (reach.via === 'self') return doc;
     if (!usableIn(doc, reach.organizationId)) throw notFound(`${this.title} not found`);
-    if (right === 'write' && enteredBy(doc) === null)
+    if (right === 'write' && enteredBy(doc) === null && !(await this.legacyOf(doc, reach.organizationId)))
       throw forbidden(
         `Only its owner changes a ${this.noun} he entered himself; an organization changes only what it entered`,
       );
@@ -177,6 +177,14 @@ export class OwnedResources<D extends OwnedDoc> {
   /** The owner's resources an alarm (or A7) of the organization may use: his own and its own. */
   async usableBy(ownerId: number, organizationId: number): Promise<D[]> {
     return (await this.ofOwner(ownerId)).filter((doc) => usableIn(doc, organizationId));
+  }
+
+  // Stored before resources recorded who entered them (no organizationID at all): the organization of an
+  // owner who belongs to no other still manages it, as it did (many keep their members' numbers).
+  private async legacyOf(doc: D, organizationId: number): Promise<boolean> {
+    if (doc.organizationID !== undefined) return false;
+    const memberships = (await membershipsOf(this.db, [doc.ownerID])).get(doc.ownerID);
+    return memberships?.size === 1 && memberships.has(organizationId);
   }
 
   private get title(): string {

@@ -62,6 +62,7 @@ export const thingsArea = defineArea({
         schemas.RULE_COOLDOWN.alarmsPerHour,
         true,
       ),
+      db.system.Lock,
     );
     const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
     const effects = new RecordEffects(positions, runner, events, log);

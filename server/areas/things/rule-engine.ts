@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { RULE_COOLDOWN, type RuleTrigger } from '../../../schemas/things.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import type { Model } from 'mongoose';
+import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import type { Limiter } from '../../http/limits.js';
 import type { OrganizationEvents } from '../../hub/events.js';
 import type { RuleTriggeredEvent, ThingsAlarm } from '../../../common/hub-protocol.js';
@@ -101,6 +102,7 @@ export class RuleRunner {
     private readonly log: Logger,
     private readonly raise: RaiseRuleAlarm,
     private readonly perOrganization: Limiter,
+    private readonly locks: Model<LockDoc>,
   ) {}
 
   /**
@@ -142,50 +144,77 @@ export class RuleRunner {
       );
       for (const { cooldownSeconds: _, ...event } of fired)
         this.events.toOrganization(entity.organizationID, 'things:rule-triggered', event);
-      // A rule's action is its alarm: raised for the first few firings of one command, logged beyond.
-      const alarming = fired.slice(0, MAX_RULE_ALARMS_PER_CHANGE);
-      if (fired.length > alarming.length)
-        this.log.warn(
-          { entityID: entity._id, fired: fired.length, raised: alarming.length },
-          'things rules fired more alarms in one command than are raised',
-        );
-      for (const event of alarming) {
-        const context = { ruleID: event.ruleID, recordID: event.recordID, organizationID: entity.organizationID };
-        if (!(await this.cooledDown(entity.organizationID, event, at))) {
-          this.log.info(context, "a things rule fired again within its cooldown: no alarm for this record's change");
-          continue;
+      // A rule's action is its alarm: raised for the first few firings of one command that its cooldown
+      // and the organization's hour allow, logged beyond.
+      let raised = 0;
+      for (const event of fired) {
+        if (raised >= MAX_RULE_ALARMS_PER_CHANGE) {
+          this.log.warn(
+            { entityID: entity._id, fired: fired.length, raised },
+            'things rules fired more alarms in one command than are raised',
+          );
+          break;
         }
-        if ((await this.perOrganization.take(String(entity.organizationID))) > 0) {
-          this.log.warn(context, "the organization's things rules raised as many alarms as an hour allows: none now");
-          continue;
-        }
-        await this.raise(entity.organizationID, event.ruleName, event.alarm).catch((err) =>
-          this.log.error({ err, ruleID: event.ruleID }, "a things rule's alarm could not be raised"),
-        );
+        if (await this.alarm(entity.organizationID, event, at)) raised++;
       }
     } catch (err) {
       this.log.error({ err, entityID: entity._id }, 'things rules could not run');
     }
   }
 
-  // Claims the rule's alarm for the record, once per cooldown across processes: the first of racing
-  // firings inserts (or moves an expired) "<ruleID>:<recordID>"; the others find it running.
-  private async cooledDown(
+  // One firing's alarm, unless its rule raised one for the record within its cooldown or the
+  // organization's hour is spent; what it claimed is given back when no alarm comes of it.
+  private async alarm(
+    organizationID: number,
+    event: RuleTriggeredEvent & { cooldownSeconds: number },
+    at: Date,
+  ): Promise<boolean> {
+    const context = { ruleID: event.ruleID, recordID: event.recordID, organizationID };
+    const claim = await this.claimCooldown(organizationID, event, at);
+    if (!claim) {
+      this.log.info(context, "a things rule fired again within its cooldown: no alarm for this record's change");
+      return false;
+    }
+    const organization = String(organizationID);
+    if ((await this.perOrganization.take(organization)) > 0) {
+      await claim.release();
+      this.log.warn(context, "the organization's things rules raised as many alarms as an hour allows: none now");
+      return false;
+    }
+    try {
+      await this.raise(organizationID, event.ruleName, event.alarm);
+      return true;
+    } catch (err) {
+      this.log.error({ err, ...context }, "a things rule's alarm could not be raised");
+      await claim.release();
+      await this.perOrganization.give(organization, 1);
+      return false;
+    }
+  }
+
+  // Claims the rule's alarm for the record until its cooldown ends, once across processes: the cooldown
+  // document "<ruleID>:<recordID>" is read and written under a claim lock (a conditional update is no
+  // guard on FerretDB: docs/storage.md). Null when a cooldown runs.
+  private async claimCooldown(
     organizationID: number,
     event: { ruleID: string; recordID: string; cooldownSeconds: number },
     at: Date,
-  ): Promise<boolean> {
-    if (event.cooldownSeconds === 0) return true;
+  ): Promise<{ release(): Promise<void> } | null> {
+    const none = { release: async () => undefined };
+    if (event.cooldownSeconds === 0) return none;
     const { ThingRuleCooldown } = this.models;
     const _id = `${event.ruleID}:${event.recordID}`;
     const until = new Date(at.getTime() + event.cooldownSeconds * 1000);
-    try {
-      await ThingRuleCooldown.create({ _id, organizationID, until });
+    const claimed = await withClaimLock(this.locks, `rule-cooldown:${_id}`, async () => {
+      const running = await ThingRuleCooldown.findById(_id).lean();
+      if (running && running.until.getTime() > at.getTime()) return false;
+      await ThingRuleCooldown.updateOne({ _id }, { $set: { organizationID, until } }, { upsert: true });
       return true;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    const moved = await ThingRuleCooldown.updateOne({ _id, until: { $lte: at } }, { $set: { until } });
-    return moved.modifiedCount === 1;
+    });
+    if (!claimed) return null;
+    return {
+      // Only this claim's own cooldown goes (a later one set meanwhile stays).
+      release: async () => void (await ThingRuleCooldown.deleteOne({ _id, until }).catch(() => undefined)),
+    };
   }
 }
