@@ -32,7 +32,7 @@ export const thingsArea = defineArea({
   name: 'things',
   models: [thingsModels],
   schemas: [schemas, ruleSchemas],
-  build({ db, config, events, limits, log, need }) {
+  build({ db, config, events, limits, log, need, scheduler }) {
     const { alarms } = need('alarms');
     const recordStore = new RecordStore(db, log);
     const slots = new RecordSlots(db, recordStore, config.thingsRecordLimit);
@@ -63,6 +63,11 @@ export const thingsArea = defineArea({
         true,
       ),
       db.system.Lock,
+    );
+    // A cooldown that ran out holds nothing back (a claim overwrites it): swept hourly, so the collection
+    // keeps only the running ones.
+    scheduler.every('things-rule-cooldown-sweep', 3_600_000, () =>
+      thingsModels(db).ThingRuleCooldown.deleteMany({ until: { $lt: new Date() } }),
     );
     const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
     const effects = new RecordEffects(positions, runner, events, log);
