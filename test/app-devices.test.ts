@@ -113,12 +113,23 @@ a2(
   async (ctx) => {
     const first = await createDevice(ctx, ctx.a.member.userId, { name: 'Work Phone' });
     assert.is(first.name, 'Work Phone');
-    const dup = await client(ctx.svc.url, member(ctx.a)).post(
+    // Names are unique among what one party entered for the owner (here the organization's key).
+    const dup = await client(ctx.svc.url, key(ctx.a)).post(
       BASE,
       android(ctx.a.member.userId, { name: '  work phone ' }),
     );
     expectError(dup, 409, 'conflict');
     assert.match(dup.body.message, /work phone/);
+    const own = await client(ctx.svc.url, member(ctx.a)).post(
+      BASE,
+      android(ctx.a.member.userId, { name: 'Work Phone' }),
+    );
+    assert.is(own.status, 200, "his own devices' names are his own");
+    expectError(
+      await client(ctx.svc.url, member(ctx.a)).post(BASE, android(ctx.a.member.userId, { name: 'WORK PHONE' })),
+      409,
+      'conflict',
+    );
     assert.is(
       (await client(ctx.svc.url, admin(ctx.a)).post(BASE, android(ctx.a.admin.userId, { name: 'Work Phone' }))).status,
       200,

@@ -133,6 +133,25 @@ s('device: another organization cannot re-point his push token or deactivate it'
   expectError(await b.delete(`/api/v1/app/device/${device.body.id}`), 403, 'forbidden');
   const now = (await client(ctx.svc.url, pat(user)).get(`/api/v1/app/device/${device.body.id}`)).body;
   assert.equal([now.pushToken, now.active], ['tok-own', true]);
+  // Names are unique among what one party entered: B's "Telefon" neither collides with his own nor
+  // with A's (a 409 would tell B of them), but with B's own second one.
+  const named = (org: typeof ctx.a, name: string) =>
+    client(ctx.svc.url, key(org)).post('/api/v1/app/device', {
+      name,
+      os: 'Android 15',
+      ownerID: user.userId,
+      pushToken: `tok-${org.orgId}-${name.trim()}`,
+      pushTokenDevelopment: false,
+      active: true,
+    });
+  assert.is((await named(ctx.b, 'Telefon')).status, 200);
+  assert.is((await named(ctx.a, 'Telefon')).status, 200);
+  expectError(await named(ctx.b, ' telefon '), 409, 'conflict');
+  const renamed = await client(ctx.svc.url, pat(user)).put(`/api/v1/app/device/${device.body.id}`, {
+    ...device.body,
+    name: 'TELEFON',
+  });
+  assert.is(renamed.status, 200, 'his own rename to his own name (another case) is his');
 });
 
 s(

@@ -36,7 +36,11 @@ export function presentDevice(doc: DeviceDoc): DeviceView {
 }
 
 // Names compare without case and surrounding spaces: "iPhone " and "iphone" would confuse the owner.
-const nameKey = (name: string) => name.normalize('NFC').trim().toLowerCase();
+// They are unique among what one party entered for the owner (channels/owned.ts): the owner's own
+// (the plain name, as always stored) or an organization's ("org:<id>:" before it), so one organization
+// can neither see nor block the names another gave.
+const nameKey = (name: string, enteredBy: number | null) =>
+  `${enteredBy === null ? '' : `org:${enteredBy}:`}${name.normalize('NFC').trim().toLowerCase()}`;
 
 function storedFields(input: DeviceCreateInput | DeviceUpdateInput) {
   const platform = platformOf(input.os);
@@ -58,7 +62,7 @@ function storedFields(input: DeviceCreateInput | DeviceUpdateInput) {
   const { active, os, pushToken, pushTokenDevelopment } = input;
   return {
     name: input.name.trim(),
-    nameKey: nameKey(input.name),
+    nameKey: nameKey(input.name, null),
     os,
     platform,
     pushToken,
@@ -88,7 +92,10 @@ export class Devices {
 
   /** A2: the name must be new among the owner's devices (409), also when two creates race. */
   async create(actor: Actor, organizationId: number | undefined, input: DeviceCreateInput): Promise<DeviceView> {
+    // The body is checked first (400 before 403); the name's key needs who enters it.
     const fields = storedFields(input);
+    const reach = await this.owned.checkOwner(actor, organizationId, input.ownerID, 'refuse');
+    fields.nameKey = nameKey(input.name, reach.via === 'organization' ? reach.organizationId : null);
     const doc = await uniquely(taken(input.name), () =>
       this.owned.create(actor, organizationId, input.ownerID, { ...fields, createdAt: fields.updatedAt }),
     );
@@ -105,6 +112,8 @@ export class Devices {
     if (input.id !== undefined && input.id !== id)
       throw badRequest('invalid_body', PAYLOAD, [{ in: 'body', path: 'id', problem: 'differs from deviceID' }]);
     const fields = storedFields(input);
+    const current = await this.owned.reachable(actor, id, organizationId, 'write');
+    fields.nameKey = nameKey(input.name, current.organizationID ?? null);
     return presentDevice(
       await uniquely(taken(input.name), () =>
         this.owned.update(actor, id, organizationId, { ...fields, ownerID: input.ownerID }, PAYLOAD),
