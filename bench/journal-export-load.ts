@@ -4,20 +4,12 @@
 // organization at once while another organization lists its alarms (AL2) every 100 ms.
 // Usage: npx tsx bench/journal-export-load.ts [entries=310]
 import { performance } from 'node:perf_hooks';
-import { benchService } from './setup.js';
+import { apiCall, benchService } from './setup.js';
 
 const entries = Number(process.argv[2] ?? 310);
 const bench = await benchService({ RATE_LIMIT_PER_SECOND: '0' });
 const headers = { 'API-TOKEN': bench.token, 'Content-Type': 'application/json' };
-const call = async (method: string, path: string, body?: unknown, auth = headers) => {
-  const res = await fetch(bench.url + path, {
-    method,
-    headers: auth,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as any;
-};
+const call = (method: string, path: string, body?: unknown) => apiCall(bench.url, bench.token, method, path, body);
 
 const journal = await call('GET', '/api/v1/journal?event_id=4711');
 const category = await call('POST', '/api/v1/journal/categories', {

@@ -8,6 +8,26 @@ import { InboundAlarms, WRONG_PINS } from '../server/areas/alarms/inbound.js';
 import { Limits } from '../server/http/limits.js';
 import type { AlarmingDoc } from '../server/areas/channels/models.js';
 
+/** The inbound doors over `configs`, with the alarms they raise (organization IDs) and a fresh limit. */
+function inboundOver(configs: { ofNumber(gsm: string): Promise<AlarmingDoc[]> }) {
+  const raised: number[] = [];
+  const alarms = {
+    async raise(organizationId: number) {
+      raised.push(organizationId);
+      return { id: raised.length } as never;
+    },
+  };
+  const limiter = new Limits({ enabled: false }).create(
+    'inbound-wrong-pins',
+    WRONG_PINS.burst / WRONG_PINS.perSeconds,
+    WRONG_PINS.burst,
+    true,
+  );
+  const templates = { forAlarm: async () => null };
+  const inbound = new InboundAlarms('token', configs, configs, alarms, templates, limiter, pino({ level: 'silent' }));
+  return { inbound, raised };
+}
+
 test(
   'a message whose configurations could not be read spends no try: after more failed tries than ' +
     'the limit, the alarm is raised',
@@ -20,21 +40,7 @@ test(
         return gsm === number ? [{ organizationID: 7, pin: '4711' } as AlarmingDoc] : [];
       },
     };
-    const raised: number[] = [];
-    const alarms = {
-      async raise(organizationId: number) {
-        raised.push(organizationId);
-        return { id: raised.length } as never;
-      },
-    };
-    const limiter = new Limits({ enabled: false }).create(
-      'inbound-wrong-pins',
-      WRONG_PINS.burst / WRONG_PINS.perSeconds,
-      WRONG_PINS.burst,
-      true,
-    );
-    const templates = { forAlarm: async () => null };
-    const inbound = new InboundAlarms('token', configs, configs, alarms, templates, limiter, pino({ level: 'silent' }));
+    const { inbound, raised } = inboundOver(configs);
     for (let i = 0; i < WRONG_PINS.burst + 2; i++) {
       await inbound.sms({ from: '+4917612345678', text: '4711 Brand' }).then(
         () => assert.unreachable('answered while the store fails'),
@@ -57,28 +63,7 @@ test(
         return [{ organizationID: 1, pin: '1100' } as AlarmingDoc, { organizationID: 2, pin: '9999' } as AlarmingDoc];
       },
     };
-    const raised: number[] = [];
-    const alarms = {
-      async raise(organizationId: number) {
-        raised.push(organizationId);
-        return { id: raised.length } as never;
-      },
-    };
-    const limiter = new Limits({ enabled: false }).create(
-      'inbound-wrong-pins',
-      WRONG_PINS.burst / WRONG_PINS.perSeconds,
-      WRONG_PINS.burst,
-      true,
-    );
-    const inbound = new InboundAlarms(
-      'token',
-      configs,
-      configs,
-      alarms,
-      { forAlarm: async () => null },
-      limiter,
-      pino({ level: 'silent' }),
-    );
+    const { inbound, raised } = inboundOver(configs);
     // 28 messages of B's PIN and four guesses each try 112 PINs at A; 1100 is among the last ones.
     for (let m = 0; m < 28; m++) {
       const guesses = [0, 1, 2, 3].map((k) => String(989 + 4 * m + k).padStart(4, '0'));
