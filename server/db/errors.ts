@@ -83,11 +83,25 @@ interface WriteError {
   errmsg?: string;
 }
 
+// The driver's labels for an operation that failed on the way (the connection, not the request): a
+// retry may succeed, so the client is told to come back.
+const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError', 'ResetPool', 'NoWritesPerformed'];
+
+// An error the database's going away caused, also when another error carries it (a bulk write or a
+// wrapped driver error whose cause was the connection), or when the driver labels it transient.
+function unreachable(err: unknown, depth = 0): boolean {
+  const e = err as { name?: string; cause?: unknown; hasErrorLabel?: (label: string) => boolean } | null;
+  if (!e || typeof e !== 'object' || depth > 4) return false;
+  if (e.name && UNREACHABLE.has(e.name)) return true;
+  if (typeof e.hasErrorLabel === 'function' && TRANSIENT_LABELS.some((label) => e.hasErrorLabel!(label))) return true;
+  return unreachable(e.cause, depth + 1);
+}
+
 /** Maps a database error to an AppError, or null when it is not one we know. */
 export function translateDbError(err: unknown): AppError | null {
   const e = err as { name?: string; message?: string };
   if (!e || typeof e !== 'object') return null;
-  if (e.name && UNREACHABLE.has(e.name)) return unavailable('The database is unavailable');
+  if (unreachable(err)) return unavailable('The database is unavailable');
   if (
     e.name === 'MongooseError' &&
     /buffering timed out|not connected|Client must be connected/i.test(e.message ?? '')

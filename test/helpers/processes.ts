@@ -14,6 +14,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** SIGTERM, resolving with the exit code. */
   stop(): Promise<number | null>;
+  /** The log lines at error level the process wrote so far (to say why a test saw a 500). */
+  errors(): string[];
 }
 
 /** Spawns server/main.ts on a free port with the given environment; resolves when it listens. */
@@ -35,6 +37,7 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
       resolve({
         url: `http://127.0.0.1:${match[1]}`,
         child,
+        errors: () => stderr.filter((l) => /"level":(50|60)/.test(l)),
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done(child.exitCode);

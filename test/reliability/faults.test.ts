@@ -271,7 +271,7 @@ faults(
     assert.ok(duringOutage.length > 0, 'writes were sent during the outage');
     assert.ok(
       duringOutage.every((s) => s === 503 || s === 201),
-      `answers during the outage: ${tally(duringOutage)}`,
+      `answers during the outage: ${tally(duringOutage)}; the service logged: ${proc.errors().join('\n').slice(0, 3000)}`,
     );
     assert.ok(
       statuses.every((s) => s === 503 || s === 201),
