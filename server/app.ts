@@ -10,6 +10,7 @@ import { accessLog, errorHandler, jsonBody, requestId } from './http/middleware.
 import { buildOpenApi } from './http/openapi.js';
 import { mountOperations, type Operation } from './http/operation.js';
 import type { Limits } from './http/limits.js';
+import type { PublicUrl } from './http/public-url.js';
 import type { CredentialCache } from './identity/credential-cache.js';
 import type { Validator } from './http/validation.js';
 import type { Metrics } from './metrics.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   credentials: CredentialCache;
   /** Client addresses from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
+  /** Where people reach the service: the origin a session's request must come from. */
+  publicUrl: PublicUrl;
   readiness: ReadinessCheck[];
   /** Extra routes (the display client) mounted before the API. */
   extraRoutes?: Router[];
@@ -92,7 +95,7 @@ export function createApp(deps: AppDeps): Koa {
     deps.rateLimitPerSecond,
   );
   const api = new Router();
-  api.use('/api/v1', authenticate(deps.credentials, deps.limits));
+  api.use('/api/v1', authenticate(deps.credentials, deps.limits, deps.publicUrl));
   mountOperations(
     api,
     validator,

@@ -185,6 +185,16 @@ export const VARIABLES = {
       '(bounded per organization instead, see `DATA_WRITES_PER_ORGANIZATION`); `0` turns all rate limits off',
     note: (value) => (value === 0 ? 'off' : undefined),
   }),
+  PUBLIC_URL: text<string | undefined>({
+    default: undefined,
+    defaultText: '`http://localhost:<PORT>`',
+    help:
+      'Where people reach the service (`https://alarm.example.org`): invitation and sign-in links, the ' +
+      "session cookie's `Secure` flag (https), the origin a console request must come from (docs/people.md)",
+    format: 'http-url',
+    expect: 'an http:// or https:// URL',
+    unset: 'the local address the service listens on',
+  }),
   TRUST_PROXY: flag(
     '`true` (or `1`) behind a reverse proxy: take client addresses from the rightmost `X-Forwarded-For` entry',
   ),

@@ -54,6 +54,8 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Where people reach the service (links, cookie, origin check); unset: the local address it listens on. */
+  publicUrl: string | undefined;
   /** Things records an organization may hold unless `org limit` set its own. */
   thingsRecordLimit: number;
   /** When set, /metrics answers only with "Authorization: Bearer <this>". */
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     credentialCacheMs: s.CREDENTIAL_CACHE_MS,
     rateLimitPerSecond: s.RATE_LIMIT_PER_SECOND,
     trustProxy: s.TRUST_PROXY,
+    publicUrl: s.PUBLIC_URL,
     thingsRecordLimit: s.THINGS_RECORD_LIMIT,
     metricsToken: s.METRICS_TOKEN,
     secretsKey: s.SECRETS_KEY,

@@ -100,9 +100,10 @@ async function main(): Promise<void> {
       process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',
       process.env.MONGODB_URI ? 'MONGODB_URI=… ' : '',
     ].join('');
-    say('no organization yet; create the first one and a token for it:');
+    say('no organization yet; create the first one, a token for it, and invite its first admin (docs/people.md):');
     say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
     say(`  ${env}npm run --silent admin -- apikey create --org 1 --name station`);
+    say(`  ${env}npm run --silent admin -- invite --org 1 --name "Alex" --role admin`);
   }
 }
 

@@ -17,6 +17,7 @@ import { installationId as loadInstallationId } from './db/system.js';
 import { homeRoutes } from './display/home.js';
 import { displayRoutes } from './display/routes.js';
 import { Limits } from './http/limits.js';
+import { PublicUrl } from './http/public-url.js';
 import { gracefulServer } from './http/server.js';
 import { Validator } from './http/validation.js';
 import { HubBroadcasts } from './hub/broadcasts.js';
@@ -71,6 +72,7 @@ export async function startService(
   const metrics = new Metrics();
   metrics.jobs(() => scheduler.status());
   const credentials = new CredentialCache(db, config.credentialCacheMs, log);
+  const publicUrl = new PublicUrl(config.publicUrl);
   metrics.gauge('alarmhub_database_up', '1 while the database answers a ping, else 0', async () =>
     Number(await db.ping()),
   );
@@ -96,6 +98,7 @@ export async function startService(
     limits,
     metrics,
     scheduler,
+    publicUrl,
     events: broadcasts,
     liveMonitors: (source) =>
       (live = new MonitorLive(io, source, {
@@ -134,6 +137,7 @@ export async function startService(
     credentials,
     metrics,
     trustProxy: config.trustProxy,
+    publicUrl,
     readiness,
     extraRoutes: [await displayRoutes(config.tileUrl), homeRoutes()],
   });
@@ -158,6 +162,7 @@ export async function startService(
     tokenRecheckMs: config.tokenRecheckMs,
     tokenFullRecheckMs: config.tokenFullRecheckMs,
     trustProxy: config.trustProxy,
+    publicUrl,
   });
   const restores = await watchRestores(db.conn.db!, db.generation, log, () => hub!.restored());
   scheduler.every('restore-check', RESTORE_CHECK_MS, () => restores.check());
@@ -166,6 +171,7 @@ export async function startService(
   // through; every connection beyond it is dropped and retried by the client's kernel 1, 3, 7… seconds
   // later (docs/hub.md "Reconnect storms").
   const port = await web.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+  publicUrl.listening(port);
   scheduler.start();
 
   return {

@@ -7,7 +7,7 @@ import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { runAdmin, type CliResult } from './helpers/cli.js';
 import { expectError } from './helpers/expect.js';
-import { client } from './helpers/http.js';
+import { client, request } from './helpers/http.js';
 import { startTestService, testDbUri, type TestService } from './helpers/service.js';
 
 interface Ctx {
@@ -198,6 +198,24 @@ admin('the member added by the CLI reads (M1 200) but may not write (M3 403)', a
   const c = client(ctx.svc.url, { pat: state.memberPat!.token });
   assert.is((await c.get(`/api/v1/monitor?organization=${state.orgId}`)).status, 200);
   expectError(await c.post('/api/v1/monitor', { name: 'Nope', organizationID: state.orgId }), 403, 'forbidden');
+});
+
+admin('invite → {code, link, expiresAt}: the code joins (P2) as an admin of the organization', async (ctx) => {
+  const org = await ctx.svc.identity.createOrganization('Invited by the command');
+  const made = ok(
+    await runAdmin(['invite', '--org', String(org.id), '--name', 'Alex', '--role', 'admin'], {
+      ...env(),
+      PUBLIC_URL: 'https://alarm.example.org/',
+    }),
+  );
+  assert.equal(Object.keys(made).sort(), ['code', 'expiresAt', 'link']);
+  assert.is(made.link, `https://alarm.example.org/join/${made.code}`);
+  const joined = await request(ctx.svc.url, 'POST', '/api/v1/join', { body: { code: made.code } });
+  assert.is(joined.status, 201, JSON.stringify(joined.body));
+  assert.equal([joined.body.organizationId, joined.body.role, joined.body.user.name], [org.id, 'admin', 'Alex']);
+  const missing = await runAdmin(['invite', '--org', '999999', '--name', 'Alex', '--role', 'admin'], env());
+  assert.is(missing.code, 1);
+  assert.is(missing.json.error, 'not_found');
 });
 
 admin('token revoke → {revoked: true}; afterwards the token gets 401 and other tokens still work', async (ctx) => {

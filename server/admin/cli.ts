@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { launchDatabase, type LaunchedDatabase } from '../db/launcher.js';
 import { AppError } from '../errors.js';
 import { IdentityCommands } from '../identity/commands.js';
+import { People } from '../identity/people.js';
 import { dataDirUses, explainStartupError, preflight } from '../startup.js';
 import { backup, restore } from './backup.js';
 
@@ -119,6 +120,22 @@ const COMMANDS: Record<string, Command> = {
     prepare: (f) => {
       const org = id(f.org, 'org');
       return async (i) => ({ organizationId: org, members: await i.listMembers(org) });
+    },
+  },
+  invite: {
+    usage: 'invite --org ID --name NAME --role admin|member',
+    prepare: (f) => {
+      const [org, name, r] = [id(f.org, 'org'), text(f.name, 'name'), role(f.role)];
+      return async (i, db, config) => {
+        if (!(await i.organizationExists(org))) throw new AppError(404, 'not_found', `Organization ${org} not found`);
+        // The command changes no session: nothing for the processes to forget.
+        const people = new People(db, i, async () => undefined);
+        const { id: _id, ...made } = await people.invite(
+          { organizationId: org, name, role: r, createdBy: null },
+          config.publicUrl ?? `http://localhost:${config.port}`,
+        );
+        return made;
+      };
     },
   },
   'apikey create': {

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { ModelSet } from '../db/models.js';
 import type { Limits } from '../http/limits.js';
+import type { PublicUrl } from '../http/public-url.js';
 import type { Operation } from '../http/operation.js';
 import type { Schema } from '../http/validation.js';
 import type { HubEvents, MonitorEvents } from '../hub/events.js';
@@ -34,6 +35,8 @@ export interface AreaContext {
   metrics: Metrics;
   /** Where an area's periodic jobs run; the service starts and stops them all. */
   scheduler: Scheduler;
+  /** Where people reach the service (invitation links, the session cookie). */
+  publicUrl: PublicUrl;
   /** The hub's broadcasts (events to organizations, screen commands, revocations, water changes). */
   events: HubEvents;
   /** A monitor's data on the hub: the hub builds its live side on the monitor area's source of monitors. */

@@ -12,6 +12,7 @@ import { channelsArea } from './channels/area.js';
 import { elsCobraArea } from './els-cobra/area.js';
 import { journalArea } from './journal/area.js';
 import { monitorArea } from './monitor/area.js';
+import { peopleArea } from './people/area.js';
 import { screensArea } from './screens/area.js';
 import { smsArea } from './sms/area.js';
 import { templatesArea } from './templates/area.js';
@@ -30,6 +31,7 @@ export const areas: readonly Area[] = [
   journalArea,
   elsCobraArea,
   thingsArea,
+  peopleArea,
 ];
 
 /** Every schema of the service: the shared ones and the hub's, then each area's. */

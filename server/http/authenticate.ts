@@ -1,11 +1,27 @@
 // REST authentication: API-TOKEN, Personal-Access-Token or Screen-Token header (case-insensitive, as
-// all HTTP headers). Operations declared `public` (a screen asking to be paired) are mounted apart,
-// without it.
+// all HTTP headers), or the console's session cookie, whose requests that change something must come
+// from the service's own origin (docs/people.md "Sessions"). Operations declared `public` (a screen
+// asking to be paired, a person joining) are mounted apart, without it.
 import type { Context, Next } from 'koa';
 import type { CredentialCache } from '../identity/credential-cache.js';
 import type { TokenKind } from '../identity/models.js';
-import { badRequest, rateLimited, unauthorized } from '../errors.js';
+import { AppError, badRequest, rateLimited, unauthorized } from '../errors.js';
 import type { Limits } from './limits.js';
+import type { PublicUrl } from './public-url.js';
+
+/** The console's session cookie (docs/people.md "Sessions"). */
+export const SESSION_COOKIE = 'alarmhub_session';
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser request from the service's own pages: its Origin is the public URL's, or the browser says
+ * it is same-origin (a console opened at another name of the same service). A cross-site page's
+ * request carries neither.
+ */
+export function sameOrigin(ctx: Context, publicUrl: PublicUrl): boolean {
+  return ctx.get('Origin') === publicUrl.origin || ctx.get('Sec-Fetch-Site') === 'same-origin';
+}
 
 const HEADER_HINT =
   'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
@@ -31,7 +47,7 @@ function hint(header: string, value: string): string {
 }
 
 /** Puts the caller on ctx.state.caller or answers 401; limits the rate of bad credentials per address. */
-export function authenticate(credentials: CredentialCache, limits: Limits) {
+export function authenticate(credentials: CredentialCache, limits: Limits, publicUrl: PublicUrl) {
   // An address gets a few wrong credentials per second. Only wrong ones count and only they are
   // refused: a station behind the same NAT as a misconfigured device keeps working.
   const badCredentials = limits.create('bad-credentials', 5, 20);
@@ -39,6 +55,24 @@ export function authenticate(credentials: CredentialCache, limits: Limits) {
     const sent = HEADERS.map(([header, kind]) => ({ header, kind, value: ctx.get(header) })).filter((c) => c.value);
     if (sent.length > 1)
       throw badRequest('invalid_parameter', `Send one credential, not ${sent.map((c) => c.header).join(' and ')}`);
+    // A header credential wins over the console's cookie (a script run from a signed-in browser).
+    const cookie = sent.length === 0 ? ctx.cookies.get(SESSION_COOKIE) : undefined;
+    if (cookie) {
+      const caller = await credentials.resolve('session', cookie);
+      if (!caller) {
+        const wait = await badCredentials.take(ctx.ip);
+        if (wait) throw rateLimited(wait);
+        throw unauthorized('The session has ended: sign in again');
+      }
+      if (!SAFE.has(ctx.method) && !sameOrigin(ctx, publicUrl))
+        throw new AppError(
+          403,
+          'csrf',
+          `A request signed in by the session cookie that changes something must come from ${publicUrl.origin}`,
+        );
+      ctx.state.caller = caller;
+      return next();
+    }
     if (sent.length === 0)
       throw unauthorized(
         `A credential is required: API-TOKEN or Personal-Access-Token header${ctx.get('Authorization') ? ` (not Authorization: ${HEADER_HINT})` : ''}`,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { translateDbError } from '../db/errors.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { locateJsonError } from './json-error.js';
+import { CsvText } from './operation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -118,7 +119,10 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
   // JSON is also taken as text/plain or without a content type: the 2019 documents declare no body for
   // some operations that take one, so their generated clients send it that way. Credentials travel in
   // headers a cross-site form cannot set, so this opens no cross-site path (docs/api.md, "REST API").
-  if (ctx.get('Content-Type') && !ctx.is('application/json', '+json', 'text/plain')) {
+  if (
+    ctx.get('Content-Type') &&
+    !ctx.is('application/json', '+json', 'text/plain', ...(ctx.state.acceptsCsv ? ['text/csv'] : []))
+  ) {
     throw new AppError(
       415,
       'unsupported_media_type',
@@ -126,6 +130,7 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
     );
   }
   const text = raw.toString('utf8');
+  if (ctx.state.acceptsCsv && ctx.is('text/csv')) return new CsvText(text);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -142,7 +142,17 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
           requestBody: {
             required: true,
             description: `Answered with 400 "${op.body.message}" when missing or in wrong format`,
-            content: media(validator, op.body.schema),
+            content: {
+              ...media(validator, op.body.schema),
+              ...(op.csv
+                ? {
+                    'text/csv': {
+                      schema: { type: 'string', description: 'CSV with a header line' },
+                      example: op.csv.example,
+                    },
+                  }
+                : {}),
+            },
           },
         }
       : {}),

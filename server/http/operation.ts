@@ -75,6 +75,11 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    * Its own budget per credential (or address) instead of the general rate: requests per minute (off with the rest).
    */
   perMinute?: number;
+  /**
+   * Also takes a `text/csv` body: `read` turns it into the JSON body the schema checks, `line` names a
+   * body path (`members.3.name`) as the CSV's line in the 400's details.
+   */
+  csv?: { read(text: string): unknown; line(path: string): string; example: string };
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
   authorize?(input: Omit<OperationInput<Q, P, B, A>, 'body' | 'authorized'>): Promise<A>;
   /**
@@ -83,6 +88,17 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    */
   admit?(authorized: A, ctx: Context): Promise<() => void>;
   handler(input: OperationInput<Q, P, B, A>): Promise<unknown>;
+}
+
+/** A `text/csv` body, as read for an operation that declares `csv`. */
+export class CsvText {
+  constructor(readonly text: string) {}
+}
+
+// A CSV body's problems named by line, as a person finds them in his spreadsheet.
+function byLine(err: AppError, line: (path: string) => string): AppError {
+  const details = err.details?.map((d) => ({ ...d, path: line(d.path) }));
+  return new AppError(err.status, err.code, err.message, details, err.headers);
 }
 
 /** What a handler of an operation with `response.files` returns: bytes sent as a download. */
@@ -192,6 +208,7 @@ export function mountOperations(
           throw forbidden('A screen token reads its own monitor only (M4, M6)');
         const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
         const readBody = ctx.state.readBody as (() => Promise<unknown>) | undefined;
+        ctx.state.acceptsCsv = Boolean(op.csv);
         if (op.rateLimited !== false) {
           const wait = await (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
@@ -210,12 +227,18 @@ export function mountOperations(
           : undefined;
         const release = op.admit ? await op.admit(authorized, ctx) : null;
         try {
-          const raw = readBody ? await readBody() : undefined;
+          const sent = readBody ? await readBody() : undefined;
+          const csv = sent instanceof CsvText ? op.csv! : null;
+          const raw = csv ? csv.read((sent as CsvText).text) : sent;
           let body: unknown;
           if (op.body) {
             if (raw === undefined) throw validator.missingBody(op.body.message);
             const spelled = validator.organizationSpelling(op.body.schema, raw);
-            body = validator.check(op.body.schema, spelled, 'body', op.body.message, ctx.state.bodyBytes as number);
+            try {
+              body = validator.check(op.body.schema, spelled, 'body', op.body.message, ctx.state.bodyBytes as number);
+            } catch (err) {
+              throw csv && err instanceof AppError ? byLine(err, csv.line) : err;
+            }
           }
           const result = await op.handler({ ...input, body, authorized });
           if (ctx.state.notModified) {

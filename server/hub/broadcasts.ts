@@ -32,6 +32,7 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
     // A screen removed on another process: its token is refused here from now on.
     io.on('hub:forget-credential', (credential, done) => {
       credentials.forget(credential);
+      this.closeSocketsOf(credential);
       if (typeof done === 'function') done(true);
     });
   }
@@ -74,7 +75,15 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
 
   async credentialRevoked(credential: string): Promise<void> {
     this.credentials.forget(credential);
+    this.closeSocketsOf(credential);
     await this.forgetEverywhere(credential);
+  }
+
+  // A signed-out session's (or a removed member's) sockets here close at once; a client that reconnects
+  // is admitted afresh, with the rights that are left.
+  private closeSocketsOf(credential: string): void {
+    for (const socket of this.io.of('/').sockets.values())
+      if (socket.data.actor?.credential === credential) socket.disconnect(true);
   }
 
   // Waits for every other process's acknowledgement, so the revoking request answers only once none of

@@ -43,8 +43,8 @@ export interface ScreenEvents {
 /** Revocations every process must see at once (each keeps resolved credentials for CREDENTIAL_CACHE_MS). */
 export interface CredentialEvents {
   /**
-   * Forgets a revoked credential (its stored hash) on every process; resolves once they have, or gave no answer in
-   * time.
+   * Forgets a credential (its stored hash: revoked, or its user's rights changed) on every process and closes
+   * its sockets there; resolves once they have, or gave no answer in time.
    */
   credentialRevoked(credential: string): Promise<void>;
 }

@@ -1,21 +1,41 @@
 // Who may open a socket (docs/hub.md "Protocol"): a credential in the handshake's auth, resolved as
 // REST resolves it; refused handshakes count against the client's address, admitted ones against the
 // credential's socket cap until their connection closes.
+import { SESSION_COOKIE } from '../http/authenticate.js';
 import type { CredentialCache } from '../identity/credential-cache.js';
 import type { Admission } from './admission.js';
 import { ackError, type HubServer } from './io.js';
 
-const SCHEMES = { 'api-token': 'apikey', 'personal-access-token': 'pat', 'screen-token': 'screen' } as const;
+const SCHEMES = {
+  'api-token': 'apikey',
+  'personal-access-token': 'pat',
+  'screen-token': 'screen',
+  session: 'session',
+} as const;
+
+// The console's session rides in its cookie (docs/people.md "Sessions"), sent with the handshake.
+function sessionCookie(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
 
 export interface HandshakeOptions {
   credentials: CredentialCache;
   admission: Admission;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
+  /** The service's public origin: a session's socket must come from a page of it. */
+  publicOrigin(): string;
 }
 
 /** Admits or refuses every new socket of `io`; an admitted one carries its actor, role and address. */
-export function checkHandshakes(io: HubServer, { credentials, admission, trustProxy }: HandshakeOptions): void {
+export function checkHandshakes(
+  io: HubServer,
+  { credentials, admission, trustProxy, publicOrigin }: HandshakeOptions,
+): void {
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; scheme?: unknown; role?: unknown };
     const kind = SCHEMES[auth.scheme as keyof typeof SCHEMES];
@@ -30,9 +50,17 @@ export function checkHandshakes(io: HubServer, { credentials, admission, trustPr
     const address = forwarded || socket.handshake.address;
     // Only refused handshakes count against the address, and only they are answered rate_limited.
     const refuse = async () => next(new Error(await admission.refusal(address)));
-    if (typeof auth.token !== 'string' || !kind) return refuse();
+    // A session's socket: the cookie is the credential, and a page of another site may not open one with it.
+    const token =
+      kind === 'session'
+        ? socket.handshake.headers.origin === publicOrigin() ||
+          socket.handshake.headers['sec-fetch-site'] === 'same-origin'
+          ? sessionCookie(socket.handshake.headers.cookie)
+          : undefined
+        : auth.token;
+    if (typeof token !== 'string' || !kind) return refuse();
     try {
-      const actor = await credentials.resolve(kind, auth.token);
+      const actor = await credentials.resolve(kind, token);
       if (!actor) return refuse();
       // A client that left during the (awaited) lookup is not counted in: nothing would count it out.
       if (socket.conn.readyState !== 'open') return next(new Error('unavailable'));

@@ -13,6 +13,7 @@ import type { CredentialCache } from '../identity/credential-cache.js';
 import type { Metrics } from '../metrics.js';
 import type { Scheduler } from '../scheduler.js';
 import { Admission } from './admission.js';
+import type { PublicUrl } from '../http/public-url.js';
 import { checkHandshakes } from './handshake.js';
 import { requireOneRequest, type HubServer, type HubSocket } from './io.js';
 import type { MonitorLive } from './monitor-live.js';
@@ -54,6 +55,8 @@ export interface HubDeps {
   maxSocketsPerToken: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
+  /** Where people reach the service: a session's socket must be opened from its origin. */
+  publicUrl: PublicUrl;
 }
 
 export interface Hub {
@@ -74,7 +77,12 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
   const { log, redis } = deps;
   io.attach(server);
   const admission = new Admission({ limits: deps.limits, maxSocketsPerToken: deps.maxSocketsPerToken });
-  checkHandshakes(io, { credentials: deps.credentials, admission, trustProxy: deps.trustProxy });
+  checkHandshakes(io, {
+    credentials: deps.credentials,
+    admission,
+    trustProxy: deps.trustProxy,
+    publicOrigin: () => deps.publicUrl.origin,
+  });
 
   deps.metrics.gauge(
     'alarmhub_hub_connections',

@@ -13,14 +13,19 @@ export interface ApiKeyActor {
   organizationId: number;
 }
 
-/** A user acting through a personal access token, with his memberships. */
+/** A user acting through a personal access token or a session (the console's cookie), with his memberships. */
 export interface UserActor {
   kind: 'user';
   tokenId: number;
   credential: string;
   userId: number;
   roles: Map<number, Role>;
+  /** Through a session (docs/people.md "Sessions"): P3–P5 act on it. */
+  session?: true;
 }
+
+/** A session ends after this long unused (docs/people.md "Sessions"). */
+export const SESSION_IDLE_MS = 30 * 24 * 3_600_000;
 
 export type Actor = ApiKeyActor | UserActor;
 
@@ -57,13 +62,15 @@ export class CredentialReader {
   ) {}
 
   /** The caller for a token presented under a scheme, or null when unknown, revoked or of another scheme. */
-  async resolve(kind: 'apikey' | 'pat', token: string): Promise<Actor | null>;
+  async resolve(kind: 'apikey' | 'pat' | 'session', token: string): Promise<Actor | null>;
   async resolve(kind: TokenKind, token: string): Promise<Caller | null>;
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
     if (!token || token.length > MAX_TOKEN_LENGTH) return null;
     const credential = hashToken(token);
     const found = await identityModels(this.db).Token.findById(credential).lean();
     if (!found || found.revokedAt || found.kind !== kind) return null;
+    if (kind === 'session' && Date.now() - (found.lastUsedAt ?? found.createdAt).getTime() > SESSION_IDLE_MS)
+      return null;
     this.touch(credential, found.lastUsedAt);
     if (found.kind === 'apikey')
       return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
@@ -83,6 +90,7 @@ export class CredentialReader {
       credential,
       userId: found.userId!,
       roles: new Map((user?.memberships ?? []).map((m) => [m.organizationId, m.role])),
+      ...(kind === 'session' ? { session: true as const } : {}),
     };
   }
 

@@ -32,13 +32,18 @@ export class IdentityCommands {
     return { id, name };
   }
 
-  /** Adds a user to an organization, or changes his role there. */
+  /** Adds a user to an organization (joining now), or changes his role there. */
   async addMember(organizationId: number, userId: number, role: Role, units?: string[]) {
     await this.requireOrganization(organizationId);
     let kept: string[] = [];
     await this.changeMemberships(userId, (list) => {
-      kept = units ?? list.find((m) => m.organizationId === organizationId)?.units ?? [];
-      return [...list.filter((m) => m.organizationId !== organizationId), { organizationId, role, units: kept }];
+      const was = list.find((m) => m.organizationId === organizationId);
+      kept = units ?? was?.units ?? [];
+      const joinedAt = was ? was.joinedAt : new Date();
+      return [
+        ...list.filter((m) => m.organizationId !== organizationId),
+        { organizationId, role, units: kept, ...(joinedAt ? { joinedAt } : {}) },
+      ];
     });
     return { organizationId, userId, role, units: kept };
   }
@@ -80,7 +85,12 @@ export class IdentityCommands {
       const user = await User.findById(String(userId)).lean();
       if (!user) throw notFound(`User ${userId} not found`);
       const next = change(
-        user.memberships.map(({ organizationId, role, units }) => ({ organizationId, role, units: units ?? [] })),
+        user.memberships.map(({ organizationId, role, units, joinedAt }) => ({
+          organizationId,
+          role,
+          units: units ?? [],
+          ...(joinedAt ? { joinedAt } : {}),
+        })),
       );
       await User.updateOne({ _id: String(userId) }, { $set: { memberships: next } });
       // A user who left an organization: the hub's next recheck looks at his sockets.
@@ -181,6 +191,11 @@ export class IdentityCommands {
     await this.requireOrganization(organizationId);
     await this.models.Organization.updateOne({ _id: String(organizationId) }, { $set: { recordLimit } });
     return { organizationId, recordLimit };
+  }
+
+  /** True when the organization exists. */
+  organizationExists(id: number): Promise<boolean> {
+    return organizationExists(this.db, id);
   }
 
   private async requireOrganization(id: number) {

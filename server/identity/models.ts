@@ -4,7 +4,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../db/models.js';
 
 export type Role = 'admin' | 'member';
-export type TokenKind = 'apikey' | 'pat' | 'screen';
+export type TokenKind = 'apikey' | 'pat' | 'screen' | 'session';
 
 export interface Organization {
   /** The organization's ID as a string. */
@@ -20,6 +20,8 @@ export interface MembershipEntry {
   role: Role;
   /** The units (vehicles) he rides in this organization, by name: the wall lists him under them. */
   units?: string[];
+  /** When he joined (P6); unset for memberships older than invitations. */
+  joinedAt?: Date;
 }
 
 export interface User {
@@ -50,6 +52,28 @@ export interface Token {
   revokedAt: Date | null;
 }
 
+/**
+ * A code handed to a person (docs/people.md "Invitations and sign-in links"): an invitation to join an
+ * organization (P1), or a one-time link to sign in on another device (P5). Only its hash is stored.
+ */
+export interface Invitation {
+  /** SHA-256 of the code: P2 finds it by one exact lookup. */
+  _id: string;
+  kind: 'invitation' | 'signin';
+  /** The invitation's organization and role; null for a sign-in link. */
+  organizationId: number | null;
+  role: Role | null;
+  /** The person's name for a new member; the user re-invited or signing in otherwise. */
+  name: string;
+  userId: number | null;
+  /** Who made it: a user, or null for an API key or the admin command. */
+  createdBy: number | null;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Set once, by the request that used it (an atomic claim). */
+  usedAt: Date | null;
+}
+
 /** The mark of the latest change that may take rights away from a credential (credential-changes.ts). */
 export interface CredentialChange {
   _id: string;
@@ -63,6 +87,9 @@ export interface IdentityModels {
   User: Model<User>;
   Token: Model<Token>;
   CredentialChange: Model<CredentialChange>;
+  Invitation: Model<Invitation>;
+  /** One per code used, keyed by the code's hash: the unique _id lets exactly one request use it. */
+  InvitationUse: Model<{ _id: string; at: Date }>;
 }
 
 const opts = { versionKey: false } as const;
@@ -73,7 +100,7 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
     {
       _id: String,
       tokenId: { type: Number, required: true },
-      kind: { type: String, required: true, enum: ['apikey', 'pat', 'screen'] },
+      kind: { type: String, required: true, enum: ['apikey', 'pat', 'screen', 'session'] },
       name: { type: String, required: true },
       organizationId: { type: Number, default: null },
       userId: { type: Number, default: null },
@@ -100,6 +127,7 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
               organizationId: { type: Number, required: true },
               role: { type: String, required: true, enum: ['admin', 'member'] },
               units: { type: [String], default: undefined },
+              joinedAt: { type: Date, default: undefined },
             },
             { _id: false },
           ),
@@ -110,6 +138,24 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
     },
     opts,
   );
+  const invitation = new Schema<Invitation>(
+    {
+      _id: String,
+      kind: { type: String, required: true, enum: ['invitation', 'signin'] },
+      organizationId: { type: Number, default: null },
+      role: { type: String, default: null, enum: ['admin', 'member', null] },
+      name: { type: String, required: true },
+      userId: { type: Number, default: null },
+      createdBy: { type: Number, default: null },
+      createdAt: { type: Date, required: true },
+      expiresAt: { type: Date, required: true },
+      usedAt: { type: Date, default: null },
+    },
+    opts,
+  );
+  // The open invitations of an organization (the console's list; administration, not a request path).
+  invitation.index({ organizationId: 1 });
+
   // Members of an organization (administration, not a request path).
   user.index({ 'memberships.organizationId': 1 });
 
@@ -140,6 +186,12 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
         opts,
       ),
       'credential_changes',
+    ),
+    Invitation: conn.model<Invitation>('Invitation', invitation, 'invitations'),
+    InvitationUse: conn.model<{ _id: string; at: Date }>(
+      'InvitationUse',
+      new Schema<{ _id: string; at: Date }>({ _id: String, at: { type: Date, required: true } }, opts),
+      'invitation_uses',
     ),
   };
 });

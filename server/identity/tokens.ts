@@ -2,11 +2,16 @@
 import crypto, { createHash, randomBytes } from 'node:crypto';
 import type { TokenKind } from './models.js';
 
-const PREFIX: Record<TokenKind, string> = { apikey: 'ahk_', pat: 'ahp_', screen: 'ahs_' };
+const PREFIX: Record<TokenKind, string> = { apikey: 'ahk_', pat: 'ahp_', screen: 'ahs_', session: 'ahc_' };
 
 /** A new random token of the given kind, as shown once to its owner. */
 export function generateToken(kind: TokenKind): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+/** A code handed to a person (an invitation, a sign-in link): 192 random bits, short enough for a QR code. */
+export function generateCode(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 // Every authenticated request hashes its token: the one-shot form (Node 20.12 and later) is several

@@ -331,9 +331,11 @@ export function parameterValue(op: DocOperation, name: string, w: World): string
     case 'organization':
     case 'organization_id':
     case 'organizationID':
+    case 'organizationId':
       return String(w.org.orgId);
     case 'owner_id':
     case 'user_id':
+    case 'userId':
       return String(w.org.member.userId);
     case 'format':
       return 'csv';

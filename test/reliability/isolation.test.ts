@@ -32,7 +32,8 @@ interface Ctx {
 const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
 
 // Reached without an organization's credential (their own tokens: RELIABILITY.md "Abuse of the new doors").
-const OWN_DOORS = new Set(['F1', 'F2', 'A11', 'A11-delivered', 'IN1', 'IN2']);
+// P2–P5 are a person's own session (docs/people.md): test/people.test.ts covers them.
+const OWN_DOORS = new Set(['F1', 'F2', 'A11', 'A11-delivered', 'IN1', 'IN2', 'P2', 'P3', 'P4', 'P5']);
 
 iso.before(async (ctx) => {
   ctx.svc = await startTestService(

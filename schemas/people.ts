@@ -1,0 +1,226 @@
+// JSON Schemas of people (docs/people.md, P1–P9): invitations, joining, sessions, members, the roster import.
+import { int64Id } from './common.js';
+
+const dateTimeOut = { type: 'string', format: 'date-time' } as const;
+const role = { type: 'string', enum: ['admin', 'member'] } as const;
+const personName = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
+const unitName = { type: 'string', minLength: 1, maxLength: 50 } as const;
+const numberText = { type: 'string', minLength: 1, maxLength: 32 } as const;
+
+export const InvitationBody = {
+  $id: 'InvitationBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['organizationID', 'name', 'role'],
+  properties: {
+    organizationID: int64Id,
+    name: { ...personName, description: "The person's name as the organization knows him" },
+    role,
+    userId: { ...int64Id, description: 'A member already there, invited to sign in on a new device' },
+  },
+  examples: [{ organizationID: 1, name: 'Alex Berger', role: 'member' }],
+} as const;
+
+const codeProperties = {
+  code: { type: 'string', description: 'Single use; only its hash is stored' },
+  link: { type: 'string', description: '<PUBLIC_URL>/join/<code>' },
+  expiresAt: dateTimeOut,
+} as const;
+const codeExample = {
+  code: 'q0K8v5c2H1m9T4xZr7LbW3nY6sJdAe0F',
+  link: 'https://alarm.example.org/join/q0K8v5c2H1m9T4xZr7LbW3nY6sJdAe0F',
+  expiresAt: '2026-12-06T18:00:00.000Z',
+} as const;
+
+export const InvitationCreated = {
+  $id: 'InvitationCreated',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'code', 'link', 'expiresAt'],
+  properties: { id: { type: 'string' }, ...codeProperties },
+  examples: [{ id: '5f2a9c0e71d3b8a4', ...codeExample }],
+} as const;
+
+export const SignInLink = {
+  $id: 'SignInLink',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'link', 'expiresAt'],
+  properties: codeProperties,
+  examples: [codeExample],
+} as const;
+
+export const JoinBody = {
+  $id: 'JoinBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code'],
+  properties: { code: { type: 'string', minLength: 1, maxLength: 200 } },
+  examples: [{ code: codeExample.code }],
+} as const;
+
+const userRef = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name'],
+  properties: { id: int64Id, name: { type: 'string' } },
+} as const;
+
+export const Joined = {
+  $id: 'Joined',
+  type: 'object',
+  additionalProperties: false,
+  required: ['user', 'organizationId', 'role'],
+  properties: {
+    user: userRef,
+    organizationId: { anyOf: [int64Id, { type: 'null' }] },
+    role: { anyOf: [role, { type: 'null' }] },
+  },
+  examples: [{ user: { id: 7, name: 'Alex Berger' }, organizationId: 1, role: 'member' }],
+} as const;
+
+export const SessionView = {
+  $id: 'SessionView',
+  type: 'object',
+  additionalProperties: false,
+  required: ['user', 'organizations'],
+  properties: {
+    user: userRef,
+    organizations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'role'],
+        properties: { id: int64Id, name: { type: 'string' }, role },
+      },
+    },
+  },
+  examples: [{ user: { id: 7, name: 'Alex Berger' }, organizations: [{ id: 1, name: 'FF Nord', role: 'admin' }] }],
+} as const;
+
+export const SignedOut = {
+  $id: 'SignedOut',
+  type: 'object',
+  additionalProperties: false,
+  required: ['signedOut'],
+  properties: { signedOut: { type: 'boolean', const: true } },
+  examples: [{ signedOut: true }],
+} as const;
+
+export const OrganizationMemberParams = {
+  $id: 'OrganizationMemberParams',
+  type: 'object',
+  required: ['organizationId'],
+  properties: { organizationId: { ...int64Id, examples: [1] }, userId: { ...int64Id, examples: [7] } },
+} as const;
+
+const member = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['userId', 'name', 'role', 'units', 'joinedAt', 'lastSeenAt'],
+  properties: {
+    userId: int64Id,
+    name: { type: 'string' },
+    role,
+    units: { type: 'array', items: { type: 'string' } },
+    joinedAt: { anyOf: [dateTimeOut, { type: 'null' }], description: 'Null for members from before invitations' },
+    lastSeenAt: {
+      anyOf: [dateTimeOut, { type: 'null' }],
+      description: 'The last use of any of his sessions or tokens (recorded at most once a minute)',
+    },
+  },
+} as const;
+const memberExample = {
+  userId: 7,
+  name: 'Alex Berger',
+  role: 'member',
+  units: ['HLF 20'],
+  joinedAt: '2026-11-29T18:00:00.000Z',
+  lastSeenAt: '2026-11-29T19:02:00.000Z',
+} as const;
+
+export const Member = { $id: 'Member', ...member, examples: [memberExample] } as const;
+
+export const MemberList = {
+  $id: 'MemberList',
+  type: 'object',
+  additionalProperties: false,
+  required: ['members'],
+  properties: { members: { type: 'array', items: member } },
+  examples: [{ members: [memberExample] }],
+} as const;
+
+export const MemberRoleBody = {
+  $id: 'MemberRoleBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['role'],
+  properties: { role },
+  examples: [{ role: 'admin' }],
+} as const;
+
+export const MAX_IMPORT = 1_000;
+
+export const RosterImportBody = {
+  $id: 'RosterImportBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['members'],
+  properties: {
+    members: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_IMPORT,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: personName,
+          role,
+          mobile: { ...numberText, description: 'E.164 (+49…) or 0049…: entered for him by the organization (S11)' },
+          phone: { ...numberText, description: 'For voice alarms, as mobile (C8)' },
+          units: { type: 'array', maxItems: 20, items: unitName },
+        },
+      },
+    },
+  },
+  examples: [
+    {
+      members: [
+        { name: 'Alex Berger', role: 'admin', mobile: '+491701234567', units: ['HLF 20'] },
+        { name: 'Kim Sommer', phone: '+4922112345678', units: ['HLF 20', 'DLK 23'] },
+      ],
+    },
+  ],
+} as const;
+
+export const RosterImported = {
+  $id: 'RosterImported',
+  type: 'object',
+  additionalProperties: false,
+  required: ['created', 'members'],
+  properties: {
+    created: { type: 'integer', minimum: 0 },
+    members: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['userId', 'name', 'invitation'],
+        properties: {
+          userId: int64Id,
+          name: { type: 'string' },
+          invitation: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['code', 'link', 'expiresAt'],
+            properties: codeProperties,
+          },
+        },
+      },
+    },
+  },
+  examples: [{ created: 1, members: [{ userId: 7, name: 'Alex Berger', invitation: codeExample }] }],
+} as const;

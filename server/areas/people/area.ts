@@ -1,0 +1,24 @@
+// People (P1–P9, docs/people.md): invitations and sign-in links, sessions in a cookie, members and the
+// roster import. Its collections are identity's (server/identity/): it adds none of its own.
+import * as schemas from '../../../schemas/people.js';
+import { defineArea } from '../area.js';
+import { PeopleCommands } from './commands.js';
+import { peopleOperations } from './routes.js';
+
+declare module '../area.js' {
+  interface AreaParts {
+    people: PeopleCommands;
+  }
+}
+
+export const peopleArea = defineArea({
+  name: 'people',
+  models: [],
+  schemas: [schemas],
+  build: ({ db, events, limits, publicUrl, need }) =>
+    new PeopleCommands(db, events, limits, publicUrl, {
+      mobiles: () => need('sms').mobiles,
+      phones: () => need('call').phones,
+    }),
+  operations: (people) => peopleOperations(people),
+});

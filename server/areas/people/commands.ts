@@ -1,0 +1,209 @@
+// People's operations (P1–P9, docs/people.md) over identity's People: who may do what, the session
+// cookie, the guessing limits, and the roster import's channel numbers (the sms and call areas keep them).
+import type { Context } from 'koa';
+import type { Database } from '../../db/database.js';
+import { AppError, badRequest, forbidden, rateLimited } from '../../errors.js';
+import { SESSION_COOKIE, sameOrigin } from '../../http/authenticate.js';
+import type { Limiter, Limits } from '../../http/limits.js';
+import type { PublicUrl } from '../../http/public-url.js';
+import { SESSION_IDLE_MS, type Actor, type UserActor } from '../../identity/actor.js';
+import { IdentityCommands } from '../../identity/commands.js';
+import type { Role } from '../../identity/models.js';
+import { People } from '../../identity/people.js';
+import { canConfigure, canRead } from '../../identity/policy.js';
+import type { CredentialEvents } from '../../hub/events.js';
+import type { ChannelNumbers } from '../channels/numbers.js';
+import { checkGsm } from '../channels/fields.js';
+import { checkNumbers } from './roster.js';
+
+/** The channel numbers a roster import enters (the sms and call areas' parts, asked for when needed). */
+export interface RosterChannels {
+  mobiles(): ChannelNumbers;
+  phones(): ChannelNumbers;
+}
+
+export interface ImportLine {
+  name: string;
+  role?: Role;
+  mobile?: string;
+  phone?: string;
+  units?: string[];
+}
+
+/** People's commands, as the routes call them. */
+export class PeopleCommands {
+  readonly people: People;
+  private readonly identity: IdentityCommands;
+  /** Wrong codes per code prefix (a guesser spread over many addresses still meets it). */
+  private readonly wrongCodes: Limiter;
+
+  constructor(
+    db: Database,
+    events: CredentialEvents,
+    limits: Limits,
+    private readonly publicUrl: PublicUrl,
+    private readonly channels: RosterChannels,
+  ) {
+    this.identity = new IdentityCommands(db);
+    this.people = new People(db, this.identity, (credential) => events.credentialRevoked(credential));
+    this.wrongCodes = limits.create('join-code-prefix', 10 / 60, 10, true);
+  }
+
+  /** P1: admins and the API key of the organization. */
+  async invite(actor: Actor, body: { organizationID: number; name: string; role: Role; userId?: number }) {
+    this.mayConfigure(actor, body.organizationID);
+    return this.people.invite(
+      {
+        organizationId: body.organizationID,
+        name: body.name.trim(),
+        role: body.role,
+        userId: body.userId,
+        createdBy: actor.kind === 'user' ? actor.userId : null,
+      },
+      this.publicUrl.href,
+    );
+  }
+
+  /** P2: signs the code's person in and sets the session cookie. */
+  async join(ctx: Context, code: string) {
+    // A cross-site page may not sign a visitor in to a session of its choosing (login CSRF).
+    if (ctx.get('Origin') && !sameOrigin(ctx, this.publicUrl))
+      throw new AppError(403, 'csrf', `Joining must be done from a page of ${this.publicUrl.origin}`);
+    const prefix = code.slice(0, 4);
+    if ((await this.wrongCodes.wait(prefix)) > 0) throw rateLimited(await this.wrongCodes.wait(prefix));
+    try {
+      const joined = await this.people.join(code, shortAgent(ctx.get('User-Agent')));
+      this.setCookie(ctx, joined.session, SESSION_IDLE_MS);
+      const { session: _session, ...answer } = joined;
+      return answer;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'invalid_code') await this.wrongCodes.take(prefix);
+      throw err;
+    }
+  }
+
+  /** P3: a person's own view (a session or his personal access token). */
+  whoAmI(actor: Actor) {
+    return this.people.whoAmI(person(actor));
+  }
+
+  /** P4: the session ends on every process; the cookie is cleared. */
+  async signOut(ctx: Context, actor: Actor) {
+    const answer = await this.people.signOut(session(actor));
+    this.setCookie(ctx, '', 0);
+    return answer;
+  }
+
+  /** P5: a one-time link for another device. */
+  signInLink(actor: Actor) {
+    return this.people.signInLink(session(actor), this.publicUrl.href);
+  }
+
+  /** P6: every member of the organization reads the list. */
+  async members(actor: Actor, organizationId: number) {
+    if (!canRead(actor, organizationId)) throw forbidden();
+    return { members: await this.people.members(organizationId) };
+  }
+
+  /** P7: an admin (a person) changes a role. */
+  changeRole(actor: Actor, organizationId: number, userId: number, role: Role) {
+    this.adminPerson(actor, organizationId);
+    return this.people.changeRole(organizationId, userId, role);
+  }
+
+  /** P8: an admin (a person) removes a member. */
+  remove(actor: Actor, organizationId: number, userId: number) {
+    this.adminPerson(actor, organizationId);
+    return this.people.remove(organizationId, userId);
+  }
+
+  /**
+   * P9: every line is checked first (the schema, then each number as S11/C8 check it); then each person
+   * is created with his membership, units, numbers and an invitation to hand over.
+   */
+  async importRoster(actor: Actor, organizationId: number, lines: ImportLine[], csv: boolean) {
+    this.mayConfigure(actor, organizationId);
+    const checked = checkNumbers(lines, (gsm) => checkGsm(gsm, 'The number is not valid', true), csv);
+    const members = [];
+    for (const line of checked) {
+      const name = line.name.trim();
+      const user = await this.identity.createUser(name);
+      await this.identity.addMember(organizationId, user.id, line.role ?? 'member', line.units ?? []);
+      const entered = { ownerID: user.id, name: '', active: true };
+      if (line.mobile) await this.channels.mobiles().create(actor, organizationId, { ...entered, gsm: line.mobile });
+      if (line.phone) await this.channels.phones().create(actor, organizationId, { ...entered, gsm: line.phone });
+      const { id: _id, ...invitation } = await this.people.invite(
+        {
+          organizationId,
+          name,
+          role: line.role ?? 'member',
+          userId: user.id,
+          createdBy: actor.kind === 'user' ? actor.userId : null,
+        },
+        this.publicUrl.href,
+      );
+      members.push({ userId: user.id, name, invitation });
+    }
+    return { created: members.length, members };
+  }
+
+  private mayConfigure(actor: Actor, organizationId: number): void {
+    if (!canConfigure(actor, organizationId))
+      throw forbidden("Inviting and importing members needs an organization admin or the organization's API key");
+  }
+
+  private adminPerson(actor: Actor, organizationId: number): void {
+    if (actor.kind !== 'user' || !canConfigure(actor, organizationId))
+      throw forbidden('Changing and removing members needs an admin of the organization (a person, not an API key)');
+  }
+
+  // HttpOnly (no script reads it), SameSite=Lax (no cross-site request carries it but a link followed),
+  // Secure when the public URL is https.
+  private setCookie(ctx: Context, value: string, maxAgeMs: number): void {
+    if (this.publicUrl.secure) ctx.cookies.secure = true;
+    ctx.cookies.set(SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.publicUrl.secure,
+      path: '/',
+      overwrite: true,
+      ...(maxAgeMs > 0 ? { maxAge: maxAgeMs } : { expires: new Date(0) }),
+    });
+  }
+}
+
+function person(actor: Actor): UserActor {
+  if (actor.kind !== 'user') throw forbidden('An API key is no person: sign in, or use a personal access token');
+  return actor;
+}
+
+function session(actor: Actor): UserActor {
+  if (actor.kind !== 'user' || !actor.session)
+    throw badRequest('invalid_parameter', 'This needs the session cookie of a signed-in browser, not a token');
+  return actor;
+}
+
+// "Firefox on Android": enough for a person to tell his sessions apart.
+function shortAgent(agent: string): string {
+  const browser = /Edg\//.test(agent)
+    ? 'Edge'
+    : /Firefox\//.test(agent)
+      ? 'Firefox'
+      : /Chrome\//.test(agent)
+        ? 'Chrome'
+        : /Safari\//.test(agent)
+          ? 'Safari'
+          : 'Browser';
+  const system = /Android/.test(agent)
+    ? 'Android'
+    : /iPhone|iPad/.test(agent)
+      ? 'iOS'
+      : /Windows/.test(agent)
+        ? 'Windows'
+        : /Mac OS/.test(agent)
+          ? 'macOS'
+          : /Linux/.test(agent)
+            ? 'Linux'
+            : '';
+  return system ? `${browser} on ${system}` : browser;
+}
