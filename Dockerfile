@@ -11,6 +11,7 @@ COPY schemas schemas
 COPY common common
 COPY server server
 COPY display-client display-client
+COPY console console
 RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim

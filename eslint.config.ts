@@ -76,7 +76,7 @@ function layers() {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'tools/ferretdb/bin/', 'display-client/dist/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'tools/ferretdb/bin/', 'display-client/dist/', 'console/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -98,7 +98,7 @@ export default tseslint.config(
   ...layers(),
   {
     // The screen's code runs in a browser: what it shares with the server lives in common/.
-    files: ['display-client/**/*.ts', 'common/**/*.ts'],
+    files: ['display-client/**/*.ts', 'console/src/**/*.ts', 'console/src/**/*.tsx', 'common/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

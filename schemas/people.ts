@@ -83,9 +83,10 @@ export const SessionView = {
   $id: 'SessionView',
   type: 'object',
   additionalProperties: false,
-  required: ['user', 'organizations'],
+  required: ['user', 'organizations', 'passkeys'],
   properties: {
     user: userRef,
+    passkeys: { type: 'integer', minimum: 0, description: 'How many passkeys he registered' },
     organizations: {
       type: 'array',
       items: {
@@ -96,7 +97,9 @@ export const SessionView = {
       },
     },
   },
-  examples: [{ user: { id: 7, name: 'Alex Berger' }, organizations: [{ id: 1, name: 'FF Nord', role: 'admin' }] }],
+  examples: [
+    { user: { id: 7, name: 'Alex Berger' }, organizations: [{ id: 1, name: 'FF Nord', role: 'admin' }], passkeys: 1 },
+  ],
 } as const;
 
 export const SignedOut = {
@@ -223,4 +226,97 @@ export const RosterImported = {
     },
   },
   examples: [{ created: 1, members: [{ userId: 7, name: 'Alex Berger', invitation: codeExample }] }],
+} as const;
+
+/** A browser's WebAuthn answer (SimpleWebAuthn checks its inside). */
+const webAuthnResponse = {
+  type: 'object',
+  required: ['id', 'rawId', 'type', 'response'],
+  maxProperties: 20,
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 1024 },
+    rawId: { type: 'string', maxLength: 1024 },
+    type: { const: 'public-key' },
+    response: { type: 'object', maxProperties: 20 },
+  },
+} as const;
+const challengeId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } as const;
+
+export const PasskeyOptions = {
+  $id: 'PasskeyOptions',
+  type: 'object',
+  additionalProperties: false,
+  required: ['challengeId', 'options'],
+  properties: {
+    challengeId: { type: 'string', description: 'Sent back with the answer' },
+    options: {
+      type: 'object',
+      description: "WebAuthn's PublicKeyCredentialCreationOptionsJSON or RequestOptionsJSON, for the browser",
+    },
+  },
+  examples: [{ challengeId: 'pQ9hR1cB0mEe4kYt2wZs7A', options: { challenge: 'x8Gd0…', rpId: 'alarm.example.org' } }],
+} as const;
+
+export const PasskeyRegisterBody = {
+  $id: 'PasskeyRegisterBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['challengeId', 'response'],
+  properties: {
+    challengeId,
+    response: webAuthnResponse,
+    name: { type: 'string', maxLength: 100, description: 'Which device it is on, for the person' },
+  },
+  examples: [
+    {
+      challengeId: 'pQ9hR1cB0mEe4kYt2wZs7A',
+      name: 'Phone',
+      response: { id: 'AbC…', rawId: 'AbC…', type: 'public-key', response: {} },
+    },
+  ],
+} as const;
+
+export const PasskeySignInBody = {
+  $id: 'PasskeySignInBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['challengeId', 'response'],
+  properties: { challengeId, response: webAuthnResponse },
+  examples: [
+    {
+      challengeId: 'pQ9hR1cB0mEe4kYt2wZs7A',
+      response: { id: 'AbC…', rawId: 'AbC…', type: 'public-key', response: {} },
+    },
+  ],
+} as const;
+
+const passkey = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'createdAt', 'lastUsedAt'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    createdAt: dateTimeOut,
+    lastUsedAt: { anyOf: [dateTimeOut, { type: 'null' }] },
+  },
+} as const;
+const passkeyExample = { id: 'AbC…', name: 'Phone', createdAt: '2026-11-29T18:00:00.000Z', lastUsedAt: null } as const;
+
+export const PasskeyView = { $id: 'PasskeyView', ...passkey, examples: [passkeyExample] } as const;
+
+export const PasskeyList = {
+  $id: 'PasskeyList',
+  type: 'object',
+  additionalProperties: false,
+  required: ['passkeys'],
+  properties: { passkeys: { type: 'array', items: passkey } },
+  examples: [{ passkeys: [passkeyExample] }],
+} as const;
+
+export const PasskeyIdParams = {
+  $id: 'PasskeyIdParams',
+  type: 'object',
+  required: ['passkeyId'],
+  properties: { passkeyId: { type: 'string', minLength: 1, maxLength: 1024, examples: ['AbC'] } },
 } as const;

@@ -103,6 +103,7 @@ people('P1 invites (admins and the API key); P2 joins once and sets an HttpOnly,
   assert.equal(me.body, {
     user: { id: reply.body.user.id, name: 'Alex' },
     organizations: [{ id: ctx.org.orgId, name: me.body.organizations[0].name, role: 'member' }],
+    passkeys: 0,
   });
   // The session reads what a member reads.
   assert.is((await as(browser, ctx.a.url, 'GET', `/api/v1/organizations/${ctx.org.orgId}/members`)).status, 200);
@@ -372,3 +373,63 @@ people('P9: a roster in JSON or CSV; any bad line names every problem and create
 });
 
 people.run();
+
+const passkeys = suite<{ svc: TestService; org: OrgFixture }>(
+  'people: passkeys refused',
+  {} as { svc: TestService; org: OrgFixture },
+);
+passkeys.before(async (ctx) => {
+  ctx.svc = await startTestService({ PUBLIC_URL: PUBLIC });
+  ctx.org = await createOrg(ctx.svc);
+});
+passkeys.after(async (ctx) => ctx.svc.close());
+
+passkeys("PK1–PK6 refuse tokens, forged answers, reused challenges and another person's passkey", async (ctx) => {
+  const pat = client(ctx.svc.url, { pat: ctx.org.member.token });
+  expectError(await pat.post('/api/v1/session/passkeys/options'), 400, 'invalid_parameter');
+  expectError(await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).get('/api/v1/session/passkeys'), 403, 'forbidden');
+  assert.equal((await pat.get('/api/v1/session/passkeys')).body, { passkeys: [] });
+
+  const options = await request(ctx.svc.url, 'POST', '/api/v1/passkeys/signin/options');
+  assert.is(options.status, 200);
+  assert.is(options.body.options.rpId, 'alarm.test');
+  const forged = {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+  };
+  const signIn = (body: unknown) =>
+    request(ctx.svc.url, 'POST', '/api/v1/passkeys/signin', { body, headers: { Origin: PUBLIC } });
+  expectError(await signIn({ challengeId: options.body.challengeId, response: forged }), 401, 'unauthorized');
+  // The challenge was used by that answer.
+  expectError(await signIn({ challengeId: options.body.challengeId, response: forged }), 404, 'invalid_code');
+  expectError(await signIn({ challengeId: 'nope', response: forged }), 404, 'invalid_code');
+  const bad = await signIn({ challengeId: options.body.challengeId, response: { id: 'x' } });
+  assert.is(bad.status, 400);
+
+  const made = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+    organizationID: ctx.org.orgId,
+    name: 'Someone',
+    role: 'member',
+  });
+  const { browser } = await join(ctx.svc.url, made.body.code);
+  const register = await as(browser, ctx.svc.url, 'POST', '/api/v1/session/passkeys/options');
+  assert.is(register.status, 200);
+  assert.is(register.body.options.authenticatorSelection.residentKey, 'required');
+  const forgedCreation = {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', attestationObject: 'AA' },
+  };
+  const refused = await as(browser, ctx.svc.url, 'POST', '/api/v1/session/passkeys', {
+    challengeId: register.body.challengeId,
+    response: forgedCreation,
+  });
+  expectError(refused, 400, 'invalid_body');
+  expectError(await as(browser, ctx.svc.url, 'DELETE', '/api/v1/session/passkeys/AAAA'), 404, 'not_found');
+  assert.is((await as(browser, ctx.svc.url, 'GET', '/api/v1/session')).body.passkeys, 0);
+});
+
+passkeys.run();

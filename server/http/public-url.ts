@@ -20,6 +20,11 @@ export class PublicUrl {
     return new URL(this.href).origin;
   }
 
+  /** The host name: a passkey's relying party (WebAuthn binds passkeys to it). */
+  get hostname(): string {
+    return new URL(this.href).hostname;
+  }
+
   /** True for https: the session cookie is then sent over TLS only. */
   get secure(): boolean {
     return this.href.startsWith('https:');

@@ -30,6 +30,8 @@ export interface User {
   name: string;
   /** The organizations he belongs to: read with the user on every request of his tokens. */
   memberships: MembershipEntry[];
+  /** His passkeys' credential IDs (the passkeys collection holds them by these). */
+  passkeys?: string[];
   createdAt: Date;
 }
 
@@ -74,6 +76,30 @@ export interface Invitation {
   usedAt: Date | null;
 }
 
+/** A person's passkey (WebAuthn, docs/people.md "Passkeys"), by its credential ID: sign-in reads it by _id. */
+export interface Passkey {
+  /** The credential ID (base64url). */
+  _id: string;
+  userId: number;
+  /** The COSE public key (base64url). */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** A WebAuthn challenge handed out, used once (its use is an InvitationUse `challenge:<id>`). */
+export interface PasskeyChallenge {
+  _id: string;
+  challenge: string;
+  purpose: 'register' | 'signin';
+  /** The person registering; null for a sign-in (the passkey names him). */
+  userId: number | null;
+  expiresAt: Date;
+}
+
 /** The mark of the latest change that may take rights away from a credential (credential-changes.ts). */
 export interface CredentialChange {
   _id: string;
@@ -90,6 +116,8 @@ export interface IdentityModels {
   Invitation: Model<Invitation>;
   /** One per code used, keyed by the code's hash: the unique _id lets exactly one request use it. */
   InvitationUse: Model<{ _id: string; at: Date }>;
+  Passkey: Model<Passkey>;
+  PasskeyChallenge: Model<PasskeyChallenge>;
 }
 
 const opts = { versionKey: false } as const;
@@ -134,6 +162,7 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
         ],
         default: [],
       },
+      passkeys: { type: [String], default: undefined },
       createdAt: { type: Date, required: true },
     },
     opts,
@@ -192,6 +221,37 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
       'InvitationUse',
       new Schema<{ _id: string; at: Date }>({ _id: String, at: { type: Date, required: true } }, opts),
       'invitation_uses',
+    ),
+    Passkey: conn.model<Passkey>(
+      'Passkey',
+      new Schema<Passkey>(
+        {
+          _id: String,
+          userId: { type: Number, required: true },
+          publicKey: { type: String, required: true },
+          counter: { type: Number, required: true },
+          transports: { type: [String], default: [] },
+          name: { type: String, required: true },
+          createdAt: { type: Date, required: true },
+          lastUsedAt: { type: Date, default: null },
+        },
+        opts,
+      ),
+      'passkeys',
+    ),
+    PasskeyChallenge: conn.model<PasskeyChallenge>(
+      'PasskeyChallenge',
+      new Schema<PasskeyChallenge>(
+        {
+          _id: String,
+          challenge: { type: String, required: true },
+          purpose: { type: String, required: true, enum: ['register', 'signin'] },
+          userId: { type: Number, default: null },
+          expiresAt: { type: Date, required: true },
+        },
+        opts,
+      ),
+      'passkey_challenges',
     ),
   };
 });

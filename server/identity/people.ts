@@ -155,11 +155,21 @@ export class People {
         : user.memberships.find((m) => m.organizationId === claimed.organizationId);
     // A member removed since he was invited to sign in again is not let back in by the old invitation.
     if (claimed.kind === 'invitation' && !membership) throw invalidCode();
+    return {
+      user: { id: userId!, name: user.name },
+      organizationId: membership?.organizationId ?? null,
+      role: membership?.role ?? null,
+      session: await this.startSession(userId!, device),
+    };
+  }
+
+  /** A new session of the user (`device` names it); returns its token, the cookie's value. */
+  async startSession(userId: number, device: string): Promise<string> {
     const session = generateToken('session');
-    const tokenId = await this.db.ids.next('token');
+    const now = new Date();
     await this.models.Token.create({
       _id: hashToken(session),
-      tokenId,
+      tokenId: await this.db.ids.next('token'),
       kind: 'session',
       name: device.slice(0, 120) || 'browser',
       organizationId: null,
@@ -168,17 +178,24 @@ export class People {
       lastUsedAt: now,
       revokedAt: null,
     });
+    return session;
+  }
+
+  /** The user's name and first organization with his role there (what P2 and a passkey sign-in answer). */
+  async signedIn(userId: number) {
+    const user = await this.models.User.findById(String(userId), { name: 1, memberships: 1 }).lean();
+    if (!user) throw notFound(`User ${userId} not found`);
+    const first = user.memberships[0];
     return {
-      user: { id: userId!, name: user.name },
-      organizationId: membership?.organizationId ?? null,
-      role: membership?.role ?? null,
-      session,
+      user: { id: userId, name: user.name },
+      organizationId: first?.organizationId ?? null,
+      role: first?.role ?? null,
     };
   }
 
   /** P3: the session's (or token's) person, his organizations and passkeys. */
   async whoAmI(actor: UserActor) {
-    const user = await this.models.User.findById(String(actor.userId), { name: 1, memberships: 1 }).lean();
+    const user = await this.models.User.findById(String(actor.userId), { name: 1, memberships: 1, passkeys: 1 }).lean();
     if (!user) throw notFound(`User ${actor.userId} not found`);
     const names = await Promise.all(
       user.memberships.map((m) => this.models.Organization.findById(String(m.organizationId), { name: 1 }).lean()),
@@ -188,6 +205,7 @@ export class People {
       organizations: user.memberships
         .map((m, i) => ({ id: m.organizationId, name: names[i]?.name ?? '', role: m.role }))
         .sort((a, b) => a.id - b.id),
+      passkeys: user.passkeys?.length ?? 0,
     };
   }
 

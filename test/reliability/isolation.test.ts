@@ -32,8 +32,18 @@ interface Ctx {
 const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
 
 // Reached without an organization's credential (their own tokens: RELIABILITY.md "Abuse of the new doors").
-// P2–P5 are a person's own session (docs/people.md): test/people.test.ts covers them.
-const OWN_DOORS = new Set(['F1', 'F2', 'A11', 'A11-delivered', 'IN1', 'IN2', 'P2', 'P3', 'P4', 'P5']);
+// P2–P5 and PK1–PK6 are a person's own session and passkeys (docs/people.md): test/people.test.ts and
+// test/console-browser.test.ts cover them.
+const OWN_DOORS = new Set([
+  'F1',
+  'F2',
+  'A11',
+  'A11-delivered',
+  'IN1',
+  'IN2',
+  ...['P2', 'P3', 'P4', 'P5'],
+  ...['PK1', 'PK2', 'PK3', 'PK4', 'PK5', 'PK6'],
+]);
 
 iso.before(async (ctx) => {
   ctx.svc = await startTestService(

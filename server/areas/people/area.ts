@@ -3,6 +3,7 @@
 import * as schemas from '../../../schemas/people.js';
 import { defineArea } from '../area.js';
 import { PeopleCommands } from './commands.js';
+import { passkeyOperations } from './passkey-routes.js';
 import { peopleOperations } from './routes.js';
 
 declare module '../area.js' {
@@ -20,5 +21,5 @@ export const peopleArea = defineArea({
       mobiles: () => need('sms').mobiles,
       phones: () => need('call').phones,
     }),
-  operations: (people) => peopleOperations(people),
+  operations: (people) => [...peopleOperations(people), ...passkeyOperations(people)],
 });

@@ -9,6 +9,7 @@ import type { PublicUrl } from '../../http/public-url.js';
 import { SESSION_IDLE_MS, type Actor, type UserActor } from '../../identity/actor.js';
 import { IdentityCommands } from '../../identity/commands.js';
 import type { Role } from '../../identity/models.js';
+import { Passkeys, type RelyingParty } from '../../identity/passkeys.js';
 import { People } from '../../identity/people.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { CredentialEvents } from '../../hub/events.js';
@@ -33,6 +34,7 @@ export interface ImportLine {
 /** People's commands, as the routes call them. */
 export class PeopleCommands {
   readonly people: People;
+  readonly passkeys: Passkeys;
   private readonly identity: IdentityCommands;
   /** Wrong codes per code prefix (a guesser spread over many addresses still meets it). */
   private readonly wrongCodes: Limiter;
@@ -47,6 +49,46 @@ export class PeopleCommands {
     this.identity = new IdentityCommands(db);
     this.people = new People(db, this.identity, (credential) => events.credentialRevoked(credential));
     this.wrongCodes = limits.create('join-code-prefix', 10 / 60, 10, true);
+    this.passkeys = new Passkeys(db);
+  }
+
+  /** The relying party passkeys are bound to: the public URL's host and origin. */
+  private get rp(): RelyingParty {
+    return { name: 'alarm-hub', id: this.publicUrl.hostname, origin: this.publicUrl.origin };
+  }
+
+  /** PK1: options to create a passkey (the session's person). */
+  passkeyOptions(actor: Actor) {
+    return this.passkeys.registrationOptions(session(actor).userId, this.rp);
+  }
+
+  /** PK2: keeps the new passkey. */
+  registerPasskey(actor: Actor, body: { challengeId: string; response: unknown; name?: string }) {
+    return this.passkeys.register(session(actor).userId, body, this.rp);
+  }
+
+  /** PK3: the person's passkeys. */
+  async listPasskeys(actor: Actor) {
+    return { passkeys: await this.passkeys.list(person(actor).userId) };
+  }
+
+  /** PK4: removes one of them. */
+  removePasskey(actor: Actor, id: string) {
+    return this.passkeys.remove(session(actor).userId, id);
+  }
+
+  /** PK5: options to sign in with a passkey (no credential). */
+  signInOptions() {
+    return this.passkeys.signInOptions(this.rp);
+  }
+
+  /** PK6: signs the passkey's person in and sets the session cookie. */
+  async signInWithPasskey(ctx: Context, body: { challengeId: string; response: unknown }) {
+    if (ctx.get('Origin') && !sameOrigin(ctx, this.publicUrl))
+      throw new AppError(403, 'csrf', `Signing in must be done from a page of ${this.publicUrl.origin}`);
+    const userId = await this.passkeys.signIn(body, this.rp);
+    this.setCookie(ctx, await this.people.startSession(userId, shortAgent(ctx.get('User-Agent'))), SESSION_IDLE_MS);
+    return this.people.signedIn(userId);
   }
 
   /** P1: admins and the API key of the organization. */

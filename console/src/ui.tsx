@@ -1,0 +1,50 @@
+// Small pieces every page uses: the frame with the language switch, a busy button, an error in words.
+import type { ComponentChildren } from 'preact';
+import { ApiError } from './api.js';
+import { lang, t } from './i18n.js';
+import { PasskeyRefused } from './passkey.js';
+
+/** What went wrong, in the page's language where we know the case, else the API's own message. */
+export function explain(err: unknown): string {
+  if (err instanceof PasskeyRefused) return err.reason === 'cancelled' ? t.passkeyCancelled : t.passkeyUnsupported;
+  if (err instanceof ApiError) {
+    if (err.code === 'offline') return t.offline;
+    if (err.code === 'invalid_code') return t.invalidCode;
+    if (err.code === 'rate_limited') return t.rateLimited;
+    if (err.status === 401) return t.notSignedIn;
+    return err.message;
+  }
+  return String(err);
+}
+
+/** The page's frame: the product's name, the language switch, the content. */
+export function Frame({ title, children }: { title: string; children: ComponentChildren }) {
+  const other = lang === 'de' ? 'en' : 'de';
+  const switchTo = new URL(location.href);
+  switchTo.searchParams.set('lang', other);
+  return (
+    <div class="frame">
+      <header class="bar">
+        <span class="brand" aria-hidden="true">
+          alarm-hub
+        </span>
+        <a class="lang" href={switchTo.toString()} hreflang={other} lang={other}>
+          {other === 'en' ? 'English' : 'Deutsch'}
+        </a>
+      </header>
+      <main class="card">
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** A message the screen reader announces. */
+export function Problem({ text }: { text: string | null }) {
+  return text ? (
+    <p class="problem" role="alert">
+      {text}
+    </p>
+  ) : null;
+}

@@ -1,0 +1,147 @@
+// The staff's pages in Chromium (docs/console.md): a person invited by the API key joins on a
+// phone-sized page, creates a passkey with Chromium's virtual authenticator (DevTools protocol
+// WebAuthn), signs out, and signs in again with the passkey; axe finds no serious or critical problem
+// on any of the pages, in German and English.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, WAIT_MS } from './helpers/browser.js';
+import { client } from './helpers/http.js';
+import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+import { suite } from './helpers/suite.js';
+
+interface Ctx {
+  svc: TestService;
+  org: OrgFixture;
+  browser: Browser;
+  /** The public URL: localhost is a secure context, as WebAuthn requires. */
+  base: string;
+  axe: string;
+}
+
+const pages = suite<Ctx>('console: joining, passkeys and signing in, in Chromium', {} as Ctx);
+
+const PHONE = { width: 390, height: 844 };
+
+pages.before(async (ctx) => {
+  ctx.svc = await startTestService();
+  ctx.base = `http://localhost:${ctx.svc.port}`;
+  ctx.org = await createOrg(ctx.svc);
+  ctx.browser = await launchChromium();
+  ctx.axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+});
+pages.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.svc.close();
+});
+
+async function invite(ctx: Ctx, name: string): Promise<string> {
+  const made = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+    organizationID: ctx.org.orgId,
+    name,
+    role: 'member',
+  });
+  assert.is(made.status, 201);
+  return made.body.link;
+}
+
+/** axe's serious and critical violations on the page as it is now. */
+async function violations(page: Page, axe: string): Promise<string[]> {
+  await page.addScriptTag({ content: axe });
+  const found = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<any> } }).axe.run();
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v: { id: string; nodes: Array<{ target: string[] }> }) =>
+          `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`,
+      );
+  });
+  return found as string[];
+}
+
+async function phone(ctx: Ctx, locale: string) {
+  // axe is injected into the page: the test lets it past the page's Content-Security-Policy.
+  const context = await ctx.browser.newContext({ viewport: PHONE, locale, deviceScaleFactor: 2, bypassCSP: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  // A platform authenticator that holds resident keys and verifies its user, as a phone's does.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { context, page, errors };
+}
+
+pages(
+  'a member joins from his link on a phone, makes a passkey, signs out and back in with it (German)',
+  async (ctx) => {
+    const link = await invite(ctx, 'Alex Berger');
+    assert.ok(link.startsWith(`${ctx.base}/join/`), link);
+    const { context, page, errors } = await phone(ctx, 'de-DE');
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Willkommen' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'join page');
+    await page.getByRole('button', { name: 'Beitreten' }).click();
+    await page.getByRole('heading', { name: 'Hallo Alex Berger' }).waitFor({ timeout: WAIT_MS });
+    assert.is(new URL(page.url()).pathname, '/console', 'the used code left the address bar');
+
+    await page.getByLabel('Gerätename').fill('Handy');
+    await page.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
+    await page.getByRole('heading', { name: 'Alex Berger' }).waitFor({ timeout: WAIT_MS });
+    await page.getByText('Handy').waitFor({ timeout: WAIT_MS });
+    await page.getByRole('button', { name: 'Passkey „Handy“ entfernen' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'account page');
+
+    // The session is the person's: the API says who he is and that he has one passkey.
+    const session = await page.evaluate(() => fetch('/api/v1/session').then((r) => r.json()));
+    assert.is(session.user.name, 'Alex Berger');
+    assert.is(session.passkeys, 1);
+
+    await page.getByRole('button', { name: 'Abmelden' }).click();
+    await page.getByRole('heading', { name: 'Sie sind abgemeldet.' }).waitFor({ timeout: WAIT_MS });
+    assert.is((await page.evaluate(() => fetch('/api/v1/session').then((r) => r.status))) as number, 401);
+
+    await page.getByRole('link', { name: 'Wieder anmelden' }).click();
+    await page.getByRole('heading', { name: 'Anmelden' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'sign-in page');
+    await page.getByRole('button', { name: 'Mit Passkey anmelden' }).click();
+    await page.getByRole('heading', { name: 'Alex Berger' }).waitFor({ timeout: WAIT_MS });
+    const again = await page.evaluate(() => fetch('/api/v1/session').then((r) => r.json()));
+    assert.is(again.user.id, session.user.id);
+    assert.equal(errors, []);
+    await context.close();
+  },
+);
+
+pages('a used link says so in words; the pages speak English when asked, and axe is content there too', async (ctx) => {
+  const link = await invite(ctx, 'Kim');
+  const used = await client(ctx.svc.url, null).post('/api/v1/join', { code: link.split('/').pop() });
+  assert.is(used.status, 201);
+  const { context, page, errors } = await phone(ctx, 'en-GB');
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Welcome' }).waitFor({ timeout: WAIT_MS });
+  await page.getByRole('button', { name: 'Join' }).click();
+  await page.getByRole('alert').waitFor({ timeout: WAIT_MS });
+  assert.match((await page.getByRole('alert').textContent()) ?? '', /invalid, expired or used already/);
+  assert.equal(await violations(page, ctx.axe), [], 'join page with its error');
+  await page.goto(`${ctx.base}/signin?lang=de`);
+  await page.getByRole('heading', { name: 'Anmelden' }).waitFor({ timeout: WAIT_MS });
+  await page.goto(`${ctx.base}/console`);
+  await page.getByRole('heading', { name: 'You are not signed in.' }).waitFor({ timeout: WAIT_MS });
+  assert.equal(await violations(page, ctx.axe), [], 'account page, signed out');
+  assert.equal(errors, []);
+  await context.close();
+});
+
+pages.run();

@@ -1,0 +1,96 @@
+// Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
+// account after joining with its passkey and a sign-in link (phone, 390×844), and the passkey sign-in
+// (desktop, 1280×800), into console/screenshots/{page}-{size}.png.
+//
+//   npx tsx tools/console-screenshots.ts
+//
+// Starts its own database (the launcher's order, in a temporary directory; MONGODB_URI to use another)
+// and the real service on localhost (a secure context, as passkeys need), invites a member through the
+// REST API, and walks the pages in headless Chromium with its virtual authenticator. The dates shown
+// are the run's (the server stamps them).
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadConfig } from '../server/config.js';
+import { launchDatabase } from '../server/db/launcher.js';
+import { IdentityCommands } from '../server/identity/commands.js';
+import { startService } from '../server/service.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+
+const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console/screenshots');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const say = (line: string) => process.stderr.write(`[console-screenshots] ${line}\n`);
+
+async function open(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return page;
+}
+
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  const file = path.join(outDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage, animations: 'disabled' });
+  say(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-console-screenshots-'));
+  const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
+  const service = await startService(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0' }),
+    database.uri,
+    pino({ level: 'silent' }),
+  );
+  const base = `http://localhost:${service.port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const identity = new IdentityCommands(service.db);
+    const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen-Nord');
+    const key = await identity.createApiKey(org.id, 'Wache');
+    const made = await fetch(`${base}/api/v1/invitations`, {
+      method: 'POST',
+      headers: { 'API-TOKEN': key.token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ organizationID: org.id, name: 'Alex Berger', role: 'admin' }),
+    }).then((r) => r.json() as Promise<{ link: string }>);
+
+    const phone = await open(browser, PHONE);
+    await phone.goto(made.link);
+    await phone.getByRole('heading', { name: 'Willkommen' }).waitFor();
+    await shot(phone, 'join-phone');
+    await phone.getByRole('button', { name: 'Beitreten' }).click();
+    await phone.getByLabel('Gerätename').fill('Handy');
+    await phone.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
+    await phone.getByText('Handy').waitFor();
+    await phone.getByRole('button', { name: 'Link erzeugen' }).click();
+    await phone.getByText('gültig bis').waitFor();
+    await shot(phone, 'account-phone', true);
+
+    const desktop = await open(browser, DESKTOP);
+    await desktop.goto(`${base}/signin`);
+    await desktop.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await shot(desktop, 'signin-desktop');
+  } finally {
+    await browser.close();
+    await service.close();
+    await database.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
