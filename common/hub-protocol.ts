@@ -213,6 +213,8 @@ export interface ServerToClientEvents {
   /** A10: a device's feedback to an alarm, to the organization's room. */
   'app:feedback': (event: FeedbackEvent) => void;
   'journal:changed': (event: JournalChangedEvent) => void;
+  /** To the organization's room: its members changed (docs/people.md "Members"); read P6 again. */
+  'members:changed': (event: { organizationId: number }) => void;
   'alarm:created': (event: AlarmEvent) => void;
   'alarm:updated': (event: AlarmEvent) => void;
   /** To the organization's room: a things rule fired for a record. */
@@ -230,10 +232,11 @@ export interface ClientToServerEvents {
 }
 
 /** Credential schemes of the handshake's `auth.scheme`. */
-export type AuthScheme = 'api-token' | 'personal-access-token' | 'screen-token';
+export type AuthScheme = 'api-token' | 'personal-access-token' | 'screen-token' | 'session';
 
 export interface HandshakeAuth {
-  token: string;
+  /** The token; none for `session` (the cookie travels with the handshake). */
+  token?: string;
   scheme: AuthScheme;
   /** `agent`: a kiosk agent beside a screen (screen tokens only): it receives `screen:power`, is no screen. */
   role?: 'screen' | 'agent';

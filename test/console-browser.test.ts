@@ -98,6 +98,9 @@ pages(
 
     await page.getByLabel('Gerätename').fill('Handy');
     await page.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
+    await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'members page, as a member');
+    await page.getByRole('link', { name: 'Ihr Zugang' }).click();
     await page.getByRole('heading', { name: 'Alex Berger' }).waitFor({ timeout: WAIT_MS });
     await page.getByText('Handy').waitFor({ timeout: WAIT_MS });
     await page.getByRole('button', { name: 'Passkey „Handy“ entfernen' }).waitFor({ timeout: WAIT_MS });
@@ -116,7 +119,7 @@ pages(
     await page.getByRole('heading', { name: 'Anmelden' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await violations(page, ctx.axe), [], 'sign-in page');
     await page.getByRole('button', { name: 'Mit Passkey anmelden' }).click();
-    await page.getByRole('heading', { name: 'Alex Berger' }).waitFor({ timeout: WAIT_MS });
+    await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
     const again = await page.evaluate(() => fetch('/api/v1/session').then((r) => r.json()));
     assert.is(again.user.id, session.user.id);
     assert.equal(errors, []);
@@ -143,5 +146,66 @@ pages('a used link says so in words; the pages speak English when asked, and axe
   assert.equal(errors, []);
   await context.close();
 });
+
+pages(
+  'an admin invites with a QR code, sees the new member arrive live, changes his role; a bad roster line creates nothing',
+  async (ctx) => {
+    const adminLink = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+      organizationID: ctx.org.orgId,
+      name: 'Chief',
+      role: 'admin',
+    });
+    const desk = await phone(ctx, 'de-DE');
+    await desk.page.setViewportSize({ width: 1280, height: 900 });
+    await desk.page.goto(adminLink.body.link);
+    await desk.page.getByRole('button', { name: 'Beitreten' }).click();
+    await desk.page.getByRole('heading', { name: 'Hallo Chief' }).waitFor({ timeout: WAIT_MS });
+    await desk.page.getByRole('link', { name: 'Weiter' }).click();
+    await desk.page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
+
+    // A name of blanks: the problem is shown beside the field, nothing is made.
+    await desk.page.getByLabel('Name', { exact: true }).fill('   ');
+    await desk.page.getByRole('button', { name: 'Einladung erstellen' }).click();
+    await desk.page.locator('#invite-name-problem').waitFor({ timeout: WAIT_MS });
+    await desk.page.getByLabel('Name', { exact: true }).fill('Robin Neu');
+    await desk.page.getByRole('button', { name: 'Einladung erstellen' }).click();
+    await desk.page.getByRole('img', { name: 'QR-Code der Einladung für Robin Neu' }).waitFor({ timeout: WAIT_MS });
+    const link = await desk.page.getByRole('textbox', { name: 'Einladung für Robin Neu' }).inputValue();
+    assert.equal(await violations(desk.page, ctx.axe), [], 'members page, as an admin, with an invitation');
+
+    // Robin joins on his phone; the admin's list shows him without a reload.
+    const robin = await phone(ctx, 'de-DE');
+    await robin.page.goto(link);
+    await robin.page.getByRole('button', { name: 'Beitreten' }).click();
+    await robin.page.getByRole('heading', { name: 'Hallo Robin Neu' }).waitFor({ timeout: WAIT_MS });
+    const role = desk.page.getByRole('combobox', { name: 'Rolle von Robin Neu' });
+    await role.waitFor({ timeout: WAIT_MS });
+    await role.selectOption('admin');
+    const members = () =>
+      client(ctx.svc.url, { apiKey: ctx.org.apiKey }).get(`/api/v1/organizations/${ctx.org.orgId}/members`);
+    const deadline = Date.now() + WAIT_MS;
+    let listed = await members();
+    while (listed.body.members.find((m: { name: string }) => m.name === 'Robin Neu').role !== 'admin') {
+      assert.ok(Date.now() < deadline, 'the role change arrived');
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await members();
+    }
+
+    // A roster with a bad line: every problem listed, nobody created.
+    const before = listed.body.members.length;
+    await desk.page.getByLabel('CSV-Datei wählen').setInputFiles({
+      name: 'wache.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,role,mobile\nKim,member,+491701234567\nLee,chief,\n'),
+    });
+    await desk.page.getByText('Nichts wurde angelegt').waitFor({ timeout: WAIT_MS });
+    await desk.page.getByText('line 3: role').waitFor({ timeout: WAIT_MS });
+    assert.is((await members()).body.members.length, before);
+    assert.equal(desk.errors, []);
+    assert.equal(robin.errors, []);
+    await desk.context.close();
+    await robin.context.close();
+  },
+);
 
 pages.run();

@@ -120,6 +120,51 @@ people('P1 invites (admins and the API key); P2 joins once and sets an HttpOnly,
   expectError((await join(ctx.a.url, late.body.code)).reply, 404, 'invalid_code', again.reply.body.message);
 });
 
+people(
+  "re-inviting a member of other organizations needs an admin of all of them: no one takes over another's account",
+  async (ctx) => {
+    // A person who is a member here and admin of the other organization.
+    const both = await ctx.a.identity.createUser('In two organizations');
+    await ctx.a.identity.addMember(ctx.org.orgId, both.id, 'member');
+    await ctx.a.identity.addMember(ctx.other.orgId, both.id, 'admin');
+    const body = { organizationID: ctx.org.orgId, name: 'Taken over', role: 'member', userId: both.id };
+    expectError(
+      await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', body),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await client(ctx.a.url, { pat: ctx.org.admin.token }).post('/api/v1/invitations', body),
+      403,
+      'forbidden',
+    );
+    // A member of this organization only is re-invited by its key, and signs in as himself.
+    const only = await ctx.a.identity.createUser('Here only');
+    await ctx.a.identity.addMember(ctx.org.orgId, only.id, 'member');
+    const again = await client(ctx.a.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+      ...body,
+      userId: only.id,
+    });
+    assert.is(again.status, 201);
+    const joined = await join(ctx.a.url, again.body.code);
+    assert.is(joined.reply.body.user.id, only.id);
+    // P3 sends the session cookie again with 30 days to live.
+    const me = await as(joined.browser, ctx.a.url, 'GET', '/api/v1/session');
+    assert.match(me.headers.get('set-cookie') ?? '', /alarmhub_session=.+; path=\/; expires=/);
+  },
+);
+
+people('a malformed session cookie at the hub is refused, and the process lives on', async (ctx) => {
+  for (const cookie of ['alarmhub_session=%E0%A4%A', 'alarmhub_session=%', 'alarmhub_session']) {
+    const refused = await connectScreen(ctx.a.url, '', 'session', { Cookie: cookie, Origin: PUBLIC }).then(
+      (s) => (s.close(), null),
+      (e: Error) => e,
+    );
+    assert.is(refused?.message, 'unauthorized', cookie);
+  }
+  assert.is((await request(ctx.a.url, 'GET', '/healthz')).status, 200);
+});
+
 people('two devices with one code at once: one session, one member', async (ctx) => {
   const key = client(ctx.a.url, { apiKey: ctx.org.apiKey });
   const made = await key.post('/api/v1/invitations', { organizationID: ctx.org.orgId, name: 'Twice', role: 'member' });
@@ -324,10 +369,15 @@ people('P9: a roster in JSON or CSV; any bad line names every problem and create
   const csvBad = await request(ctx.a.url, 'POST', `/api/v1/organizations/${org.orgId}/members/import`, {
     auth: { apiKey: org.apiKey },
     headers: { 'Content-Type': 'text/csv' },
-    body: 'name,role,mobile,phone,units\nAlex,admin,+491701234567,,HLF 20\n,member,,,\nKim,chief,,,\n',
+    body: 'name,role,mobile,phone,units\nAlex,admin,+491701234567,,HLF 20\n\n,member,,,\nKim,chief,12,,\n',
   });
   expectError(csvBad, 400, 'invalid_body');
-  assert.equal(csvBad.body.details.map((d: { path: string }) => d.path).sort(), ['line 3: name', 'line 4: role']);
+  // The schema's problems and the number's at once, on the file's own lines (the blank line counts).
+  assert.equal(csvBad.body.details.map((d: { path: string }) => d.path).sort(), [
+    'line 4: name',
+    'line 5: mobile',
+    'line 5: role',
+  ]);
   assert.is(await count(), before);
 
   const csv = await request(ctx.a.url, 'POST', `/api/v1/organizations/${org.orgId}/members/import`, {

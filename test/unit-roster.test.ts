@@ -10,9 +10,17 @@ test('csvRows: quoted commas, doubled quotes, CRLF and LF, a byte order mark, no
 });
 
 test('rosterFromCsv: columns in any order, units split on ;, empty cells and blank lines left out', () => {
-  assert.equal(rosterFromCsv('Units,NAME,mobile\nHLF 20; DLK 23 ;,Alex,+491701234567\n\n ,, \nKim,,\n'), {
+  const { body } = rosterFromCsv('Units,NAME,mobile\nHLF 20; DLK 23 ;,Alex,+491701234567\n\n ,, \nKim,,\n');
+  assert.equal(body, {
     members: [{ units: ['HLF 20', 'DLK 23'], name: 'Alex', mobile: '+491701234567' }, { units: ['Kim'] }],
   });
+});
+
+test("rosterFromCsv: a body path is named by the file's own line, blank lines and quoted line breaks counted", () => {
+  const { line } = rosterFromCsv('name,mobile\nA,1\n\n"B\nC",2\r\nD,3\n');
+  assert.is(line('members.0.mobile'), 'line 2: mobile');
+  assert.is(line('members.1.name'), 'line 4: name');
+  assert.is(line('members.2'), 'line 6');
 });
 
 test('rosterFromCsv: a header without name or with an unknown column is refused on line 1', () => {

@@ -1,6 +1,7 @@
 // Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
-// account after joining with its passkey and a sign-in link (phone, 390×844), and the passkey sign-in
-// (desktop, 1280×800), into console/screenshots/{page}-{size}.png.
+// account after joining with its passkey and a sign-in link (phone, 390×844), the passkey sign-in
+// (desktop, 1280×800), and an admin's members page with a fresh invitation's QR code (desktop and
+// phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
 //
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
     await phone.getByRole('button', { name: 'Beitreten' }).click();
     await phone.getByLabel('Gerätename').fill('Handy');
     await phone.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
+    await phone.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor();
+    await phone.goto(`${base}/console/account`);
     await phone.getByText('Handy').waitFor();
     await phone.getByRole('button', { name: 'Link erzeugen' }).click();
     await phone.getByText('gültig bis').waitFor();
@@ -85,6 +88,36 @@ async function main(): Promise<void> {
     await desktop.goto(`${base}/signin`);
     await desktop.getByRole('heading', { name: 'Anmelden' }).waitFor();
     await shot(desktop, 'signin-desktop');
+
+    // The station's roster, imported by the API key, and the admin (Alex, signed in above) inviting one more.
+    await fetch(`${base}/api/v1/organizations/${org.id}/members/import`, {
+      method: 'POST',
+      headers: { 'API-TOKEN': key.token, 'Content-Type': 'text/csv' },
+      body:
+        'name,role,mobile,units\nKim Sommer,member,+491701234567,HLF 20\nJonas Wirtz,member,,HLF 20;DLK 23\n' +
+        'Mara Lindner,admin,+491709876543,ELW 1\n',
+    });
+    for (const [page, size] of [
+      [phone, 'phone'],
+      [await open(browser, DESKTOP), 'desktop'],
+    ] as const) {
+      if (size === 'desktop') {
+        // The desktop signs in with a one-time link from the phone.
+        const link = await phone.evaluate(() =>
+          fetch('/api/v1/session/link', { method: 'POST' }).then((r) => r.json() as Promise<{ link: string }>),
+        );
+        await page.goto(link.link);
+        await page.getByRole('button', { name: 'Beitreten' }).click();
+        await page.getByRole('link', { name: 'Weiter' }).click();
+      } else {
+        await page.goto(`${base}/console/members`);
+      }
+      await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Robin Neu');
+      await page.getByRole('button', { name: 'Einladung erstellen' }).click();
+      await page.getByRole('img', { name: 'QR-Code der Einladung für Robin Neu' }).waitFor();
+      await shot(page, `members-${size}`, true);
+    }
   } finally {
     await browser.close();
     await service.close();

@@ -1,14 +1,52 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
-// /console (the account). The server answers every one of these paths with the same page.
+// and the signed-in pages under /console (members, the account). The server answers every one of these
+// paths with the same page.
 import { render } from 'preact';
-import { lang } from './i18n.js';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+import { lang, t } from './i18n.js';
 import { AccountPage } from './pages/account.js';
 import { JoinPage } from './pages/join.js';
+import { MembersPage } from './pages/members.js';
 import { SignInPage } from './pages/signin.js';
+import { currentOrganization, loadSession, type Session } from './session.js';
+import { Frame, Problem, explain } from './ui.js';
+
+/** The signed-in pages: the session first; without one, the way to sign in. */
+function SignedIn({ page }: { page: 'members' | 'account' }) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [state, setState] = useState<'loading' | 'signed-out' | string>('loading');
+  useEffect(() => {
+    loadSession().then(setSession, (err) =>
+      setState(err instanceof ApiError && err.status === 401 ? 'signed-out' : explain(err)),
+    );
+  }, []);
+  if (session) {
+    const organization = currentOrganization(session);
+    return page === 'account' ? (
+      <AccountPage session={session} organization={organization} />
+    ) : (
+      <MembersPage session={session} organization={organization} />
+    );
+  }
+  if (state === 'signed-out')
+    return (
+      <Frame title={t.notSignedIn}>
+        <a class="button" href={`/signin${location.search}`}>
+          {t.signInAgain}
+        </a>
+      </Frame>
+    );
+  return (
+    <Frame title={t.product}>
+      {state === 'loading' ? <p aria-busy="true">{t.loading}</p> : <Problem text={state} />}
+    </Frame>
+  );
+}
 
 document.documentElement.lang = lang;
 const root = document.getElementById('app')!;
 const join = /^\/join\/([A-Za-z0-9_-]{1,200})\/?$/.exec(location.pathname);
 if (join) render(<JoinPage code={join[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
-else render(<AccountPage />, root);
+else render(<SignedIn page={location.pathname.startsWith('/console/account') ? 'account' : 'members'} />, root);

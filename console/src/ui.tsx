@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 import { PasskeyRefused } from './passkey.js';
+import { pickOrganization, type Organization, type Session } from './session.js';
 
 /** What went wrong, in the page's language where we know the case, else the API's own message. */
 export function explain(err: unknown): string {
@@ -33,6 +34,69 @@ export function Frame({ title, children }: { title: string; children: ComponentC
         </a>
       </header>
       <main class="card">
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** The signed-in pages' frame: the navigation and, with several organizations, the choice among them. */
+export function Shell({
+  current,
+  title,
+  session,
+  organization,
+  children,
+}: {
+  current: 'members' | 'account';
+  title: string;
+  session: Session;
+  organization: Organization | null;
+  children: ComponentChildren;
+}) {
+  const other = lang === 'de' ? 'en' : 'de';
+  const switchTo = new URL(location.href);
+  switchTo.searchParams.set('lang', other);
+  const link = (page: 'members' | 'account', label: string) => (
+    <a href={`/console/${page}${location.search}`} aria-current={current === page ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <div class="frame">
+      <header class="bar">
+        <span class="brand" aria-hidden="true">
+          alarm-hub
+        </span>
+        <nav class="nav" aria-label={t.mainNav}>
+          {link('members', t.navMembers)}
+          {link('account', t.navAccount)}
+        </nav>
+        <a class="lang" href={switchTo.toString()} hreflang={other} lang={other}>
+          {other === 'en' ? 'English' : 'Deutsch'}
+        </a>
+      </header>
+      <main class="card wide">
+        {session.organizations.length > 1 && organization && (
+          <div class="stack org-pick">
+            <label for="organization">{t.organization}</label>
+            <select
+              id="organization"
+              value={organization.id}
+              onChange={(e) => {
+                pickOrganization(Number((e.target as HTMLSelectElement).value));
+                location.reload();
+              }}
+            >
+              {session.organizations.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <h1>{title}</h1>
         {children}
       </main>

@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
-import { AppError, forbidden, rateLimited } from '../errors.js';
+import { AppError, forbidden, rateLimited, type ErrorDetail } from '../errors.js';
 import type { Limits } from './limits.js';
 import type { Validator } from './validation.js';
 
@@ -76,10 +76,16 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    */
   perMinute?: number;
   /**
-   * Also takes a `text/csv` body: `read` turns it into the JSON body the schema checks, `line` names a
-   * body path (`members.3.name`) as the CSV's line in the 400's details.
+   * Also takes a `text/csv` body: `read` turns it into the JSON body the schema checks and names a body
+   * path (`members.3.name`) as the CSV's line, in the 400's details and for the handler
+   * (`ctx.state.csvLine`).
    */
-  csv?: { read(text: string): unknown; line(path: string): string; example: string };
+  csv?: { read(text: string): { body: unknown; line(path: string): string }; example: string };
+  /**
+   * Problems the schema cannot see (a phone number's validity), added to a schema's 400 so that one
+   * answer names every problem; the handler checks them again on a body the schema passed.
+   */
+  bodyProblems?(body: unknown): ErrorDetail[];
   /** Loads and authorizes before the body is validated; its result reaches the handler as `authorized`. */
   authorize?(input: Omit<OperationInput<Q, P, B, A>, 'body' | 'authorized'>): Promise<A>;
   /**
@@ -228,8 +234,9 @@ export function mountOperations(
         const release = op.admit ? await op.admit(authorized, ctx) : null;
         try {
           const sent = readBody ? await readBody() : undefined;
-          const csv = sent instanceof CsvText ? op.csv! : null;
-          const raw = csv ? csv.read((sent as CsvText).text) : sent;
+          const csv = sent instanceof CsvText ? op.csv!.read(sent.text) : null;
+          if (csv) ctx.state.csvLine = csv.line;
+          const raw = csv ? csv.body : sent;
           let body: unknown;
           if (op.body) {
             if (raw === undefined) throw validator.missingBody(op.body.message);
@@ -237,7 +244,12 @@ export function mountOperations(
             try {
               body = validator.check(op.body.schema, spelled, 'body', op.body.message, ctx.state.bodyBytes as number);
             } catch (err) {
-              throw csv && err instanceof AppError ? byLine(err, csv.line) : err;
+              if (!(err instanceof AppError)) throw err;
+              const more = op.bodyProblems?.(spelled) ?? [];
+              const all = more.length
+                ? new AppError(err.status, err.code, err.message, [...(err.details ?? []), ...more], err.headers)
+                : err;
+              throw csv ? byLine(all, csv.line) : all;
             }
           }
           const result = await op.handler({ ...input, body, authorized });

@@ -17,7 +17,13 @@ const SCHEMES = {
 function sessionCookie(header: string | undefined): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
+    if (name !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      // A malformed cookie is no credential (and must never throw out of the handshake).
+      return undefined;
+    }
   }
   return undefined;
 }

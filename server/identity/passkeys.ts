@@ -11,6 +11,7 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { withClaimLock } from '../db/claim-lock.js';
 import type { Database } from '../db/database.js';
 import { isDuplicateKey } from '../db/errors.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
@@ -18,6 +19,9 @@ import { identityModels, type PasskeyChallenge } from './models.js';
 
 /** A challenge is answered within this long (the browser's own prompt times out sooner). */
 const CHALLENGE_TTL_MS = 5 * 60_000;
+/** The transports WebAuthn names (AuthenticatorTransport). */
+const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
 /** Passkeys a person may hold (phones, laptops, a security key or two). */
 export const MAX_PASSKEYS = 20;
 
@@ -86,22 +90,35 @@ export class Passkeys {
     if (!verified.verified) throw badRequest('invalid_body', 'The passkey could not be verified');
     const { credential } = verified.registrationInfo;
     const now = new Date();
-    try {
-      await this.models.Passkey.create({
-        _id: credential.id,
-        userId,
-        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: (input.name ?? '').trim().slice(0, 100) || 'Passkey',
-        createdAt: now,
-        lastUsedAt: null,
-      });
-    } catch (err) {
-      if (isDuplicateKey(err)) throw conflict('already_exists', 'This passkey is registered already');
-      throw err;
-    }
-    await this.models.User.updateOne({ _id: String(userId) }, { $addToSet: { passkeys: credential.id } });
+    // The person's document is changed one writer at a time (as memberships are: identity/commands.ts).
+    await withClaimLock(this.db.system.Lock, `user:${userId}`, async () => {
+      const user = await this.models.User.findById(String(userId), { passkeys: 1 }).lean();
+      if (!user) throw notFound(`User ${userId} not found`);
+      if ((user.passkeys?.length ?? 0) >= MAX_PASSKEYS)
+        throw conflict('limit_reached', `A person holds at most ${MAX_PASSKEYS} passkeys: remove one first`);
+      try {
+        await this.models.Passkey.create({
+          _id: credential.id,
+          userId,
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+          counter: credential.counter,
+          // What the browser says it reaches the key by, as far as WebAuthn names it; nothing else is kept.
+          transports: (credential.transports ?? [])
+            .filter((t): t is string => typeof t === 'string' && TRANSPORTS.has(t))
+            .slice(0, 10),
+          name: (input.name ?? '').trim().slice(0, 100) || 'Passkey',
+          createdAt: now,
+          lastUsedAt: null,
+        });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict('already_exists', 'This passkey is registered already');
+        throw err;
+      }
+      await this.models.User.updateOne(
+        { _id: String(userId) },
+        { $set: { passkeys: [...(user.passkeys ?? []), credential.id] } },
+      );
+    });
     return { id: credential.id, name: input.name?.trim() || 'Passkey', createdAt: now.toISOString(), lastUsedAt: null };
   }
 
@@ -163,8 +180,14 @@ export class Passkeys {
   async remove(userId: number, id: string): Promise<{ status: 'deleted' }> {
     const passkey = await this.models.Passkey.findById(id, { userId: 1 }).lean();
     if (!passkey || passkey.userId !== userId) throw notFound('No such passkey of yours');
-    await this.models.Passkey.deleteOne({ _id: id });
-    await this.models.User.updateOne({ _id: String(userId) }, { $pull: { passkeys: id } });
+    await withClaimLock(this.db.system.Lock, `user:${userId}`, async () => {
+      await this.models.Passkey.deleteOne({ _id: id });
+      const user = await this.models.User.findById(String(userId), { passkeys: 1 }).lean();
+      await this.models.User.updateOne(
+        { _id: String(userId) },
+        { $set: { passkeys: (user?.passkeys ?? []).filter((p) => p !== id) } },
+      );
+    });
     return { status: 'deleted' };
   }
 

@@ -5,7 +5,7 @@ import { withClaimLock } from '../db/claim-lock.js';
 import { isDuplicateKey } from '../db/errors.js';
 import type { Database } from '../db/database.js';
 import { AppError, conflict, notFound } from '../errors.js';
-import type { UserActor } from './actor.js';
+import { SESSION_IDLE_MS, type UserActor } from './actor.js';
 import type { IdentityCommands } from './commands.js';
 import { credentialsChanged } from './credential-changes.js';
 import { identityModels, type Invitation, type Role } from './models.js';
@@ -275,6 +275,37 @@ export class People {
     });
     await this.forgetCredentialsOf(userId);
     return { status: 'deleted' };
+  }
+
+  /** Removes users an import had just created (with their invitations), when the import failed midway. */
+  async forgetNewUsers(userIds: number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.models.Invitation.deleteMany({ userId: { $in: userIds } });
+    await this.models.User.deleteMany({ _id: { $in: userIds.map(String) } });
+    await credentialsChanged(this.db);
+  }
+
+  /**
+   * The hourly sweep: what can no longer be used goes — expired passkey challenges, invitations a month
+   * past their expiry, code uses older than any code they guard (8 days), sessions signed out or unused
+   * for 30 days. Returns how many of each.
+   */
+  async sweep(now = Date.now()) {
+    const { PasskeyChallenge, Invitation, InvitationUse, Token } = this.models;
+    const day = 24 * 3_600_000;
+    const challenges = await PasskeyChallenge.deleteMany({ expiresAt: { $lt: new Date(now) } });
+    const invitations = await Invitation.deleteMany({ expiresAt: { $lt: new Date(now - 30 * day) } });
+    const uses = await InvitationUse.deleteMany({ at: { $lt: new Date(now - 8 * day) } });
+    const sessions = await Token.deleteMany({
+      kind: 'session',
+      $or: [{ revokedAt: { $lt: new Date(now - day) } }, { lastUsedAt: { $lt: new Date(now - SESSION_IDLE_MS) } }],
+    });
+    return {
+      challenges: challenges.deletedCount,
+      invitations: invitations.deletedCount,
+      uses: uses.deletedCount,
+      sessions: sessions.deletedCount,
+    };
   }
 
   private async roleOf(organizationId: number, userId: number): Promise<Role> {

@@ -1,45 +1,32 @@
 // /console: the signed-in person's account — his organizations and roles, his passkeys, a one-time link
 // to sign in on another device (P5), and signing out (P4).
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
 import { formatTime, t } from '../i18n.js';
-import { Frame, Problem, explain } from '../ui.js';
+import type { Organization, Session } from '../session.js';
+import { Frame, Problem, Shell, explain } from '../ui.js';
 import { AddPasskey, PasskeyList, type PasskeyView } from './passkeys.js';
-
-interface Session {
-  user: { id: number; name: string };
-  organizations: Array<{ id: number; name: string; role: 'admin' | 'member' }>;
-  passkeys: number;
-}
 
 interface Link {
   link: string;
   expiresAt: string;
 }
 
-export function AccountPage() {
-  const [session, setSession] = useState<Session | null>(null);
-  const [passkeys, setPasskeys] = useState<PasskeyView[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'signed-out' | 'ended'>('loading');
+export function AccountPage({ session, organization }: { session: Session; organization: Organization | null }) {
+  const [passkeys, setPasskeys] = useState<PasskeyView[] | null>(null);
+  const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [link, setLink] = useState<Link | null>(null);
   const [copied, setCopied] = useState(false);
 
-  const load = async () => {
+  const load = useCallback(async () => {
     try {
-      const [me, keys] = await Promise.all([
-        api<Session>('GET', '/session'),
-        api<{ passkeys: PasskeyView[] }>('GET', '/session/passkeys'),
-      ]);
-      setSession(me);
-      setPasskeys(keys.passkeys);
-      setState('ready');
+      setPasskeys((await api<{ passkeys: PasskeyView[] }>('GET', '/session/passkeys')).passkeys);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setState('signed-out');
-      else setProblem(explain(err));
+      setProblem(explain(err));
     }
-  };
-  useEffect(() => void load(), []);
+  }, []);
+  useEffect(() => void load(), [load]);
 
   const makeLink = async () => {
     setProblem(null);
@@ -60,29 +47,22 @@ export function AccountPage() {
   const signOut = async () => {
     try {
       await api('DELETE', '/session');
-      setState('ended');
+      setEnded(true);
     } catch (err) {
       setProblem(explain(err));
     }
   };
 
-  if (state === 'signed-out' || state === 'ended')
+  if (ended)
     return (
-      <Frame title={state === 'ended' ? t.signedOut : t.notSignedIn}>
+      <Frame title={t.signedOut}>
         <a class="button" href={`/signin${location.search}`}>
           {t.signInAgain}
         </a>
       </Frame>
     );
-  if (!session)
-    return (
-      <Frame title={t.accountTitle}>
-        <Problem text={problem} />
-        {!problem && <p aria-busy="true">{t.loading}</p>}
-      </Frame>
-    );
   return (
-    <Frame title={session.user.name}>
+    <Shell current="account" title={session.user.name} session={session} organization={organization}>
       <Problem text={problem} />
       <section aria-labelledby="orgs">
         <h2 id="orgs">{t.organizations}</h2>
@@ -97,7 +77,7 @@ export function AccountPage() {
       </section>
       <section aria-labelledby="keys">
         <h2 id="keys">{t.passkeys}</h2>
-        <PasskeyList passkeys={passkeys} onChanged={load} />
+        {passkeys === null ? <p aria-busy="true">{t.loading}</p> : <PasskeyList passkeys={passkeys} onChanged={load} />}
         <AddPasskey onAdded={load} />
       </section>
       <section aria-labelledby="link">
@@ -125,6 +105,6 @@ export function AccountPage() {
       <button class="button secondary sign-out" type="button" onClick={signOut}>
         {t.signOut}
       </button>
-    </Frame>
+    </Shell>
   );
 }

@@ -16,10 +16,16 @@ export const peopleArea = defineArea({
   name: 'people',
   models: [],
   schemas: [schemas],
-  build: ({ db, events, limits, publicUrl, need }) =>
-    new PeopleCommands(db, events, limits, publicUrl, {
+  build: ({ db, events, limits, publicUrl, need, scheduler, log }) => {
+    const people = new PeopleCommands(db, events, limits, publicUrl, {
       mobiles: () => need('sms').mobiles,
       phones: () => need('call').phones,
-    }),
+    });
+    scheduler.every('people-sweep', 3_600_000, async () => {
+      const removed = await people.people.sweep();
+      if (Object.values(removed).some((n) => n > 0)) log.info(removed, 'people: expired codes and sessions removed');
+    });
+    return people;
+  },
   operations: (people) => [...peopleOperations(people), ...passkeyOperations(people)],
 });

@@ -8,11 +8,12 @@ import type { Limiter, Limits } from '../../http/limits.js';
 import type { PublicUrl } from '../../http/public-url.js';
 import { SESSION_IDLE_MS, type Actor, type UserActor } from '../../identity/actor.js';
 import { IdentityCommands } from '../../identity/commands.js';
+import { membershipsOf } from '../../identity/lookup.js';
 import type { Role } from '../../identity/models.js';
 import { Passkeys, type RelyingParty } from '../../identity/passkeys.js';
 import { People } from '../../identity/people.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
-import type { CredentialEvents } from '../../hub/events.js';
+import type { CredentialEvents, OrganizationEvents } from '../../hub/events.js';
 import type { ChannelNumbers } from '../channels/numbers.js';
 import { checkGsm } from '../channels/fields.js';
 import { checkNumbers } from './roster.js';
@@ -40,8 +41,8 @@ export class PeopleCommands {
   private readonly wrongCodes: Limiter;
 
   constructor(
-    db: Database,
-    events: CredentialEvents,
+    private readonly db: Database,
+    private readonly events: CredentialEvents & OrganizationEvents,
     limits: Limits,
     private readonly publicUrl: PublicUrl,
     private readonly channels: RosterChannels,
@@ -94,6 +95,16 @@ export class PeopleCommands {
   /** P1: admins and the API key of the organization. */
   async invite(actor: Actor, body: { organizationID: number; name: string; role: Role; userId?: number }) {
     this.mayConfigure(actor, body.organizationID);
+    // Re-inviting signs the person in with all his rights: only someone who configures every organization
+    // he belongs to may hand him that link (docs/people.md "Invitations and sign-in links").
+    if (body.userId !== undefined) {
+      const his = (await membershipsOf(this.db, [body.userId])).get(body.userId) ?? new Set<number>();
+      if ([...his].some((org) => !canConfigure(actor, org)))
+        throw forbidden(
+          'This person belongs to organizations you do not administer: he signs in with a passkey, a sign-in ' +
+            'link from a device he uses, or an invitation from an admin of all of them',
+        );
+    }
     return this.people.invite(
       {
         organizationId: body.organizationID,
@@ -116,6 +127,7 @@ export class PeopleCommands {
     try {
       const joined = await this.people.join(code, shortAgent(ctx.get('User-Agent')));
       this.setCookie(ctx, joined.session, SESSION_IDLE_MS);
+      if (joined.organizationId !== null) this.membersChanged(joined.organizationId);
       const { session: _session, ...answer } = joined;
       return answer;
     } catch (err) {
@@ -124,9 +136,15 @@ export class PeopleCommands {
     }
   }
 
-  /** P3: a person's own view (a session or his personal access token). */
-  whoAmI(actor: Actor) {
-    return this.people.whoAmI(person(actor));
+  /**
+   * P3: a person's own view (a session or his personal access token). A session's cookie is sent again
+   * with 30 days to live: the pages ask on every load, so a person who uses them stays signed in.
+   */
+  whoAmI(ctx: Context, actor: Actor) {
+    const user = person(actor);
+    const cookie = user.session ? ctx.cookies.get(SESSION_COOKIE) : undefined;
+    if (cookie) this.setCookie(ctx, cookie, SESSION_IDLE_MS);
+    return this.people.whoAmI(user);
   }
 
   /** P4: the session ends on every process; the cookie is cleared. */
@@ -148,45 +166,85 @@ export class PeopleCommands {
   }
 
   /** P7: an admin (a person) changes a role. */
-  changeRole(actor: Actor, organizationId: number, userId: number, role: Role) {
+  async changeRole(actor: Actor, organizationId: number, userId: number, role: Role) {
     this.adminPerson(actor, organizationId);
-    return this.people.changeRole(organizationId, userId, role);
+    const member = await this.people.changeRole(organizationId, userId, role);
+    this.membersChanged(organizationId);
+    return member;
   }
 
   /** P8: an admin (a person) removes a member. */
-  remove(actor: Actor, organizationId: number, userId: number) {
+  async remove(actor: Actor, organizationId: number, userId: number) {
     this.adminPerson(actor, organizationId);
-    return this.people.remove(organizationId, userId);
+    const removed = await this.people.remove(organizationId, userId);
+    this.membersChanged(organizationId);
+    return removed;
+  }
+
+  // The console's member lists read P6 again (docs/people.md "Members").
+  private membersChanged(organizationId: number): void {
+    this.events.toOrganization(organizationId, 'members:changed', { organizationId });
   }
 
   /**
    * P9: every line is checked first (the schema, then each number as S11/C8 check it); then each person
    * is created with his membership, units, numbers and an invitation to hand over.
    */
-  async importRoster(actor: Actor, organizationId: number, lines: ImportLine[], csv: boolean) {
+  async importRoster(
+    actor: Actor,
+    organizationId: number,
+    lines: ImportLine[],
+    csvLine: ((path: string) => string) | null,
+  ) {
     this.mayConfigure(actor, organizationId);
-    const checked = checkNumbers(lines, (gsm) => checkGsm(gsm, 'The number is not valid', true), csv);
+    const checked = checkNumbers(lines, checkPersonalNumber, csvLine);
     const members = [];
-    for (const line of checked) {
-      const name = line.name.trim();
-      const user = await this.identity.createUser(name);
-      await this.identity.addMember(organizationId, user.id, line.role ?? 'member', line.units ?? []);
-      const entered = { ownerID: user.id, name: '', active: true };
-      if (line.mobile) await this.channels.mobiles().create(actor, organizationId, { ...entered, gsm: line.mobile });
-      if (line.phone) await this.channels.phones().create(actor, organizationId, { ...entered, gsm: line.phone });
-      const { id: _id, ...invitation } = await this.people.invite(
-        {
-          organizationId,
-          name,
-          role: line.role ?? 'member',
-          userId: user.id,
-          createdBy: actor.kind === 'user' ? actor.userId : null,
-        },
-        this.publicUrl.href,
-      );
-      members.push({ userId: user.id, name, invitation });
+    const made: { users: number[]; mobiles: number[]; phones: number[] } = { users: [], mobiles: [], phones: [] };
+    try {
+      for (const line of checked) {
+        const name = line.name.trim();
+        const user = await this.identity.createUser(name);
+        made.users.push(user.id);
+        await this.identity.addMember(organizationId, user.id, line.role ?? 'member', line.units ?? []);
+        const entered = { ownerID: user.id, name: '', active: true };
+        if (line.mobile)
+          made.mobiles.push(
+            (await this.channels.mobiles().create(actor, organizationId, { ...entered, gsm: line.mobile })).id,
+          );
+        if (line.phone)
+          made.phones.push(
+            (await this.channels.phones().create(actor, organizationId, { ...entered, gsm: line.phone })).id,
+          );
+        const { id: _id, ...invitation } = await this.people.invite(
+          {
+            organizationId,
+            name,
+            role: line.role ?? 'member',
+            userId: user.id,
+            createdBy: actor.kind === 'user' ? actor.userId : null,
+          },
+          this.publicUrl.href,
+        );
+        members.push({ userId: user.id, name, invitation });
+      }
+    } catch (err) {
+      // A failure midway (the database went away) takes back what this import made, so that a retry
+      // does not create the first people twice.
+      await this.undoImport(actor, organizationId, made).catch(() => undefined);
+      throw err;
     }
+    this.membersChanged(organizationId);
     return { created: members.length, members };
+  }
+
+  private async undoImport(
+    actor: Actor,
+    organizationId: number,
+    made: { users: number[]; mobiles: number[]; phones: number[] },
+  ): Promise<void> {
+    for (const id of made.mobiles) await this.channels.mobiles().remove(actor, id, organizationId);
+    for (const id of made.phones) await this.channels.phones().remove(actor, id, organizationId);
+    await this.people.forgetNewUsers(made.users);
   }
 
   private mayConfigure(actor: Actor, organizationId: number): void {
@@ -212,6 +270,11 @@ export class PeopleCommands {
       ...(maxAgeMs > 0 ? { maxAge: maxAgeMs } : { expires: new Date(0) }),
     });
   }
+}
+
+/** A number a person carries, as S11 and C8 check it; its stored form (00…). */
+export function checkPersonalNumber(gsm: string): string {
+  return checkGsm(gsm, 'The number is not valid', true);
 }
 
 function person(actor: Actor): UserActor {

@@ -9,15 +9,24 @@ type Column = (typeof COLUMNS)[number];
 
 const PROBLEM = 'The roster has problems; nothing was imported';
 
-/** Splits CSV text (RFC 4180: quotes, doubled quotes, CRLF or LF) into rows of fields. */
-export function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
+/** A CSV record and the line of the file it starts on (a quoted field may span lines). */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+/** Splits CSV text (RFC 4180: quotes, doubled quotes, CRLF or LF) into records with their line numbers. */
+export function csvRecords(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  let line = 1;
+  let start = 1;
   const body = text.replace(/^\uFEFF/, '');
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
+    if (c === '\n') line++;
     if (quoted) {
       if (c === '"' && body[i + 1] === '"') {
         field += '"';
@@ -29,24 +38,39 @@ export function csvRows(text: string): string[][] {
       row.push(field);
       field = '';
     } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && body[i + 1] === '\n') i++;
+      if (c === '\r' && body[i + 1] === '\n') {
+        i++;
+        line++;
+      } else if (c === '\r') line++;
       row.push(field);
-      rows.push(row);
+      records.push({ line: start, fields: row });
       row = [];
       field = '';
+      start = line;
     } else field += c;
   }
   if (field !== '' || row.length) {
     row.push(field);
-    rows.push(row);
+    records.push({ line: start, fields: row });
   }
-  return rows;
+  return records;
 }
 
-/** The CSV roster as the JSON body (empty cells left out); its lines must then pass the body's schema. */
-export function rosterFromCsv(text: string): { members: Array<Partial<Record<Column, unknown>>> } {
-  const rows = csvRows(text);
-  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+/** The fields of every record. */
+export function csvRows(text: string): string[][] {
+  return csvRecords(text).map((r) => r.fields);
+}
+
+/**
+ * The CSV roster as the JSON body (empty cells left out), and how to name a body path as the file's line
+ * (`members.3.mobile` → `line 6: mobile`, blank lines and quoted line breaks counted).
+ */
+export function rosterFromCsv(text: string): {
+  body: { members: Array<Partial<Record<Column, unknown>>> };
+  line(path: string): string;
+} {
+  const records = csvRecords(text);
+  const header = (records[0]?.fields ?? []).map((h) => h.trim().toLowerCase());
   const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
   if (!header.includes('name') || unknown.length)
     throw badRequest('invalid_body', `The CSV's first line must be the header ${COLUMNS.join(',')}`, [
@@ -57,57 +81,70 @@ export function rosterFromCsv(text: string): { members: Array<Partial<Record<Col
       },
     ]);
   // Blank lines (a trailing newline, a spreadsheet's empty rows) are no members.
-  const lines = rows.slice(1).filter((r) => r.some((f) => f.trim() !== ''));
+  const lines = records.slice(1).filter((r) => r.fields.some((f) => f.trim() !== ''));
   if (lines.length > MAX_IMPORT)
     throw badRequest('invalid_body', `A roster import takes at most ${MAX_IMPORT} members; split it`);
-  return {
-    members: lines.map((fields) => {
-      const entry: Partial<Record<Column, unknown>> = {};
-      header.forEach((column, i) => {
-        const value = (fields[i] ?? '').trim();
-        if (value === '') return;
-        entry[column as Column] =
-          column === 'units'
-            ? value
-                .split(';')
-                .map((u) => u.trim())
-                .filter(Boolean)
-            : value;
-      });
-      return entry;
-    }),
-  };
+  const members = lines.map(({ fields }) => {
+    const entry: Partial<Record<Column, unknown>> = {};
+    header.forEach((column, i) => {
+      const value = (fields[i] ?? '').trim();
+      if (value === '') return;
+      entry[column as Column] =
+        column === 'units'
+          ? value
+              .split(';')
+              .map((u) => u.trim())
+              .filter(Boolean)
+          : value;
+    });
+    return entry;
+  });
+  return { body: { members }, line: (path) => csvLineOf(path, (i) => lines[i]?.line) };
 }
 
 /** A body path (`members.3.mobile`) named as the CSV line it came from (`line 5: mobile`). */
-export function csvLineOf(path: string): string {
+export function csvLineOf(path: string, lineOf: (index: number) => number | undefined = (i) => i + 2): string {
   const match = /^members\.(\d+)(?:\.(\w+))?/.exec(path);
   if (!match) return path;
-  return `line ${Number(match[1]) + 2}${match[2] ? `: ${match[2]}` : ''}`;
+  const line = lineOf(Number(match[1])) ?? Number(match[1]) + 2;
+  return `line ${line}${match[2] ? `: ${match[2]}` : ''}`;
 }
 
-/** The numbers of every line checked by `check` (it throws the number's 400); every bad one is named. */
+/** The problems of every number (mobile, phone) that is text, as `check` finds them (it throws the number's 400). */
+export function numberProblems(members: unknown, check: (gsm: string) => string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  if (!Array.isArray(members)) return details;
+  members.forEach((m, i) => {
+    for (const field of ['mobile', 'phone'] as const) {
+      const value = (m as Record<string, unknown> | null)?.[field];
+      if (typeof value !== 'string') continue;
+      try {
+        check(value);
+      } catch (err) {
+        const problem = (err as AppError).details?.[0]?.problem ?? (err as Error).message;
+        details.push({ in: 'body', path: `members.${i}.${field}`, problem });
+      }
+    }
+  });
+  return details;
+}
+
+/** The lines with their numbers in the stored form; a 400 naming every bad number otherwise (`line`: CSV lines). */
 export function checkNumbers<T extends { mobile?: string; phone?: string }>(
   members: T[],
   check: (gsm: string) => string,
-  csv: boolean,
+  line: ((path: string) => string) | null,
 ): T[] {
-  const details: ErrorDetail[] = [];
-  const checked = members.map((m, i) => {
-    const out = { ...m };
-    for (const field of ['mobile', 'phone'] as const) {
-      const value = m[field];
-      if (value === undefined) continue;
-      try {
-        out[field] = check(value);
-      } catch (err) {
-        const problem = (err as AppError).details?.[0]?.problem ?? (err as Error).message;
-        const path = `members.${i}.${field}`;
-        details.push({ in: 'body', path: csv ? csvLineOf(path) : path, problem });
-      }
-    }
-    return out;
-  });
-  if (details.length) throw badRequest('invalid_body', PROBLEM, details);
-  return checked;
+  const details = numberProblems(members, check);
+  if (details.length)
+    throw badRequest(
+      'invalid_body',
+      PROBLEM,
+      details.map((d) => ({ ...d, path: line ? line(d.path) : d.path })),
+    );
+  return members.map((m) => ({
+    ...m,
+    ...(m.mobile !== undefined ? { mobile: check(m.mobile) } : {}),
+    ...(m.phone !== undefined ? { phone: check(m.phone) } : {}),
+  }));
 }

@@ -16,8 +16,8 @@ import {
 } from '../../../schemas/people.js';
 import { StatusResult } from '../../../schemas/screens.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
-import type { PeopleCommands } from './commands.js';
-import { csvLineOf, rosterFromCsv } from './roster.js';
+import { checkPersonalNumber, type PeopleCommands } from './commands.js';
+import { numberProblems, rosterFromCsv } from './roster.js';
 
 const params = { schema: OrganizationMemberParams, message: 'organizationId or userId missing or in wrong format' };
 
@@ -66,10 +66,13 @@ export function peopleOperations(people: PeopleCommands): Operation[] {
       method: 'get',
       path: '/api/v1/session',
       summary: 'Who is signed in: the person and his organizations with his role in each',
-      description: 'A session, or a personal access token (the same person). An API key is no person: 403.',
+      description:
+        'A session, or a personal access token (the same person). An API key is no person: 403. With the ' +
+        'session cookie, the answer sends the cookie again with 30 days to live (the session ends after 30 ' +
+        'days unused).',
       response: { status: 200, schema: SessionView, description: 'The person' },
       errors: [403],
-      handler: ({ actor }) => people.whoAmI(actor),
+      handler: ({ ctx, actor }) => people.whoAmI(ctx, actor),
     }),
     defineOperation({
       label: 'P4',
@@ -146,16 +149,21 @@ export function peopleOperations(people: PeopleCommands): Operation[] {
         'API key.',
       params,
       body: { schema: RosterImportBody, message: 'The roster has problems; nothing was imported' },
+      bodyProblems: (body) => numberProblems((body as { members?: unknown })?.members, checkPersonalNumber),
       csv: {
         read: rosterFromCsv,
-        line: csvLineOf,
         example:
           'name,role,mobile,phone,units\nAlex Berger,admin,+491701234567,,HLF 20\nKim Sommer,,,+4922112345678,HLF 20;DLK 23\n',
       },
       response: { status: 201, schema: RosterImported, description: 'The members created, each with an invitation' },
       errors: [400, 403, 413, 415],
       handler: ({ actor, params, body, ctx }) =>
-        people.importRoster(actor, params.organizationId, body.members, ctx.is('text/csv') === 'text/csv'),
+        people.importRoster(
+          actor,
+          params.organizationId,
+          body.members,
+          (ctx.state.csvLine as ((path: string) => string) | undefined) ?? null,
+        ),
     }),
   ];
 }
