@@ -1,7 +1,7 @@
 // Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
 // account after joining with its passkey and a sign-in link (phone, 390×844), the passkey sign-in
-// (desktop, 1280×800), and an admin's members page with a fresh invitation's QR code (desktop and
-// phone), into console/screenshots/{page}-{size}.png.
+// (desktop, 1280×800), an admin's members page with a fresh invitation's QR code, and an alarm followed
+// with two answers (desktop and phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
 //
@@ -90,13 +90,50 @@ async function main(): Promise<void> {
     await shot(desktop, 'signin-desktop');
 
     // The station's roster, imported by the API key, and the admin (Alex, signed in above) inviting one more.
-    await fetch(`${base}/api/v1/organizations/${org.id}/members/import`, {
+    const imported = await fetch(`${base}/api/v1/organizations/${org.id}/members/import`, {
       method: 'POST',
       headers: { 'API-TOKEN': key.token, 'Content-Type': 'text/csv' },
       body:
         'name,role,mobile,units\nKim Sommer,member,+491701234567,HLF 20\nJonas Wirtz,member,,HLF 20;DLK 23\n' +
         'Mara Lindner,admin,+491709876543,ELW 1\n',
+    }).then((r) => r.json() as Promise<{ members: Array<{ userId: number; name: string }> }>);
+    const asKey = (method: string, url: string, body?: unknown) =>
+      fetch(`${base}/api/v1${url}`, {
+        method,
+        headers: { 'API-TOKEN': key.token, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, any>>);
+    // An alarm with two answers, entered through the members' phones (devices the station registered).
+    const devices = [];
+    for (const m of imported.members)
+      devices.push(
+        await asKey('POST', `/app/device?organization_id=${org.id}`, {
+          name: 'Handy',
+          os: 'Android 15',
+          ownerID: m.userId,
+          pushToken: `screenshot-${m.userId}`,
+          pushTokenDevelopment: false,
+          active: true,
+        }),
+      );
+    const alarm = await asKey('POST', '/alarms', {
+      organizationID: org.id,
+      event: 'B3 Wohnungsbrand',
+      message: 'Rauch aus Fenster 2. OG, Person vermisst',
+      address: 'Hauptstraße 40, 52068 Aachen',
+      units: ['HLF 20', 'DLK 23'],
+      channels: ['app'],
     });
+    for (const [i, response] of [
+      [0, true],
+      [1, false],
+    ] as const)
+      await asKey('POST', `/app/feedback?organization_id=${org.id}`, {
+        alarmID: alarm.id,
+        deviceID: devices[i].id,
+        response,
+        answerData: {},
+      });
     for (const [page, size] of [
       [phone, 'phone'],
       [await open(browser, DESKTOP), 'desktop'],
@@ -117,6 +154,9 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Einladung erstellen' }).click();
       await page.getByRole('img', { name: 'QR-Code der Einladung für Robin Neu' }).waitFor();
       await shot(page, `members-${size}`, true);
+      await page.goto(`${base}/console/alarms/${alarm.id}`);
+      await page.locator('.answers .badge.no').waitFor();
+      await shot(page, `alarm-${size}`, true);
     }
   } finally {
     await browser.close();

@@ -1,11 +1,12 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
-// and the signed-in pages under /console (members, the account). The server answers every one of these
+// and the signed-in pages under /console (members, alarms and one alarm, the account). The server answers every one of these
 // paths with the same page.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 import { AccountPage } from './pages/account.js';
+import { AlarmPage, AlarmsPage } from './pages/alarms.js';
 import { JoinPage } from './pages/join.js';
 import { MembersPage } from './pages/members.js';
 import { SignInPage } from './pages/signin.js';
@@ -13,7 +14,7 @@ import { currentOrganization, loadSession, type Session } from './session.js';
 import { Frame, Problem, explain } from './ui.js';
 
 /** The signed-in pages: the session first; without one, the way to sign in. */
-function SignedIn({ page }: { page: 'members' | 'account' }) {
+function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'account'; alarmId?: number }) {
   const [session, setSession] = useState<Session | null>(null);
   const [state, setState] = useState<'loading' | 'signed-out' | string>('loading');
   useEffect(() => {
@@ -23,11 +24,14 @@ function SignedIn({ page }: { page: 'members' | 'account' }) {
   }, []);
   if (session) {
     const organization = currentOrganization(session);
-    return page === 'account' ? (
-      <AccountPage session={session} organization={organization} />
-    ) : (
-      <MembersPage session={session} organization={organization} />
-    );
+    if (page === 'account') return <AccountPage session={session} organization={organization} />;
+    if (page === 'alarms')
+      return alarmId ? (
+        <AlarmPage session={session} organization={organization} alarmId={alarmId} />
+      ) : (
+        <AlarmsPage session={session} organization={organization} />
+      );
+    return <MembersPage session={session} organization={organization} />;
   }
   if (state === 'signed-out')
     return (
@@ -49,4 +53,12 @@ const root = document.getElementById('app')!;
 const join = /^\/join\/([A-Za-z0-9_-]{1,200})\/?$/.exec(location.pathname);
 if (join) render(<JoinPage code={join[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
-else render(<SignedIn page={location.pathname.startsWith('/console/account') ? 'account' : 'members'} />, root);
+else {
+  const alarm = /^\/console\/alarms\/(\d{1,15})\/?$/.exec(location.pathname);
+  const page = location.pathname.startsWith('/console/account')
+    ? 'account'
+    : location.pathname.startsWith('/console/alarms')
+      ? 'alarms'
+      : 'members';
+  render(<SignedIn page={page} alarmId={alarm ? Number(alarm[1]) : undefined} />, root);
+}

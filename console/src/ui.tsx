@@ -29,8 +29,14 @@ export function Frame({ title, children }: { title: string; children: ComponentC
         <span class="brand" aria-hidden="true">
           alarm-hub
         </span>
-        <a class="lang" href={switchTo.toString()} hreflang={other} lang={other}>
-          {other === 'en' ? 'English' : 'Deutsch'}
+        <a
+          class="lang"
+          href={switchTo.toString()}
+          hreflang={other}
+          lang={other}
+          title={other === 'en' ? 'English' : 'Deutsch'}
+        >
+          {other.toUpperCase()}
         </a>
       </header>
       <main class="card">
@@ -49,7 +55,7 @@ export function Shell({
   organization,
   children,
 }: {
-  current: 'members' | 'account';
+  current: 'members' | 'alarms' | 'account';
   title: string;
   session: Session;
   organization: Organization | null;
@@ -58,7 +64,7 @@ export function Shell({
   const other = lang === 'de' ? 'en' : 'de';
   const switchTo = new URL(location.href);
   switchTo.searchParams.set('lang', other);
-  const link = (page: 'members' | 'account', label: string) => (
+  const link = (page: 'members' | 'alarms' | 'account', label: string) => (
     <a href={`/console/${page}${location.search}`} aria-current={current === page ? 'page' : undefined}>
       {label}
     </a>
@@ -70,11 +76,18 @@ export function Shell({
           alarm-hub
         </span>
         <nav class="nav" aria-label={t.mainNav}>
+          {link('alarms', t.navAlarms)}
           {link('members', t.navMembers)}
           {link('account', t.navAccount)}
         </nav>
-        <a class="lang" href={switchTo.toString()} hreflang={other} lang={other}>
-          {other === 'en' ? 'English' : 'Deutsch'}
+        <a
+          class="lang"
+          href={switchTo.toString()}
+          hreflang={other}
+          lang={other}
+          title={other === 'en' ? 'English' : 'Deutsch'}
+        >
+          {other.toUpperCase()}
         </a>
       </header>
       <main class="card wide">
