@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, WAIT_MS } from './helpers/browser.js';
+import { launchChromium, openScreen, WAIT_MS } from './helpers/browser.js';
+import { shownCode } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
@@ -105,7 +106,7 @@ pages(
     await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
     assert.equal(await violations(page, ctx.axe), [], 'members page, as a member');
     assert.ok(await fits(page), 'the members page fits 360 px');
-    await page.getByRole('link', { name: 'Ihr Zugang' }).click();
+    await page.getByRole('link', { name: 'Konto' }).click();
     await page.getByRole('heading', { name: 'Alex Berger' }).waitFor({ timeout: WAIT_MS });
     await page.getByText('Handy').waitFor({ timeout: WAIT_MS });
     await page.getByRole('button', { name: 'Passkey „Handy“ entfernen' }).waitFor({ timeout: WAIT_MS });
@@ -272,6 +273,55 @@ pages(
     const ended = await client(ctx.svc.url, { apiKey: org.apiKey }).get(`/api/v1/alarms/${alarmId}`);
     assert.type(ended.body.endedAt, 'string');
     assert.equal(errors, []);
+    await context.close();
+  },
+);
+
+pages(
+  'an admin creates a monitor, pairs a real /display page by the code it shows, sees it online, identifies it and starts a test alarm',
+  async (ctx) => {
+    const org = await createOrg(ctx.svc);
+    const made = await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/invitations', {
+      organizationID: org.orgId,
+      name: 'Gerätewart',
+      role: 'admin',
+    });
+    const { context, page, errors } = await phone(ctx, 'de-DE');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(made.body.link);
+    await page.getByRole('button', { name: 'Beitreten' }).click();
+    await page.getByRole('link', { name: 'Weiter' }).click();
+    await page.getByRole('link', { name: 'Monitore' }).click();
+    await page.getByRole('heading', { name: 'Monitore und Bildschirme' }).waitFor({ timeout: WAIT_MS });
+    await page.getByLabel('Name des Monitors').fill('Fahrzeughalle');
+    await page.getByLabel('Adresse der Wache').fill('Hauptstraße 12');
+    await page.getByRole('button', { name: 'Monitor anlegen' }).click();
+    await page.getByRole('heading', { name: 'Fahrzeughalle' }).waitFor({ timeout: WAIT_MS });
+    await page.getByText('Noch kein Bildschirm gekoppelt.').waitFor({ timeout: WAIT_MS });
+
+    // A wrong code: said beside the field.
+    await page.getByLabel('Code vom Bildschirm').fill('AAAA-AAAA');
+    await page.getByRole('button', { name: 'Koppeln' }).click();
+    await page.locator('.field-problem, .problem').first().waitFor({ timeout: WAIT_MS });
+
+    const screen = await openScreen(ctx.browser, `${ctx.svc.url}/display`);
+    const code = await shownCode(screen);
+    await page.getByLabel('Code vom Bildschirm').fill(code);
+    await page.getByLabel('Name des Bildschirms').fill('Halle links');
+    await page.getByRole('button', { name: 'Koppeln' }).click();
+    await page.getByText('„Halle links“ ist gekoppelt.').waitFor({ timeout: WAIT_MS });
+    await screen.page.getByTestId('standby').waitFor({ timeout: WAIT_MS });
+    // Online as the hub says, without a reload.
+    await page.locator('.monitor .badge.yes').waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'monitors page with a paired screen');
+    assert.ok(await fits(page), 'the monitors page fits 360 px');
+
+    await page.getByRole('button', { name: 'Erkennen: Halle links' }).click();
+    await page.getByText('1 Bildschirm(e) bestätigt.').waitFor({ timeout: WAIT_MS });
+    await page.getByRole('button', { name: 'Probealarm auf Fahrzeughalle' }).click();
+    await page.getByText(/Probealarm läuft bis/).waitFor({ timeout: WAIT_MS });
+    assert.equal(errors, []);
+    await screen.context.close();
     await context.close();
   },
 );

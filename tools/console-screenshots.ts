@@ -1,7 +1,8 @@
 // Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
 // account after joining with its passkey and a sign-in link (phone, 390×844), the passkey sign-in
-// (desktop, 1280×800), an admin's members page with a fresh invitation's QR code, and an alarm followed
-// with two answers (desktop and phone), into console/screenshots/{page}-{size}.png.
+// (desktop, 1280×800), an admin's members page with a fresh invitation's QR code, an alarm followed
+// with two answers (desktop and phone), and the monitors with a paired screen that has not connected yet
+// (phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
 //
@@ -158,6 +159,20 @@ async function main(): Promise<void> {
       await page.locator('.answers .badge.no').waitFor();
       await shot(page, `alarm-${size}`, true);
     }
+
+    // A monitor with a screen paired by its code (F1, F3) that has not shown anything yet.
+    const monitor = await asKey('POST', '/monitor', {
+      name: 'Fahrzeughalle',
+      organizationID: org.id,
+      configuration: { address: 'Hauptstraße 40, 52068 Aachen' },
+    });
+    const pairing = await fetch(`${base}/api/v1/screens/pairing`, { method: 'POST' }).then(
+      (r) => r.json() as Promise<{ code: string }>,
+    );
+    await asKey('POST', `/monitor/${monitor.id}/screens`, { code: pairing.code, name: 'Halle links' });
+    await phone.goto(`${base}/console/monitors`);
+    await phone.getByText('Halle links').waitFor();
+    await shot(phone, 'monitors-phone', true);
   } finally {
     await browser.close();
     await service.close();

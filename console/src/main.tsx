@@ -1,5 +1,5 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
-// and the signed-in pages under /console (members, alarms and one alarm, the account). The server answers every one of these
+// and the signed-in pages under /console (alarms and one alarm, monitors and screens, members, the account). The server answers every one of these
 // paths with the same page.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -9,12 +9,13 @@ import { AccountPage } from './pages/account.js';
 import { AlarmPage, AlarmsPage } from './pages/alarms.js';
 import { JoinPage } from './pages/join.js';
 import { MembersPage } from './pages/members.js';
+import { MonitorsPage } from './pages/monitors.js';
 import { SignInPage } from './pages/signin.js';
 import { currentOrganization, loadSession, type Session } from './session.js';
 import { Frame, Problem, explain } from './ui.js';
 
 /** The signed-in pages: the session first; without one, the way to sign in. */
-function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'account'; alarmId?: number }) {
+function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'monitors' | 'account'; alarmId?: number }) {
   const [session, setSession] = useState<Session | null>(null);
   const [state, setState] = useState<'loading' | 'signed-out' | string>('loading');
   useEffect(() => {
@@ -25,6 +26,7 @@ function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'account'; a
   if (session) {
     const organization = currentOrganization(session);
     if (page === 'account') return <AccountPage session={session} organization={organization} />;
+    if (page === 'monitors') return <MonitorsPage session={session} organization={organization} />;
     if (page === 'alarms')
       return alarmId ? (
         <AlarmPage session={session} organization={organization} alarmId={alarmId} />
@@ -59,6 +61,8 @@ else {
     ? 'account'
     : location.pathname.startsWith('/console/alarms')
       ? 'alarms'
-      : 'members';
+      : location.pathname.startsWith('/console/monitors')
+        ? 'monitors'
+        : 'members';
   render(<SignedIn page={page} alarmId={alarm ? Number(alarm[1]) : undefined} />, root);
 }

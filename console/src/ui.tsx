@@ -55,7 +55,7 @@ export function Shell({
   organization,
   children,
 }: {
-  current: 'members' | 'alarms' | 'account';
+  current: 'members' | 'alarms' | 'monitors' | 'account';
   title: string;
   session: Session;
   organization: Organization | null;
@@ -64,7 +64,7 @@ export function Shell({
   const other = lang === 'de' ? 'en' : 'de';
   const switchTo = new URL(location.href);
   switchTo.searchParams.set('lang', other);
-  const link = (page: 'members' | 'alarms' | 'account', label: string) => (
+  const link = (page: 'members' | 'alarms' | 'monitors' | 'account', label: string) => (
     <a href={`/console/${page}${location.search}`} aria-current={current === page ? 'page' : undefined}>
       {label}
     </a>
@@ -77,6 +77,7 @@ export function Shell({
         </span>
         <nav class="nav" aria-label={t.mainNav}>
           {link('alarms', t.navAlarms)}
+          {link('monitors', t.navMonitors)}
           {link('members', t.navMembers)}
           {link('account', t.navAccount)}
         </nav>
