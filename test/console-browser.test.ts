@@ -14,6 +14,8 @@ import { suite } from './helpers/suite.js';
 
 interface Ctx {
   svc: TestService;
+  /** A second process on the same database and Redis: what one changes, the other's pages see. */
+  other: TestService;
   org: OrgFixture;
   browser: Browser;
   /** The public URL: localhost is a secure context, as WebAuthn requires. */
@@ -30,7 +32,9 @@ const PHONE = { width: 360, height: 780 };
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 pages.before(async (ctx) => {
-  ctx.svc = await startTestService();
+  const redis = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+  ctx.svc = await startTestService(redis);
+  ctx.other = await startTestService(redis);
   ctx.base = `http://localhost:${ctx.svc.port}`;
   ctx.org = await createOrg(ctx.svc);
   ctx.browser = await launchChromium();
@@ -39,6 +43,7 @@ pages.before(async (ctx) => {
 pages.after(async (ctx) => {
   await ctx.browser?.close();
   await ctx.svc.close();
+  await ctx.other.close();
 });
 
 async function invite(ctx: Ctx, name: string): Promise<string> {
@@ -216,7 +221,7 @@ pages(
 );
 
 pages(
-  "an admin raises an alarm from the console and sees the member's answer arrive by name, then ends it",
+  "an admin raises an alarm from the console and sees the member's answer, given on another process, arrive by name; then ends it",
   async (ctx) => {
     const org = await createOrg(ctx.svc);
     const device = await client(ctx.svc.url, { pat: org.member.token }).post('/api/v1/app/device', {
@@ -256,8 +261,9 @@ pages(
     assert.equal([raised.body.units, raised.body.channels], [['HLF 20', 'DLK 23'], ['app']]);
     await page.getByText('Noch keine Rückmeldung.').waitFor({ timeout: WAIT_MS });
 
-    // The member answers from his phone's app: the console shows it by name without a reload.
-    const answered = await client(ctx.svc.url, { pat: org.member.token }).post(
+    // The member answers from his phone's app, through the other process: the console shows it by
+    // name without a reload.
+    const answered = await client(ctx.other.url, { pat: org.member.token }).post(
       `/api/v1/app/feedback?organization_id=${org.orgId}`,
       { alarmID: alarmId, deviceID: device.body.id, response: true, answerData: {} },
     );
