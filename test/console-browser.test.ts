@@ -108,6 +108,11 @@ pages(
 
     await page.getByLabel('Gerätename').fill('Handy');
     await page.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor({ timeout: WAIT_MS });
+    await page.getByText('Kein laufender Alarm.').waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'overview, as a member');
+    assert.ok(await fits(page), 'the overview fits 360 px');
+    await page.getByRole('link', { name: 'Mitglieder', exact: true }).click();
     await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
     assert.equal(await violations(page, ctx.axe), [], 'members page, as a member');
     assert.ok(await fits(page), 'the members page fits 360 px');
@@ -131,7 +136,7 @@ pages(
     await page.getByRole('heading', { name: 'Anmelden' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await violations(page, ctx.axe), [], 'sign-in page');
     await page.getByRole('button', { name: 'Mit Passkey anmelden' }).click();
-    await page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor({ timeout: WAIT_MS });
     const again = await page.evaluate(() => fetch('/api/v1/session').then((r) => r.json()));
     assert.is(again.user.id, session.user.id);
     assert.equal(errors, []);
@@ -173,6 +178,7 @@ pages(
     await desk.page.getByRole('button', { name: 'Beitreten' }).click();
     await desk.page.getByRole('heading', { name: 'Hallo Chief' }).waitFor({ timeout: WAIT_MS });
     await desk.page.getByRole('link', { name: 'Weiter' }).click();
+    await desk.page.getByRole('link', { name: 'Mitglieder', exact: true }).click();
     await desk.page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
 
     // A name of blanks: the problem is shown beside the field, nothing is made.
@@ -257,6 +263,12 @@ pages(
     await page.getByRole('button', { name: 'Alarm auslösen' }).click();
     await page.getByRole('heading', { name: 'B3 Wohnungsbrand' }).waitFor({ timeout: WAIT_MS });
     const alarmId = Number(new URL(page.url()).pathname.split('/').pop());
+    // The overview lists the running alarm with its counts.
+    await page.getByRole('link', { name: 'Übersicht' }).click();
+    await page.getByRole('link', { name: /B3 Wohnungsbrand/ }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await violations(page, ctx.axe), [], 'overview with a running alarm');
+    await page.getByRole('link', { name: /B3 Wohnungsbrand/ }).click();
+    await page.getByRole('heading', { name: 'B3 Wohnungsbrand' }).waitFor({ timeout: WAIT_MS });
     const raised = await client(ctx.svc.url, { apiKey: org.apiKey }).get(`/api/v1/alarms/${alarmId}`);
     assert.equal([raised.body.units, raised.body.channels], [['HLF 20', 'DLK 23'], ['app']]);
     await page.getByText('Noch keine Rückmeldung.').waitFor({ timeout: WAIT_MS });

@@ -1,7 +1,7 @@
 // Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
 // account after joining with its passkey and a sign-in link (phone, 390×844), the passkey sign-in
 // (desktop, 1280×800), an admin's members page with a fresh invitation's QR code, an alarm followed
-// with two answers (desktop and phone), and the monitors with a paired screen that has not connected yet
+// with two answers and the overview with it running (desktop and phone), and the monitors with a paired screen that has not connected yet
 // (phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     await phone.getByRole('button', { name: 'Beitreten' }).click();
     await phone.getByLabel('Gerätename').fill('Handy');
     await phone.getByRole('button', { name: 'Passkey für dieses Gerät anlegen' }).click();
-    await phone.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor();
+    await phone.getByRole('heading', { name: 'Übersicht' }).waitFor();
     await phone.goto(`${base}/console/account`);
     await phone.getByText('Handy').waitFor();
     await phone.getByRole('button', { name: 'Link erzeugen' }).click();
@@ -147,6 +147,8 @@ async function main(): Promise<void> {
         await page.goto(link.link);
         await page.getByRole('button', { name: 'Beitreten' }).click();
         await page.getByRole('link', { name: 'Weiter' }).click();
+        await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+        await page.goto(`${base}/console/members`);
       } else {
         await page.goto(`${base}/console/members`);
       }
@@ -158,6 +160,13 @@ async function main(): Promise<void> {
       await page.goto(`${base}/console/alarms/${alarm.id}`);
       await page.locator('.answers .badge.no').waitFor();
       await shot(page, `alarm-${size}`, true);
+      await page.goto(`${base}/console`);
+      await page.getByRole('link', { name: /B3 Wohnungsbrand/ }).waitFor();
+      await page
+        .getByText(/Mitglieder$/)
+        .last()
+        .waitFor();
+      await shot(page, `overview-${size}`, true);
     }
 
     // A monitor with a screen paired by its code (F1, F3) that has not shown anything yet.

@@ -1,5 +1,5 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
-// and the signed-in pages under /console (alarms and one alarm, monitors and screens, members, the account). The server answers every one of these
+// and the signed-in pages under /console (the overview, alarms and one alarm, monitors and screens, members, the account). The server answers every one of these
 // paths with the same page.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -10,12 +10,13 @@ import { AlarmPage, AlarmsPage } from './pages/alarms.js';
 import { JoinPage } from './pages/join.js';
 import { MembersPage } from './pages/members.js';
 import { MonitorsPage } from './pages/monitors.js';
+import { OverviewPage } from './pages/overview.js';
 import { SignInPage } from './pages/signin.js';
 import { currentOrganization, loadSession, type Session } from './session.js';
-import { Frame, Problem, explain } from './ui.js';
+import { Frame, Problem, explain, type Page } from './ui.js';
 
 /** The signed-in pages: the session first; without one, the way to sign in. */
-function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'monitors' | 'account'; alarmId?: number }) {
+function SignedIn({ page, alarmId }: { page: Page; alarmId?: number }) {
   const [session, setSession] = useState<Session | null>(null);
   const [state, setState] = useState<'loading' | 'signed-out' | string>('loading');
   useEffect(() => {
@@ -33,7 +34,8 @@ function SignedIn({ page, alarmId }: { page: 'members' | 'alarms' | 'monitors' |
       ) : (
         <AlarmsPage session={session} organization={organization} />
       );
-    return <MembersPage session={session} organization={organization} />;
+    if (page === 'members') return <MembersPage session={session} organization={organization} />;
+    return <OverviewPage session={session} organization={organization} />;
   }
   if (state === 'signed-out')
     return (
@@ -57,12 +59,7 @@ if (join) render(<JoinPage code={join[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
 else {
   const alarm = /^\/console\/alarms\/(\d{1,15})\/?$/.exec(location.pathname);
-  const page = location.pathname.startsWith('/console/account')
-    ? 'account'
-    : location.pathname.startsWith('/console/alarms')
-      ? 'alarms'
-      : location.pathname.startsWith('/console/monitors')
-        ? 'monitors'
-        : 'members';
+  const section = /^\/console\/(alarms|monitors|members|account)(\/|$)/.exec(location.pathname)?.[1];
+  const page: Page = (section as Page | undefined) ?? 'overview';
   render(<SignedIn page={page} alarmId={alarm ? Number(alarm[1]) : undefined} />, root);
 }

@@ -47,6 +47,9 @@ export function Frame({ title, children }: { title: string; children: ComponentC
   );
 }
 
+/** The signed-in pages. */
+export type Page = 'overview' | 'alarms' | 'monitors' | 'members' | 'account';
+
 /** The signed-in pages' frame: the navigation and, with several organizations, the choice among them. */
 export function Shell({
   current,
@@ -55,7 +58,7 @@ export function Shell({
   organization,
   children,
 }: {
-  current: 'members' | 'alarms' | 'monitors' | 'account';
+  current: Page;
   title: string;
   session: Session;
   organization: Organization | null;
@@ -64,8 +67,11 @@ export function Shell({
   const other = lang === 'de' ? 'en' : 'de';
   const switchTo = new URL(location.href);
   switchTo.searchParams.set('lang', other);
-  const link = (page: 'members' | 'alarms' | 'monitors' | 'account', label: string) => (
-    <a href={`/console/${page}${location.search}`} aria-current={current === page ? 'page' : undefined}>
+  const link = (page: Page, label: string) => (
+    <a
+      href={`/console${page === 'overview' ? '' : `/${page}`}${location.search}`}
+      aria-current={current === page ? 'page' : undefined}
+    >
       {label}
     </a>
   );
@@ -76,6 +82,7 @@ export function Shell({
           alarm-hub
         </span>
         <nav class="nav" aria-label={t.mainNav}>
+          {link('overview', t.navOverview)}
           {link('alarms', t.navAlarms)}
           {link('monitors', t.navMonitors)}
           {link('members', t.navMembers)}

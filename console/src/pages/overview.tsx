@@ -1,0 +1,145 @@
+// /console: the organization at a glance — the running alarms with their answers, the screens online
+// and offline, the members — each kept live by the hub (alarm:created/updated, screen:online/offline,
+// members:changed) and linking to its page.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { AlarmView } from '../../../schemas/alarms.js';
+import { api } from '../api.js';
+import { useHubEvent } from '../hub.js';
+import { formatTime, t } from '../i18n.js';
+import type { Organization, Session } from '../session.js';
+import { Problem, Shell, explain } from '../ui.js';
+
+interface Screen {
+  id: number;
+  online: boolean;
+}
+
+export function OverviewPage({ session, organization }: { session: Session; organization: Organization | null }) {
+  const [alarms, setAlarms] = useState<AlarmView[] | null>(null);
+  const [screens, setScreens] = useState<Screen[] | null>(null);
+  const [members, setMembers] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const org = organization?.id;
+  const suffix = location.search;
+
+  const loadAlarms = useCallback(async () => {
+    if (!org) return;
+    try {
+      setAlarms(
+        (await api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${org}&active=true&limit=10`)).alarms,
+      );
+    } catch (err) {
+      setProblem(explain(err));
+    }
+  }, [org]);
+  const loadScreens = useCallback(async () => {
+    if (!org) return;
+    try {
+      const monitors = await api<Array<{ id: number }>>('GET', `/monitor?organization=${org}`);
+      const lists = await Promise.all(monitors.map((m) => api<Screen[]>('GET', `/monitor/${m.id}/screens`)));
+      setScreens(lists.flat());
+    } catch (err) {
+      setProblem(explain(err));
+    }
+  }, [org]);
+  const loadMembers = useCallback(async () => {
+    if (!org) return;
+    try {
+      setMembers((await api<{ members: unknown[] }>('GET', `/organizations/${org}/members`)).members.length);
+    } catch (err) {
+      setProblem(explain(err));
+    }
+  }, [org]);
+  useEffect(() => {
+    void loadAlarms();
+    void loadScreens();
+    void loadMembers();
+  }, [loadAlarms, loadScreens, loadMembers]);
+
+  const alarmChanged = useCallback(
+    ({ alarm }: { alarm: AlarmView }) => {
+      if (alarm.organizationId !== org) return;
+      setAlarms((list) =>
+        [alarm, ...(list ?? []).filter((a) => a.id !== alarm.id)].filter((a) => !a.endedAt).sort((a, b) => b.id - a.id),
+      );
+    },
+    [org],
+  );
+  useHubEvent('alarm:created', alarmChanged, loadAlarms);
+  useHubEvent('alarm:updated', alarmChanged, loadAlarms);
+  const screensChanged = useCallback(() => void loadScreens(), [loadScreens]);
+  useHubEvent('screen:online', screensChanged, loadScreens);
+  useHubEvent('screen:offline', screensChanged, loadScreens);
+  const membersChanged = useCallback(
+    (event: { organizationId: number }) => {
+      if (event.organizationId === org) void loadMembers();
+    },
+    [org, loadMembers],
+  );
+  useHubEvent('members:changed', membersChanged, loadMembers);
+
+  const online = (screens ?? []).filter((s) => s.online).length;
+  return (
+    <Shell current="overview" title={t.overviewTitle} session={session} organization={organization}>
+      {!organization ? (
+        <p>{t.noOrganization}</p>
+      ) : (
+        <>
+          <p class="meta">{organization.name}</p>
+          <Problem text={problem} />
+          <section aria-labelledby="running">
+            <h2 id="running">{t.running}</h2>
+            {alarms === null ? (
+              <p aria-busy="true">{t.loading}</p>
+            ) : alarms.length === 0 ? (
+              <p class="hint">{t.noRunning}</p>
+            ) : (
+              <ul class="list alarms">
+                {alarms.map((a) => (
+                  <li key={a.id}>
+                    <a class="alarm-link" href={`/console/alarms/${a.id}${suffix}`}>
+                      <strong>{a.event}</strong>
+                      <span class="meta">
+                        {a.address && `${a.address} · `}
+                        {t.started} {formatTime(a.startedAt)}
+                      </span>
+                    </a>
+                    <div class="counts" aria-live="polite">
+                      <span class="count yes">
+                        <strong>{a.responses.positive}</strong> {t.coming}
+                      </span>
+                      <span class="count no">
+                        <strong>{a.responses.negative}</strong> {t.notComing}
+                      </span>
+                      <span class="count wait">
+                        <strong>{a.responses.awaiting}</strong> {t.awaiting}
+                      </span>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <div class="tiles">
+            <a class="tile" href={`/console/monitors${suffix}`}>
+              <span class="tile-title">{t.screens}</span>
+              <span class="tile-value" aria-live="polite">
+                {screens === null
+                  ? t.loading
+                  : screens.length
+                    ? t.screensSummary(online, screens.length - online)
+                    : t.noScreensYet}
+              </span>
+            </a>
+            <a class="tile" href={`/console/members${suffix}`}>
+              <span class="tile-title">{t.navMembers}</span>
+              <span class="tile-value" aria-live="polite">
+                {members === null ? t.loading : t.membersCount(members)}
+              </span>
+            </a>
+          </div>
+        </>
+      )}
+    </Shell>
+  );
+}
