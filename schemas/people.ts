@@ -3,7 +3,13 @@ import { int64Id } from './common.js';
 
 const dateTimeOut = { type: 'string', format: 'date-time' } as const;
 const role = { type: 'string', enum: ['admin', 'member'] } as const;
-const personName = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
+// One line of text with something in it: no control characters (a line break, a tab).
+const personName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
+} as const;
 const unitName = { type: 'string', minLength: 1, maxLength: 50 } as const;
 const numberText = { type: 'string', minLength: 1, maxLength: 32 } as const;
 

@@ -88,6 +88,10 @@ people('P1 invites (admins and the API key); P2 joins once and sets an HttpOnly,
   const bad = await key.post('/api/v1/invitations', { organizationID: ctx.org.orgId, name: ' ', role: 'chief' });
   assert.is(bad.status, 400);
   assert.equal(bad.body.details.map((d: { path: string }) => d.path).sort(), ['name', 'role']);
+  for (const name of ['Two\nlines', 'Tab\there', '\u0000']) {
+    const odd = await key.post('/api/v1/invitations', { organizationID: ctx.org.orgId, name, role: 'member' });
+    assert.is(odd.status, 400, JSON.stringify(name));
+  }
 
   const { reply, browser } = await join(ctx.b.url, made.body.code);
   assert.is(reply.status, 201, JSON.stringify(reply.body));

@@ -34,6 +34,15 @@ test('rosterFromCsv: a header without name or with an unknown column is refused 
   }
 });
 
+test('csvRecords: a quote never closed is refused on the line it opens', () => {
+  try {
+    csvRows('name\nAlex\n"Bob,\nCarl\n');
+    assert.unreachable('accepted');
+  } catch (err) {
+    assert.is((err as { details: Array<{ path: string }> }).details[0].path, 'line 3');
+  }
+});
+
 test('csvLineOf: members.N is line N+2 (the header is line 1)', () => {
   assert.is(csvLineOf('members.0.name'), 'line 2: name');
   assert.is(csvLineOf('members.998'), 'line 1000');

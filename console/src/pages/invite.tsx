@@ -61,6 +61,8 @@ export function InviteForm({ organizationId }: { organizationId: number }) {
       // Each problem the API names goes beside its field; the rest above the button.
       const byField: Record<string, string> = {};
       if (err instanceof ApiError) for (const d of err.details) byField[d.path] = d.problem;
+      // The schema's own wording ("must match pattern …") is no help to a person.
+      if (byField.name) byField.name = t.nameProblem;
       if (!byField.name && !byField.role) byField.form = explain(err);
       setProblems(byField);
     } finally {

@@ -49,6 +49,10 @@ export function csvRecords(text: string): CsvRecord[] {
       start = line;
     } else field += c;
   }
+  if (quoted)
+    throw badRequest('invalid_body', 'A quote in the CSV is never closed', [
+      { in: 'body', path: `line ${start}`, problem: 'a field opens a quote (") that no later quote closes' },
+    ]);
   if (field !== '' || row.length) {
     row.push(field);
     records.push({ line: start, fields: row });
