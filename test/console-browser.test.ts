@@ -196,6 +196,8 @@ pages(
     await robin.page.goto(link);
     await robin.page.getByRole('button', { name: 'Beitreten' }).click();
     await robin.page.getByRole('heading', { name: 'Hallo Robin Neu' }).waitFor({ timeout: WAIT_MS });
+    await robin.page.goto(`${ctx.base}/console/members`);
+    await robin.page.getByRole('heading', { name: 'Mitglieder', exact: true }).waitFor({ timeout: WAIT_MS });
     const role = desk.page.getByRole('combobox', { name: 'Rolle von Robin Neu' });
     await role.waitFor({ timeout: WAIT_MS });
     await role.selectOption('admin');
@@ -208,6 +210,16 @@ pages(
       await new Promise((r) => setTimeout(r, 50));
       listed = await members();
     }
+    // The role change closed Robin's socket (his rights changed): his page connects again and still
+    // follows the organization — someone who joins now appears on it without a reload.
+    const sam = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+      organizationID: ctx.org.orgId,
+      name: 'Sam Später',
+      role: 'member',
+    });
+    await client(ctx.svc.url, null).post('/api/v1/join', { code: sam.body.code });
+    await robin.page.getByText('Sam Später').waitFor({ timeout: WAIT_MS });
+    listed = await members();
 
     // A roster with a bad line: every problem listed, nobody created.
     const before = listed.body.members.length;

@@ -1,20 +1,48 @@
 // The console's one socket to the hub (docs/hub.md), signed in by the session cookie: the pages follow
-// what changes through the organization's room instead of asking again and again.
+// what changes through the organization's room instead of asking again and again. It never gives up:
+// after the server closed it (a role changed, the database was away) it connects again, and every page
+// reads its data once more on each connection, so nothing missed while it was away stays missing. A
+// refused session (signed out elsewhere, removed) sends the person to the sign-in page.
 import { useEffect } from 'preact/hooks';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../common/hub-protocol.js';
 
 type Hub = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+const RETRY_MS = 2_000;
+
 const connection: { socket: Hub | null } = { socket: null };
 
-/** The socket, opened on first use; it reconnects by itself after a network break or a restart. */
+function open(): Hub {
+  const socket: Hub = io({ path: '/socket.io', auth: { scheme: 'session' }, transports: ['websocket', 'polling'] });
+  socket.on('connect_error', (error) => {
+    if (error.message === 'unauthorized') {
+      socket.close();
+      location.assign(`/signin${location.search}`);
+      return;
+    }
+    // A refusal by the server's middleware ("unavailable" while its database is away) is not retried by
+    // socket.io itself; a transport failure is (socket.active stays true).
+    if (!socket.active) setTimeout(() => socket.connect(), RETRY_MS);
+  });
+  socket.on('disconnect', (reason) => {
+    // The server closes the sockets of a changed or ended session; the handshake decides afresh.
+    if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 200);
+  });
+  return socket;
+}
+
+/** The socket, opened on first use. */
 export function hub(): Hub {
-  connection.socket ??= io({ path: '/socket.io', auth: { scheme: 'session' }, transports: ['websocket', 'polling'] });
+  connection.socket ??= open();
   return connection.socket;
 }
 
-/** Calls `handler` for every `event` while the component is shown, and once after each reconnection (it may have missed some). */
+/**
+ * Calls `handler` for every `event` while the component is shown, and `missed` on each connection, the
+ * first too: what changed between the page's own read and the socket joining its rooms, or while it
+ * was away, is read again.
+ */
 export function useHubEvent<E extends keyof ServerToClientEvents>(
   event: E,
   handler: (...args: Parameters<ServerToClientEvents[E]>) => void,
@@ -26,10 +54,10 @@ export function useHubEvent<E extends keyof ServerToClientEvents>(
     const listener = handler as never;
     const again = () => missed();
     socket.on(event, listener);
-    socket.io.on('reconnect', again);
+    socket.on('connect', again);
     return () => {
       socket.off(event, listener);
-      socket.io.off('reconnect', again);
+      socket.off('connect', again);
     };
   }, [event, handler, missed]);
 }

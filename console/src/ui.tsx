@@ -9,13 +9,42 @@ import { pickOrganization, type Organization, type Session } from './session.js'
 export function explain(err: unknown): string {
   if (err instanceof PasskeyRefused) return err.reason === 'cancelled' ? t.passkeyCancelled : t.passkeyUnsupported;
   if (err instanceof ApiError) {
-    if (err.code === 'offline') return t.offline;
-    if (err.code === 'invalid_code') return t.invalidCode;
-    if (err.code === 'rate_limited') return t.rateLimited;
+    const known: Record<string, string> = {
+      offline: t.offline,
+      invalid_code: t.invalidCode,
+      rate_limited: t.rateLimited,
+      last_admin: t.errLastAdmin,
+      forbidden: t.errForbidden,
+      csrf: t.errCsrf,
+      unavailable: t.errUnavailable,
+      payload_too_large: t.errTooLarge,
+      limit_reached: t.errLimit,
+      not_found: t.errNotFound,
+    };
+    if (known[err.code]) return known[err.code];
     if (err.status === 401) return t.notSignedIn;
+    if (err.status >= 500) return t.errUnavailable;
+    if (err.details.length) return `${t.errInvalid}: ${err.details.map((d) => `${d.path} – ${d.problem}`).join('; ')}`;
     return err.message;
   }
   return String(err);
+}
+
+/**
+ * The problems of a failed form request by field (the first part of each detail's path), for the
+ * fields the form shows; everything else, under `form`, so that nothing is swallowed.
+ */
+export function fieldProblems(err: unknown, fields: string[]): Record<string, string> {
+  const byField: Record<string, string> = {};
+  let elsewhere = !(err instanceof ApiError) || err.details.length === 0;
+  if (err instanceof ApiError)
+    for (const d of err.details) {
+      const field = d.path.split('.')[0];
+      if (fields.includes(field)) byField[field] ??= d.problem;
+      else elsewhere = true;
+    }
+  if (elsewhere) byField.form = explain(err);
+  return byField;
 }
 
 /** The page's frame: the product's name, the language switch, the content. */

@@ -196,21 +196,24 @@ export function AlarmPage({
           <Counts alarm={alarm} />
           <section aria-labelledby="answers">
             <h2 id="answers">{t.answers}</h2>
-            {alarm.answers.length === 0 ? (
-              <p class="hint">{t.noAnswers}</p>
-            ) : (
-              <ul class="list answers" aria-live="polite">
-                {alarm.answers.map((a) => (
-                  <li key={a.userId}>
-                    <div>
-                      <strong>{a.name}</strong>
-                      <span class="meta">{formatTime(a.at)}</span>
-                    </div>
-                    <span class={`badge ${a.response ? 'yes' : 'no'}`}>{a.response ? t.answerYes : t.answerNo}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            {/* The live region is there from the start, so that the first answer is announced too. */}
+            <div aria-live="polite">
+              {alarm.answers.length === 0 ? (
+                <p class="hint">{t.noAnswers}</p>
+              ) : (
+                <ul class="list answers">
+                  {alarm.answers.map((a) => (
+                    <li key={a.userId}>
+                      <div>
+                        <strong>{a.name}</strong>
+                        <span class="meta">{formatTime(a.at)}</span>
+                      </div>
+                      <span class={`badge ${a.response ? 'yes' : 'no'}`}>{a.response ? t.answerYes : t.answerNo}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
           </section>
           <section aria-labelledby="deliveries">
             <h2 id="deliveries">{t.deliveries}</h2>

@@ -1,7 +1,7 @@
 // Importing the station's roster (P9): a CSV file from a spreadsheet; every bad line is listed and
 // nothing is created, or each new member gets a link to hand over.
 import { useState } from 'preact/hooks';
-import { ApiError, type ErrorDetail } from '../api.js';
+import { api, ApiError, type ErrorDetail } from '../api.js';
 import { t } from '../i18n.js';
 import { Problem, explain } from '../ui.js';
 import { HandOver } from './invite.js';
@@ -25,15 +25,11 @@ export function ImportForm({ organizationId }: { organizationId: number }) {
     setLines([]);
     setDone(null);
     try {
-      const res = await fetch(`/api/v1/organizations/${organizationId}/members/import`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'text/csv' },
-        body: await file.text(),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new ApiError(res.status, json.error, json.message, json.details ?? []);
-      setDone(json as Imported);
+      setDone(
+        await api<Imported>('POST', `/organizations/${organizationId}/members/import`, undefined, {
+          raw: { body: await file.text(), type: 'text/csv' },
+        }),
+      );
     } catch (err) {
       if (err instanceof ApiError && err.details.length) setLines(err.details);
       else setProblem(explain(err));

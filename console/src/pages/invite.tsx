@@ -1,9 +1,9 @@
 // Inviting one person (P1): a link and its QR code to hand over, errors beside the field they concern.
 import { useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { formatTime, t } from '../i18n.js';
-import { Problem, explain } from '../ui.js';
+import { Problem, explain, fieldProblems } from '../ui.js';
 
 interface Invitation {
   code: string;
@@ -59,11 +59,10 @@ export function InviteForm({ organizationId }: { organizationId: number }) {
       setName('');
     } catch (err) {
       // Each problem the API names goes beside its field; the rest above the button.
-      const byField: Record<string, string> = {};
-      if (err instanceof ApiError) for (const d of err.details) byField[d.path] = d.problem;
+      const byField = fieldProblems(err, ['name', 'role']);
       // The schema's own wording ("must match pattern …") is no help to a person.
       if (byField.name) byField.name = t.nameProblem;
-      if (!byField.name && !byField.role) byField.form = explain(err);
+      if (byField.role) byField.form ??= explain(err);
       setProblems(byField);
     } finally {
       setBusy(false);

@@ -6,7 +6,7 @@ import { api, ApiError } from '../api.js';
 import { useHubEvent } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
-import { Problem, Shell, explain } from '../ui.js';
+import { Problem, Shell, explain, fieldProblems } from '../ui.js';
 
 interface Monitor {
   id: number;
@@ -29,13 +29,6 @@ const COMMANDS = [
   ['sleep', () => t.commandSleep],
   ['wake', () => t.commandWake],
 ] as const;
-
-function problemsOf(err: unknown): Record<string, string> {
-  const byField: Record<string, string> = {};
-  if (err instanceof ApiError) for (const d of err.details) byField[d.path.split('.')[0]] = d.problem;
-  if (Object.keys(byField).length === 0) byField.form = explain(err);
-  return byField;
-}
 
 function MonitorCard({ monitor, admin }: { monitor: Monitor; admin: boolean }) {
   const [screens, setScreens] = useState<Screen[] | null>(null);
@@ -72,7 +65,11 @@ function MonitorCard({ monitor, admin }: { monitor: Monitor; admin: boolean }) {
       setName('');
       await load();
     } catch (err) {
-      setPairProblems(problemsOf(err));
+      setPairProblems(
+        err instanceof ApiError && err.status === 404
+          ? { code: t.pairingNotFound }
+          : fieldProblems(err, ['code', 'name']),
+      );
     }
   };
   const command = async (screen: Screen | null, command: string) => {
@@ -239,7 +236,7 @@ export function MonitorsPage({ session, organization }: { session: Session; orga
       setAddress('');
       await load();
     } catch (err) {
-      setProblems(problemsOf(err));
+      setProblems(fieldProblems(err, ['name']));
     }
   };
 

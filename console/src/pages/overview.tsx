@@ -38,6 +38,7 @@ export function OverviewPage({ session, organization }: { session: Session; orga
       const monitors = await api<Array<{ id: number }>>('GET', `/monitor?organization=${org}`);
       const lists = await Promise.all(monitors.map((m) => api<Screen[]>('GET', `/monitor/${m.id}/screens`)));
       setScreens(lists.flat());
+      setProblem(null);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -46,6 +47,7 @@ export function OverviewPage({ session, organization }: { session: Session; orga
     if (!org) return;
     try {
       setMembers((await api<{ members: unknown[] }>('GET', `/organizations/${org}/members`)).members.length);
+      setProblem(null);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -67,9 +69,19 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   );
   useHubEvent('alarm:created', alarmChanged, loadAlarms);
   useHubEvent('alarm:updated', alarmChanged, loadAlarms);
-  const screensChanged = useCallback(() => void loadScreens(), [loadScreens]);
-  useHubEvent('screen:online', screensChanged, loadScreens);
-  useHubEvent('screen:offline', screensChanged, loadScreens);
+  // A screen's change is applied as it comes; only a screen not known here yet is read (a storm of
+  // reconnecting screens after a restart costs no request each).
+  const screenState = (online: boolean) => (event: { screenId: number }) =>
+    setScreens((list) => {
+      if (list && list.some((s) => s.id === event.screenId))
+        return list.map((s) => (s.id === event.screenId ? { ...s, online } : s));
+      void loadScreens();
+      return list;
+    });
+  const screenOnline = useCallback(screenState(true), [loadScreens]);
+  const screenOffline = useCallback(screenState(false), [loadScreens]);
+  useHubEvent('screen:online', screenOnline, loadScreens);
+  useHubEvent('screen:offline', screenOffline, loadScreens);
   const membersChanged = useCallback(
     (event: { organizationId: number }) => {
       if (event.organizationId === org) void loadMembers();

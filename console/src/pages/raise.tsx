@@ -1,9 +1,9 @@
 // Raising an alarm (AL1): the keyword first, the rest optional; one Idempotency-Key per attempt, so a
 // double tap or a retry after a lost answer raises one alarm, not two.
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api.js';
+import { api } from '../api.js';
 import { t } from '../i18n.js';
-import { Problem, explain } from '../ui.js';
+import { Problem, fieldProblems } from '../ui.js';
 
 const CHANNELS = ['app', 'sms', 'call'] as const;
 
@@ -38,21 +38,11 @@ export function RaiseForm({ organizationId, onRaised }: { organizationId: number
           .filter(Boolean),
         channels,
       };
-      const res = await fetch('/api/v1/alarms', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': attempt },
-        body: JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new ApiError(res.status, json.error, json.message, json.details ?? []);
+      const alarm = await api<{ id: number }>('POST', '/alarms', body, { headers: { 'Idempotency-Key': attempt } });
       setAttempt(crypto.randomUUID());
-      onRaised(json.id as number);
+      onRaised(alarm.id);
     } catch (err) {
-      const byField: Record<string, string> = {};
-      if (err instanceof ApiError) for (const d of err.details) byField[d.path.split('.')[0]] = d.problem;
-      if (Object.keys(byField).length === 0) byField.form = explain(err);
-      setProblems(byField);
+      setProblems(fieldProblems(err, ['event', 'message', 'address', 'units']));
     } finally {
       setBusy(false);
     }
@@ -91,7 +81,21 @@ export function RaiseForm({ organizationId, onRaised }: { organizationId: number
       <p class="hint">{t.raiseLead}</p>
       <form class="stack" onSubmit={submit} noValidate>
         {field('event', t.event, event, setEvent)}
-        {field('message', t.message, message, setMessage)}
+        <label for="raise-message">{t.message}</label>
+        <textarea
+          id="raise-message"
+          value={message}
+          rows={3}
+          maxLength={10_000}
+          aria-invalid={problems.message ? true : undefined}
+          aria-describedby={problems.message ? 'raise-message-problem' : undefined}
+          onInput={(e) => setMessage((e.target as HTMLTextAreaElement).value)}
+        />
+        {problems.message && (
+          <span id="raise-message-problem" class="field-problem">
+            {problems.message}
+          </span>
+        )}
         {field('address', t.address, address, setAddress)}
         {field('units', t.units, units, setUnits, t.unitsHint)}
         <fieldset class="choices">

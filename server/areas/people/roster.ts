@@ -9,6 +9,9 @@ type Column = (typeof COLUMNS)[number];
 
 const PROBLEM = 'The roster has problems; nothing was imported';
 
+/** Bad numbers named in one answer (as many as the schema's problems: server/http/validation.ts). */
+const MAX_NUMBER_PROBLEMS = 20;
+
 /** A CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
   line: number;
@@ -119,6 +122,7 @@ export function numberProblems(members: unknown, check: (gsm: string) => string)
   const details: ErrorDetail[] = [];
   if (!Array.isArray(members)) return details;
   members.forEach((m, i) => {
+    if (details.length >= MAX_NUMBER_PROBLEMS) return;
     for (const field of ['mobile', 'phone'] as const) {
       const value = (m as Record<string, unknown> | null)?.[field];
       if (typeof value !== 'string') continue;
