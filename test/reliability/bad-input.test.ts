@@ -332,6 +332,12 @@ const DESTRUCTIVE = new Set([
   'AL4',
   'A5',
   'F1',
+  // A member removed or re-roled (his devices and numbers then leave the organization's reach), a
+  // session ended, a passkey removed.
+  'P7',
+  'P8',
+  'P4',
+  'PK4',
 ]);
 
 // IDs count from 1 and UUIDs are what they are: a damaged value that still reads as a number or a
