@@ -56,6 +56,22 @@ async function invite(ctx: Ctx, name: string): Promise<string> {
   return made.body.link;
 }
 
+/** An admin of `org`, invited by its API key, who joined on a phone and confirms every dialog. */
+async function adminJoined(ctx: Ctx, org: OrgFixture, name: string) {
+  const made = await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/invitations', {
+    organizationID: org.orgId,
+    name,
+    role: 'admin',
+  });
+  const joined = await phone(ctx, 'de-DE');
+  joined.page.on('dialog', (dialog) => void dialog.accept());
+  await joined.page.goto(made.body.link);
+  await joined.page.getByRole('button', { name: 'Beitreten' }).click();
+  await joined.page.getByRole('link', { name: 'Weiter' }).click();
+  await joined.page.getByRole('heading', { name: 'Übersicht' }).waitFor({ timeout: WAIT_MS });
+  return joined;
+}
+
 /** axe's serious and critical violations on the page as it is now. */
 async function violations(page: Page, axe: string): Promise<string[]> {
   await page.addScriptTag({ content: axe });
@@ -251,16 +267,7 @@ pages(
       active: true,
     });
     assert.is(device.status, 200, JSON.stringify(device.body));
-    const made = await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/invitations', {
-      organizationID: org.orgId,
-      name: 'Einsatzleiter',
-      role: 'admin',
-    });
-    const { context, page, errors } = await phone(ctx, 'de-DE');
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(made.body.link);
-    await page.getByRole('button', { name: 'Beitreten' }).click();
-    await page.getByRole('link', { name: 'Weiter' }).click();
+    const { context, page, errors } = await adminJoined(ctx, org, 'Einsatzleiter');
     await page.getByRole('link', { name: 'Alarme' }).click();
     await page.getByRole('heading', { name: 'Alarm auslösen' }).waitFor({ timeout: WAIT_MS });
     // Without a keyword: said beside the field, nothing raised.
@@ -311,16 +318,7 @@ pages(
   'an admin creates a monitor, pairs a real /display page by the code it shows, sees it online, identifies it and starts a test alarm',
   async (ctx) => {
     const org = await createOrg(ctx.svc);
-    const made = await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/invitations', {
-      organizationID: org.orgId,
-      name: 'Gerätewart',
-      role: 'admin',
-    });
-    const { context, page, errors } = await phone(ctx, 'de-DE');
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(made.body.link);
-    await page.getByRole('button', { name: 'Beitreten' }).click();
-    await page.getByRole('link', { name: 'Weiter' }).click();
+    const { context, page, errors } = await adminJoined(ctx, org, 'Gerätewart');
     await page.getByRole('link', { name: 'Monitore' }).click();
     await page.getByRole('heading', { name: 'Monitore und Bildschirme' }).waitFor({ timeout: WAIT_MS });
     await page.getByLabel('Name des Monitors').fill('Fahrzeughalle');

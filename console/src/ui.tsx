@@ -47,26 +47,33 @@ export function fieldProblems(err: unknown, fields: string[]): Record<string, st
   return byField;
 }
 
-/** The page's frame: the product's name, the language switch, the content. */
-export function Frame({ title, children }: { title: string; children: ComponentChildren }) {
+/** The same page in the other language. */
+function LanguageLink() {
   const other = lang === 'de' ? 'en' : 'de';
   const switchTo = new URL(location.href);
   switchTo.searchParams.set('lang', other);
+  return (
+    <a
+      class="lang"
+      href={switchTo.toString()}
+      hreflang={other}
+      lang={other}
+      title={other === 'en' ? 'English' : 'Deutsch'}
+    >
+      {other.toUpperCase()}
+    </a>
+  );
+}
+
+/** The page's frame: the product's name, the language switch, the content. */
+export function Frame({ title, children }: { title: string; children: ComponentChildren }) {
   return (
     <div class="frame">
       <header class="bar">
         <span class="brand" aria-hidden="true">
           alarm-hub
         </span>
-        <a
-          class="lang"
-          href={switchTo.toString()}
-          hreflang={other}
-          lang={other}
-          title={other === 'en' ? 'English' : 'Deutsch'}
-        >
-          {other.toUpperCase()}
-        </a>
+        <LanguageLink />
       </header>
       <main class="card">
         <h1>{title}</h1>
@@ -93,9 +100,6 @@ export function Shell({
   organization: Organization | null;
   children: ComponentChildren;
 }) {
-  const other = lang === 'de' ? 'en' : 'de';
-  const switchTo = new URL(location.href);
-  switchTo.searchParams.set('lang', other);
   const link = (page: Page, label: string) => (
     <a
       href={`/console${page === 'overview' ? '' : `/${page}`}${location.search}`}
@@ -117,15 +121,7 @@ export function Shell({
           {link('members', t.navMembers)}
           {link('account', t.navAccount)}
         </nav>
-        <a
-          class="lang"
-          href={switchTo.toString()}
-          hreflang={other}
-          lang={other}
-          title={other === 'en' ? 'English' : 'Deutsch'}
-        >
-          {other.toUpperCase()}
-        </a>
+        <LanguageLink />
       </header>
       <main class="card wide">
         {session.organizations.length > 1 && organization && (
