@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openScreen, WAIT_MS } from './helpers/browser.js';
+import { addPasskeyDevice, launchChromium, openScreen, WAIT_MS } from './helpers/browser.js';
 import { shownCode } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
@@ -93,19 +93,7 @@ async function phone(ctx: Ctx, locale: string) {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
-  // A platform authenticator that holds resident keys and verifies its user, as a phone's does.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyDevice(page);
   return { context, page, errors };
 }
 

@@ -20,7 +20,7 @@ import { loadConfig } from '../server/config.js';
 import { launchDatabase } from '../server/db/launcher.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { startService } from '../server/service.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+import { addPasskeyDevice, CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console/screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -30,18 +30,7 @@ const say = (line: string) => process.stderr.write(`[console-screenshots] ${line
 async function open(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyDevice(page);
   return page;
 }
 

@@ -247,3 +247,22 @@ export function recordSeen(testIds: string[], texts: string[] = []): string {
 export function seenIn(screen: ScreenPage): Promise<Record<string, Seen | undefined>> {
   return screen.page.evaluate(() => (window as unknown as { __seen: Record<string, Seen> }).__seen);
 }
+
+/**
+ * Gives the page's browser a passkey device (Chromium's virtual authenticator, DevTools protocol
+ * WebAuthn): a platform authenticator that holds resident keys and verifies its user, as a phone's does.
+ */
+export async function addPasskeyDevice(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
