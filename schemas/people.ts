@@ -326,3 +326,60 @@ export const PasskeyIdParams = {
   required: ['passkeyId'],
   properties: { passkeyId: { type: 'string', minLength: 1, maxLength: 1024, examples: ['AbC'] } },
 } as const;
+
+// API keys (K1–K3, docs/people.md "API keys"): an organization's keys for its integrations.
+export const ApiKeyParams = {
+  $id: 'ApiKeyParams',
+  type: 'object',
+  required: ['organizationId'],
+  properties: { organizationId: { ...int64Id, examples: [1] }, keyId: { ...int64Id, examples: [12] } },
+} as const;
+
+const apiKey = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'createdAt', 'lastUsedAt', 'revokedAt'],
+  properties: {
+    id: int64Id,
+    name: { type: 'string' },
+    createdAt: dateTimeOut,
+    lastUsedAt: { anyOf: [dateTimeOut, { type: 'null' }], description: 'Recorded at most once a minute' },
+    revokedAt: { anyOf: [dateTimeOut, { type: 'null' }] },
+  },
+} as const;
+const apiKeyExample = {
+  id: 12,
+  name: 'Leitstelle',
+  createdAt: '2026-11-29T14:00:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+};
+
+export const ApiKey = { $id: 'ApiKey', ...apiKey, examples: [apiKeyExample] } as const;
+
+export const ApiKeyList = {
+  $id: 'ApiKeyList',
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiKeys'],
+  properties: { apiKeys: { type: 'array', items: apiKey } },
+  examples: [{ apiKeys: [apiKeyExample] }],
+} as const;
+
+export const ApiKeyBody = {
+  $id: 'ApiKeyBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { ...personName, description: 'What the key is for, e.g. the integration using it' } },
+  examples: [{ name: 'Leitstelle' }],
+} as const;
+
+export const ApiKeyCreated = {
+  $id: 'ApiKeyCreated',
+  type: 'object',
+  additionalProperties: false,
+  required: [...apiKey.required, 'token'],
+  properties: { ...apiKey.properties, token: { type: 'string', description: 'Shown once; only its hash is kept' } },
+  examples: [{ ...apiKeyExample, token: 'ahk_…' }],
+} as const;

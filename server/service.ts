@@ -140,7 +140,7 @@ export async function startService(
     trustProxy: config.trustProxy,
     publicUrl,
     readiness,
-    extraRoutes: [await displayRoutes(config.tileUrl), await consoleRoutes(), homeRoutes()],
+    extraRoutes: [await displayRoutes(config.tileUrl), await consoleRoutes(config.tileUrl), homeRoutes()],
   });
 
   const web = gracefulServer(app.callback(), { shutdownTimeoutMs: config.shutdownTimeoutMs, log });

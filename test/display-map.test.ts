@@ -15,7 +15,7 @@ import {
   type Placement,
   type PlacementInput,
 } from '../display-client/src/placement.js';
-import { fitZoom, project, scaledTiles, TILE, ZOOM_STEP } from '../display-client/src/tiles.js';
+import { fitZoom, project, scaledTiles, TILE, ZOOM_STEP } from '../common/tiles.js';
 
 // Sizes as the browser measures them at 22 px labels: dot with its outline, label box.
 const ALARM: MarkerSize = { dot: 46, labelWidth: 88, labelHeight: 30 };

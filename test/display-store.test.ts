@@ -6,7 +6,7 @@ import type { MonitorView, PatchEvent, SnapshotEvent, SubscribeRequest } from '.
 import { activeAlarms, alarmMemory, isAlarmActive, lastAlarmChange, readAlarm } from '../display-client/src/alarms.js';
 import { DisplayStore, type ChangeCause } from '../display-client/src/store.js';
 import { schemeFor, parseMonitorId } from '../display-client/src/credentials.js';
-import { coveringTiles, fitZoom, project, tileUrl } from '../display-client/src/tiles.js';
+import { coveringTiles, fitZoom, project, tileUrl } from '../common/tiles.js';
 
 const MONITOR_ID = 17;
 const monitor: MonitorView = {

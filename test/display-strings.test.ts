@@ -4,7 +4,7 @@ import { test } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
 import { splitRows, balancedRows } from '../display-client/src/layout.js';
 import { clockText, dateText, elapsedText, languageOf, localeFor, stringsFor } from '../display-client/src/strings.js';
-import { subdomainsOf, tileUrl } from '../display-client/src/tiles.js';
+import { subdomainsOf, tileUrl } from '../common/tiles.js';
 
 test("the language: the monitor's configuration, else the browser's, else English", () => {
   assert.is(languageOf('de', 'en-US'), 'de');

@@ -16,7 +16,7 @@ import {
   type MarkerSize,
   type Placement,
 } from './placement.js';
-import { fitZoom, project, scaledTiles, TILE, tileUrl } from './tiles.js';
+import { fitZoom, project, scaledTiles, TILE, tileUrl } from '../../common/tiles.js';
 
 /** Where and what to draw. */
 export interface MapOptions {

@@ -6,7 +6,7 @@
 // zoom is fractional) at which all of it fits
 // inside the map with a margin; when the station is so close that its label would cover the alarm or
 // the alarm's label, the station's label moves to the left, below or above its dot.
-import { fitZoom, project, ZOOM_STEP, type WorldPoint } from './tiles.js';
+import { fitZoom, project, ZOOM_STEP, type WorldPoint } from '../../common/tiles.js';
 
 /** Where a label stands relative to its dot. */
 export type LabelSide = 'right' | 'left' | 'below' | 'above';

@@ -3,17 +3,18 @@
 // are /console/app.js and /console/app.css.
 import Router from '@koa/router';
 import { buildConsole } from '../../console/build.js';
-import { serveFile, staticFile } from './static-files.js';
+import { serveFile, staticFile, withTileUrl } from './static-files.js';
 
-// Scripts, styles, requests and the hub's socket only from this origin; the page is never framed.
+// Scripts, styles, requests and the hub's socket only from this origin, map tiles from the configured
+// server (TILE_URL, docs/console.md "Maps"); the page is never framed.
 const CSP =
-  "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; " +
+  "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; " +
   "object-src 'none'; frame-ancestors 'none'";
 
 /** Builds the console and returns its router. */
-export async function consoleRoutes(): Promise<Router> {
+export async function consoleRoutes(tileUrl: string): Promise<Router> {
   const built = await buildConsole();
-  const page = serveFile(staticFile(built['index.html'], 'text/html; charset=utf-8'), CSP);
+  const page = serveFile(staticFile(withTileUrl(built['index.html'], tileUrl), 'text/html; charset=utf-8'), CSP);
   const router = new Router();
   router.get('/console/app.js', serveFile(staticFile(built['app.js'], 'application/javascript; charset=utf-8'), CSP));
   router.get('/console/app.css', serveFile(staticFile(built['app.css'], 'text/css; charset=utf-8'), CSP));

@@ -2,19 +2,12 @@
 import Router from '@koa/router';
 import { createHash } from 'node:crypto';
 import { buildDisplayClient } from '../../display-client/build.js';
-import { serveFile, staticFile } from './static-files.js';
-
-// The page's placeholder for the tile server and the page version (display-client/index.html).
-const TILE_PLACEHOLDER = '<meta name="tile-url" content="" />';
+import { serveFile, staticFile, withTileUrl } from './static-files.js';
 
 // Tiles may come from any configured server; everything else only from this origin.
 const CSP =
   "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; " +
   "form-action 'self'; object-src 'none'";
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
 
 /** Builds the display client and returns the router for /display, /display/app.js, /display/app.css. */
 export async function displayRoutes(tileUrl: string): Promise<Router> {
@@ -25,12 +18,7 @@ export async function displayRoutes(tileUrl: string): Promise<Router> {
     .update(built['app.css'])
     .digest('base64url')
     .slice(0, 12);
-  if (!built['index.html'].includes(TILE_PLACEHOLDER))
-    throw new Error(`display-client/index.html lacks ${TILE_PLACEHOLDER}: the page could not name its tiles`);
-  const page = built['index.html'].replace(
-    TILE_PLACEHOLDER,
-    `<meta name="tile-url" content="${escapeAttribute(tileUrl)}" />\n    <meta name="page-version" content="${pageVersion}" />`,
-  );
+  const page = withTileUrl(built['index.html'], tileUrl, `\n    <meta name="page-version" content="${pageVersion}" />`);
   const html = staticFile(page, 'text/html; charset=utf-8');
   const router = new Router();
   router.get('/display', serveFile(html, CSP));

@@ -31,3 +31,18 @@ export function serveFile(file: StaticFile, csp: string) {
     ctx.body = file.body;
   };
 }
+
+/** `value` safe inside a double-quoted HTML attribute. */
+export function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+// The pages' placeholder for the tile server (display-client/index.html, console/index.html).
+export const TILE_PLACEHOLDER = '<meta name="tile-url" content="" />';
+
+/** The page with the tile server named in its placeholder (an error when the page lacks it). */
+export function withTileUrl(page: string, tileUrl: string, extra = ''): string {
+  if (!page.includes(TILE_PLACEHOLDER))
+    throw new Error(`a page lacks ${TILE_PLACEHOLDER}: it could not name its tiles`);
+  return page.replace(TILE_PLACEHOLDER, `<meta name="tile-url" content="${escapeAttribute(tileUrl)}" />${extra}`);
+}

@@ -328,6 +328,8 @@ export function parameterValue(op: DocOperation, name: string, w: World): string
       return String(w.alarm);
     case 'templateId':
       return String(w.template);
+    case 'keyId':
+      return String(w.org.apiKeyId);
     case 'organization':
     case 'organization_id':
     case 'organizationID':

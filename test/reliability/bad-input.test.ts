@@ -338,6 +338,8 @@ const DESTRUCTIVE = new Set([
   'P8',
   'P4',
   'PK4',
+  // An API key revoked (the world's own).
+  'K3',
 ]);
 
 // IDs count from 1 and UUIDs are what they are: a damaged value that still reads as a number or a

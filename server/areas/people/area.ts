@@ -1,14 +1,15 @@
 // People (P1–P9, docs/people.md): invitations and sign-in links, sessions in a cookie, members and the
-// roster import. Its collections are identity's (server/identity/): it adds none of its own.
+// roster import; and the organization's API keys (K1–K3). Its collections are identity's (server/identity/): it adds none of its own.
 import * as schemas from '../../../schemas/people.js';
 import { defineArea } from '../area.js';
+import { apiKeyOperations, ApiKeys } from './api-keys.js';
 import { PeopleCommands } from './commands.js';
 import { passkeyOperations } from './passkey-routes.js';
 import { peopleOperations } from './routes.js';
 
 declare module '../area.js' {
   interface AreaParts {
-    people: PeopleCommands;
+    people: { people: PeopleCommands; keys: ApiKeys };
   }
 }
 
@@ -25,7 +26,11 @@ export const peopleArea = defineArea({
       const removed = await people.people.sweep();
       if (Object.values(removed).some((n) => n > 0)) log.info(removed, 'people: expired codes and sessions removed');
     });
-    return people;
+    return { people, keys: new ApiKeys(db, events) };
   },
-  operations: (people) => [...peopleOperations(people), ...passkeyOperations(people)],
+  operations: ({ people, keys }) => [
+    ...peopleOperations(people),
+    ...passkeyOperations(people),
+    ...apiKeyOperations(keys),
+  ],
 });
