@@ -202,6 +202,8 @@ export interface WaterChangedEvent {
 export interface ServerToClientEvents {
   'monitor:snapshot': (event: SnapshotEvent) => void;
   'monitor:patch': (event: PatchEvent) => void;
+  /** To the organization's room: a monitor was made (M3); the staff's pages list it. */
+  'monitor:created': (event: { monitor: MonitorView }) => void;
   'monitor:updated': (event: UpdatedEvent) => void;
   'monitor:deleted': (event: DeletedEvent) => void;
   'monitor:test-alarm': (event: TestAlarmEvent) => void;

@@ -14,6 +14,7 @@ import type {
 /** A monitor's changes (monitor-live.ts): its data to its screens in version order, its configuration to its rooms. */
 export interface MonitorEvents {
   dataWritten(event: PatchEvent, organizationId: number): void;
+  monitorCreated(monitor: MonitorView): void;
   monitorUpdated(monitor: MonitorView, revision: number): void;
   monitorDeleted(monitorId: number, organizationId: number): void;
 }

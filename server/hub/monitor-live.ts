@@ -134,6 +134,10 @@ export class MonitorLive implements MonitorEvents {
     this.deliver(event);
   }
 
+  monitorCreated(monitor: MonitorView): void {
+    this.io.to(rooms.organization(monitor.organizationID)).emit('monitor:created', { monitor });
+  }
+
   monitorUpdated(monitor: MonitorView, revision: number): void {
     this.announceChange(monitor.id);
     this.io

@@ -95,7 +95,9 @@ export class MonitorCommands {
       configurationStandby: input.configurationStandby ?? {},
       standbyDelay: input.standbyDelay ?? 0,
     };
-    return presentMonitor(await this.store.create(input.organizationID, config));
+    const view = presentMonitor(await this.store.create(input.organizationID, config));
+    this.events.monitorCreated(view);
+    return view;
   }
 
   /** M2: replaces the given fields of a monitor; it cannot move to another organization. */
