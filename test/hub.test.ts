@@ -150,29 +150,32 @@ hub('a member reads through his personal token; a member of another organization
   assert.ok('error' in (await outsider.subscribe(id)));
 });
 
-hub("M3 sends monitor:created to the organization's room, M2 monitor:updated and M5 monitor:deleted to the monitor's screens", async (ctx) => {
-  const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
-  ctx.screens.push(screen);
-  const stranger = await connectScreen(ctx.service.url, ctx.b.apiKey);
-  ctx.screens.push(stranger);
-  const id = await newMonitor(ctx, ctx.a);
-  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:created'), WAIT_MS, 'monitor:created');
-  assert.is(screen.events.find((e) => e.name === 'monitor:created')!.payload.monitor.id, id);
-  await screen.subscribe(id);
-  const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
-  await api.put('/api/v1/monitor', { id, name: 'Wache Süd', standbyDelay: 45 });
-  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:updated'), WAIT_MS, 'monitor:updated');
-  const updated = screen.events.find((e) => e.name === 'monitor:updated')!.payload;
-  assert.is(updated.monitor.name, 'Wache Süd');
-  assert.is(updated.monitor.standbyDelay, 45);
-  await api.delete(`/api/v1/monitor/${id}`);
-  await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:deleted'), WAIT_MS, 'monitor:deleted');
-  assert.equal(screen.events.find((e) => e.name === 'monitor:deleted')!.payload, { monitorId: id });
-  assert.not.ok(
-    stranger.events.some((e) => e.name.startsWith('monitor:')),
-    "another organization's socket hears nothing of A's monitors",
-  );
-});
+hub(
+  "M3 sends monitor:created to the organization's room, M2 monitor:updated and M5 monitor:deleted to the monitor's screens",
+  async (ctx) => {
+    const screen = await connectScreen(ctx.service.url, ctx.a.apiKey);
+    ctx.screens.push(screen);
+    const stranger = await connectScreen(ctx.service.url, ctx.b.apiKey);
+    ctx.screens.push(stranger);
+    const id = await newMonitor(ctx, ctx.a);
+    await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:created'), WAIT_MS, 'monitor:created');
+    assert.is(screen.events.find((e) => e.name === 'monitor:created')!.payload.monitor.id, id);
+    await screen.subscribe(id);
+    const api = client(ctx.service.url, { apiKey: ctx.a.apiKey });
+    await api.put('/api/v1/monitor', { id, name: 'Wache Süd', standbyDelay: 45 });
+    await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:updated'), WAIT_MS, 'monitor:updated');
+    const updated = screen.events.find((e) => e.name === 'monitor:updated')!.payload;
+    assert.is(updated.monitor.name, 'Wache Süd');
+    assert.is(updated.monitor.standbyDelay, 45);
+    await api.delete(`/api/v1/monitor/${id}`);
+    await screen.waitFor(() => screen.events.some((e) => e.name === 'monitor:deleted'), WAIT_MS, 'monitor:deleted');
+    assert.equal(screen.events.find((e) => e.name === 'monitor:deleted')!.payload, { monitorId: id });
+    assert.not.ok(
+      stranger.events.some((e) => e.name.startsWith('monitor:')),
+      "another organization's socket hears nothing of A's monitors",
+    );
+  },
+);
 
 hub('a token revoked while connected disconnects its screens, and reconnecting is refused', async (ctx) => {
   const org = await createOrg(ctx.service);
