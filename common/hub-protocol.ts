@@ -217,6 +217,8 @@ export interface ServerToClientEvents {
   'journal:changed': (event: JournalChangedEvent) => void;
   /** To the organization's room: its members changed (docs/people.md "Members"); read P6 again. */
   'members:changed': (event: { organizationId: number }) => void;
+  /** To the organization's room: a member said whether he can come (W2); the new counts. */
+  'availability:changed': (event: { organizationId: number; available: number; unavailable: number }) => void;
   'alarm:created': (event: AlarmEvent) => void;
   'alarm:updated': (event: AlarmEvent) => void;
   /** To the organization's room: a things rule fired for a record. */

@@ -6,6 +6,7 @@ import * as common from '../../schemas/common.js';
 import * as hub from '../../schemas/hub.js';
 import { alarmsArea } from './alarms/area.js';
 import { appArea } from './app/area.js';
+import { availabilityArea } from './availability/area.js';
 import { schemasOf, type Area } from './area.js';
 import { callArea } from './call/area.js';
 import { channelsArea } from './channels/area.js';
@@ -32,6 +33,7 @@ export const areas: readonly Area[] = [
   elsCobraArea,
   thingsArea,
   peopleArea,
+  availabilityArea,
 ];
 
 /** Every schema of the service: the shared ones and the hub's, then each area's. */
