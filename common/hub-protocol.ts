@@ -193,6 +193,16 @@ export interface WaterNearbyResult {
   sources: WaterSourceView[];
 }
 
+/** How many of an organization's members can come (W3's counts; docs/people.md "Availability"). */
+export interface AvailabilityCounts {
+  organizationId: number;
+  available: number;
+  unavailable: number;
+  unknown: number;
+  /** When the next member's `until` passes: the counts change then without an event. */
+  nextChangeAt: string | null;
+}
+
 /** Records of a water sources entity changed in these grid cells (null: anywhere). */
 export interface WaterChangedEvent {
   entityId: string;
@@ -217,10 +227,12 @@ export interface ServerToClientEvents {
   'journal:changed': (event: JournalChangedEvent) => void;
   /** To the organization's room: its members changed (docs/people.md "Members"); read P6 again. */
   'members:changed': (event: { organizationId: number }) => void;
-  /** To the organization's room: a member said whether he can come (W2); the new counts. */
-  'availability:changed': (event: { organizationId: number; available: number; unavailable: number }) => void;
+  /** To the organization's room and the walls that show it: a member said whether he can come (W2). */
+  'availability:changed': (event: AvailabilityCounts) => void;
   'alarm:created': (event: AlarmEvent) => void;
   'alarm:updated': (event: AlarmEvent) => void;
+  /** To the organization's room: an entity or its records changed (T2, T4, T6, T7, T9); read it again. */
+  'things:changed': (event: { organizationId: number; entityId: string }) => void;
   /** To the organization's room: a things rule fired for a record. */
   'things:rule-triggered': (event: RuleTriggeredEvent) => void;
   /** To screens that asked for water sources of the entity: look again if one of your cells changed. */
@@ -233,6 +245,8 @@ export interface ClientToServerEvents {
   'screen:report': (report: ScreenReportEvent) => void;
   'screen:power': (power: ScreenPowerEvent) => void;
   'water:nearby': (request: WaterNearbyRequest, ack: (answer: Ack<WaterNearbyResult>) => void) => void;
+  /** A wall showing its members' availability (configurationStandby.showAvailability) asks and follows it. */
+  'availability:watch': (request: { monitorId: number }, ack: (answer: Ack<AvailabilityCounts>) => void) => void;
 }
 
 /** Credential schemes of the handshake's `auth.scheme`. */
@@ -254,6 +268,8 @@ export const rooms = {
   agents: (id: number) => `screen-agents:${id}`,
   /** Sockets shown water sources of a things entity. */
   water: (entityId: string) => `water:${entityId}`,
+  /** Walls that show the organization's availability (screens join no organization room). */
+  availability: (organizationId: number) => `availability:${organizationId}`,
 };
 
 /** The alarm a things rule with the action `alarm` produced from a record. */

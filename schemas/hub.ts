@@ -19,6 +19,15 @@ export const HubUnsubscribe = {
   examples: [{ monitorId: 3 }],
 } as const;
 
+export const HubAvailabilityWatch = {
+  $id: 'HubAvailabilityWatch',
+  type: 'object',
+  additionalProperties: false,
+  required: ['monitorId'],
+  properties: { monitorId: int64Id },
+  examples: [{ monitorId: 3 }],
+} as const;
+
 export const HubWaterNearby = {
   $id: 'HubWaterNearby',
   type: 'object',

@@ -111,8 +111,9 @@ export async function startService(
       })),
   });
   const { parts, operations } = built;
-  const { monitor, screens, things } = parts;
-  if (!live || !monitor || !screens || !things) throw new Error('the monitor, screens and things areas must be built');
+  const { monitor, screens, things, availability } = parts;
+  if (!live || !monitor || !screens || !things || !availability)
+    throw new Error('the monitor, screens, things and availability areas must be built');
   const monitorLive = live;
   scheduler.every('monitor-resync', config.hubResyncMs, () => monitorLive.resyncPass());
 
@@ -151,6 +152,7 @@ export async function startService(
     screens: screens.screens,
     health: screens.health,
     water: things.water,
+    availability,
     scheduler,
     screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator,

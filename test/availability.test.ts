@@ -63,6 +63,8 @@ availability('a member says he can come; the counts and his room say so', async 
       organizationId: ctx.org.orgId,
       available: 1,
       unavailable: 0,
+      unknown: 1,
+      nextChangeAt: null,
     });
     const after = (await summary(ctx)).body;
     assert.equal([after.available, after.unavailable, after.unknown], [1, 0, 1]);

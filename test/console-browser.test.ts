@@ -342,4 +342,79 @@ pages(
   },
 );
 
+pages(
+  'an admin places the station on the map and keeps its other settings; a monitor made elsewhere appears live; API keys made and revoked',
+  async (ctx) => {
+    const org = await createOrg(ctx.svc);
+    const key = client(ctx.svc.url, { apiKey: org.apiKey });
+    const made = await key.post('/api/v1/monitor', {
+      name: 'Wache Nord',
+      organizationID: org.orgId,
+      configuration: { address: 'Hauptstraße 12', gong: false },
+    });
+    const { context, page, errors } = await adminJoined(ctx, org, 'Wehrführer');
+    await page.getByRole('link', { name: 'Monitore' }).click();
+    await page.getByRole('button', { name: 'Wache Nord bearbeiten' }).click();
+    // Typed coordinates move the map there; a tap on the map then picks a place near them.
+    await page.getByLabel('Breitengrad').fill('50,7766');
+    await page.getByLabel('Längengrad').fill('6.0834');
+    const map = page.getByRole('group', { name: 'Karte: Position von Wache Nord wählen' });
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2 + 40, box.y + box.height / 2 - 30);
+    const picked = [
+      Number(await page.getByLabel('Breitengrad').inputValue()),
+      Number(await page.getByLabel('Längengrad').inputValue()),
+    ];
+    assert.ok(picked[0] > 50.7766 && picked[0] < 50.79 && picked[1] > 6.0834 && picked[1] < 6.1, `picked ${picked}`);
+    assert.equal(await violations(page, ctx.axe), [], 'the monitor form with its map');
+    assert.ok(await fits(page), 'the form with its map fits 360 px');
+    await page.getByLabel('Längengrad').fill('200');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText('Eine Zahl von −180 bis 180, z. B. 6.0834').waitFor({ timeout: WAIT_MS });
+    await page.getByLabel('Längengrad').fill(String(picked[1]));
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByRole('button', { name: 'Wache Nord bearbeiten' }).waitFor({ timeout: WAIT_MS });
+    const saved = (await key.get(`/api/v1/monitor/${made.body.id}`)).body.configuration;
+    assert.equal(saved, { address: 'Hauptstraße 12', gong: false, latitude: picked[0], longitude: picked[1] });
+
+    // Made by the API key elsewhere: listed without a reload.
+    await key.post('/api/v1/monitor', { name: 'Gerätehaus Süd', organizationID: org.orgId });
+    await page.getByRole('heading', { name: 'Gerätehaus Süd' }).waitFor({ timeout: WAIT_MS });
+
+    await page.getByRole('link', { name: 'API-Schlüssel' }).click();
+    await page.getByRole('button', { name: 'Schlüssel erzeugen' }).click();
+    await page.getByText('Bitte einen Namen in einer Zeile, höchstens 100 Zeichen.').waitFor({ timeout: WAIT_MS });
+    await page.getByLabel('Wofür ist er?').fill('Leitstelle');
+    await page.getByRole('button', { name: 'Schlüssel erzeugen' }).click();
+    const token = await page.getByLabel('Schlüssel „Leitstelle“').inputValue();
+    assert.is(
+      (await client(ctx.other.url, { apiKey: token }).get(`/api/v1/monitor?organization=${org.orgId}`)).status,
+      200,
+    );
+    assert.equal(await violations(page, ctx.axe), [], 'the keys page with a new key');
+    assert.ok(await fits(page), 'the keys page fits 360 px');
+    await page.getByRole('button', { name: '„Leitstelle“ widerrufen' }).click();
+    await page.getByText(/widerrufen \d/).waitFor({ timeout: WAIT_MS });
+    assert.is(
+      (await client(ctx.other.url, { apiKey: token }).get(`/api/v1/monitor?organization=${org.orgId}`)).status,
+      401,
+    );
+    assert.equal(errors, []);
+    await context.close();
+
+    // A member has no keys link, and the page says who may.
+    const member = await phone(ctx, 'de-DE');
+    await member.page.goto(await invite(ctx, 'Kim'));
+    await member.page.getByRole('button', { name: 'Beitreten' }).click();
+    await member.page.getByRole('link', { name: 'Weiter' }).click();
+    await member.page.getByRole('heading', { name: 'Übersicht' }).waitFor({ timeout: WAIT_MS });
+    assert.is(await member.page.getByRole('link', { name: 'API-Schlüssel' }).count(), 0);
+    await member.page.goto(`${ctx.base}/console/keys`);
+    await member.page
+      .getByText('Nur die Verwaltung der Organisation sieht und verwaltet ihre API-Schlüssel.')
+      .waitFor({ timeout: WAIT_MS });
+    await member.context.close();
+  },
+);
+
 pages.run();

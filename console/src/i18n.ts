@@ -135,6 +135,13 @@ const de = {
   mainNav: 'Hauptnavigation',
   navMembers: 'Mitglieder',
   navAccount: 'Konto',
+  navChannels: 'Kanäle',
+  navJournal: 'Tagebuch',
+  navThings: 'Objekte',
+  navKeys: 'API-Schlüssel',
+  edit: 'Bearbeiten',
+  alarmJournal: 'Einsatztagebuch dieses Alarms',
+  editMonitor: (name: string) => `${name} bearbeiten`,
   organization: 'Organisation',
   noOrganization: 'Sie gehören noch keiner Organisation an.',
   membersTitle: 'Mitglieder',
@@ -297,6 +304,13 @@ const en: Strings = {
   mainNav: 'Main navigation',
   navMembers: 'Members',
   navAccount: 'Account',
+  navChannels: 'Channels',
+  navJournal: 'Journal',
+  navThings: 'Things',
+  navKeys: 'API keys',
+  edit: 'Edit',
+  alarmJournal: "This alarm's journal",
+  editMonitor: (name: string) => `Edit ${name}`,
   organization: 'Organization',
   noOrganization: 'You do not belong to an organization yet.',
   membersTitle: 'Members',
@@ -336,6 +350,14 @@ export function pickLanguage(search: string, languages: readonly string[]): 'de'
 
 export const lang = pickLanguage(location.search, navigator.languages ?? [navigator.language]);
 export const t: Strings = lang === 'de' ? de : en;
+
+/**
+ * A page's own words, German and English side by side in its file (the shared ones are `t`): the
+ * English must name every German key, so no label is missing in one language.
+ */
+export function words<T extends Record<string, unknown>>(german: T, english: NoInfer<T>): T {
+  return lang === 'de' ? german : english;
+}
 
 /** A time as people read it in the page's language. */
 export function formatTime(iso: string): string {

@@ -1,5 +1,6 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
-// and the signed-in pages under /console (the overview, alarms and one alarm, monitors and screens, members, the account). The server answers every one of these
+// and the signed-in pages under /console (the overview, alarms and one alarm, monitors and screens,
+// members, channels, the journal, things, API keys, the account). The server answers every one of these
 // paths with the same page.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -7,6 +8,10 @@ import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 import { AccountPage } from './pages/account.js';
 import { AlarmPage, AlarmsPage } from './pages/alarms.js';
+import { ChannelsPage } from './pages/channels.js';
+import { JournalPage } from './pages/journal.js';
+import { KeysPage } from './pages/keys.js';
+import { ThingsPage } from './pages/things.js';
 import { JoinPage } from './pages/join.js';
 import { MembersPage } from './pages/members.js';
 import { MonitorsPage } from './pages/monitors.js';
@@ -35,6 +40,10 @@ function SignedIn({ page, alarmId }: { page: Page; alarmId?: number }) {
         <AlarmsPage session={session} organization={organization} />
       );
     if (page === 'members') return <MembersPage session={session} organization={organization} />;
+    if (page === 'channels') return <ChannelsPage session={session} organization={organization} />;
+    if (page === 'journal') return <JournalPage session={session} organization={organization} />;
+    if (page === 'things') return <ThingsPage session={session} organization={organization} />;
+    if (page === 'keys') return <KeysPage session={session} organization={organization} />;
     return <OverviewPage session={session} organization={organization} />;
   }
   if (state === 'signed-out')
@@ -59,7 +68,9 @@ if (join) render(<JoinPage code={join[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
 else {
   const alarm = /^\/console\/alarms\/(\d{1,15})\/?$/.exec(location.pathname);
-  const section = /^\/console\/(alarms|monitors|members|account)(\/|$)/.exec(location.pathname)?.[1];
+  const section = /^\/console\/(alarms|monitors|members|channels|journal|things|keys|account)(\/|$)/.exec(
+    location.pathname,
+  )?.[1];
   const page: Page = (section as Page | undefined) ?? 'overview';
   render(<SignedIn page={page} alarmId={alarm ? Number(alarm[1]) : undefined} />, root);
 }

@@ -84,7 +84,7 @@ export function Frame({ title, children }: { title: string; children: ComponentC
 }
 
 /** The signed-in pages. */
-export type Page = 'overview' | 'alarms' | 'monitors' | 'members' | 'account';
+export type Page = 'overview' | 'alarms' | 'monitors' | 'members' | 'channels' | 'journal' | 'things' | 'keys' | 'account';
 
 /** The signed-in pages' frame: the navigation and, with several organizations, the choice among them. */
 export function Shell({
@@ -119,6 +119,10 @@ export function Shell({
           {link('alarms', t.navAlarms)}
           {link('monitors', t.navMonitors)}
           {link('members', t.navMembers)}
+          {link('channels', t.navChannels)}
+          {link('journal', t.navJournal)}
+          {link('things', t.navThings)}
+          {organization?.role === 'admin' && link('keys', t.navKeys)}
           {link('account', t.navAccount)}
         </nav>
         <LanguageLink />

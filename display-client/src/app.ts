@@ -21,6 +21,7 @@ import { soundBlockedBadge } from './views/badge.js';
 import { banner, type BannerState } from './views/banner.js';
 import { fallbackView } from './views/fallback.js';
 import { renderView } from './views/screen.js';
+import { createAvailabilityWatch } from './availability.js';
 import { createWaterBook } from './water.js';
 import { waterSourcesOf } from '../../common/water-sources.js';
 
@@ -74,6 +75,10 @@ export function startApp(o: AppOptions): App {
   const waters = createWaterBook(
     o.monitorId,
     (request) => connection?.waterNearby(request) ?? Promise.resolve(null),
+    () => render(false),
+  );
+  const availability = createAvailabilityWatch(
+    () => connection?.availabilityWatch(o.monitorId) ?? Promise.resolve(null),
     () => render(false),
   );
   // The monitor's configured language, else the address's ?lang= (a kiosk set up for its station), else the browser's.
@@ -143,6 +148,7 @@ export function startApp(o: AppOptions): App {
     memory = decided.memory;
     shown = decided.view;
     showWaters(decided.view);
+    availability.show(bool(monitor.configurationStandby, 'showAvailability', false));
     remote.sync(isBusy(shown));
     reporter?.shown(store.state.version);
     const t = strings();
@@ -156,6 +162,7 @@ export function startApp(o: AppOptions): App {
       language: language(),
       screen: { width: innerWidth, height: innerHeight },
       waters,
+      availability: availability.counts(),
     });
     if (force || next.key !== renderedKey) {
       try {
@@ -203,8 +210,9 @@ export function startApp(o: AppOptions): App {
     if (!store.stale) setBanner(null);
     // Whatever kept tiles from loading may have gone with the connection: try them again now.
     retryFailedTiles();
-    // The hub forgot this socket's water sources with the old connection.
+    // The hub forgot this socket's water sources and availability with the old connection.
     waters.reconnected();
+    availability.reconnected();
   }
 
   connection = connect(o.token, o.scheme, {
@@ -243,6 +251,7 @@ export function startApp(o: AppOptions): App {
     onCommand: remote.command,
     onTestAlarm,
     onWaterChanged: (event) => waters.changed(event),
+    onAvailabilityChanged: (counts) => availability.changed(counts),
   });
 
   // Four checks a second: the shown seconds never lag the real ones by more than a quarter second,
@@ -261,6 +270,7 @@ export function startApp(o: AppOptions): App {
     remote.stop();
     reporter?.stop();
     waters.stop();
+    availability.stop();
     setBanner(null);
     badge.remove();
     shown = null;

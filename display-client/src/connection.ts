@@ -3,6 +3,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type {
   Ack,
+  AvailabilityCounts,
   AuthScheme,
   ClientToServerEvents,
   MonitorView,
@@ -38,6 +39,7 @@ export interface ConnectionHooks {
   onCommand: (command: ScreenCommandName, ack: (answer: ScreenCommandAck) => void) => void;
   onTestAlarm: (event: TestAlarmEvent) => void;
   onWaterChanged: (event: WaterChangedEvent) => void;
+  onAvailabilityChanged: (counts: AvailabilityCounts) => void;
 }
 
 /** A live hub connection. */
@@ -51,6 +53,8 @@ export interface Connection {
   power: (state: ScreenPowerEvent['state']) => void;
   /** Asks for the water sources near an alarm; null when not connected or no answer in time. */
   waterNearby: (request: WaterNearbyRequest) => Promise<Ack<WaterNearbyResult> | null>;
+  /** Asks for the members' availability and follows it; null when not connected or no answer in time. */
+  availabilityWatch: (monitorId: number) => Promise<Ack<AvailabilityCounts> | null>;
   close: () => void;
 }
 
@@ -127,6 +131,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   socket.on('monitor:deleted', (event) => hooks.onDeleted(event.monitorId));
   socket.on('monitor:test-alarm', hooks.onTestAlarm);
   socket.on('water:changed', hooks.onWaterChanged);
+  socket.on('availability:changed', hooks.onAvailabilityChanged);
   socket.on('screen:command', (event, ack) =>
     hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined),
   );
@@ -142,6 +147,15 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
         socket
           .timeout(ACK_TIMEOUT_MS)
           .emit('water:nearby', request, (err: Error | null, answer: Ack<WaterNearbyResult>) =>
+            resolve(err ? null : answer),
+          );
+      }),
+    availabilityWatch: (monitorId) =>
+      new Promise((resolve) => {
+        if (!socket.connected) return resolve(null);
+        socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emit('availability:watch', { monitorId }, (err: Error | null, answer: Ack<AvailabilityCounts>) =>
             resolve(err ? null : answer),
           );
       }),

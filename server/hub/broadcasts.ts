@@ -3,12 +3,13 @@
 // credentials. Every process receives them through the adapter.
 import type { Logger } from 'pino';
 import type { CredentialCache } from '../identity/credential-cache.js';
-import type { CredentialEvents, OrganizationEvents, ScreenEvents, WaterEvents } from './events.js';
+import type { AvailabilityEvents, CredentialEvents, OrganizationEvents, ScreenEvents, WaterEvents } from './events.js';
 import type { HubServer } from './io.js';
 import type { RedisPair } from './redis.js';
 import { commandScreens } from './screens.js';
 import {
   rooms,
+  type AvailabilityCounts,
   type ScreenCommandName,
   type ServerToClientEvents,
   type TestAlarmEvent,
@@ -19,7 +20,9 @@ import {
 const FORGET_WAIT_MS = 2_000;
 
 /** The hub's broadcasts on one Socket.IO server. */
-export class HubBroadcasts implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents {
+export class HubBroadcasts
+  implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents, AvailabilityEvents
+{
   private readonly testAlarmListeners: Array<(event: TestAlarmEvent) => void> = [];
 
   constructor(
@@ -43,6 +46,13 @@ export class HubBroadcasts implements OrganizationEvents, ScreenEvents, Credenti
     ...args: Parameters<ServerToClientEvents[E]>
   ): void {
     (this.io.to(rooms.organization(organizationId)).emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
+  }
+
+  availabilityChanged(counts: AvailabilityCounts): void {
+    // One emit to both rooms: a socket in both (an API-key wall) hears it once.
+    this.io
+      .to([rooms.organization(counts.organizationId), rooms.availability(counts.organizationId)])
+      .emit('availability:changed', counts);
   }
 
   waterChanged(event: WaterChangedEvent): void {

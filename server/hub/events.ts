@@ -3,6 +3,7 @@
 // every process through Redis). Routes never publish. What the hub asks of the areas in turn is in
 // ports.ts.
 import type {
+  AvailabilityCounts,
   MonitorView,
   PatchEvent,
   ScreenCommandName,
@@ -50,6 +51,11 @@ export interface CredentialEvents {
   credentialRevoked(credential: string): Promise<void>;
 }
 
+/** Availability's changes (server/areas/availability/): to the organization's room and its walls. */
+export interface AvailabilityEvents {
+  availabilityChanged(counts: AvailabilityCounts): void;
+}
+
 /** Changes screens showing water sources must hear (server/areas/things/water.ts). */
 export interface WaterEvents {
   /** Tells the screens shown sources of the entity, on every process, which grid cells changed. */
@@ -57,4 +63,4 @@ export interface WaterEvents {
 }
 
 /** Everything the areas publish through the hub itself. */
-export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents & WaterEvents;
+export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents & WaterEvents & AvailabilityEvents;

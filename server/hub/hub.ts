@@ -17,11 +17,12 @@ import type { PublicUrl } from '../http/public-url.js';
 import { checkHandshakes } from './handshake.js';
 import { requireOneRequest, type HubServer, type HubSocket } from './io.js';
 import type { MonitorLive } from './monitor-live.js';
-import type { MonitorSource, ScreenHealthPort, ScreenSource, WaterSource } from './ports.js';
+import type { AvailabilityPort, MonitorSource, ScreenHealthPort, ScreenSource, WaterSource } from './ports.js';
 import { recheckSockets } from './recheck.js';
 import type { RedisPair } from './redis.js';
 import { attachScreen, screensHere } from './screens.js';
 import { handleSubscriptions } from './subscriptions.js';
+import { handleAvailability } from './availability.js';
 import { handleWater } from './water.js';
 import { rooms } from '../../common/hub-protocol.js';
 
@@ -34,6 +35,7 @@ export interface HubDeps {
   health: ScreenHealthPort;
   /** Water sources near an alarm, for screens' maps. */
   water: WaterSource;
+  availability: AvailabilityPort;
   /** Where the hub's periodic jobs run (the health sweep, the credential recheck). */
   scheduler: Scheduler;
   /** A screen silent this long counts as offline (screen:offline to its organization). */
@@ -138,6 +140,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
       log,
     });
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
+    handleAvailability(socket, { validator: deps.validator, availability: deps.availability, log });
   });
 
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (when the

@@ -3,6 +3,7 @@
 // implements these with its own commands (server/areas/monitor/hub-source.ts for monitors).
 import type { Caller } from '../identity/actor.js';
 import type {
+  AvailabilityCounts,
   PatchEvent,
   ScreenReportEvent,
   SnapshotEvent,
@@ -48,6 +49,12 @@ export interface ScreenHealthPort {
   sweep(here: Set<number>): Promise<void>;
   /** Resolves once every write started so far has settled. */
   settled(): Promise<void>;
+}
+
+/** Members' availability for a wall's standby view (the availability area answers). */
+export interface AvailabilityPort {
+  /** The counts of the monitor's organization, when the caller reads the monitor and it shows them. */
+  watch(caller: Caller, monitorId: number): Promise<AvailabilityCounts>;
 }
 
 /** Water sources near an alarm, for screens' maps (the things area answers). */

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { credentialsChanged } from './credential-changes.js';
 import { organizationExists, userExists } from './lookup.js';
-import { identityModels, type MembershipEntry, type Role, type TokenKind } from './models.js';
+import { identityModels, type MembershipEntry, type Role, type Token, type TokenKind } from './models.js';
 import { generateToken, hashToken } from './tokens.js';
 
 /** The identity commands over one database. */
@@ -121,6 +121,26 @@ export class IdentityCommands {
     return { revoked: true };
   }
 
+  /**
+   * An organization's API keys (docs/people.md "API keys"), oldest first. Few keys and a rare request of
+   * an admin: the scan of the tokens by organization is cheap enough here.
+   */
+  async apiKeysOf(organizationId: number) {
+    const docs = await this.models.Token.find({ organizationId, kind: 'apikey' }).lean();
+    return docs.sort((a, b) => a.tokenId - b.tokenId).map(apiKeyView);
+  }
+
+  /**
+   * One of an organization's API keys with the hash it is stored under (for the hub to forget it); another
+   * organization's key, or a token of another kind, is not found.
+   */
+  async apiKeyOf(organizationId: number, keyId: number) {
+    const doc = await this.models.Token.findOne({ tokenId: keyId }).lean();
+    if (!doc || doc.kind !== 'apikey' || doc.organizationId !== organizationId)
+      throw notFound(`API key ${keyId} not found in organization ${organizationId}`);
+    return { key: apiKeyView(doc), hash: doc._id };
+  }
+
   /** Every organization, by ID, with the record limit that applies to it: its own, else `defaultRecordLimit`. */
   async listOrganizations(defaultRecordLimit: number) {
     const docs = await this.models.Organization.find({}).lean();
@@ -228,4 +248,15 @@ export class IdentityCommands {
     await Token.create({ _id: hashToken(token), tokenId: id, ...fields, createdAt: new Date(), revokedAt: null });
     return { id, token };
   }
+}
+
+/** An API key as K1–K3 show it (never its token). */
+function apiKeyView(t: Pick<Token, 'tokenId' | 'name' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) {
+  return {
+    id: t.tokenId,
+    name: t.name,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+    revokedAt: t.revokedAt?.toISOString() ?? null,
+  };
 }

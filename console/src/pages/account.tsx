@@ -1,10 +1,11 @@
-// /console: the signed-in person's account — his organizations and roles, his passkeys, a one-time link
-// to sign in on another device (P5), and signing out (P4).
+// /console/account: the signed-in person's account — his organizations and roles, whether he can come
+// (W2), his passkeys, a one-time link to sign in on another device (P5), and signing out (P4).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Frame, Problem, Shell, explain } from '../ui.js';
+import { AvailabilityForm } from './availability.js';
 import { AddPasskey, PasskeyList, type PasskeyView } from './passkeys.js';
 
 interface Link {
@@ -75,6 +76,7 @@ export function AccountPage({ session, organization }: { session: Session; organ
           ))}
         </ul>
       </section>
+      {organization && <AvailabilityForm organizationId={organization.id} userId={session.user.id} />}
       <section aria-labelledby="keys">
         <h2 id="keys">{t.passkeys}</h2>
         {passkeys === null ? <p aria-busy="true">{t.loading}</p> : <PasskeyList passkeys={passkeys} onChanged={load} />}

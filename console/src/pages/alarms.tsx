@@ -194,6 +194,9 @@ export function AlarmPage({
           </p>
           {alarm.message && <p class="message">{alarm.message}</p>}
           <Counts alarm={alarm} />
+          <p>
+            <a href={`/console/journal/${alarm.id}${location.search}`}>{t.alarmJournal}</a>
+          </p>
           <section aria-labelledby="answers">
             <h2 id="answers">{t.answers}</h2>
             {/* The live region is there from the start, so that the first answer is announced too. */}

@@ -1,11 +1,12 @@
-// /console/members: the organization's members (P6) as the hub says they change, and for admins the
-// ways to invite (P1), import (P9), change roles (P7) and remove (P8).
+// /console/members: the organization's members (P6) and whether each can come (W3), as the hub says
+// they change, and for admins the ways to invite (P1), import (P9), change roles (P7) and remove (P8).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useHubEvent } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
+import { AvailabilityBadge, useAvailability } from './availability.js';
 import { ImportForm } from './import.js';
 import { InviteForm } from './invite.js';
 
@@ -22,6 +23,7 @@ export function MembersPage({ session, organization }: { session: Session; organ
   const [members, setMembers] = useState<Member[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const admin = organization?.role === 'admin';
+  const availability = useAvailability(organization?.id);
 
   const load = useCallback(async () => {
     if (!organization) return;
@@ -82,6 +84,7 @@ export function MembersPage({ session, organization }: { session: Session; organ
                     <strong>
                       {m.name} {m.userId === session.user.id && <span class="meta">{t.you}</span>}
                     </strong>
+                    <AvailabilityBadge said={availability?.members.find((a) => a.userId === m.userId)} />
                     <span class="meta">
                       {m.units.length > 0 && `${t.units}: ${m.units.join(', ')} · `}
                       {t.lastSeen} {m.lastSeenAt ? formatTime(m.lastSeenAt) : t.never}

@@ -6,13 +6,15 @@ import { api, ApiError } from '../api.js';
 import { useHubEvent } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
+import { formatPosition } from '../map.js';
 import { Problem, Shell, explain, fieldProblems } from '../ui.js';
+import { MonitorForm } from './monitor-place.js';
 
 interface Monitor {
   id: number;
   name: string;
   organizationID: number;
-  configuration: { address?: string } & Record<string, unknown>;
+  configuration: { address?: string; latitude?: unknown; longitude?: unknown } & Record<string, unknown>;
 }
 
 interface Screen {
@@ -30,7 +32,8 @@ const COMMANDS = [
   ['wake', () => t.commandWake],
 ] as const;
 
-function MonitorCard({ monitor, admin }: { monitor: Monitor; admin: boolean }) {
+function MonitorCard({ monitor, admin, onChanged }: { monitor: Monitor; admin: boolean; onChanged: () => void }) {
+  const [editing, setEditing] = useState(false);
   const [screens, setScreens] = useState<Screen[] | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -108,8 +111,36 @@ function MonitorCard({ monitor, admin }: { monitor: Monitor; admin: boolean }) {
   const headingId = `monitor-${monitor.id}`;
   return (
     <section class="monitor" aria-labelledby={headingId}>
-      <h2 id={headingId}>{monitor.name}</h2>
-      {monitor.configuration.address && <p class="meta">{monitor.configuration.address}</p>}
+      <div class="row spread">
+        <h2 id={headingId}>{monitor.name}</h2>
+        {admin && !editing && (
+          <button
+            class="button small secondary"
+            type="button"
+            aria-label={t.editMonitor(monitor.name)}
+            onClick={() => setEditing(true)}
+          >
+            {t.edit}
+          </button>
+        )}
+      </div>
+      {editing ? (
+        <MonitorForm
+          organizationId={monitor.organizationID}
+          monitor={monitor}
+          onDone={() => {
+            setEditing(false);
+            onChanged();
+          }}
+        />
+      ) : (
+        <p class="meta">
+          {monitor.configuration.address ?? ''}
+          {typeof monitor.configuration.latitude === 'number' &&
+            typeof monitor.configuration.longitude === 'number' &&
+            ` (${formatPosition(monitor.configuration.latitude, monitor.configuration.longitude)})`}
+        </p>
+      )}
       <Problem text={problem} />
       {notice && (
         <p class="notice" role="status">
@@ -206,9 +237,7 @@ function MonitorCard({ monitor, admin }: { monitor: Monitor; admin: boolean }) {
 export function MonitorsPage({ session, organization }: { session: Session; organization: Organization | null }) {
   const [monitors, setMonitors] = useState<Monitor[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [name, setName] = useState('');
-  const [address, setAddress] = useState('');
-  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [adding, setAdding] = useState(false);
   const admin = organization?.role === 'admin';
   const load = useCallback(async () => {
     if (!organization) return;
@@ -220,25 +249,9 @@ export function MonitorsPage({ session, organization }: { session: Session; orga
   }, [organization?.id]);
   useEffect(() => void load(), [load]);
   const changed = useCallback(() => void load(), [load]);
+  useHubEvent('monitor:created', changed, load);
   useHubEvent('monitor:updated', changed, load);
   useHubEvent('monitor:deleted', changed, load);
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setProblems({});
-    try {
-      await api('POST', '/monitor', {
-        name: name.trim(),
-        organizationID: organization!.id,
-        configuration: address.trim() ? { address: address.trim() } : {},
-      });
-      setName('');
-      setAddress('');
-      await load();
-    } catch (err) {
-      setProblems(fieldProblems(err, ['name']));
-    }
-  };
 
   return (
     <Shell current="monitors" title={t.monitorsTitle} session={session} organization={organization}>
@@ -253,40 +266,24 @@ export function MonitorsPage({ session, organization }: { session: Session; orga
           ) : monitors.length === 0 ? (
             <p class="hint">{t.noMonitors}</p>
           ) : (
-            monitors.map((m) => <MonitorCard key={m.id} monitor={m} admin={admin} />)
+            monitors.map((m) => <MonitorCard key={m.id} monitor={m} admin={admin} onChanged={load} />)
           )}
           {admin && (
             <section aria-labelledby="new-monitor">
               <h2 id="new-monitor">{t.newMonitor}</h2>
-              <form class="stack" onSubmit={create} noValidate>
-                <label for="monitor-name">{t.monitorName}</label>
-                <input
-                  id="monitor-name"
-                  value={name}
-                  maxLength={200}
-                  placeholder={t.monitorNameHint}
-                  aria-invalid={problems.name ? true : undefined}
-                  aria-describedby={problems.name ? 'monitor-name-problem' : undefined}
-                  onInput={(e) => setName((e.target as HTMLInputElement).value)}
+              {adding || monitors?.length === 0 ? (
+                <MonitorForm
+                  organizationId={organization.id}
+                  onDone={() => {
+                    setAdding(false);
+                    void load();
+                  }}
                 />
-                {problems.name && (
-                  <span id="monitor-name-problem" class="field-problem">
-                    {problems.name}
-                  </span>
-                )}
-                <label for="monitor-address">{t.monitorAddress}</label>
-                <input
-                  id="monitor-address"
-                  value={address}
-                  maxLength={500}
-                  autoComplete="street-address"
-                  onInput={(e) => setAddress((e.target as HTMLInputElement).value)}
-                />
-                <Problem text={problems.form ?? null} />
-                <button class="button" type="submit">
+              ) : (
+                <button class="button secondary" type="button" onClick={() => setAdding(true)}>
                   {t.createMonitor}
                 </button>
-              </form>
+              )}
             </section>
           )}
         </>

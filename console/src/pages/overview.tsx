@@ -1,13 +1,32 @@
 // /console: the organization at a glance — the running alarms with their answers, the screens online
-// and offline, the members — each kept live by the hub (alarm:created/updated, screen:online/offline,
-// members:changed) and linking to its page.
+// and offline, the members, the last journal entries — each kept live by the hub (alarm:created/updated,
+// screen:online/offline, members:changed, journal:changed) and linking to its page.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { AlarmView } from '../../../schemas/alarms.js';
 import { api } from '../api.js';
 import { useHubEvent } from '../hub.js';
-import { formatTime, t } from '../i18n.js';
+import { aw, useAvailability } from './availability.js';
+import { formatTime, t, words } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
+import { EntrySummary, withEntry, type JournalEntryView, type JournalView, type Names } from './journal-common.js';
+
+const w = words(
+  {
+    journalTitle: 'Letzte Tagebucheinträge',
+    noEntries: 'Noch keine Einträge im Tagebuch der Organisation.',
+    toJournal: 'Zum Tagebuch',
+  },
+  {
+    journalTitle: 'Latest journal entries',
+    noEntries: "No entries in the organization's journal yet.",
+    toJournal: 'To the journal',
+  },
+);
+
+/** How many of the journal's entries the overview shows. */
+const LATEST = 5;
 
 interface Screen {
   id: number;
@@ -15,9 +34,12 @@ interface Screen {
 }
 
 export function OverviewPage({ session, organization }: { session: Session; organization: Organization | null }) {
+  const availability = useAvailability(organization?.id);
   const [alarms, setAlarms] = useState<AlarmView[] | null>(null);
   const [screens, setScreens] = useState<Screen[] | null>(null);
   const [members, setMembers] = useState<number | null>(null);
+  const [names, setNames] = useState<Names>(new Map());
+  const [latest, setLatest] = useState<JournalEntryView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const org = organization?.id;
   const suffix = location.search;
@@ -46,8 +68,22 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   const loadMembers = useCallback(async () => {
     if (!org) return;
     try {
-      setMembers((await api<{ members: unknown[] }>('GET', `/organizations/${org}/members`)).members.length);
+      const list = (
+        await api<{ members: Array<{ userId: number; name: string }> }>('GET', `/organizations/${org}/members`)
+      ).members;
+      setMembers(list.length);
+      setNames(new Map(list.map((m) => [m.userId, m.name])));
       setProblem(null);
+    } catch (err) {
+      setProblem(explain(err));
+    }
+  }, [org]);
+  // The organization's own journal (J6 with organization_id alone), its newest entries.
+  const loadJournal = useCallback(async () => {
+    if (!org) return;
+    try {
+      const journal = await api<JournalView>('GET', `/journal?organization_id=${org}&limit=${LATEST}`);
+      setLatest(journal.entryList.entries);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -56,7 +92,8 @@ export function OverviewPage({ session, organization }: { session: Session; orga
     void loadAlarms();
     void loadScreens();
     void loadMembers();
-  }, [loadAlarms, loadScreens, loadMembers]);
+    void loadJournal();
+  }, [loadAlarms, loadScreens, loadMembers, loadJournal]);
 
   const alarmChanged = useCallback(
     ({ alarm }: { alarm: AlarmView }) => {
@@ -89,6 +126,21 @@ export function OverviewPage({ session, organization }: { session: Session; orga
     [org, loadMembers],
   );
   useHubEvent('members:changed', membersChanged, loadMembers);
+  // An entry written or deleted goes into the list as it comes; one that does not fit (some were
+  // missed in between) has the list read again.
+  const journalChanged = useCallback(
+    ({ journal, entry }: JournalChangedEvent) => {
+      if (journal.organizationId !== org || journal.eventId !== null || !entry) return;
+      setLatest((list) => {
+        const next = list && withEntry(list, entry);
+        if (next) return next.slice(0, LATEST);
+        void loadJournal();
+        return list;
+      });
+    },
+    [org, loadJournal],
+  );
+  useHubEvent('journal:changed', journalChanged, loadJournal);
 
   const online = (screens ?? []).filter((s) => s.online).length;
   return (
@@ -148,8 +200,36 @@ export function OverviewPage({ session, organization }: { session: Session; orga
               <span class="tile-value" aria-live="polite">
                 {members === null ? t.loading : t.membersCount(members)}
               </span>
+              {availability && (
+                <span class="tile-detail" aria-live="polite" data-testid="availability-counts">
+                  {aw.counts(availability.available, availability.unavailable, availability.unknown)}
+                </span>
+              )}
             </a>
           </div>
+          <section aria-labelledby="latest-journal">
+            <h2 id="latest-journal">{w.journalTitle}</h2>
+            <div aria-live="polite">
+              {latest === null ? (
+                <p aria-busy="true">{t.loading}</p>
+              ) : latest.length === 0 ? (
+                <p class="hint">{w.noEntries}</p>
+              ) : (
+                <ul class="list journal-latest">
+                  {latest.map((e) => (
+                    <li key={e.serialNumber}>
+                      <EntrySummary entry={e} names={names} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <p>
+              <a class="button secondary" href={`/console/journal${suffix}`}>
+                {w.toJournal}
+              </a>
+            </p>
+          </section>
         </>
       )}
     </Shell>

@@ -1,7 +1,7 @@
 // Draws a view decision (decide.ts) as the wall's content, with a key that changes whenever the
 // drawing would: the controller rebuilds only then.
+import type { AvailabilityCounts, MonitorView } from '../../../common/hub-protocol.js';
 import type { MonitorData } from '../../../common/monitor-data.js';
-import type { MonitorView } from '../../../common/hub-protocol.js';
 import type { Alarm } from '../alarms.js';
 import type { ViewDecision } from '../decide.js';
 import { localeFor, type Language, type Strings } from '../strings.js';
@@ -22,6 +22,8 @@ export interface ScreenContext {
   screen: { width: number; height: number };
   /** Water sources near the alarms, when configured (absent: none are shown). */
   waters?: Pick<WaterBook, 'at' | 'key'>;
+  /** How many members can come, when the standby view shows it and the hub has answered. */
+  availability?: AvailabilityCounts | null;
 }
 
 /** A drawable view: its key, the alarms a fallback would name, and the builder. */
@@ -71,8 +73,17 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
   }
   const locale = localeFor(c.language, monitor.configurationStandby.locale);
   return {
-    key: `${base}|${new Date(nowMs).toDateString()}`,
+    key: `${base}|${new Date(nowMs).toDateString()}|${JSON.stringify(c.availability ?? null)}`,
     alarms: [],
-    build: () => standbyView(monitor.configurationStandby, monitor.name, c.data.metaData ?? {}, nowMs, locale, t),
+    build: () =>
+      standbyView(
+        monitor.configurationStandby,
+        monitor.name,
+        c.data.metaData ?? {},
+        nowMs,
+        locale,
+        t,
+        c.availability ?? null,
+      ),
   };
 }

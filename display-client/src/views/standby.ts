@@ -7,7 +7,9 @@
 //   showLatestAlarms  boolean, default true: data.metaData.latestAlarms
 //   latestAlarmsCount 1..20, default 6
 //   showPagers        boolean, default true: data.metaData.pagers.activePager / inactivePager
+//   showAvailability  boolean, default false: how many members can come (the hub's availability:watch)
 //   locale            BCP 47 locale for the date, default: the display's language (de-DE or en-GB)
+import type { AvailabilityCounts } from '../../../common/hub-protocol.js';
 import type { JsonObject } from '../../../common/monitor-data.js';
 import { bool, int, text } from '../config.js';
 import { h } from '../dom.js';
@@ -47,6 +49,27 @@ function pagers(meta: JsonObject, t: Strings): HTMLElement | null {
   );
 }
 
+/** How many members can come; dashes until the hub has answered. */
+function availability(counts: AvailabilityCounts | null, t: Strings): HTMLElement {
+  const tile = (value: number | undefined, kind: string, label: string) =>
+    h(
+      'div',
+      { class: `pager pager--${kind}` },
+      h(
+        'span',
+        { class: 'pager__value', 'data-testid': `availability-${kind}` },
+        value === undefined ? '–' : String(value),
+      ),
+      h('span', { class: 'pager__label' }, label),
+    );
+  return h(
+    'div',
+    { class: 'pagers', 'data-testid': 'standby-availability' },
+    tile(counts?.available, 'active', t.membersAvailable),
+    tile(counts?.unavailable, 'inactive', t.membersUnavailable),
+  );
+}
+
 function latest(meta: JsonObject, count: number, t: Strings): HTMLElement | null {
   const list = Array.isArray(meta.latestAlarms)
     ? meta.latestAlarms.filter((v): v is string => typeof v === 'string')
@@ -60,7 +83,10 @@ function latest(meta: JsonObject, count: number, t: Strings): HTMLElement | null
   );
 }
 
-/** Builds the standby view from configurationStandby and data.metaData; `locale` formats the date. */
+/**
+ * Builds the standby view from configurationStandby and data.metaData; `locale` formats the date,
+ * `counts` are the members' availability when the view shows it.
+ */
 export function standbyView(
   standby: JsonObject,
   monitorName: string,
@@ -68,7 +94,10 @@ export function standbyView(
   nowMs: number,
   locale: string,
   t: Strings,
+  counts: AvailabilityCounts | null = null,
 ): HTMLElement {
+  const pagerTiles = bool(standby, 'showPagers', true) ? pagers(meta, t) : null;
+  const availabilityTiles = bool(standby, 'showAvailability', false) ? availability(counts, t) : null;
   return h(
     'div',
     { class: 'standby', 'data-testid': 'standby' },
@@ -94,7 +123,9 @@ export function standbyView(
       'div',
       { class: 'standby__info' },
       bool(standby, 'showLatestAlarms', true) ? latest(meta, int(standby, 'latestAlarmsCount', 6, 1, 20), t) : null,
-      bool(standby, 'showPagers', true) ? pagers(meta, t) : null,
+      pagerTiles && availabilityTiles
+        ? h('div', { class: 'standby__tiles' }, availabilityTiles, pagerTiles)
+        : (availabilityTiles ?? pagerTiles),
     ),
   );
 }

@@ -18,8 +18,15 @@ export const availabilityArea = defineArea({
   models: [availabilityModels],
   schemas: [schemas],
   build: ({ db, events, need }) =>
-    new AvailabilityCommands(db, events, async (organizationId) =>
-      (await need('people').people.people.members(organizationId)).map((m) => ({ userId: m.userId, name: m.name })),
+    new AvailabilityCommands(
+      db,
+      events,
+      async (organizationId) =>
+        (await need('people').people.people.members(organizationId)).map((m) => ({ userId: m.userId, name: m.name })),
+      async (caller, monitorId) => {
+        const record = await need('monitor').monitors.readable(caller, monitorId);
+        return { organizationID: record.organizationID, configurationStandby: record.config.configurationStandby };
+      },
     ),
   operations: (availability) => availabilityOperations(availability),
 });

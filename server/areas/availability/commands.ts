@@ -1,26 +1,35 @@
 // Availability (W2, W3; docs/people.md "Availability"): a member says whether he can come, until a time
 // or until he changes it; the organization counts who can. Every change goes to the organization's
 // room as `availability:changed` with the new counts.
+import type { AvailabilityCounts } from '../../../common/hub-protocol.js';
 import type { Database } from '../../db/database.js';
-import { forbidden } from '../../errors.js';
-import type { OrganizationEvents } from '../../hub/events.js';
-import type { Actor } from '../../identity/actor.js';
+import { conflict, forbidden } from '../../errors.js';
+import type { AvailabilityEvents } from '../../hub/events.js';
+import type { AvailabilityPort } from '../../hub/ports.js';
+import type { Actor, Caller } from '../../identity/actor.js';
 import { canRead } from '../../identity/policy.js';
 import { availabilityKey, availabilityModels, type AvailabilityDoc } from './models.js';
 
 /** The organization's members by name (P6's list): whose availability counts. */
 export type MemberNames = (organizationId: number) => Promise<Array<{ userId: number; name: string }>>;
 
+/** A monitor as a wall's question needs it: its organization and its standby view's settings. */
+export type WallMonitor = (
+  caller: Caller,
+  monitorId: number,
+) => Promise<{ organizationID: number; configurationStandby: Record<string, unknown> }>;
+
 /** A stored availability that still holds at `now`, else null (not said, or its `until` passed). */
 function holding(doc: AvailabilityDoc | null, now: number): AvailabilityDoc | null {
   return doc && (doc.until === null || doc.until.getTime() > now) ? doc : null;
 }
 
-export class AvailabilityCommands {
+export class AvailabilityCommands implements AvailabilityPort {
   constructor(
     private readonly db: Database,
-    private readonly events: OrganizationEvents,
+    private readonly events: AvailabilityEvents,
     private readonly memberNames: MemberNames,
+    private readonly wallMonitor: WallMonitor,
   ) {}
 
   /** W2: the member's own availability; an `until` already past clears it. */
@@ -42,12 +51,7 @@ export class AvailabilityCommands {
       await Availability.replaceOne({ _id }, doc, { upsert: true });
       view = { userId: actor.userId, organizationId, available: body.available, until, note, changedAt: now };
     }
-    const summary = await this.summary(organizationId);
-    this.events.toOrganization(organizationId, 'availability:changed', {
-      organizationId,
-      available: summary.available,
-      unavailable: summary.unavailable,
-    });
+    this.events.availabilityChanged(countsOf(organizationId, await this.summary(organizationId)));
     return { ...view, until: view.until?.toISOString() ?? null, changedAt: view.changedAt.toISOString() };
   }
 
@@ -55,6 +59,17 @@ export class AvailabilityCommands {
   async list(actor: Actor, organizationId: number) {
     if (!canRead(actor, organizationId)) throw forbidden(`You are not a member of organization ${organizationId}`);
     return this.summary(organizationId);
+  }
+
+  /** A wall's question (the hub's `availability:watch`): only a monitor whose standby view shows it. */
+  async watch(caller: Caller, monitorId: number): Promise<AvailabilityCounts> {
+    const monitor = await this.wallMonitor(caller, monitorId);
+    if (monitor.configurationStandby.showAvailability !== true)
+      throw conflict(
+        'not_configured',
+        'This monitor does not show availability (configurationStandby.showAvailability)',
+      );
+    return countsOf(monitor.organizationID, await this.summary(monitor.organizationID));
   }
 
   private async summary(organizationId: number) {
@@ -89,4 +104,17 @@ export class AvailabilityCommands {
       members: listed,
     };
   }
+}
+
+function countsOf(
+  organizationId: number,
+  s: { available: number; unavailable: number; unknown: number; nextChangeAt: string | null },
+): AvailabilityCounts {
+  return {
+    organizationId,
+    available: s.available,
+    unavailable: s.unavailable,
+    unknown: s.unknown,
+    nextChangeAt: s.nextChangeAt,
+  };
 }

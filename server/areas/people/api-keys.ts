@@ -3,23 +3,12 @@
 // revoke keys would let a leaked one keep itself alive or lock the station out.
 import { ApiKey, ApiKeyBody, ApiKeyCreated, ApiKeyList, ApiKeyParams } from '../../../schemas/people.js';
 import type { Database } from '../../db/database.js';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden } from '../../errors.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { CredentialEvents } from '../../hub/events.js';
 import type { Actor } from '../../identity/actor.js';
 import { IdentityCommands } from '../../identity/commands.js';
-import { identityModels, type Token } from '../../identity/models.js';
 import { canConfigure } from '../../identity/policy.js';
-
-function view(t: Pick<Token, 'tokenId' | 'name' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) {
-  return {
-    id: t.tokenId,
-    name: t.name,
-    createdAt: t.createdAt.toISOString(),
-    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
-    revokedAt: t.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /** The API keys' commands. */
 export class ApiKeys {
@@ -36,26 +25,24 @@ export class ApiKeys {
   async list(actor: Actor, organizationId: number) {
     if (!canConfigure(actor, organizationId))
       throw forbidden(`Only admins of organization ${organizationId} see its API keys`);
-    // Few keys per organization and a rare request: the scan of the tokens is cheap enough here.
-    const keys = await identityModels(this.db).Token.find({ organizationId, kind: 'apikey' }).lean();
-    return { apiKeys: keys.sort((a, b) => a.tokenId - b.tokenId).map(view) };
+    return { apiKeys: await this.identity.apiKeysOf(organizationId) };
   }
 
   /** K2: a new key, its token shown once. */
   async create(actor: Actor, organizationId: number, name: string) {
     this.inPerson(actor, organizationId);
     const made = await this.identity.createApiKey(organizationId, name.trim());
-    const doc = await this.key(organizationId, made.id);
-    return { ...view(doc), token: made.token };
+    const { key } = await this.identity.apiKeyOf(organizationId, made.id);
+    return { ...key, token: made.token };
   }
 
   /** K3: revokes a key on every process at once; its sockets close. Revoking twice answers the same. */
   async revoke(actor: Actor, organizationId: number, keyId: number) {
     this.inPerson(actor, organizationId);
-    const doc = await this.key(organizationId, keyId);
+    const { hash } = await this.identity.apiKeyOf(organizationId, keyId);
     await this.identity.revokeToken(keyId);
-    await this.events.credentialRevoked(doc._id);
-    return view(await this.key(organizationId, keyId));
+    await this.events.credentialRevoked(hash);
+    return (await this.identity.apiKeyOf(organizationId, keyId)).key;
   }
 
   private inPerson(actor: Actor, organizationId: number) {
@@ -63,14 +50,6 @@ export class ApiKeys {
       throw forbidden('API keys are created and revoked by an admin in person (the console or the admin command)');
     if (!canConfigure(actor, organizationId))
       throw forbidden(`Only admins of organization ${organizationId} manage its API keys`);
-  }
-
-  /** The organization's key; another organization's, or another kind of token, is not found. */
-  private async key(organizationId: number, keyId: number) {
-    const doc = await identityModels(this.db).Token.findOne({ tokenId: keyId }).lean();
-    if (!doc || doc.kind !== 'apikey' || doc.organizationId !== organizationId)
-      throw notFound(`API key ${keyId} not found in organization ${organizationId}`);
-    return doc;
   }
 }
 

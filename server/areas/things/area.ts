@@ -72,7 +72,7 @@ export const thingsArea = defineArea({
     const positions = new PositionIndex(thingsModels(db).ThingPositionIndex, db.system.Lock, recordStore);
     const effects = new RecordEffects(positions, runner, events, log);
     return {
-      entities: new EntityCommands(db, recordStore, sets),
+      entities: new EntityCommands(db, recordStore, sets, events),
       records: new RecordCommands(db, recordStore, slots, effects),
       bulk: new BulkCommands(db, recordStore, slots, effects),
       rules: new RuleCommands(db, sets),

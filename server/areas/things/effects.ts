@@ -1,10 +1,10 @@
 // What comes before and after every record command's write (T6, T7, T9). Before: the positions the
 // records will have are indexed (positions.ts), and a failure fails the command before it wrote
-// anything. After: deleted and moved records leave their old cells, screens showing water sources in
-// the touched cells are told, and the entity's rules run (rule-engine.ts); the records are written
+// anything. After: the organization's room hears `things:changed`, deleted and moved records leave their
+// old cells, screens showing water sources in the touched cells are told, and the entity's rules run (rule-engine.ts); the records are written
 // already, so a failure there is logged, never the request's.
 import type { Logger } from 'pino';
-import type { WaterEvents } from '../../hub/events.js';
+import type { OrganizationEvents, WaterEvents } from '../../hub/events.js';
 import type { EntityDoc } from './models.js';
 import type { Placement, PositionIndex } from './positions.js';
 import type { ValueMap } from './presenter.js';
@@ -23,7 +23,7 @@ export class RecordEffects {
   constructor(
     private readonly positions: PositionIndex,
     private readonly rules: RuleRunner,
-    private readonly events: WaterEvents,
+    private readonly events: WaterEvents & OrganizationEvents,
     private readonly log: Logger,
   ) {}
 
@@ -35,6 +35,11 @@ export class RecordEffects {
   /** After the write. */
   async run(entity: EntityDoc, changes: RecordChange[]): Promise<void> {
     if (changes.length === 0) return;
+    // The staff's pages read the entity again (docs/hub.md: things:changed names no record or value).
+    this.events.toOrganization(entity.organizationID, 'things:changed', {
+      organizationId: entity.organizationID,
+      entityId: entity._id,
+    });
     try {
       const cells = await this.positions.changed(entity, changes);
       if (cells.length > 0)

@@ -6,6 +6,7 @@ import type { Database } from '../../db/database.js';
 import { withClaimLock } from '../../db/claim-lock.js';
 import { IdIndex } from '../../db/id-index.js';
 import { badRequest, forbidden } from '../../errors.js';
+import type { OrganizationEvents } from '../../hub/events.js';
 import type { Actor } from '../../identity/actor.js';
 import { membersAmong } from '../../identity/lookup.js';
 import { canConfigure, canRead, canReadRecords } from '../../identity/policy.js';
@@ -33,6 +34,7 @@ export class EntityCommands {
     private readonly db: Database,
     private readonly store: RecordStore,
     private readonly rules: RuleSets,
+    private readonly events: OrganizationEvents,
   ) {
     const { ThingEntity, ThingEntityIndex } = thingsModels(db);
     this.byOrganization = new IdIndex(ThingEntityIndex, db.system.Lock, 'entities', async (organizationId) =>
@@ -82,7 +84,16 @@ export class EntityCommands {
     };
     await this.byOrganization.add(doc.organizationID, doc._id);
     await thingsModels(this.db).ThingEntity.create(doc);
+    this.changed(doc);
     return presentEntity(doc, actor, 0);
+  }
+
+  // The staff's pages read the entity again (docs/hub.md: things:changed names no field or value).
+  private changed(doc: { organizationID: number; _id: string }): void {
+    this.events.toOrganization(doc.organizationID, 'things:changed', {
+      organizationId: doc.organizationID,
+      entityId: doc._id,
+    });
   }
 
   /** T3: one entity the actor can read. */
@@ -125,6 +136,7 @@ export class EntityCommands {
     }
     const { _id, ...set } = next;
     await thingsModels(this.db).ThingEntity.updateOne({ _id }, { $set: set });
+    this.changed(next);
     return presentEntity(next, actor, await this.countOf(next));
   }
 
