@@ -1,8 +1,10 @@
 // Takes the screenshots of the staff's pages in docs/console.md, in German: the invitation page, the
 // account after joining with its passkey and a sign-in link (phone, 390×844), the passkey sign-in
-// (desktop, 1280×800), an admin's members page with a fresh invitation's QR code, an alarm followed
-// with two answers and the overview with it running (desktop and phone), and the monitors with a paired screen that has not connected yet
-// (phone), into console/screenshots/{page}-{size}.png.
+// (desktop, 1280×800), an admin's members page with a fresh invitation's QR code and who can come, an
+// alarm followed with two answers and the overview with it running (desktop and phone), the monitors
+// with a paired screen that has not connected yet and a monitor's station on the map (phone), the
+// channels, the journal during the alarm, a thing of hydrants on its map and the API keys (desktop and
+// phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
 //
@@ -124,6 +126,46 @@ async function main(): Promise<void> {
         response,
         answerData: {},
       });
+    // Who can come, said by the members themselves (their personal tokens).
+    const say = async (userId: number, body: Record<string, unknown>) => {
+      const pat = await identity.createPersonalToken(userId, 'Handy');
+      await fetch(`${base}/api/v1/availability`, {
+        method: 'PUT',
+        headers: { 'Personal-Access-Token': pat.token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ organizationID: org.id, ...body }),
+      });
+    };
+    await say(imported.members[0].userId, { available: true });
+    await say(imported.members[1].userId, {
+      available: false,
+      until: new Date(Date.now() + 10 * 3_600_000).toISOString(),
+      note: 'Nachtschicht',
+    });
+    // The alarm's journal, written during the incident by the API key (the dispatch centre's link).
+    const journal = await asKey('GET', `/journal?organization_id=${org.id}&event_id=${alarm.id}`);
+    const category = await asKey('POST', '/journal/categories', {
+      organizationId: org.id,
+      name: 'Lage',
+      description: 'Lagemeldungen',
+    });
+    await asKey('POST', `/journal/${journal.id}/lock`);
+    for (const text of [
+      'Eintreffen HLF 20, Erkundung: Rauch aus Fenster 2. OG, eine Person vermisst.',
+      'Angriffstrupp unter PA zur Menschenrettung über Treppenraum vor.',
+      'DLK 23 in Stellung an der Gebäudevorderseite.',
+    ])
+      await asKey('POST', `/journal/${journal.id}/entries`, { journalId: journal.id, categoryId: category.id, text });
+    await asKey('POST', `/journal/${journal.id}/unlock`);
+    // The organization's journal gets the same lines, for the overview's latest entries.
+    const orgJournal = await asKey('GET', `/journal?organization_id=${org.id}`);
+    await asKey('POST', `/journal/${orgJournal.id}/lock`);
+    await asKey('POST', `/journal/${orgJournal.id}/entries`, {
+      journalId: orgJournal.id,
+      categoryId: category.id,
+      text: 'Einsatz B3 Wohnungsbrand Hauptstraße 40: HLF 20 und DLK 23 ausgerückt.',
+    });
+    await asKey('POST', `/journal/${orgJournal.id}/unlock`);
+
     for (const [page, size] of [
       [phone, 'phone'],
       [await open(browser, DESKTOP), 'desktop'],
@@ -156,6 +198,59 @@ async function main(): Promise<void> {
         .last()
         .waitFor();
       await shot(page, `overview-${size}`, true);
+      await page.goto(`${base}/console/journal/${alarm.id}`);
+      await page.getByText('DLK 23 in Stellung').waitFor();
+      await shot(page, `journal-${size}`, true);
+      await page.goto(`${base}/console/channels`);
+      await page.getByText('Kim Sommer').first().waitFor();
+      await shot(page, `channels-${size}`, true);
+    }
+
+    // A thing of hydrants with three of them on its map.
+    const hydrants = await asKey('POST', '/things/entities', {
+      organizationID: org.id,
+      name: 'Hydranten',
+      icon: '💧',
+      fields: [
+        { name: 'Name', type: 'text' },
+        { name: 'Art', type: 'text' },
+        { name: 'Lage', type: 'coordinates' },
+      ],
+    });
+    const [nameField, kindField, placeField] = hydrants.fields.map((f: { id: string }) => f.id);
+    for (const [name, kind, lat, lon] of [
+      ['H 12', 'Überflurhydrant DN 100', 50.7761, 6.0832],
+      ['H 13', 'Unterflurhydrant DN 80', 50.7769, 6.0851],
+      ['Z 2', 'Zisterne 48 m³', 50.7752, 6.0818],
+    ] as const)
+      await asKey('POST', `/things/entities/${hydrants.id}/records`, {
+        values: [
+          { fieldID: nameField, value: name },
+          { fieldID: kindField, value: kind },
+          { fieldID: placeField, value: `${lat},${lon}` },
+        ],
+      });
+    for (const [page, size] of [
+      [phone, 'phone'],
+      [await open(browser, DESKTOP), 'desktop'],
+    ] as const) {
+      if (size === 'desktop') {
+        const link = await phone.evaluate(() =>
+          fetch('/api/v1/session/link', { method: 'POST' }).then((r) => r.json() as Promise<{ link: string }>),
+        );
+        await page.goto(link.link);
+        await page.getByRole('button', { name: 'Beitreten' }).click();
+        await page.getByRole('link', { name: 'Weiter' }).click();
+        await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+      }
+      await page.goto(`${base}/console/things/${hydrants.id}`);
+      await page.getByRole('cell', { name: 'H 13', exact: true }).waitFor();
+      await shot(page, `things-${size}`, true);
+      await page.goto(`${base}/console/keys`);
+      await page.getByLabel('Wofür ist er?').fill('Leitstelle');
+      await page.getByRole('button', { name: 'Schlüssel erzeugen' }).click();
+      await page.getByRole('status').waitFor();
+      await shot(page, `keys-${size}`, true);
     }
 
     // A monitor with a screen paired by its code (F1, F3) that has not shown anything yet.
@@ -171,6 +266,11 @@ async function main(): Promise<void> {
     await phone.goto(`${base}/console/monitors`);
     await phone.getByText('Halle links').waitFor();
     await shot(phone, 'monitors-phone', true);
+    await phone.getByRole('button', { name: 'Fahrzeughalle bearbeiten' }).click();
+    await phone.getByLabel('Breitengrad').fill('50.7766');
+    await phone.getByLabel('Längengrad').fill('6.0834');
+    await phone.getByRole('group', { name: /^Karte: Position von Fahrzeughalle/ }).scrollIntoViewIfNeeded();
+    await shot(phone, 'monitor-place-phone');
   } finally {
     await browser.close();
     await service.close();
