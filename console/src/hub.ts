@@ -18,7 +18,8 @@ function open(): Hub {
   socket.on('connect_error', (error) => {
     if (error.message === 'unauthorized') {
       socket.close();
-      location.assign(`/signin${location.search}`);
+      // The members' app signs in on its own start page; the console's pages on /signin.
+      location.assign(location.pathname.startsWith('/app') ? `/app${location.search}` : `/signin${location.search}`);
       return;
     }
     // A refusal by the server's middleware ("unavailable" while its database is away) is not retried by

@@ -10,6 +10,7 @@ const PAGES = {
     title: 'alarm-hub',
     lead: 'Alarmierung und Stationsanzeige der Feuerwehr.',
     links: [
+      ['/console', 'Verwaltung', 'Für die Wehrführung: Mitglieder, Alarme, Monitore, Kanäle, Tagebuch, Objekte.'],
       ['/display', 'Stationsanzeige', 'Die Seite für den Bildschirm in der Wache: koppeln oder anmelden.'],
       ['/docs', 'API-Dokumentation', 'Jede Operation der REST-Schnittstelle zum Ausprobieren.'],
       ['/openapi.json', 'OpenAPI-Beschreibung', 'Für Integrationen und Code-Generatoren.'],
@@ -21,6 +22,7 @@ const PAGES = {
     title: 'alarm-hub',
     lead: 'Alarm delivery and station displays for fire and rescue services.',
     links: [
+      ['/console', 'Console', 'For the station admins: members, alarms, monitors, channels, journal, things.'],
       ['/display', 'Station display', "The page for the station's screen: pair it or sign in."],
       ['/docs', 'API documentation', 'Every operation of the REST API, to try out.'],
       ['/openapi.json', 'OpenAPI document', 'For integrations and code generators.'],
