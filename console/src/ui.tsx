@@ -84,7 +84,8 @@ export function Frame({ title, children }: { title: string; children: ComponentC
 }
 
 /** The signed-in pages. */
-export type Page = 'overview' | 'alarms' | 'monitors' | 'members' | 'channels' | 'journal' | 'things' | 'keys' | 'account';
+export type Page =
+  'overview' | 'alarms' | 'monitors' | 'members' | 'channels' | 'journal' | 'things' | 'keys' | 'account';
 
 /** The signed-in pages' frame: the navigation and, with several organizations, the choice among them. */
 export function Shell({
