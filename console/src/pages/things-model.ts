@@ -1,23 +1,13 @@
 // What the things page reads and writes (docs/api.md, T1–T13) and how a value of each field type is shown,
 // typed into a form and sent: values travel as text in the type's format (server/areas/things/fields.ts).
+import { FIELD_TYPES } from '../../../schemas/things.js';
 import { ApiError } from '../api.js';
 import { lang } from '../i18n.js';
 import { explain } from '../ui.js';
 import { w } from './things-words.js';
 
-export const FIELD_TYPES = [
-  'text',
-  'number',
-  'boolean',
-  'date',
-  'datetime',
-  'selection',
-  'coordinates',
-  'address',
-  'url',
-  'email',
-  'phone',
-] as const;
+// The field types are the API's own list (schemas/things.ts): one list for both sides.
+export { FIELD_TYPES };
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface Field {
