@@ -1,4 +1,4 @@
-// JSON Schemas of the app area (A1–A11 and push/delivered); shared shapes are in channels.ts.
+// JSON Schemas of the app area (A1–A11, push/delivered and W1); shared shapes are in channels.ts.
 import type { FromSchema } from 'json-schema-to-ts';
 import { int64Id } from './common.js';
 
@@ -14,7 +14,9 @@ const deviceFields = {
     type: 'string',
     minLength: 1,
     maxLength: 200,
-    description: 'Must contain "android" or "ios" (iPadOS counts as ios), in any case: it chooses FCM or APNs',
+    description:
+      'Must contain "android" or "ios" (iPadOS counts as ios), or the word "web", in any case: it chooses FCM, ' +
+      'APNs or Web Push (a browser, e.g. "Web Chrome 131 Android")',
   },
   ownerID: {
     ...int64Id,
@@ -24,8 +26,10 @@ const deviceFields = {
     type: 'string',
     minLength: 1,
     maxLength: 4096,
-    pattern: '^[A-Za-z0-9_:.-]+$',
-    description: 'FCM registration token, or the APNs device token in hex',
+    description:
+      'FCM registration token (letters, digits and _ : . -), the APNs device token in hex, or for a web device ' +
+      'the JSON of its PushSubscription {"endpoint", "keys": {"p256dh", "auth"}}, whose endpoint must be at a ' +
+      'known push service or an origin in WEB_PUSH_ORIGINS',
   },
   pushTokenDevelopment: { type: 'boolean', description: 'APNs only: the token is for the sandbox' },
 } as const;
@@ -175,6 +179,25 @@ export const SavedResult = {
   required: ['status'],
   properties: { status: { type: 'string', enum: ['saved'] } },
   examples: [{ status: 'saved' }],
+} as const;
+
+export const WebPushKey = {
+  $id: 'WebPushKey',
+  type: 'object',
+  additionalProperties: false,
+  required: ['publicKey'],
+  properties: {
+    publicKey: {
+      type: 'string',
+      description:
+        "The VAPID public key (65 bytes, base64url): the browser's applicationServerKey for PushManager.subscribe",
+    },
+  },
+  examples: [
+    {
+      publicKey: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',
+    },
+  ],
 } as const;
 
 export type DeviceCreateInput = FromSchema<typeof DeviceCreate>;

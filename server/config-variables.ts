@@ -249,6 +249,41 @@ export const VARIABLES = {
     'system CAs only',
   ),
   PUSH_CONFIRM_TTL_SECONDS: integer({ default: 86_400, help: "How long a push's confirmation token can be answered" }),
+  VAPID_PUBLIC_KEY: text<string | undefined>({
+    default: undefined,
+    help:
+      'Web Push (VAPID): the public key, 65 bytes in base64url (`npx web-push generate-vapid-keys`); with ' +
+      "`VAPID_PRIVATE_KEY`, both or none. None: the installation's own pair ([Web Push](docs/members-app.md#web-push))",
+    format: 'vapid-public-key',
+    expect: 'a P-256 public key of 65 bytes (uncompressed point) in base64url (npx web-push generate-vapid-keys)',
+    unset: "the installation's own pair, kept in the database",
+  }),
+  VAPID_PRIVATE_KEY: text<string | undefined>({
+    default: undefined,
+    help: 'Web Push: the private key of `VAPID_PUBLIC_KEY`, 32 bytes in base64url',
+    format: 'vapid-private-key',
+    expect: 'a P-256 private key of 32 bytes in base64url (npx web-push generate-vapid-keys)',
+    secret: true,
+    unset: "the installation's own pair, kept in the database",
+  }),
+  VAPID_SUBJECT: text<string | undefined>({
+    default: undefined,
+    defaultText: '`PUBLIC_URL` when https, else `mailto:alarm-hub@<its host>`',
+    help: 'Web Push: how push services reach the operator (VAPID `sub`), `mailto:` or `https:`; set it when `PUBLIC_URL` is not https',
+    format: 'vapid-subject',
+    expect: 'a mailto: address or an https:// URL (mailto:admin@example.org)',
+    unset: 'PUBLIC_URL when https, else mailto:alarm-hub@<its host>',
+  }),
+  WEB_PUSH_ORIGINS: text<string | undefined>({
+    default: undefined,
+    defaultText: 'empty',
+    help:
+      "Comma-separated origins (`https://push.example.org`; `http://` too, for tests) a web device's subscription " +
+      "may name besides Mozilla's, Google's, Apple's and Microsoft's push services ([Web Push](docs/members-app.md#web-push))",
+    format: 'web-push-origins',
+    expect: 'comma-separated http:// or https:// origins, without path (https://push.example.org)',
+    unset: 'the known push services only',
+  }),
   SMS_GATEWAY_URL: text<string | undefined>({
     default: undefined,
     help:
@@ -280,8 +315,8 @@ export const VARIABLES = {
   GATEWAY_TIMEOUT_MS: millis({
     default: 10_000,
     help:
-      'How long one try of an SMS or call waits for its gateway; a try that times out is retried (at ' +
-      'most 5 tries within about a minute)',
+      'How long one try of an SMS, a call or a web push waits for its gateway or push service; a try that ' +
+      'times out is retried (at most 5 tries within about a minute)',
   }),
   INBOUND_GATEWAY_TOKEN: text<string | undefined>({
     default: undefined,
@@ -346,7 +381,10 @@ export type VariableName = keyof typeof VARIABLES;
 export type Settings = { [K in VariableName]: (typeof VARIABLES)[K]['default'] };
 
 /** Variables that go together: all of them or none. */
-export const GROUPS: VariableName[][] = [['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']];
+export const GROUPS: VariableName[][] = [
+  ['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC'],
+  ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'],
+];
 
 /** README's Configuration table, one row per variable. */
 export function configTable(): string {

@@ -92,6 +92,17 @@ export interface PushConfig {
   extraCaFile: string | undefined;
   /** How long a push's confirmation token can be answered. */
   confirmTtlSeconds: number;
+  /** Web Push (docs/members-app.md "Web Push"). */
+  web: WebPushConfig;
+}
+
+/** Web Push: the VAPID key pair from the environment (null: the installation's own), its subject, extra origins. */
+export interface WebPushConfig {
+  vapid: { publicKey: string; privateKey: string } | null;
+  /** A mailto: or https: URL; unset: PUBLIC_URL when https, else a mailto: at its host. */
+  subject: string | undefined;
+  /** Origins of push services allowed besides the known ones. */
+  origins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -112,6 +123,12 @@ const hostPort = (node: string) => {
 };
 const keyBytes = (key: string) =>
   /^[0-9a-fA-F]{64}$/.test(key) ? 32 : /^[A-Za-z0-9+/_-]{43}=?$/.test(key) ? Buffer.from(key, 'base64').length : 0;
+// Base64url without padding (as browsers and `web-push` write keys) of exactly `length` bytes, or null.
+const base64urlBytes = (text: string, length: number) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.length === length ? bytes : null;
+};
 const FORMATS: Record<string, (value: string) => boolean> = {
   host: (value) => /^[A-Za-z0-9._:%-]+$/.test(value),
   'time-zone': (value) => {
@@ -152,6 +169,29 @@ const FORMATS: Record<string, (value: string) => boolean> = {
     }
   },
   'secrets-key': (value) => keyBytes(value.trim()) === 32,
+  'vapid-public-key': (value) => base64urlBytes(value, 65)?.[0] === 0x04,
+  'vapid-private-key': (value) => base64urlBytes(value, 32) !== null,
+  'vapid-subject': (value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || (url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+$/.test(url.pathname));
+    } catch {
+      return false;
+    }
+  },
+  'web-push-origins': (value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .every((origin) => {
+        try {
+          const url = new URL(origin);
+          return ['http:', 'https:'].includes(url.protocol) && url.origin === origin.replace(/\/$/, '');
+        } catch {
+          return false;
+        }
+      }),
   'secrets-keys': (value) =>
     value
       .split(',')
@@ -268,6 +308,18 @@ export function loadConfig(env: Env = process.env): Config {
         : null,
       extraCaFile: s.PUSH_EXTRA_CA_FILE,
       confirmTtlSeconds: s.PUSH_CONFIRM_TTL_SECONDS,
+      web: {
+        vapid:
+          s.VAPID_PUBLIC_KEY && s.VAPID_PRIVATE_KEY
+            ? { publicKey: s.VAPID_PUBLIC_KEY, privateKey: s.VAPID_PRIVATE_KEY }
+            : null,
+        subject: s.VAPID_SUBJECT,
+        origins: (s.WEB_PUSH_ORIGINS ?? '')
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean)
+          .map((origin) => new URL(origin).origin),
+      },
     },
     alarms: {
       smsGatewayUrl: s.SMS_GATEWAY_URL,

@@ -1,13 +1,17 @@
 // An alarm's push to one device (docs/alarms.md "Delivered"): the outbox's sender for the app channel.
 // The push carries an A11 token tied to the alarm; a token the push service calls dead sets the device
-// inactive. A failed try says whether retrying can help (DeliveryError's `final`).
+// inactive. A failed try says whether retrying can help (DeliveryError's `final`). A web push carries the
+// alarm itself (docs/members-app.md "Web Push"), with its organization's name, read once per alarm.
 import type { Database } from '../../db/database.js';
+import { Recent } from '../../db/recent.js';
 import { AppError } from '../../errors.js';
+import { organizationName } from '../../identity/lookup.js';
 import { DeliveryError } from '../alarms/outbox.js';
 import type { PushConfirmations } from './confirmations.js';
 import type { Devices } from './devices.js';
 import { appModels } from './models.js';
 import type { PushGateways } from './push/gateways.js';
+import type { PushMessage } from './push/types.js';
 
 /** What a push shows of its alarm. */
 export interface PushedAlarm {
@@ -16,19 +20,28 @@ export interface PushedAlarm {
   event: string;
   message: string;
   address: string;
+  startedAt: Date;
 }
 
 /** Sends alarms to devices through their push gateways. */
 export class AlarmPushes {
+  // The organization's name as the alarm's pushes show it, per alarm (its hundreds of pushes read it once).
+  private readonly names: Recent<number, Promise<string>>;
+
   constructor(
     private readonly db: Database,
     private readonly devices: Pick<Devices, 'deactivate'>,
     private readonly confirmations: Pick<PushConfirmations, 'issue' | 'discard'>,
     private readonly gateways: Pick<PushGateways, 'for'>,
-  ) {}
+  ) {
+    this.names = new Recent(100, db.generation);
+  }
 
-  /** Resolves once the device's push gateway took the push; throws DeliveryError otherwise. */
-  async send(deviceId: string, alarm: PushedAlarm): Promise<void> {
+  /**
+   * Resolves once the device's push gateway took the push; throws DeliveryError otherwise. Once `signal`
+   * aborted (the try's limit passed), no push leaves: the retry sends it.
+   */
+  async send(deviceId: string, alarm: PushedAlarm, signal?: AbortSignal): Promise<void> {
     const device = await appModels(this.db).Device.findById(deviceId).lean();
     if (!device?.active) throw new DeliveryError('the device was removed or set inactive', true);
     let gateway;
@@ -37,7 +50,13 @@ export class AlarmPushes {
     } catch (err) {
       throw new DeliveryError((err as Error).message, true);
     }
+    // Read before the token is issued: a failed read is retried like any try (it throws no DeliveryError).
+    const shown = device.platform === 'web' ? await this.shown(alarm) : undefined;
     const confirmToken = await this.confirmations.issue(device, alarm.organizationId, alarm.id);
+    if (signal?.aborted) {
+      await this.confirmations.discard(confirmToken);
+      throw new DeliveryError('the try ran out of time before it was sent');
+    }
     let outcome;
     try {
       outcome = await gateway.send(device, {
@@ -45,6 +64,7 @@ export class AlarmPushes {
         body: alarm.message || alarm.address || alarm.event,
         confirmToken,
         alarmId: alarm.id,
+        ...(shown ? { alarm: shown } : {}),
       });
     } catch (err) {
       await this.confirmations.discard(confirmToken);
@@ -56,5 +76,27 @@ export class AlarmPushes {
       await this.devices.deactivate(device);
       throw new DeliveryError('the push gateway says the device token is no longer valid (device set inactive)', true);
     }
+  }
+
+  // What a web push shows of the alarm.
+  private async shown(alarm: PushedAlarm): Promise<NonNullable<PushMessage['alarm']>> {
+    return {
+      event: alarm.event,
+      message: alarm.message,
+      address: alarm.address,
+      organizationName: await this.organizationName(alarm),
+      startedAt: alarm.startedAt.toISOString(),
+    };
+  }
+
+  private organizationName(alarm: PushedAlarm): Promise<string> {
+    let name = this.names.get(alarm.id);
+    if (!name) {
+      name = organizationName(this.db, alarm.organizationId).then((found) => found ?? '');
+      // A failed read is not kept: the next push reads again (this one's try fails and is retried).
+      name.catch(() => this.names.delete(alarm.id));
+      this.names.set(alarm.id, name);
+    }
+    return name;
   }
 }

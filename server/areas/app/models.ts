@@ -1,9 +1,12 @@
-// Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback.
+// Storage of the app area: devices, the confirmation tokens of pushes and their answers, alarm feedback,
+// and the installation's Web Push (VAPID) key pair.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
+import type { EncryptedSecret } from '../els-cobra/secrets.js';
 import { date, flag, int, intOrNull, opts, rev, text } from '../channels/schema-types.js';
 
-export type Platform = 'android' | 'ios';
+/** The push path of a device: FCM, APNs, or Web Push (docs/members-app.md "Web Push"). */
+export type Platform = 'android' | 'ios' | 'web';
 
 /** A device: _id is its ID as text. */
 export interface DeviceDoc {
@@ -60,8 +63,20 @@ export interface AlarmFeedbackDoc {
   updatedAt: Date;
 }
 
+/**
+ * The installation's VAPID key pair: one document, _id "vapid", inserted by the first process that needs it
+ * (the unique _id decides between racing processes); the private key encrypted with the secrets key.
+ */
+export interface VapidKeyDoc {
+  _id: string;
+  publicKey: string;
+  privateKey: EncryptedSecret;
+  createdAt: Date;
+}
+
 export interface AppModels {
   Device: Model<DeviceDoc>;
+  VapidKey: Model<VapidKeyDoc>;
   PushConfirmation: Model<PushConfirmationDoc>;
   PushAnswer: Model<PushAnswerDoc>;
   AlarmFeedback: Model<AlarmFeedbackDoc>;
@@ -77,7 +92,7 @@ export const appModels = defineModels((conn: Connection): AppModels => {
       name: text,
       nameKey: text,
       os: text,
-      platform: { type: String, required: true, enum: ['android', 'ios'] },
+      platform: { type: String, required: true, enum: ['android', 'ios', 'web'] },
       pushToken: text,
       pushTokenDevelopment: flag,
       active: flag,
@@ -132,8 +147,14 @@ export const appModels = defineModels((conn: Connection): AppModels => {
   );
   feedback.index({ organizationID: 1, alarmID: 1 });
 
+  const vapid = new Schema<VapidKeyDoc>(
+    { _id: String, publicKey: text, privateKey: { type: Schema.Types.Mixed, required: true }, createdAt: date },
+    opts,
+  );
+
   return {
     Device: conn.model<DeviceDoc>('Device', device, 'app_devices'),
+    VapidKey: conn.model<VapidKeyDoc>('VapidKey', vapid, 'app_vapid_keys'),
     PushConfirmation: conn.model<PushConfirmationDoc>('PushConfirmation', confirmation, 'app_push_confirmations'),
     PushAnswer: conn.model<PushAnswerDoc>('PushAnswer', answer, 'app_push_answers'),
     AlarmFeedback: conn.model<AlarmFeedbackDoc>('AlarmFeedback', feedback, 'app_alarm_feedback'),

@@ -1,5 +1,6 @@
 // The app area's operations A1–A11 and push/delivered (docs/api.md "REST API"), compatible with GroupAlarm's
-// 2019 app API. The flag and any-active shapes are the channels' shared ones.
+// 2019 app API, and W1, the Web Push key (docs/members-app.md "Web Push"). The flag and any-active shapes
+// are the channels' shared ones.
 import {
   AnswerData,
   AnswerParams,
@@ -14,6 +15,7 @@ import {
   FeedbackResult,
   SavedResult,
   TestPushResult,
+  WebPushKey,
 } from '../../../schemas/app.js';
 import { DeleteResult, OptionalOrganizationQuery, OwnerQuery } from '../../../schemas/channels.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
@@ -22,10 +24,11 @@ import type { ChannelFlags } from '../channels/flags.js';
 import { flagOperations } from '../channels/flag-routes.js';
 import { ORGANIZATION_ID, OWNER_ID, PAYLOAD, idMessage } from '../channels/messages.js';
 import { TOKEN_INVALID, type PushConfirmations } from './confirmations.js';
-import { presentDevice, type Devices } from './devices.js';
+import { deviceProblems, presentDevice, type Devices } from './devices.js';
 import { FEEDBACK_NOT_SET, type AlarmFeedback } from './feedback.js';
 import type { TestPushes } from './push.js';
 import type { AlarmReplies } from './replies.js';
+import type { VapidKeys } from './vapid.js';
 
 const DEVICE_ID = idMessage('deviceID');
 const SCOPE =
@@ -39,10 +42,19 @@ export interface AppCommands {
   feedback: AlarmFeedback;
   flags: ChannelFlags;
   replies: AlarmReplies;
+  vapid: VapidKeys;
 }
 
 /** The app area's operation declarations. */
-export function appOperations({ devices, confirmations, pushes, feedback, flags, replies }: AppCommands): Operation[] {
+export function appOperations({
+  devices,
+  confirmations,
+  pushes,
+  feedback,
+  flags,
+  replies,
+  vapid,
+}: AppCommands): Operation[] {
   const byId = {
     params: { schema: DeviceIdParams, message: DEVICE_ID },
     query: { schema: OptionalOrganizationQuery, message: DEVICE_ID },
@@ -72,11 +84,14 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags,
       path: '/api/v1/app/device',
       summary: `Create a device for ownerID (${SCOPE}); its name must be new among the owner's devices (409)`,
       description:
-        'os must contain "android" (FCM) or "ios" (APNs, which wants a hex device token); id is ignored. ' +
+        'os must contain "android" (FCM) or "ios" (APNs, which wants a hex device token), or the word "web" ' +
+        '(Web Push: pushToken is the JSON of the PushSubscription, its endpoint at a known push service or an ' +
+        'origin in WEB_PUSH_ORIGINS); id is ignored. ' +
         'A name the owner already uses (compared without case and surrounding spaces) is 409 conflict. ' +
         'Who may: the owner himself, or an admin or the API key of an organization the owner belongs to.',
       query: { schema: OptionalOrganizationQuery, message: ORGANIZATION_ID },
       body: { schema: DeviceCreate, message: PAYLOAD },
+      bodyProblems: (body) => deviceProblems(body, devices.origins),
       response: { status: 200, schema: Device, description: 'The created device with its ID' },
       errors: [400, 403, 409, 413, 415],
       handler: ({ actor, query, body }) => devices.create(actor, query.organization_id, body),
@@ -108,6 +123,7 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags,
         "path's deviceID and ownerID cannot change. A name the owner already uses is 409 conflict. Who may: as A3.",
       ...byId,
       body: { schema: DeviceUpdate, message: PAYLOAD },
+      bodyProblems: (body) => deviceProblems(body, devices.origins),
       response: { status: 200, schema: Device, description: 'The updated device' },
       errors: [400, 403, 404, 409, 413, 415],
       handler: ({ actor, params, query, body }) => devices.update(actor, params.deviceID, query.organization_id, body),
@@ -118,12 +134,13 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags,
       method: 'post',
       path: '/api/v1/app/device/:deviceID/test-push',
       summary:
-        'Send a test push (APNs for ios, FCM for android) with a confirmation token; a dead push token ' +
+        'Send a test push (APNs for ios, FCM for android, Web Push for web) with a confirmation token; a dead push token ' +
         "sets the device inactive (status device_deactivated). 503 push_unavailable when the platform's " +
         'gateway is not configured or unreachable, 502 push_failed when it refuses otherwise',
       description:
         'Sends a test push to the device and answers what the gateway said; its confirmToken is what ' +
-        'push/delivered and A11 take. A push token the gateway reports dead sets the device inactive ' +
+        'push/delivered and A11 take (a web push carries it as answerToken in {"type": "test", ...}). A push ' +
+        'token the gateway reports dead (a web push service: 404 or 410) sets the device inactive ' +
         "(status device_deactivated). 503 push_unavailable (with Retry-After) when the platform's gateway " +
         'is not configured or unreachable, 502 push_failed when it refuses otherwise.',
       ...byId,
@@ -224,6 +241,21 @@ export function appOperations({ devices, confirmations, pushes, feedback, flags,
             .delivered(actor, params.token)
             .then((push) => (push.alarmId ? replies.delivered(push.alarmId, push.deviceId) : undefined)),
         ),
+    }),
+    defineOperation({
+      label: 'W1',
+      operationId: 'getWebPushKey',
+      method: 'get',
+      path: '/api/v1/webpush/key',
+      summary: "The VAPID public key a browser subscribes with (Web Push's applicationServerKey); no credential",
+      description:
+        'The same key on every process of the installation: VAPID_PUBLIC_KEY, or the pair the installation made ' +
+        'on its first need and keeps (docs/members-app.md "Web Push"). A web device registered with A2 carries the ' +
+        'PushSubscription made with it.',
+      public: true,
+      response: { status: 200, schema: WebPushKey, description: 'The VAPID public key' },
+      errors: [],
+      handler: async () => ({ publicKey: (await vapid.get()).publicKey }),
     }),
   ];
 }

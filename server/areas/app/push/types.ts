@@ -1,4 +1,4 @@
-// What the push gateways (APNs, FCM) have in common.
+// What the push gateways (APNs, FCM, Web Push) have in common.
 import { AppError } from '../../../errors.js';
 import type { DeviceDoc } from '../models.js';
 import { pushUnavailable } from './http2.js';
@@ -10,6 +10,15 @@ export interface PushMessage {
   confirmToken: string;
   /** The alarm a push announces (docs/alarms.md); absent for a test push. */
   alarmId?: number;
+  /** What a web push shows of its alarm (docs/members-app.md "Web Push"); APNs and FCM show title and body. */
+  alarm?: {
+    event: string;
+    message: string;
+    address: string;
+    organizationName: string;
+    /** RFC 3339. */
+    startedAt: string;
+  };
 }
 
 /** `dead`: the gateway says the device token will never work again (the device is set inactive). */
