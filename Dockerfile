@@ -12,6 +12,7 @@ COPY common common
 COPY server server
 COPY display-client display-client
 COPY console console
+COPY members-app members-app
 RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim

@@ -98,7 +98,14 @@ export default tseslint.config(
   ...layers(),
   {
     // The screen's code runs in a browser: what it shares with the server lives in common/.
-    files: ['display-client/**/*.ts', 'console/src/**/*.ts', 'console/src/**/*.tsx', 'common/**/*.ts'],
+    files: [
+      'display-client/**/*.ts',
+      'console/src/**/*.ts',
+      'console/src/**/*.tsx',
+      'members-app/src/**/*.ts',
+      'members-app/src/**/*.tsx',
+      'common/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

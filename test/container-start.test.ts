@@ -4,7 +4,7 @@
 // cleanly on SIGTERM; without a writable DATA_DIR it says so in one sentence. No image is built here
 // (no container engine on the build machines): the Dockerfile's layout is read and reproduced.
 //
-// Cost: the service is compiled once per run with tsc and the display and console builds into a temporary
+// Cost: the service is compiled once per run with tsc and the display, console and app builds into a temporary
 // directory (about 15 s on an idle machine); `dist/` of the checkout is not used, as it may be stale.
 // Run as root (as CI does), the service runs as `nobody` through setpriv; run as anyone else, as that
 // user with the application directory made read-only.
@@ -63,6 +63,7 @@ image.before((ctx) => {
   ]);
   build(['--import', 'tsx', 'display-client/build.ts', path.join(ctx.appDir, 'dist/display-client/assets')]);
   build(['--import', 'tsx', 'console/build.ts', path.join(ctx.appDir, 'dist/console/assets')]);
+  build(['--import', 'tsx', 'members-app/build.ts', path.join(ctx.appDir, 'dist/members-app/assets')]);
   fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(ctx.appDir, 'package.json'));
   // A copy (hard links where the file system allows, half a second), not a link into the checkout: the
   // service's user may not reach a checkout in a private directory (a clone in `mktemp -d`, mode 0700).

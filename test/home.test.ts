@@ -30,7 +30,7 @@ home('GET / is a page in German or English leading to /display and /docs; JSON f
   assert.is(json.status, 200);
   assert.equal(
     json.body.links.map((l: { href: string }) => l.href),
-    ['/console', '/display', '/docs', '/openapi.json'],
+    ['/console', '/app', '/display', '/docs', '/openapi.json'],
   );
   const browser = await launchChromium();
   try {

@@ -8,6 +8,7 @@ import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 import { AccountPage } from './pages/account.js';
 import { AlarmPage, AlarmsPage } from './pages/alarms.js';
+import { AnswerPage } from './pages/answer.js';
 import { ChannelsPage } from './pages/channels.js';
 import { JournalPage } from './pages/journal.js';
 import { KeysPage } from './pages/keys.js';
@@ -64,7 +65,10 @@ function SignedIn({ page, alarmId }: { page: Page; alarmId?: number }) {
 document.documentElement.lang = lang;
 const root = document.getElementById('app')!;
 const join = /^\/join\/([A-Za-z0-9_-]{1,200})\/?$/.exec(location.pathname);
+// A member's answer link from his alarm SMS (docs/alarms.md "Answering without the app"): no sign-in.
+const answer = /^\/a\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
 if (join) render(<JoinPage code={join[1]} />, root);
+else if (answer) render(<AnswerPage token={answer[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
 else {
   const alarm = /^\/console\/alarms\/(\d{1,15})\/?$/.exec(location.pathname);

@@ -1,6 +1,7 @@
 // Serves the staff's pages (console/, docs/console.md), built in memory once at boot: /console (and
-// everything under it), /join/<code> and /signin answer with the one page; its script and stylesheet
-// are /console/app.js and /console/app.css.
+// everything under it), /join/<code>, /signin and a member's answer link /a/<token> (docs/alarms.md
+// "Answering without the app") answer with the one page; its script and stylesheet are /console/app.js
+// and /console/app.css.
 import Router from '@koa/router';
 import { buildConsole } from '../../console/build.js';
 import { serveFile, staticFile, withTileUrl } from './static-files.js';
@@ -18,7 +19,7 @@ export async function consoleRoutes(tileUrl: string): Promise<Router> {
   const router = new Router();
   router.get('/console/app.js', serveFile(staticFile(built['app.js'], 'application/javascript; charset=utf-8'), CSP));
   router.get('/console/app.css', serveFile(staticFile(built['app.css'], 'text/css; charset=utf-8'), CSP));
-  // A join link carries its code in the path: with no referrer, no page it leads to learns it.
-  for (const path of ['/console', '/console/{*rest}', '/join/:code', '/signin']) router.get(path, page);
+  // A join or answer link carries its code in the path: with no referrer, no page it leads to learns it.
+  for (const path of ['/console', '/console/{*rest}', '/join/:code', '/signin', '/a/:token']) router.get(path, page);
   return router;
 }

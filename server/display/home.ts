@@ -11,6 +11,7 @@ const PAGES = {
     lead: 'Alarmierung und Stationsanzeige der Feuerwehr.',
     links: [
       ['/console', 'Verwaltung', 'Für die Wehrführung: Mitglieder, Alarme, Monitore, Kanäle, Tagebuch, Objekte.'],
+      ['/app', 'Alarm-App', 'Für Mitglieder: der Alarm auf dem Handy, eine Antwort mit einem Tipp.'],
       ['/display', 'Stationsanzeige', 'Die Seite für den Bildschirm in der Wache: koppeln oder anmelden.'],
       ['/docs', 'API-Dokumentation', 'Jede Operation der REST-Schnittstelle zum Ausprobieren.'],
       ['/openapi.json', 'OpenAPI-Beschreibung', 'Für Integrationen und Code-Generatoren.'],
@@ -23,6 +24,7 @@ const PAGES = {
     lead: 'Alarm delivery and station displays for fire and rescue services.',
     links: [
       ['/console', 'Console', 'For the station admins: members, alarms, monitors, channels, journal, things.'],
+      ['/app', 'Alarm app', 'For members: the alarm on the phone, one tap to answer.'],
       ['/display', 'Station display', "The page for the station's screen: pair it or sign in."],
       ['/docs', 'API documentation', 'Every operation of the REST API, to try out.'],
       ['/openapi.json', 'OpenAPI document', 'For integrations and code generators.'],

@@ -5,13 +5,14 @@ import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 
 export interface StaticFile {
-  body: string;
+  /** Text, or the bytes of an image (the members' app's icons). */
+  body: string | Buffer;
   type: string;
   etag: string;
 }
 
 /** A file as served: its body, media type and an ETag of its content. */
-export function staticFile(body: string, type: string): StaticFile {
+export function staticFile(body: string | Buffer, type: string): StaticFile {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
 }
 

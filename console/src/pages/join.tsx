@@ -1,10 +1,13 @@
 // /join/<code>: an invitation or a sign-in link opened on the person's device (P2), then a passkey for
-// it (PK1, PK2) so that he signs in later without a link.
+// it (PK1, PK2) so that he signs in later without a link, and the way on to the members' alarm app
+// (/app, docs/members-app.md).
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { t, words } from '../i18n.js';
 import { AddPasskey } from './passkeys.js';
 import { Frame, Problem, explain } from '../ui.js';
+
+const jw = words({ toApp: 'Zur Alarm-App' }, { toApp: 'To the alarm app' });
 
 interface Joined {
   user: { id: number; name: string };
@@ -34,6 +37,11 @@ export function JoinPage({ code }: { code: string }) {
       <Frame title={t.joinedTitle(joined.user.name)}>
         <p>{t.joinedLead}</p>
         <AddPasskey onAdded={() => location.assign(`/console${location.search}`)} />
+        <p>
+          <a class="button" href={`/app${location.search}`}>
+            {jw.toApp}
+          </a>
+        </p>
         <p>
           <a class="button secondary" href={`/console${location.search}`}>
             {t.toAccount}

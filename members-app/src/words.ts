@@ -1,0 +1,141 @@
+// The app's own words, German and English side by side (console/src/i18n.ts `words`); the console's
+// shared ones (`t`) and the availability form's (`aw`) are used as they are.
+import { words } from '../../console/src/i18n.js';
+
+export const w = words(
+  {
+    appName: 'Alarm',
+    tabs: 'App-Bereiche',
+    tabAlarm: 'Alarm',
+    tabHistory: 'Einsätze',
+    tabAvailability: 'Verfügbar',
+    tabMore: 'Mehr',
+    noAlarm: 'Kein laufender Alarm',
+    noAlarmLead: 'Bei einem Alarm meldet sich dieses Handy, und hier steht, was los ist.',
+    running: 'Laufende Alarme',
+    lastAlarms: 'Letzte Einsätze',
+    allAlarms: 'Alle Einsätze',
+    historyTitle: 'Einsätze',
+    noAlarms: 'Noch keine Einsätze.',
+    ago: (minutes: number) =>
+      minutes < 1
+        ? 'gerade eben'
+        : minutes < 60
+          ? `vor ${minutes} Min.`
+          : `vor ${Math.floor(minutes / 60)} Std. ${minutes % 60} Min.`,
+    raisedAt: (time: string) => `Alarm ${time}`,
+    endedAt: (time: string) => `Beendet ${time}`,
+    ended: 'Beendet',
+    alarmHeading: 'Einsatz',
+    mapLabel: (place: string) => `Karte: ${place}`,
+    whoComes: 'Wer kommt',
+    whoNot: 'Wer nicht kommt',
+    nobodyYet: 'Noch niemand.',
+    minutes: (n: number) => `${n} Min.`,
+    minutesUnit: 'Min.',
+    yourAnswer: 'Ihre Rückmeldung',
+    youComing: (n: number | null) => (n ? `Sie kommen, in ${n} Min. da.` : 'Sie kommen.'),
+    youNotComing: 'Sie kommen nicht.',
+    youNotYet: 'Noch keine Rückmeldung von Ihnen.',
+    comeQuestion: 'Komme – in wie vielen Minuten an der Wache?',
+    answerProblem: 'Die Rückmeldung wurde nicht gesendet.',
+    needDevice: 'Um hier zu antworten, schalten Sie zuerst die Alarme auf diesem Gerät ein.',
+    offline: 'Offline – Sie sehen den zuletzt geladenen Stand.',
+    you: '(Sie)',
+    pushTitle: 'Alarme auf dieses Handy',
+    pushLead:
+      'Damit ein Alarm Sie auch bei gesperrtem Bildschirm erreicht, braucht die App Ihre Erlaubnis für Benachrichtigungen. Aus der Benachrichtigung antworten Sie dann direkt mit „Komme“ oder „Komme nicht“.',
+    pushButton: 'Benachrichtigungen einschalten',
+    pushBusy: 'Wird eingeschaltet …',
+    pushOn: 'Alarme kommen auf dieses Gerät.',
+    pushDevice: (name: string) => `Gerät in der Wache: „${name}“`,
+    pushDenied:
+      'Benachrichtigungen sind für diese Seite blockiert. Erlauben Sie sie in den Einstellungen des Browsers (Schloss neben der Adresse → Benachrichtigungen) und öffnen Sie die App dann neu.',
+    pushUnsupported:
+      'Dieser Browser empfängt hier keine Benachrichtigungen. Auf dem iPhone: im Teilen-Menü „Zum Home-Bildschirm“ wählen und die App von dort öffnen.',
+    pushRefused:
+      'Sie haben die Benachrichtigungen nicht erlaubt. Ohne sie erreicht Sie ein Alarm nur per SMS oder Anruf.',
+    pushFailed: (why: string) => `Das Einschalten hat nicht geklappt: ${why}`,
+    pushTest: 'Probe-Benachrichtigung senden',
+    pushTestSent: 'Gesendet – sie sollte gleich erscheinen.',
+    pushOff: 'Auf diesem Gerät ausschalten',
+    pushIsOff: 'Auf diesem Gerät ausgeschaltet.',
+    moreTitle: 'Mehr',
+    signedInAs: (name: string) => `Angemeldet als ${name}`,
+    language: 'Sprache',
+    account: 'Konto und Passkeys',
+    console: 'Zur Verwaltung (Konsole)',
+    signinLead:
+      'Melden Sie sich mit dem Passkey dieses Geräts an. Zum ersten Mal hier? Öffnen Sie den Einladungslink Ihrer Wehr; danach geht es von dort zur App.',
+    availabilityTitle: 'Verfügbarkeit',
+    organizationsCount: (n: number) => `${n} Organisationen`,
+    loadProblem: 'Die Einsätze konnten nicht geladen werden.',
+  },
+  {
+    appName: 'Alarm',
+    tabs: 'App sections',
+    tabAlarm: 'Alarm',
+    tabHistory: 'History',
+    tabAvailability: 'Available',
+    tabMore: 'More',
+    noAlarm: 'No running alarm',
+    noAlarmLead: 'When an alarm is raised, this phone calls for you and this page shows what is going on.',
+    running: 'Running alarms',
+    lastAlarms: 'Recent alarms',
+    allAlarms: 'All alarms',
+    historyTitle: 'Alarms',
+    noAlarms: 'No alarms yet.',
+    ago: (minutes: number) =>
+      minutes < 1
+        ? 'just now'
+        : minutes < 60
+          ? `${minutes} min ago`
+          : `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`,
+    raisedAt: (time: string) => `Raised ${time}`,
+    endedAt: (time: string) => `Ended ${time}`,
+    ended: 'Ended',
+    alarmHeading: 'Incident',
+    mapLabel: (place: string) => `Map: ${place}`,
+    whoComes: 'Who is coming',
+    whoNot: 'Who is not coming',
+    nobodyYet: 'Nobody yet.',
+    minutes: (n: number) => `${n} min`,
+    minutesUnit: 'min',
+    yourAnswer: 'Your answer',
+    youComing: (n: number | null) => (n ? `You are coming, there in ${n} min.` : 'You are coming.'),
+    youNotComing: 'You are not coming.',
+    youNotYet: 'You have not answered yet.',
+    comeQuestion: 'Coming – how many minutes to the station?',
+    answerProblem: 'The answer was not sent.',
+    needDevice: 'To answer here, first turn on alarms on this device.',
+    offline: 'Offline – showing what was last loaded.',
+    you: '(you)',
+    pushTitle: 'Alarms on this phone',
+    pushLead:
+      'For an alarm to reach you with the screen locked, the app needs your permission for notifications. You then answer "Coming" or "Not coming" right from the notification.',
+    pushButton: 'Turn on notifications',
+    pushBusy: 'Turning on …',
+    pushOn: 'Alarms reach this device.',
+    pushDevice: (name: string) => `Device at the station: "${name}"`,
+    pushDenied:
+      "Notifications are blocked for this page. Allow them in the browser's settings (the lock beside the address → Notifications), then open the app again.",
+    pushUnsupported:
+      'This browser receives no notifications here. On an iPhone: choose "Add to Home Screen" in the share menu and open the app from there.',
+    pushRefused: 'You did not allow notifications. Without them an alarm reaches you only by SMS or call.',
+    pushFailed: (why: string) => `Turning on did not work: ${why}`,
+    pushTest: 'Send a test notification',
+    pushTestSent: 'Sent – it should appear in a moment.',
+    pushOff: 'Turn off on this device',
+    pushIsOff: 'Turned off on this device.',
+    moreTitle: 'More',
+    signedInAs: (name: string) => `Signed in as ${name}`,
+    language: 'Language',
+    account: 'Account and passkeys',
+    console: 'To the staff pages (console)',
+    signinLead:
+      "Sign in with this device's passkey. First time here? Open your fire brigade's invitation link; it leads on to the app.",
+    availabilityTitle: 'Availability',
+    organizationsCount: (n: number) => `${n} organizations`,
+    loadProblem: 'The alarms could not be loaded.',
+  },
+);
