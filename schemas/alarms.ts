@@ -1,4 +1,4 @@
-// JSON Schemas of the alarms area (AL1–AL4) and the gateways' inbound doors (IN1, IN2): docs/alarms.md.
+// JSON Schemas of the alarms area (AL1–AL4, W4) and the gateways' inbound doors (IN1, IN2): docs/alarms.md.
 // Named after their operations; compiled once at boot. Response schemas document the presenters' shapes.
 import type { FromSchema } from 'json-schema-to-ts';
 import { count, dateTime, int64Id, latitude, longitude, longText, shortText } from './common.js';
@@ -6,6 +6,11 @@ import { count, dateTime, int64Id, latitude, longitude, longText, shortText } fr
 export const ALARM_CHANNELS = ['app', 'sms', 'call'] as const;
 
 const channel = { type: 'string', enum: ALARM_CHANNELS } as const;
+
+/** The channels an escalation policy may hold back (W4): those that cost money and wake everyone. */
+export const ESCALATION_CHANNELS = ['sms', 'call'] as const;
+/** Why a held delivery was skipped (docs/alarms.md "Escalation"). */
+export const ESCALATION_SKIPS = ['push confirmed', 'answered', 'alarm ended'] as const;
 
 // Example: a dispatch centre alarms the Freiwillige Feuerwehr Musterstadt (organization 7).
 const alarmExample = {
@@ -177,9 +182,20 @@ export const AlarmDetail = {
             type: 'string',
             description: 'Masked: the last 3 digits of a number, the last 3 characters of a push token',
           },
-          status: { type: 'string', enum: ['queued', 'sent', 'delivered', 'failed'] },
+          status: {
+            type: 'string',
+            enum: ['waiting', 'queued', 'sent', 'delivered', 'failed', 'skipped'],
+            description:
+              'waiting: held by the escalation policy until `dueAt`; skipped: not sent, the member confirmed ' +
+              'his push or answered before `dueAt` (`reason`) — docs/alarms.md "Escalation"',
+          },
           attempts: count,
           lastError: { type: ['string', 'null'] },
+          dueAt: {
+            ...dateTime,
+            description: 'Only on deliveries the escalation policy held: when they are (or were) due',
+          },
+          reason: { type: 'string', enum: ESCALATION_SKIPS, description: 'Only on skipped deliveries: why' },
         },
       },
     },
@@ -219,6 +235,15 @@ export const AlarmDetail = {
       ...alarmExample,
       deliveries: [
         { channel: 'sms', recipientUserId: 42, target: '…789', status: 'sent', attempts: 1, lastError: null },
+        {
+          channel: 'call',
+          recipientUserId: 43,
+          target: '…456',
+          status: 'waiting',
+          attempts: 0,
+          lastError: null,
+          dueAt: '2025-03-14T18:03:03.118Z',
+        },
       ],
       answers: [
         {
@@ -270,6 +295,51 @@ export const InboundAccepted = {
   examples: [{ accepted: true }],
 } as const;
 
+export const EscalationParams = {
+  $id: 'EscalationParams',
+  type: 'object',
+  required: ['organizationId'],
+  properties: { organizationId: { ...int64Id, examples: [7] } },
+} as const;
+
+const escalationProperties = {
+  pushReceiptWithinSeconds: {
+    type: ['integer', 'null'],
+    minimum: 10,
+    maximum: 600,
+    description:
+      "How long after the alarm's start the SMS and calls of a member whose push is under way wait for its " +
+      'receipt or his answer; null: no policy, every channel at once',
+  },
+  channels: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 2,
+    uniqueItems: true,
+    items: { type: 'string', enum: ESCALATION_CHANNELS },
+    description: 'The channels that wait; the others go at once',
+  },
+} as const;
+
+/** W4: an organization's escalation policy. */
+export const EscalationBody = {
+  $id: 'EscalationBody',
+  type: 'object',
+  additionalProperties: false,
+  required: ['pushReceiptWithinSeconds', 'channels'],
+  properties: escalationProperties,
+  examples: [{ pushReceiptWithinSeconds: 60, channels: ['sms', 'call'] }],
+} as const;
+
+export const EscalationPolicy = {
+  $id: 'EscalationPolicy',
+  type: 'object',
+  additionalProperties: false,
+  required: ['organizationId', 'pushReceiptWithinSeconds', 'channels'],
+  properties: { organizationId: int64Id, ...escalationProperties },
+  examples: [{ organizationId: 7, pushReceiptWithinSeconds: 60, channels: ['sms', 'call'] }],
+} as const;
+
 export type AL1Input = FromSchema<typeof AL1Body>;
 export type AL2QueryInput = FromSchema<typeof AL2Query>;
 export type AlarmView = FromSchema<typeof Alarm>;
@@ -277,3 +347,6 @@ export type AlarmDetailView = FromSchema<typeof AlarmDetail>;
 export type AlarmChannel = (typeof ALARM_CHANNELS)[number];
 export type IN1Input = FromSchema<typeof IN1Body>;
 export type IN2Input = FromSchema<typeof IN2Body>;
+export type EscalationInput = FromSchema<typeof EscalationBody>;
+export type EscalationView = FromSchema<typeof EscalationPolicy>;
+export type EscalationSkip = (typeof ESCALATION_SKIPS)[number];

@@ -49,11 +49,12 @@ class SweptOutbox extends AlarmOutbox {
     readonly testHooks: Hooks,
     private readonly sweepMs: number,
     options: Options,
+    logger: ConstructorParameters<typeof AlarmOutbox>[4] = log,
   ) {
     const noSend: Sender = async () => {
       throw new DeliveryError('not used', true);
     };
-    super(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, testHooks, log, options);
+    super(alarmModels(db), db.system.Lock, { app: send, sms: send, call: noSend }, testHooks, logger, options);
   }
 
   start(): void {
@@ -247,6 +248,44 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
 });
 
 s(
+  'a try past its limit is told to stop: its late request is not made, and the retry sends the item once',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const made: string[] = [];
+    let [begun, ended] = [0, 0];
+    const send: Sender = async (item, _alarmId, signal) => {
+      try {
+        // The first try's text takes longer than the try may: its request would leave late.
+        if (++begun === 1) await new Promise((r) => setTimeout(r, 600));
+        if (signal.aborted) throw new DeliveryError('stopped before the request');
+        made.push(item.id);
+      } finally {
+        ended++;
+      }
+    };
+    const box = outbox(db, send, { tryMs: 150, retryDelaysMs: [50, 50] });
+    await enqueue(box, alarmId, items(alarmId, 1));
+    box.start();
+    try {
+      const [item] = await eventually(
+        () => stored(db, alarmId),
+        (list) => list[0].status === 'sent',
+        'the item sent',
+      );
+      await eventually(
+        async () => ended,
+        (n) => n === begun && n >= 2,
+        'every try over',
+      );
+      assert.equal(made, [item.id]);
+      assert.is(item.attempts, 2);
+    } finally {
+      await box.stop();
+    }
+  },
+);
+
+s(
   'deliveries promised but never stored (the raising process died) are built by a sweeper once their time is up',
   async ({ db }) => {
     const alarmId = ++next;
@@ -404,5 +443,168 @@ s('a process stopping in the middle of an alarm: another takes the rest within a
     await Promise.all([first.stop(), second.stop()]);
   }
 });
+
+// docs/alarms.md "Delivered", at most once per recipient: a try is taken by a unique insert before it is sent and
+// keeps its outcome, so no record that fails and no claim that runs out sends a delivery twice.
+s(
+  'a record refused (a dead process holds the alarm lock) sends nothing twice once the lock is free',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const lockId = `lock:alarm-deliveries:${alarmId}`;
+    const sent = new Map<string, number>();
+    const send: Sender = async (item) => {
+      sent.set(item.id, (sent.get(item.id) ?? 0) + 1);
+      // Another process takes the alarm's lock while the first wave is under way and dies holding it:
+      // the wave's results cannot be recorded (a dead holder's lock stays 30 s; the test frees it sooner).
+      if (sent.get(item.id) === 1)
+        await db.system.Lock.create({ _id: lockId, at: new Date(), owner: 'dead' }).catch(() => undefined);
+    };
+    const warnings: string[] = [];
+    const logger = { warn: (_: unknown, msg: string) => void warnings.push(msg), info: () => undefined };
+    const hooks: Hooks = { prepare: async () => null, blocked: async () => null, changed: () => undefined };
+    const box = new SweptOutbox(db, send, hooks, 50, { sweepMs: 50, claimMs: 1_000 }, logger as unknown as typeof log);
+    box.start();
+    try {
+      await enqueue(box, alarmId, items(alarmId, 5));
+      await eventually(
+        async () => warnings,
+        (w) => w.some((m) => m.startsWith('alarm deliveries could not be sent now')),
+        'the record given up',
+      );
+      assert.is(sent.size, 5);
+      // The batch's claims ran out meanwhile: the next claim takes the items over as a dead process's.
+      await db.system.Lock.deleteOne({ _id: lockId });
+      const list = await eventually(
+        () => stored(db, alarmId),
+        (l) => l.every((i) => i.status === 'sent'),
+        'every item recorded sent',
+      );
+      assert.equal([...sent.values()], [1, 1, 1, 1, 1], JSON.stringify([...sent]));
+      assert.ok(
+        list.every((i) => i.attempts === 1 && i.claim === null),
+        JSON.stringify(list),
+      );
+    } finally {
+      await db.system.Lock.deleteOne({ _id: lockId });
+      await box.stop();
+    }
+  },
+);
+
+s('a holder stalled past its claim (a slow flag read) sends nothing of what another took over', async ({ db }) => {
+  const alarmId = ++next;
+  const sent: string[] = [];
+  const send: Sender = async (item) => void sent.push(item.id);
+  const stalled = outbox(db, send, { claimMs: 600 });
+  let stalling = false;
+  // Its flag read answers only once the other process has taken every item over and sent it.
+  stalled.testHooks.blocked = async () => {
+    stalling = true;
+    await eventually(
+      () => stored(db, alarmId),
+      (l) => l.every((i) => i.status === 'sent'),
+      'the items taken over and sent',
+    );
+    return null;
+  };
+  stalled.start();
+  const other = outbox(db, send, { claimMs: 600 });
+  try {
+    await enqueue(stalled, alarmId, items(alarmId, 4));
+    await eventually(
+      async () => stalling,
+      (k) => k,
+      'the stalled holder claimed the items',
+    );
+    other.start();
+    await eventually(
+      () => stored(db, alarmId),
+      (l) => l.every((i) => i.status === 'sent'),
+      'every item sent',
+    );
+    await stalled.stop();
+    assert.equal(
+      sent.sort(),
+      items(alarmId, 4)
+        .map((i) => i.id)
+        .sort(),
+    );
+  } finally {
+    await Promise.all([stalled.stop(), other.stop()]);
+  }
+});
+
+s('a try begun by a process that died unrecorded counts as failed: tried again, as the next try', async ({ db }) => {
+  const alarmId = ++next;
+  const { Tries, Outbox, Deliveries } = alarmModels(db);
+  const list = items(alarmId, 1, { status: 'sending', claim: { by: 'gone', until: new Date(Date.now() - 1) } });
+  // Its first try taken a minute ago and never noted: its process died during it.
+  await Tries.create({ _id: `${alarmId}-0:1`, alarmId, at: new Date(Date.now() - 60_000) });
+  await Outbox.create({ _id: String(alarmId), organizationId: 1, dueAt: new Date() });
+  await Deliveries.create({ _id: String(alarmId), organizationId: 1, items: list });
+  const sent: string[] = [];
+  const box = outbox(db, async (item) => void sent.push(item.id), { retryDelaysMs: [50] });
+  box.start();
+  try {
+    const [item] = await eventually(
+      () => stored(db, alarmId),
+      (l) => l[0].status === 'sent',
+      'the item sent by its second try',
+    );
+    assert.equal(sent, [`${alarmId}-0`]);
+    assert.is(item.attempts, 2);
+    assert.is(box.failedTries, 1);
+  } finally {
+    await box.stop();
+  }
+});
+
+s(
+  'a try another holder began is not sent again: it waits until the try is surely over, then takes its outcome',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const { Tries, Outbox, Deliveries } = alarmModels(db);
+    // The holder's claim ran out while its try was under way (begun now, not yet noted).
+    const list = items(alarmId, 1, { status: 'sending', claim: { by: 'slow', until: new Date(Date.now() - 1) } });
+    const at = new Date();
+    await Tries.create({ _id: `${alarmId}-0:1`, alarmId, at });
+    await Outbox.create({ _id: String(alarmId), organizationId: 1, dueAt: new Date() });
+    await Deliveries.create({ _id: String(alarmId), organizationId: 1, items: list });
+    const sent: string[] = [];
+    // A try gives up within a third of the claim: a try begun `claimMs` ago is over, whatever its outcome.
+    const claimMs = 6_000;
+    const box = outbox(db, async (item) => void sent.push(item.id), { claimMs });
+    box.start();
+    try {
+      const [waiting] = await eventually(
+        () => stored(db, alarmId),
+        (l) => l[0].status === 'queued',
+        'the item due again when the try is over',
+      );
+      assert.equal(
+        { attempts: waiting.attempts, nextAt: waiting.nextAt.getTime(), claim: waiting.claim },
+        { attempts: 0, nextAt: at.getTime() + claimMs, claim: null },
+      );
+      // The holder notes that its gateway took it: taken as the try's outcome, not sent again.
+      await Tries.updateOne({ _id: `${alarmId}-0:1` }, { $set: { outcome: { status: 'sent', lastError: null } } });
+      const [item] = await eventually(
+        () => stored(db, alarmId),
+        (l) => l[0].status === 'sent',
+        'the noted outcome taken',
+      );
+      assert.is(item.attempts, 1);
+      assert.equal(sent, []);
+      // All final: the alarm's tries go with its outbox entry.
+      await eventually(
+        () => Outbox.findById(String(alarmId)).lean(),
+        (entry) => entry === null,
+        'the outbox entry gone',
+      );
+      assert.is(await Tries.findById(`${alarmId}-0:1`).lean(), null);
+    } finally {
+      await box.stop();
+    }
+  },
+);
 
 s.run();

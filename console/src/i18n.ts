@@ -75,10 +75,20 @@ const de = {
   endAlarm: 'Alarm beenden',
   endConfirm: 'Den Alarm auf allen Monitoren beenden?',
   backToAlarms: 'Alle Alarme',
-  deliveryStatus: { queued: 'wartet', sent: 'gesendet', delivered: 'zugestellt', failed: 'fehlgeschlagen' } as Record<
-    string,
-    string
-  >,
+  deliveryStatus: {
+    waiting: 'wartet auf Push-Bestätigung',
+    queued: 'in der Warteschlange',
+    sent: 'gesendet',
+    delivered: 'zugestellt',
+    failed: 'fehlgeschlagen',
+    skipped: 'nicht nötig',
+  } as Record<string, string>,
+  dueAt: (time: string) => `geht raus um ${time}, wenn der Push nicht bestätigt wird`,
+  skipReason: {
+    'push confirmed': 'Push bestätigt',
+    answered: 'hat geantwortet',
+    'alarm ended': 'Alarm beendet',
+  } as Record<string, string>,
   live: 'Live',
   reconnecting: 'Verbindung wird wiederhergestellt …',
   alarmsReadOnly: 'Nur die Verwaltung kann Alarme auslösen und beenden.',
@@ -246,7 +256,16 @@ const en: Strings = {
   endAlarm: 'End alarm',
   endConfirm: 'End the alarm on every monitor?',
   backToAlarms: 'All alarms',
-  deliveryStatus: { queued: 'queued', sent: 'sent', delivered: 'delivered', failed: 'failed' } as Record<
+  deliveryStatus: {
+    waiting: 'waiting for the push receipt',
+    queued: 'queued',
+    sent: 'sent',
+    delivered: 'delivered',
+    failed: 'failed',
+    skipped: 'not needed',
+  } as Record<string, string>,
+  dueAt: (time: string) => `goes out at ${time} unless the push is confirmed`,
+  skipReason: { 'push confirmed': 'push confirmed', answered: 'answered', 'alarm ended': 'alarm ended' } as Record<
     string,
     string
   >,

@@ -232,6 +232,10 @@ export function AlarmPage({
                       </span>
                     </span>
                     {d.status === 'failed' && d.lastError && <span class="meta">{d.lastError}</span>}
+                    {d.status === 'waiting' && d.dueAt && <span class="meta">{t.dueAt(formatTime(d.dueAt))}</span>}
+                    {d.status === 'skipped' && d.reason && (
+                      <span class="meta">{t.skipReason[d.reason] ?? d.reason}</span>
+                    )}
                   </div>
                   <span class={`badge ${d.status}`}>{t.deliveryStatus[d.status] ?? d.status}</span>
                 </li>

@@ -28,7 +28,7 @@ export function gatewaySender(
   timeoutMs: number,
   text: (item: DeliveryItem, alarmId: number) => Promise<string>,
 ): Sender {
-  return async (item, alarmId) => {
+  return async (item, alarmId, signal) => {
     if (!url) throw new DeliveryError('no gateway configured', true);
     const body = JSON.stringify({
       to: international(item.target),
@@ -36,13 +36,15 @@ export function gatewaySender(
       alarmId,
       deliveryId: item.id,
     });
+    // The try's limit passed while its text was made: the retry sends it (outbox.ts, Sender).
+    if (signal.aborted) throw new DeliveryError('the try ran out of time before it was sent');
     let res: Response;
     try {
       res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };

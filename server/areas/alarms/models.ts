@@ -7,8 +7,11 @@
 //   alarm_outbox        "<alarmId>": present while a delivery of the alarm is unfinished — the work queue
 //                       every process sweeps (it holds only unfinished work, so reading it whole is cheap)
 //   alarm_answers_<orgId> "<alarmId>:<userId>": a user's latest answer (A10, A11), read per alarm
+//   escalation_policies "<orgId>": the organization's escalation policy (W4), absent: none
+//   alarm_delivery_tries "<deliveryId>:<try>": one try of one delivery, inserted before it is sent (the
+//                       insert decides who sends it), its outcome after; gone when the alarm's are final
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AlarmChannel } from '../../../schemas/alarms.js';
+import type { AlarmChannel, EscalationSkip } from '../../../schemas/alarms.js';
 import { defineModels } from '../../db/models.js';
 import { partitioned, type Partitions } from '../../db/partitions.js';
 
@@ -45,7 +48,8 @@ export interface AlarmKeyDoc {
   at: Date;
 }
 
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+/** waiting: held by the escalation policy until `nextAt`; skipped: not sent (docs/alarms.md "Escalation"). */
+export type DeliveryStatus = 'waiting' | 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
 
 /** One message to one target (a device, a mobile, a phone) of one recipient. */
 export interface DeliveryItem {
@@ -58,10 +62,14 @@ export interface DeliveryItem {
   status: DeliveryStatus;
   attempts: number;
   lastError: string | null;
-  /** When a queued item is due. */
+  /** When a queued (or waiting) item is due. */
   nextAt: Date;
   /** Who is sending it and until when (an expired claim is taken over). */
   claim: { by: string; until: Date } | null;
+  /** Set on the items the escalation policy held: when they were due to go unless skipped. */
+  dueAt?: Date;
+  /** Set on skipped items: why. */
+  reason?: EscalationSkip;
 }
 
 export interface DeliveriesDoc {
@@ -90,6 +98,30 @@ export interface AnswerDoc {
   at: Date;
 }
 
+export interface EscalationDoc {
+  _id: string;
+  organizationId: number;
+  pushReceiptWithinSeconds: number | null;
+  channels: Array<'sms' | 'call'>;
+  changedAt: Date;
+}
+
+/** What a try came to: the item's fields it set (docs/alarms.md "Delivered", at most once per recipient). */
+export interface TryOutcome {
+  status: 'sent' | 'queued' | 'failed';
+  lastError: string | null;
+  nextAt?: Date;
+}
+
+export interface DeliveryTryDoc {
+  _id: string;
+  alarmId: number;
+  /** When the try began. */
+  at: Date;
+  /** Absent while it is under way (or when its process stopped during it). */
+  outcome?: TryOutcome;
+}
+
 export interface AlarmModels {
   alarms: Partitions<AlarmDoc>;
   AlarmId: Model<AlarmIdDoc>;
@@ -97,6 +129,8 @@ export interface AlarmModels {
   Deliveries: Model<DeliveriesDoc>;
   Outbox: Model<OutboxDoc>;
   answers: Partitions<AnswerDoc>;
+  Escalation: Model<EscalationDoc>;
+  Tries: Model<DeliveryTryDoc>;
 }
 
 const opts = { versionKey: false } as const;
@@ -135,6 +169,9 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       lastError: { type: String, default: null },
       nextAt: Date,
       claim: { type: new Schema({ by: String, until: Date }, { _id: false }), default: null },
+      // No defaults: present only on the items escalation concerns.
+      dueAt: Date,
+      reason: String,
     },
     { _id: false },
   );
@@ -153,6 +190,15 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
     opts,
   );
   answer.index({ alarmId: 1 });
+  const tries = new Schema<DeliveryTryDoc>(
+    {
+      _id: String,
+      alarmId: Number,
+      at: Date,
+      outcome: { type: new Schema({ status: String, lastError: String, nextAt: Date }, { _id: false }) },
+    },
+    opts,
+  );
   return {
     alarms: partitioned(conn, 'Alarm', alarm, 'alarms_'),
     AlarmId: conn.model<AlarmIdDoc>(
@@ -176,5 +222,20 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       'alarm_outbox',
     ),
     answers: partitioned(conn, 'AlarmAnswer', answer, 'alarm_answers_'),
+    Escalation: conn.model<EscalationDoc>(
+      'EscalationPolicy',
+      new Schema<EscalationDoc>(
+        {
+          _id: String,
+          organizationId: Number,
+          pushReceiptWithinSeconds: { type: Number, default: null },
+          channels: [String],
+          changedAt: Date,
+        },
+        opts,
+      ),
+      'escalation_policies',
+    ),
+    Tries: conn.model<DeliveryTryDoc>('AlarmDeliveryTry', tries, 'alarm_delivery_tries'),
   };
 });

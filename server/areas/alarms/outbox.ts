@@ -3,8 +3,10 @@
 // a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
 // (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with
 // unfinished items: every process sweeps it, so work left by a stopped process is finished by another.
-// Each item goes to its gateway at most once per claim; a gateway that may see a repeated try (a claim
-// taken over after its holder died between sending and recording) can recognise it by the item's id.
+// Items the escalation policy holds (escalation.ts) wait in the same document until they are due.
+// Each try of an item goes to its gateway once, whoever holds the claim: a unique insert per try decides
+// who sends it and keeps its outcome (delivery-tries.ts). A gateway may see a repeated try only when a
+// process died between handing it over and noting that; it can recognise it by the item's id.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Model } from 'mongoose';
@@ -12,7 +14,9 @@ import type { Logger } from 'pino';
 import type { AlarmChannel } from '../../../schemas/alarms.js';
 import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import type { AlarmModels, DeliveriesDoc, DeliveryItem } from './models.js';
+import { DeliveryTries } from './delivery-tries.js';
+import { releaseDue, skipAnswered, skipWaiting } from './escalation.js';
+import type { AlarmDoc, AlarmModels, DeliveriesDoc, DeliveryItem } from './models.js';
 
 /** Waits before the 2nd … 5th try: at most 5 tries, the last about a minute after the first. */
 export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
@@ -27,8 +31,12 @@ export class DeliveryError extends Error {
   }
 }
 
-/** Sends one item over its channel; resolves when the gateway took it, throws DeliveryError otherwise. */
-export type Sender = (item: DeliveryItem, alarmId: number) => Promise<void>;
+/**
+ * Sends one item over its channel; resolves when the gateway took it, throws DeliveryError otherwise.
+ * `signal` aborts when the try's limit is over: nothing may leave for the gateway after that (its retry
+ * sends it), so a sender checks it right before it sends and hands it to the request.
+ */
+export type Sender = (item: DeliveryItem, alarmId: number, signal: AbortSignal) => Promise<void>;
 
 export interface OutboxOptions {
   /** How often the outbox is swept for due and orphaned work. */
@@ -52,9 +60,15 @@ export interface OutboxHooks {
   blocked(channel: AlarmChannel, organizationId: number): Promise<string | null>;
   /** Told after an alarm's deliveries changed (the alarms area announces the new counts). */
   changed(alarmId: number): void;
+  /** Of these members, those who answered the alarm (held deliveries are skipped for them); none if absent. */
+  answered?(alarmId: number, organizationId: number, userIds: number[]): Promise<Set<number>>;
+  /** Whether the alarm has ended (its held deliveries are skipped then); never, if absent. */
+  ended?(alarmId: number): Promise<boolean>;
 }
 
-const FINAL = new Set(['sent', 'delivered', 'failed']);
+const FINAL = new Set(['sent', 'delivered', 'failed', 'skipped']);
+/** What a try or a record changes in an item. */
+type Change = Partial<DeliveryItem>;
 /** Items claimed at once per alarm. */
 const BATCH = 250;
 /** At most this long between recording a batch's results and extending its claims. */
@@ -69,15 +83,18 @@ export class AlarmOutbox {
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
+  private readonly tries: DeliveryTries;
 
   constructor(
-    private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox'>,
+    private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox' | 'Escalation' | 'Tries'>,
     private readonly locks: Model<LockDoc>,
     private readonly senders: Record<AlarmChannel, Sender>,
     private readonly hooks: OutboxHooks,
     private readonly log: Pick<Logger, 'warn' | 'info'>,
     private readonly options: OutboxOptions,
-  ) {}
+  ) {
+    this.tries = new DeliveryTries(models.Tries, log, options.claimMs);
+  }
 
   /**
    * Promises an alarm's deliveries before the alarm is stored: should the raising process die before
@@ -144,23 +161,33 @@ export class AlarmOutbox {
     this.running.set(alarmId, run);
   }
 
-  /** A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered. */
+  /**
+   * A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered, and
+   * its owner's deliveries that wait for that receipt are skipped (docs/alarms.md "Escalation").
+   */
   async markDelivered(alarmId: number, deviceId: number): Promise<void> {
     const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       const item = doc?.items.find((i) => i.channel === 'app' && i.target === String(deviceId));
       if (!doc || !item || item.status === 'delivered') return false;
       Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
+      skipWaiting(doc.items, item.recipientUserId, 'push confirmed');
       await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       return true;
     });
     if (found) this.hooks.changed(alarmId);
   }
 
+  /** He answered the alarm: his deliveries that wait for his push's receipt are skipped. */
+  skipAnswered(alarm: Pick<AlarmDoc, 'id' | 'organizationId' | 'startedAt'>, userId: number): Promise<void> {
+    return skipAnswered({ models: this.models, locks: this.locks, log: this.log }, alarm, userId);
+  }
+
   // A batch is claimed at once and sent `concurrency` items at a time. Every `checkpointMs` (well within
   // the claim) the results so far are recorded and the claims of the rest extended, under the lock: a
   // live process never loses its claim to another's sweep, and one that dies leaves little sent but
-  // unrecorded. Items another process took over meanwhile (this one stalled) are not sent here.
+  // unrecorded. Items another process took over meanwhile (this one stalled) are not sent here, nor is
+  // any try begun once this run's claim ran out.
   private async run(alarmId: number): Promise<void> {
     const checkpointMs = Math.min(this.options.claimMs / 3, CHECKPOINT_MS);
     while (!this.stopped) {
@@ -172,8 +199,9 @@ export class AlarmOutbox {
       }
       const blocked = new Map<AlarmChannel, Promise<string | null>>();
       let queue = batch.items;
-      let results = new Map<string, Partial<DeliveryItem>>();
+      let results = new Map<string, Change>();
       let since = Date.now();
+      let until = batch.items[0].claim!.until.getTime();
       while (queue.length > 0 && !this.stopped) {
         const wave = queue.slice(0, this.options.concurrency ?? 10);
         queue = queue.slice(wave.length);
@@ -189,6 +217,8 @@ export class AlarmOutbox {
                 }),
               );
             const reason = await blocked.get(item.channel)!;
+            // Left claimed: whoever claims it once the claim has run out sends it (or reads its try).
+            if (!reason && Date.now() >= until) return;
             results.set(
               item.id,
               reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item),
@@ -196,7 +226,9 @@ export class AlarmOutbox {
           }),
         );
         if (queue.length > 0 && Date.now() - since >= checkpointMs) {
-          const kept = await this.recordRetrying(alarmId, claim, results, new Set(queue.map((item) => item.id)), since);
+          const pending = new Set(queue.map((item) => item.id));
+          let kept: Set<string>;
+          ({ kept, until } = await this.recordRetrying(alarmId, claim, results, pending, since));
           queue = queue.filter((item) => kept.has(item.id));
           results = new Map();
           since = Date.now();
@@ -208,15 +240,15 @@ export class AlarmOutbox {
   }
 
   // A record that fails (the lock busy) is tried again while this run's claims hold: otherwise the
-  // batch's sent items would be sent again and its unsent ones wait for their claims to run out.
+  // batch's unsent items wait for their claims to run out (its sent ones are known by their tries).
   private async recordRetrying(
     alarmId: number,
     claim: string,
-    results: Map<string, Partial<DeliveryItem>>,
+    results: Map<string, Change>,
     pending: Set<string>,
     since: number,
     release = new Set<string>(),
-  ): Promise<Set<string>> {
+  ): Promise<{ kept: Set<string>; until: number }> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.record(alarmId, claim, results, pending, release);
@@ -241,6 +273,14 @@ export class AlarmOutbox {
         return null;
       }
       const now = Date.now();
+      // Held deliveries whose time came are released (queued, due now) or skipped first.
+      const released = await releaseDue(
+        doc.items,
+        now,
+        (userIds) =>
+          this.hooks.answered ? this.hooks.answered(alarmId, doc.organizationId, userIds) : Promise.resolve(new Set()),
+        () => (this.hooks.ended ? this.hooks.ended(alarmId) : Promise.resolve(false)),
+      );
       const items: DeliveryItem[] = [];
       for (const item of doc.items) {
         if (items.length >= BATCH) break;
@@ -251,13 +291,15 @@ export class AlarmOutbox {
         item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
         items.push(item);
       }
-      if (items.length > 0) {
+      if (items.length > 0 || released)
         await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
-        return { organizationId: doc.organizationId, items };
-      }
+      if (items.length > 0) return { organizationId: doc.organizationId, items };
       const open = doc.items.filter((item) => !FINAL.has(item.status));
-      if (open.length === 0) await this.models.Outbox.deleteOne({ _id: String(alarmId) });
-      else {
+      if (open.length === 0) {
+        // Tries first: should this process die between, the entry brings the sweep back to them.
+        await this.tries.forget(doc.items);
+        await this.models.Outbox.deleteOne({ _id: String(alarmId) });
+      } else {
         const next = Math.min(
           ...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()),
         );
@@ -290,41 +332,36 @@ export class AlarmOutbox {
     return true;
   }
 
-  // One try of one item: what changes in it.
-  private async attempt(alarmId: number, item: DeliveryItem): Promise<Partial<DeliveryItem>> {
+  // One try of one item: what changes in it; taken first, so that no other holder sends it again.
+  private attempt(alarmId: number, item: DeliveryItem): Promise<Change> {
     const attempts = item.attempts + 1;
-    const limit = Math.min(this.options.tryMs ?? this.options.claimMs / 3, this.options.claimMs / 3);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // A try that outlasts its limit is left behind (it may still arrive; its retry carries the same
-      // delivery id), so that no wave outlives its claim.
-      await Promise.race([
-        this.senders[item.channel](item, alarmId),
-        new Promise<never>(
-          (_, reject) => (timer = setTimeout(() => reject(new DeliveryError(`no answer within ${limit} ms`)), limit)),
-        ),
-      ]);
-      return { status: 'sent', attempts, lastError: null, claim: null };
-    } catch (err) {
-      this.failedTries++;
-      const reason = err instanceof DeliveryError ? err.message : `unexpected error: ${(err as Error).message}`;
-      const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
-      const final = (err instanceof DeliveryError && err.final) || attempts > delays.length;
-      this.log.warn(
-        { alarmId, delivery: item.id, channel: item.channel, attempts, final, reason },
-        'alarm delivery try failed',
-      );
-      if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
-      return {
-        status: 'queued',
-        attempts,
-        lastError: reason,
-        nextAt: new Date(Date.now() + delays[attempts - 1]),
-        claim: null,
-      };
-    } finally {
-      clearTimeout(timer);
-    }
+    const limitMs = Math.min(this.options.tryMs ?? this.options.claimMs / 3, this.options.claimMs / 3);
+    return this.tries.once(
+      { alarmId, item, n: attempts, limitMs },
+      (signal) => this.senders[item.channel](item, alarmId, signal),
+      (err, reason) => this.failure(alarmId, item, attempts, err, reason),
+    );
+  }
+
+  // A failed try (`known`: why, when no error says it): queued for its retry, or failed after the last.
+  private failure(alarmId: number, item: DeliveryItem, attempts: number, err: unknown, known?: string): Change {
+    this.failedTries++;
+    const reason =
+      known ?? (err instanceof DeliveryError ? err.message : `unexpected error: ${(err as Error).message}`);
+    const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    const final = (err instanceof DeliveryError && err.final) || attempts > delays.length;
+    this.log.warn(
+      { alarmId, delivery: item.id, channel: item.channel, attempts, final, reason },
+      'alarm delivery try failed',
+    );
+    if (final) return { status: 'failed', attempts, lastError: reason, claim: null };
+    return {
+      status: 'queued',
+      attempts,
+      lastError: reason,
+      nextAt: new Date(Date.now() + delays[attempts - 1]),
+      claim: null,
+    };
   }
 
   // Under the lock: the results of this run's items, unless another process took an item over meanwhile
@@ -334,15 +371,15 @@ export class AlarmOutbox {
   private async record(
     alarmId: number,
     claim: string,
-    results: Map<string, Partial<DeliveryItem>>,
+    results: Map<string, Change>,
     pending: Set<string>,
     release: Set<string>,
-  ): Promise<Set<string>> {
+  ): Promise<{ kept: Set<string>; until: number }> {
     const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
       const mine = new Set<string>();
-      if (!doc) return mine;
       const until = new Date(Date.now() + this.options.claimMs);
+      if (!doc) return { kept: mine, until: until.getTime() };
       for (const item of doc.items) {
         if (item.claim?.by !== claim) continue;
         const result = results.get(item.id);
@@ -362,7 +399,7 @@ export class AlarmOutbox {
           { $set: { organizationId: doc.organizationId, dueAt: new Date() } },
           { upsert: true },
         );
-      return mine;
+      return { kept: mine, until: until.getTime() };
     });
     this.hooks.changed(alarmId);
     return kept;

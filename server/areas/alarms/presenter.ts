@@ -37,6 +37,9 @@ export class AlarmPresenter {
         status: item.status === 'sending' ? 'queued' : item.status,
         attempts: item.attempts,
         lastError: item.lastError,
+        // Only where escalation concerns the item (docs/alarms.md "Escalation").
+        ...(item.dueAt ? { dueAt: item.dueAt.toISOString() } : {}),
+        ...(item.reason ? { reason: item.reason } : {}),
       })),
       answers: answers.map((a) => ({
         userId: a.userId,

@@ -34,7 +34,7 @@ export class GatewayQuotas {
 
   /** `send`, counted and held to the quota of the alarm's organization. */
   metered(channel: Metered, send: Sender, organizationOf: (alarmId: number) => Promise<number>): Sender {
-    return async (item, alarmId) => {
+    return async (item, alarmId, signal) => {
       const bucket = this.buckets[channel];
       const organization = bucket ? String(await organizationOf(alarmId)) : '';
       if (bucket && (await bucket.take(organization)) > 0) {
@@ -46,7 +46,7 @@ export class GatewayQuotas {
         );
       }
       try {
-        await send(item, alarmId);
+        await send(item, alarmId, signal);
       } catch (err) {
         // Refused or not reached: nothing was sent, the retry spends it again.
         if (bucket) await bucket.give(organization, 1);

@@ -1,10 +1,12 @@
 // Who an alarm reaches (docs/alarms.md "Delivered"): the organization's members, each over every active
 // target of every channel the alarm uses and the organization has not disabled (A9, S6, C6). A target
-// two members share gets one message.
+// two members share gets one message. The organization's escalation policy may hold SMS and calls back
+// (escalation.ts, docs/alarms.md "Escalation").
 import type { AlarmChannel } from '../../../schemas/alarms.js';
 import type { Database } from '../../db/database.js';
 import { membersOf } from '../../identity/lookup.js';
 import type { ChannelFlags } from '../channels/flags.js';
+import { holdForReceipt, type EscalationPolicies } from './escalation.js';
 import type { AlarmDoc, DeliveryItem } from './models.js';
 import type { AlarmRecords } from './records.js';
 
@@ -83,16 +85,19 @@ export class AlarmRecipients {
     private readonly db: Database,
     private readonly records: Pick<AlarmRecords, 'find'>,
     private readonly sources: TargetSources,
+    private readonly policies: Pick<EscalationPolicies, 'of'>,
   ) {}
 
-  /** The deliveries of a new alarm. */
+  /** The deliveries of a new alarm, those the escalation policy holds waiting. */
   async of(doc: AlarmDoc): Promise<DeliveryItem[]> {
-    return deliveriesFor(
-      doc.id,
-      doc.organizationId,
-      doc.channels,
-      await membersOf(this.db, doc.organizationId),
-      this.sources,
+    const [members, policy] = await Promise.all([
+      membersOf(this.db, doc.organizationId),
+      this.policies.of(doc.organizationId),
+    ]);
+    return holdForReceipt(
+      await deliveriesFor(doc.id, doc.organizationId, doc.channels, members, this.sources),
+      policy,
+      doc.startedAt,
     );
   }
 

@@ -1,0 +1,141 @@
+// One try of one delivery, decided by a unique insert (docs/alarms.md "Delivered", at most once per recipient): the
+// process whose insert of "<deliveryId>:<try>" wins sends that try and notes its outcome in it. A claim
+// can run out under a live sender (a stalled machine) and a record of results can fail (the alarm's
+// lock held, its holder dead): whoever holds the item next then reads what became of the try instead
+// of sending it again. The insert, not a conditional update, decides: FerretDB's updates are
+// read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The takes and
+// notes of a wave's tries go as one command each (the embedded engine writes one at a time otherwise).
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import { isDuplicateKey } from '../../db/errors.js';
+import type { DeliveryItem, DeliveryTryDoc, TryOutcome } from './models.js';
+
+type Change = Partial<DeliveryItem>;
+
+const key = (item: DeliveryItem, n: number) => `${item.id}:${n}`;
+
+/** Gathers what is asked in one turn of the event loop into one call of `run`, which answers each. */
+class Gathered<T, R> {
+  private waiting: Array<{ item: T; done: (r: R) => void; fail: (err: unknown) => void }> = [];
+
+  constructor(private readonly run: (items: T[]) => Promise<R[]>) {}
+
+  ask(item: T): Promise<R> {
+    return new Promise((done, fail) => {
+      if (this.waiting.push({ item, done, fail }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.waiting.splice(0);
+    this.run(batch.map((b) => b.item)).then(
+      (answers) => batch.forEach((b, i) => b.done(answers[i])),
+      (err: unknown) => batch.forEach((b) => b.fail(err)),
+    );
+  }
+}
+
+/** The tries of one process's deliveries. */
+export class DeliveryTries {
+  // Each insert's error, or null when it was stored.
+  private readonly takes = new Gathered<DeliveryTryDoc, unknown>(async (docs) => {
+    try {
+      await this.Tries.insertMany(docs, { ordered: false, lean: true });
+      return docs.map(() => null);
+    } catch (err) {
+      const failed = (err as { writeErrors?: Array<{ index: number; code?: number; errmsg?: string }> }).writeErrors;
+      if (!Array.isArray(failed)) throw err;
+      const byIndex = new Map(failed.map((e) => [e.index, { code: e.code, message: e.errmsg }]));
+      return docs.map((_, i) => byIndex.get(i) ?? null);
+    }
+  });
+  private readonly notes = new Gathered<{ _id: string; outcome: TryOutcome }, void>(async (notes) => {
+    await this.Tries.bulkWrite(
+      notes.map(({ _id, outcome }) => ({ updateOne: { filter: { _id }, update: { $set: { outcome } } } })),
+      { ordered: false },
+    );
+    return notes.map(() => undefined);
+  });
+
+  constructor(
+    private readonly Tries: Model<DeliveryTryDoc>,
+    private readonly log: Pick<Logger, 'warn'>,
+    /** A claim's length: a try's sender gives up within a third of it (outbox.ts). */
+    private readonly lifetimeMs: number,
+  ) {}
+
+  /**
+   * Try `n` of the item: sent by `send` (given up after `limitMs`) when this process takes it, and its
+   * outcome noted. Taken before by another holder: its outcome, without sending; while that try may still
+   * be under way, the item is due again when it is surely over (`lifetimeMs` after it began); a try
+   * without an outcome then lost its process (which may have handed it to the gateway first) and counts
+   * as failed, as does a try that could not be taken (nothing was sent).
+   */
+  async once(
+    { alarmId, item, n, limitMs }: { alarmId: number; item: DeliveryItem; n: number; limitMs: number },
+    send: (signal: AbortSignal) => Promise<void>,
+    failure: (err: unknown, reason?: string) => Change,
+  ): Promise<Change> {
+    const refused = await this.takes.ask({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
+    if (refused && !isDuplicateKey(refused)) return failure(refused);
+    if (refused) return this.earlier(item, n, failure);
+    const late = new Error(`no answer within ${limitMs} ms`);
+    const stop = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let change: Change;
+    try {
+      // A try that outlasts its limit is left behind and its sender told to stop: a request not yet
+      // made is not made (the retry sends it); one under way may still arrive, and its retry carries
+      // the same delivery id. No wave outlives its claim.
+      await Promise.race([
+        send(stop.signal),
+        new Promise<never>(
+          (_, reject) =>
+            (timer = setTimeout(() => {
+              stop.abort(late);
+              // A turn later: a sender that had sent and only waited on side work settles first.
+              setImmediate(() => reject(late));
+            }, limitMs)),
+        ),
+      ]);
+      change = { status: 'sent', attempts: n, lastError: null, claim: null };
+    } catch (err) {
+      change = err === late ? failure(null, late.message) : failure(err);
+    } finally {
+      clearTimeout(timer);
+    }
+    const outcome: TryOutcome = {
+      status: change.status as TryOutcome['status'],
+      lastError: change.lastError ?? null,
+      ...(change.nextAt ? { nextAt: change.nextAt } : {}),
+    };
+    await this.notes
+      .ask({ _id: key(item, n), outcome })
+      .catch((err) =>
+        this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it"),
+      );
+    return change;
+  }
+
+  /**
+   * Removes an alarm's tries once all its deliveries are final: by exact _id, each item's tries up to one
+   * past its recorded count (the most a try that was taken but never recorded can be).
+   */
+  async forget(items: DeliveryItem[]): Promise<void> {
+    const deletes = items.flatMap((item) =>
+      Array.from({ length: item.attempts + 1 }, (_, i) => ({ deleteOne: { filter: { _id: key(item, i + 1) } } })),
+    );
+    if (deletes.length > 0) await this.Tries.bulkWrite(deletes, { ordered: false });
+  }
+
+  private async earlier(item: DeliveryItem, n: number, failure: (err: unknown, reason?: string) => Change) {
+    // Unreadable now: looked at again once it would be over.
+    const doc = await this.Tries.findById(key(item, n))
+      .lean()
+      .catch(() => null);
+    if (doc?.outcome) return { ...doc.outcome, attempts: n, claim: null };
+    const over = (doc?.at.getTime() ?? Date.now()) + this.lifetimeMs;
+    if (over > Date.now()) return { status: 'queued', nextAt: new Date(over), claim: null } as Change;
+    return failure(null, 'its process stopped during the try (it may have reached the gateway)');
+  }
+}
