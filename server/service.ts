@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './db/database.js';
 import { RESTORE_CHECK_MS, watchRestores } from './db/restores.js';
 import { installationId as loadInstallationId } from './db/system.js';
+import { appRoutes } from './display/app-routes.js';
 import { consoleRoutes } from './display/console-routes.js';
 import { homeRoutes } from './display/home.js';
 import { displayRoutes } from './display/routes.js';
@@ -141,7 +142,12 @@ export async function startService(
     trustProxy: config.trustProxy,
     publicUrl,
     readiness,
-    extraRoutes: [await displayRoutes(config.tileUrl), await consoleRoutes(config.tileUrl), homeRoutes()],
+    extraRoutes: [
+      await displayRoutes(config.tileUrl),
+      await consoleRoutes(config.tileUrl),
+      await appRoutes(config.tileUrl),
+      homeRoutes(),
+    ],
   });
 
   const web = gracefulServer(app.callback(), { shutdownTimeoutMs: config.shutdownTimeoutMs, log });

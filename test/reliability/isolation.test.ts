@@ -33,14 +33,18 @@ const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
 
 // Reached without an organization's credential (their own tokens: RELIABILITY.md "Abuse of the new doors").
 // P2–P5 and PK1–PK6 are a person's own session and passkeys (docs/people.md): test/people.test.ts and
-// test/console-browser.test.ts cover them.
+// test/console-browser.test.ts cover them. W1 is the installation's public key, the same for everyone
+// (test/web-push.test.ts). AN1 and AN2 take an answer link's token, no credential (test/answer-replies.test.ts).
 const OWN_DOORS = new Set([
   'F1',
   'F2',
   'A11',
   'A11-delivered',
+  'W1',
   'IN1',
   'IN2',
+  'AN1',
+  'AN2',
   ...['P2', 'P3', 'P4', 'P5'],
   ...['PK1', 'PK2', 'PK3', 'PK4', 'PK5', 'PK6'],
 ]);

@@ -12,7 +12,7 @@ export class AlarmAnswers implements AlarmReplies {
   constructor(
     private readonly records: AlarmRecords,
     private readonly wall: AlarmWall,
-    private readonly outbox: Pick<AlarmOutbox, 'markDelivered'>,
+    private readonly outbox: Pick<AlarmOutbox, 'markDelivered' | 'skipAnswered'>,
   ) {}
 
   async answered(answer: AlarmAnswer): Promise<void> {
@@ -30,7 +30,9 @@ export class AlarmAnswers implements AlarmReplies {
       enteredBy,
       at: new Date(),
     });
-    // Stored: the answer counts. The wall and the room follow (a burst of answers shares the rewrites).
+    // Stored: the answer counts, and his SMS and calls held for his push's receipt are not sent
+    // (docs/alarms.md "Escalation"). The wall and the room follow (a burst of answers shares the rewrites).
+    await this.outbox.skipAnswered(doc, userId);
     if (!doc.endedAt) this.wall.rewriteSoon(doc);
     else this.wall.changed(alarmId);
   }

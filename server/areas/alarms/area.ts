@@ -1,20 +1,27 @@
-// The alarms area (AL1–AL4, IN1, IN2; docs/alarms.md): alarms raised by the API, an SMS or a call with
+// The alarms area (AL1–AL4, IN1, IN2, W4; docs/alarms.md): alarms raised by the API, an SMS or a call with
 // the PIN, or a things rule; shown on the organization's monitors first, delivered by push, SMS and
-// voice through the durable outbox, and answered by the members.
+// voice through the durable outbox (SMS and calls held for a push's receipt by the escalation policy),
+// and answered by the members.
 import * as schemas from '../../../schemas/alarms.js';
+import * as answerSchemas from '../../../schemas/answer-links.js';
 import { defineArea } from '../area.js';
 import { formatSms } from '../sms/formatters.js';
+import { answerModels } from './answer-models.js';
+import { answerLinkOperations } from './answer-routes.js';
 import { AlarmAnswers } from './answers.js';
+import { MemberAnswering } from './answering.js';
 import { AlarmCommands } from './commands.js';
+import { answeredAmong, EscalationPolicies } from './escalation.js';
 import { gatewaySender } from './gateways.js';
 import { IdempotencyKeys } from './idempotency.js';
 import { InboundAlarms, WRONG_PINS } from './inbound.js';
 import { GatewayQuotas } from './quota.js';
-import { alarmModels } from './models.js';
+import { alarmModels, type DeliveryItem } from './models.js';
 import { AlarmOutbox, DeliveryError, type Sender } from './outbox.js';
 import { AlarmPresenter, geoOf } from './presenter.js';
 import { AlarmRecipients } from './recipients.js';
 import { AlarmRecords } from './records.js';
+import { CALL_KEYS } from './replies.js';
 import { alarmOperations } from './routes.js';
 import { AlarmWall } from './wall.js';
 
@@ -22,6 +29,9 @@ import { AlarmWall } from './wall.js';
 export interface AlarmParts {
   alarms: AlarmCommands;
   answers: AlarmAnswers;
+  /** Answer links, reply SMS and call keys (docs/alarms.md "Answering without the app"). */
+  answering: MemberAnswering;
+  escalation: EscalationPolicies;
   inbound: InboundAlarms;
   outbox: AlarmOutbox;
   wall: AlarmWall;
@@ -35,9 +45,9 @@ declare module '../area.js' {
 
 export const alarmsArea = defineArea({
   name: 'alarms',
-  models: [alarmModels],
-  schemas: [schemas],
-  build({ db, config, events, limits, log, metrics, scheduler, need }) {
+  models: [alarmModels, answerModels],
+  schemas: [schemas, answerSchemas],
+  build({ db, config, events, limits, log, metrics, scheduler, publicUrl, need }) {
     const { monitors, store } = need('monitor');
     const { flags } = need('channels');
     const app = need('app');
@@ -50,15 +60,24 @@ export const alarmsArea = defineArea({
     const wall = new AlarmWall(db, records, presenter, monitors, events, log);
     const numbers = (list: typeof sms.mobiles) => async (userId: number, organizationId: number) =>
       (await list.owned.usableBy(userId, organizationId)).map((n) => ({ target: n.gsm, active: n.active }));
-    const recipients = new AlarmRecipients(db, records, {
-      flags,
-      targets: {
-        app: async (userId, organizationId) =>
-          (await app.devices.owned.usableBy(userId, organizationId)).map((d) => ({ target: d._id, active: d.active })),
-        sms: numbers(sms.mobiles),
-        call: numbers(call.phones),
+    const escalation = new EscalationPolicies(records.models);
+    const recipients = new AlarmRecipients(
+      db,
+      records,
+      {
+        flags,
+        targets: {
+          app: async (userId, organizationId) =>
+            (await app.devices.owned.usableBy(userId, organizationId)).map((d) => ({
+              target: d._id,
+              active: d.active,
+            })),
+          sms: numbers(sms.mobiles),
+          call: numbers(call.phones),
+        },
       },
-    });
+      escalation,
+    );
 
     // What a delivery says depends on the alarm only (its event, message and place never change).
     const alarmOf = async (alarmId: number) => {
@@ -66,30 +85,44 @@ export const alarmsArea = defineArea({
       if (!alarm) throw new DeliveryError('the alarm is gone', true);
       return alarm;
     };
-    const smsText = async (alarmId: number): Promise<string> => {
+    // An SMS ends with its recipient's answer link; a call tells which keys answer.
+    const answering = new MemberAnswering({
+      db,
+      records,
+      alarmOf,
+      answered: (answer) => answers.answered(answer),
+      base: () => publicUrl.href,
+      log,
+      scheduler,
+      metrics,
+    });
+    const smsText = async (alarmId: number, link?: string): Promise<string> => {
       const alarm = await alarmOf(alarmId);
       const geo = geoOf(alarm);
       const formatter = await sms.formatters.nameOf(alarm.organizationId);
-      return formatSms(formatter, {
-        event: alarm.event,
-        message: alarm.message,
-        eventId: alarm.id,
-        ...(geo ? { geo } : {}),
-      }).text;
+      const data = { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(geo ? { geo } : {}) };
+      return formatSms(formatter, data, link).text;
     };
-    const text = (_item: unknown, alarmId: number) => smsText(alarmId);
+    const text = {
+      sms: async (item: DeliveryItem, alarmId: number) => smsText(alarmId, await answering.linkFor(item, alarmId)),
+      call: async (_item: DeliveryItem, alarmId: number) => `${await smsText(alarmId)}\n${CALL_KEYS}`,
+    };
     const quotas = new GatewayQuotas(limits, gateways.quotaPerDay);
     const organizationOf = async (alarmId: number) => (await alarmOf(alarmId)).organizationId;
     const senders: Record<'app' | 'sms' | 'call', Sender> = {
-      app: async (item, alarmId) => app.alarmPushes.send(item.target, await alarmOf(alarmId)),
+      app: async (item, alarmId, signal) => app.alarmPushes.send(item.target, await alarmOf(alarmId), signal),
       sms: quotas.metered(
         'sms',
-        gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+        answering.recorded(
+          gatewaySender(gateways.smsGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text.sms),
+        ),
         organizationOf,
       ),
       call: quotas.metered(
         'call',
-        gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text),
+        answering.recorded(
+          gatewaySender(gateways.callGatewayUrl, gateways.gatewayToken, gateways.gatewayTimeoutMs, text.call),
+        ),
         organizationOf,
       ),
     };
@@ -101,6 +134,8 @@ export const alarmsArea = defineArea({
         prepare: (alarmId) => recipients.prepare(alarmId),
         blocked: (channel, organizationId) => recipients.blocked(channel, organizationId),
         changed: (alarmId) => wall.changed(alarmId),
+        answered: (alarmId, organizationId, userIds) => answeredAmong(records.models, alarmId, organizationId, userIds),
+        ended: async (alarmId) => Boolean((await records.find(alarmId))?.endedAt),
       },
       log,
       { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 },
@@ -129,6 +164,7 @@ export const alarmsArea = defineArea({
       need('templates'),
       limits.create('inbound-wrong-pins', WRONG_PINS.burst / WRONG_PINS.perSeconds, WRONG_PINS.burst, true),
       log,
+      answering.replies,
     );
 
     metrics.counter(
@@ -170,12 +206,15 @@ export const alarmsArea = defineArea({
       'SMS and calls ignored because their sender sent too many wrong PINs',
       () => inbound.counts.throttled,
     );
-    return { alarms, answers, inbound, outbox, wall };
+    return { alarms, answers, answering, escalation, inbound, outbox, wall };
   },
   // The deliveries in flight record their results, and the wall's rewrites finish, before the database closes.
   async close({ outbox, wall }) {
     await outbox.stop();
     await wall.stop();
   },
-  operations: ({ alarms, inbound }) => alarmOperations({ alarms, inbound }),
+  operations: ({ alarms, answering, escalation, inbound }) => [
+    ...alarmOperations({ alarms, escalation, inbound }),
+    ...answerLinkOperations(answering.links),
+  ],
 });

@@ -2,7 +2,8 @@
 // organization's number; the sms- or call-alarming configuration of the sender's number whose PIN it
 // carries raises an alarm in that configuration's organization. The answer is the same whatever
 // matched, and a sender's wrong PINs are limited (then nothing of it is looked at until the limit
-// refills), so neither numbers nor PINs can be probed.
+// refills), so neither numbers nor PINs can be probed. A member's reply to his alarm ("J", "N", the keys
+// 1 and 2) is asked about first (replies.ts; docs/alarms.md "Answering without the app").
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { IN1Input, IN2Input } from '../../../schemas/alarms.js';
@@ -21,6 +22,15 @@ export const PHONE_ALARM = 'Alarm per Telefon';
 export const WRONG_PINS = { burst: 5, perSeconds: 600 };
 /** What the configurations' PINs look like (schemas/channels.ts): a word of this shape is a try. */
 const PIN = /^[0-9]{4,8}$/;
+
+/**
+ * Members' replies to their alarms (replies.ts): true when the text or keys were a reply (taken, or
+ * ignored for want of an alarm to answer), so that they go no further; a reply is never a PIN.
+ */
+export interface InboundReplies {
+  sms(from: string, text: string): Promise<boolean>;
+  call(from: string, digits: string): Promise<boolean>;
+}
 
 /** What the inbound doors counted since start (exported as metrics). */
 export interface InboundCounts {
@@ -64,6 +74,7 @@ export class InboundAlarms {
     private readonly templates: Pick<TemplateCommands, 'forAlarm'>,
     private readonly wrongPins: Limiter,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
+    private readonly replies?: InboundReplies,
   ) {
     this.token = gatewayToken ? sha(gatewayToken) : null;
   }
@@ -81,6 +92,10 @@ export class InboundAlarms {
    * and one with more than the limit allows matches nothing.
    */
   async sms(input: IN1Input): Promise<{ accepted: true }> {
+    if (await this.replies?.sms(input.from, input.text)) {
+      this.counts.accepted++;
+      return { accepted: true };
+    }
     const words = new Set(input.text.split(/\s+/));
     const tried = [...words].filter((word) => PIN.test(word));
     await this.receive(
@@ -96,6 +111,10 @@ export class InboundAlarms {
 
   /** IN2: a call whose keyed digits are the PIN of a call-alarming configuration of its caller. */
   async call(input: IN2Input): Promise<{ accepted: true }> {
+    if (await this.replies?.call(input.from, input.digits)) {
+      this.counts.accepted++;
+      return { accepted: true };
+    }
     await this.receive(
       'call',
       input.from,

@@ -1,4 +1,5 @@
-// The alarms area's operations AL1–AL4 and the gateways' inbound doors IN1, IN2 (docs/alarms.md).
+// The alarms area's operations AL1–AL4, the escalation policy W4 and the gateways' inbound doors IN1, IN2
+// (docs/alarms.md).
 import {
   AL1Body,
   AL2Query,
@@ -6,6 +7,9 @@ import {
   AlarmDetail,
   AlarmIdParams,
   AlarmList,
+  EscalationBody,
+  EscalationParams,
+  EscalationPolicy,
   IN1Body,
   IN2Body,
   InboundAccepted,
@@ -13,20 +17,29 @@ import {
 import type { Context } from 'koa';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AlarmCommands } from './commands.js';
+import type { EscalationPolicies } from './escalation.js';
 import type { InboundAlarms } from './inbound.js';
 
 /** The alarms area's commands (built in server/areas/index.ts). */
 export interface AlarmAreaCommands {
   alarms: AlarmCommands;
+  escalation: EscalationPolicies;
   inbound: InboundAlarms;
 }
 
 const ALARM = 'Alarm in wrong format or required field missing';
 const ALARM_ID = 'alarmId missing or in wrong format';
 const INBOUND = 'Inbound message in wrong format';
+const ORGANIZATION_ID = 'organizationId missing or in wrong format';
+const ESCALATION_DOC =
+  "With a policy, an alarm's deliveries on its `channels` to a member whose push is under way (the alarm " +
+  "has an app delivery to him) wait (`waiting` in AL3, with `dueAt`: the alarm's start plus " +
+  '`pushReceiptWithinSeconds`). His push confirmed (push/delivered) or his answer before then skips them ' +
+  '(`skipped`, with `reason`); otherwise they go then. Members without a device get them at once. ' +
+  'Without a policy (`pushReceiptWithinSeconds: null`, the default) every channel goes at once.';
 
 /** The alarms area's operation declarations. */
-export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operation[] {
+export function alarmOperations({ alarms, escalation, inbound }: AlarmAreaCommands): Operation[] {
   // IN1 and IN2: 401 before the body is looked at, unless the gateway's token is sent.
   const gatewayToken = async ({ ctx }: { ctx: Context }) =>
     inbound.checkToken(ctx.headers['gateway-token'] === undefined ? undefined : ctx.get('Gateway-Token'));
@@ -101,6 +114,31 @@ export function alarmOperations({ alarms, inbound }: AlarmAreaCommands): Operati
       response: { status: 200, schema: Alarm, description: 'The ended alarm' },
       errors: [400, 403, 404],
       handler: ({ actor, params }) => alarms.end(actor, params.alarmId),
+    }),
+    defineOperation({
+      label: 'W4',
+      operationId: 'setEscalationPolicy',
+      method: 'put',
+      path: '/api/v1/organizations/:organizationId/escalation',
+      summary: 'Set when SMS and calls wait for the push to be confirmed (admins and the API key)',
+      description: `${ESCALATION_DOC} It holds for alarms raised from then on.`,
+      params: { schema: EscalationParams, message: ORGANIZATION_ID },
+      body: { schema: EscalationBody, message: 'Escalation policy in wrong format or required field missing' },
+      response: { status: 200, schema: EscalationPolicy, description: 'The policy now' },
+      errors: [400, 403, 413, 415],
+      handler: ({ actor, params, body }) => escalation.set(actor, params.organizationId, body),
+    }),
+    defineOperation({
+      label: 'W4-get',
+      operationId: 'getEscalationPolicy',
+      method: 'get',
+      path: '/api/v1/organizations/:organizationId/escalation',
+      summary: "The organization's escalation policy (members and the API key read)",
+      description: ESCALATION_DOC,
+      params: { schema: EscalationParams, message: ORGANIZATION_ID },
+      response: { status: 200, schema: EscalationPolicy, description: 'The policy (never set: none)' },
+      errors: [400, 403],
+      handler: ({ actor, params }) => escalation.read(actor, params.organizationId),
     }),
     defineOperation({
       label: 'IN1',
