@@ -1,0 +1,266 @@
+// From dispatch to phone: an organization of `members` members, each with a web device, a mobile and a
+// phone; AL1 raises an alarm on all three channels and the clock runs until every push, SMS and call
+// request has arrived at its local fake (bench/alarm-fanout-fakes.ts, in a process of its own: a push
+// service that checks VAPID and decrypts each push, as a browser's would, and two gateways). Then the
+// same with pushes alone. The floor: a bare client on this process sending the same requests — the
+// pushes encrypted with the `web-push` package under one VAPID header, as the service sends them — 25 at
+// a time over keep-alive connections, as the outbox does. No escalation policy: all channels at once.
+// Usage: npx tsx bench/alarm-fanout.ts [members=500] [runs=3]
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fork } from 'node:child_process';
+import { pino } from 'pino';
+import webpush from 'web-push';
+import { loadConfig } from '../server/config.js';
+import { launchDatabase } from '../server/db/launcher.js';
+import { IdentityCommands } from '../server/identity/commands.js';
+import { startService } from '../server/service.js';
+
+const [members, runs] = [Number(process.argv[2] ?? 500), Number(process.argv[3] ?? 3)];
+const CONCURRENCY = 25;
+
+interface Times {
+  push: number[];
+  refused: Array<string | null>;
+  sms: number[];
+  call: number[];
+}
+
+// The fakes' process, and a way to ask it.
+const fakes = fork(new URL('./alarm-fanout-fakes.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+const replies: Array<(value: any) => void> = [];
+fakes.on('message', (m) => replies.shift()?.(m));
+fakes.on('error', (err) => {
+  console.error(err);
+  process.exit(1);
+});
+const ask = <T>(message?: unknown): Promise<T> =>
+  new Promise((resolve) => {
+    replies.push(resolve);
+    if (message) fakes.send(message as object);
+  });
+const { urls } = await ask<{ urls: { push: string; sms: string; call: string } }>();
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-bench-'));
+const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say: (l) => console.error(l) });
+const service = await startService(
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_SECOND: '0',
+    WEB_PUSH_ORIGINS: urls.push,
+    SMS_GATEWAY_URL: urls.sms,
+    CALL_GATEWAY_URL: urls.call,
+    SMS_QUOTA_PER_DAY: '0',
+    CALL_QUOTA_PER_DAY: '0',
+  }),
+  database.uri,
+  pino({ level: 'silent' }),
+);
+const base = `http://127.0.0.1:${service.port}`;
+
+async function post(pathname: string, headers: Record<string, string>, body: unknown): Promise<any> {
+  const res = await fetch(base + pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const reply = await res.json();
+  if (!res.ok) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(reply)}`);
+  return reply;
+}
+
+// `count` jobs, `width` at a time.
+async function pooled(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+}
+
+// The organization: members with a web device (subscribed at the fake), a mobile and a phone each.
+const setupStart = performance.now();
+const identity = new IdentityCommands(service.db);
+const org = await identity.createOrganization('Fanout');
+const key = await identity.createApiKey(org.id, 'dispatch');
+const { subscriptions } = await ask<{ subscriptions: string[] }>({ type: 'subscribe', count: members });
+await pooled(members, 10, async (i) => {
+  const user = await identity.createUser(`Member ${i + 1}`);
+  await identity.addMember(org.id, user.id, 'member');
+  const { token } = await identity.createPersonalToken(user.id, 'phone');
+  const as = { 'Personal-Access-Token': token };
+  const gsm = `0049176${String(1_000_000 + i)}`;
+  await post('/api/v1/app/device', as, {
+    name: 'Browser',
+    os: 'Web Chrome 131 Android',
+    ownerID: user.id,
+    pushToken: subscriptions[i],
+    pushTokenDevelopment: false,
+    active: true,
+  });
+  await post('/api/v1/sms/mobile', as, { gsm, ownerID: user.id });
+  await post('/api/v1/call/phone', as, { gsm, ownerID: user.id });
+});
+console.error(`set up ${members} members in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`);
+
+// Waits until the fakes have `want` requests of each kind, or 120 s; the arrival times.
+async function arrivals(want: { push: number; sms: number; call: number }): Promise<Times> {
+  const all: Times = { push: [], refused: [], sms: [], call: [] };
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    const t = await ask<Times>({ type: 'times' });
+    for (const k of ['push', 'refused', 'sms', 'call'] as const) (all[k] as unknown[]).push(...t[k]);
+    if (all.push.length >= want.push && all.sms.length >= want.sms && all.call.length >= want.call) return all;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(
+    `not all arrived in 120 s: ${all.push.length} pushes, ${all.sms.length} SMS, ${all.call.length} calls`,
+  );
+}
+
+const last = (times: number[], start: number) => (times.length ? Math.max(...times) - start : NaN);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+type Row = Record<string, number>;
+async function raise(channels: string[]): Promise<Row> {
+  await ask<Times>({ type: 'times' });
+  const start = Date.now();
+  await post(
+    '/api/v1/alarms',
+    { 'API-TOKEN': key.token },
+    {
+      organizationID: org.id,
+      event: 'B3 Wohnungsbrand',
+      message: 'Rauch aus Fenster 2. OG, Person vermisst',
+      address: 'Hauptstraße 40, 12345 Musterstadt',
+      channels,
+    },
+  );
+  const answered = Date.now() - start;
+  const want = {
+    push: members,
+    sms: channels.includes('sms') ? members : 0,
+    call: channels.includes('call') ? members : 0,
+  };
+  const t = await arrivals(want);
+  if (t.refused.length) throw new Error(`the fake refused pushes: ${t.refused.slice(0, 3).join('; ')}`);
+  return {
+    al1: answered,
+    push: last(t.push, start),
+    ...(want.sms ? { sms: last(t.sms, start), call: last(t.call, start) } : {}),
+    all: last([...t.push, ...t.sms, ...t.call], start),
+  };
+}
+
+// The floor: the same requests from a bare client.
+const vapid = webpush.generateVAPIDKeys();
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function send(url: string, headers: Record<string, string | number>, body: Buffer | string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode! < 300 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+async function floor(channels: string[]): Promise<Row> {
+  await ask<Times>({ type: 'times' });
+  const start = Date.now();
+  const auth = webpush.getVapidHeaders(
+    urls.push,
+    'mailto:bench@example.org',
+    vapid.publicKey,
+    vapid.privateKey,
+    'aes128gcm',
+    Math.floor(Date.now() / 1000) + 12 * 3600,
+  );
+  const payload = JSON.stringify({
+    type: 'alarm',
+    alarmId: 1,
+    event: 'B3 Wohnungsbrand',
+    message: 'Rauch aus Fenster 2. OG, Person vermisst',
+    address: 'Hauptstraße 40, 12345 Musterstadt',
+    organizationName: 'Fanout',
+    startedAt: new Date().toISOString(),
+    answerToken: 'x'.repeat(43),
+  });
+  const jobs: Array<() => Promise<void>> = [];
+  for (let i = 0; i < members; i++) {
+    const sub = JSON.parse(subscriptions[i]) as { endpoint: string; keys: { p256dh: string; auth: string } };
+    jobs.push(async () => {
+      const { cipherText } = webpush.encrypt(sub.keys.p256dh, sub.keys.auth, payload, 'aes128gcm');
+      await send(
+        sub.endpoint,
+        {
+          ...auth,
+          TTL: 300,
+          Urgency: 'high',
+          'Content-Encoding': 'aes128gcm',
+          'Content-Type': 'application/octet-stream',
+        },
+        cipherText,
+      );
+    });
+    for (const channel of ['sms', 'call'] as const) {
+      if (!channels.includes(channel)) continue;
+      const body = JSON.stringify({
+        to: `+49176${1_000_000 + i}`,
+        text: 'B3 Wohnungsbrand',
+        alarmId: 1,
+        deliveryId: `${i}`,
+      });
+      jobs.push(() => send(urls[channel], { 'content-type': 'application/json' }, body));
+    }
+  }
+  await pooled(jobs.length, CONCURRENCY, (i) => jobs[i]());
+  const want = {
+    push: members,
+    sms: channels.includes('sms') ? members : 0,
+    call: channels.includes('call') ? members : 0,
+  };
+  const t = await arrivals(want);
+  if (t.refused.length) throw new Error(`the fake refused pushes: ${t.refused.slice(0, 3).join('; ')}`);
+  return {
+    push: last(t.push, start),
+    ...(want.sms ? { sms: last(t.sms, start), call: last(t.call, start) } : {}),
+    all: last([...t.push, ...t.sms, ...t.call], start),
+  };
+}
+
+const report = (title: string, rows: Row[]) => {
+  const keys = Object.keys(rows[0]);
+  console.log(`${title} (median of ${rows.length}, ms)`);
+  for (const k of keys)
+    console.log(
+      `  ${k.padEnd(5)} ${String(median(rows.map((r) => r[k]))).padStart(7)}   runs: ${rows.map((r) => r[k]).join(', ')}`,
+    );
+};
+
+// One warm-up alarm (first connections, first JWT), then the runs.
+await raise(['app', 'sms', 'call']);
+await floor(['app', 'sms', 'call']);
+const results: Record<string, Row[]> = { service: [], floor: [], servicePush: [], floorPush: [] };
+for (let i = 0; i < runs; i++) {
+  results.service.push(await raise(['app', 'sms', 'call']));
+  results.floor.push(await floor(['app', 'sms', 'call']));
+  results.servicePush.push(await raise(['app']));
+  results.floorPush.push(await floor(['app']));
+}
+console.log(`${members} members, each a web device, a mobile and a phone; the last arrival after AL1's start:`);
+report(`AL1 on app, sms, call: ${members * 3} requests`, results.service);
+report(`bare client, the same ${members * 3} requests`, results.floor);
+report(`AL1 on app alone: ${members} pushes`, results.servicePush);
+report(`bare client, the same ${members} pushes`, results.floorPush);
+
+await service.close();
+fakes.kill();
+await database.stop();
+await fs.rm(dataDir, { recursive: true, force: true });
+process.exit(0);
