@@ -7,11 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AN2Input, AnswerLinkViewOut } from '../../../schemas/answer-links.js';
 import type { Database } from '../../db/database.js';
-import { AppError, conflict } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { namesOf, organizationName, roleOf } from '../../identity/lookup.js';
 import { hashToken } from '../../identity/tokens.js';
 import type { AlarmAnswer } from '../app/replies.js';
 import { answerModels, type AnswerLinkDoc, type AnswerModels } from './answer-models.js';
+import { ENDED } from './answers.js';
 import type { AlarmDoc } from './models.js';
 import type { AlarmRecords } from './records.js';
 import { WriteBatch } from './write-batch.js';
@@ -73,7 +74,7 @@ export class AnswerLinks {
   /** AN2: his answer, recorded as any other (his latest counts); 409 once the alarm ended. */
   async answer(token: string, body: AN2Input): Promise<AnswerLinkViewOut> {
     const { link, alarm } = await this.open(token);
-    if (alarm.endedAt) throw conflict('alarm_ended', 'The alarm has ended: no answer is taken any more');
+    if (alarm.endedAt) throw ENDED();
     await this.answered({
       organizationId: link.organizationId,
       alarmId: link.alarmId,
@@ -83,6 +84,7 @@ export class AnswerLinks {
       // Travel minutes belong to coming; with "not coming" they mean nothing.
       duration: body.response ? (body.duration ?? null) : null,
       enteredBy: null,
+      whileRunning: true,
     });
     return this.present(link, alarm);
   }

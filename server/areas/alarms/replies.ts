@@ -5,6 +5,7 @@
 // never an alarm PIN; the inbound doors ask here first, and what is no reply goes on to the PINs.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
+import { AppError } from '../../errors.js';
 import { roleOf } from '../../identity/lookup.js';
 import type { AlarmAnswer } from '../app/replies.js';
 import { maskTarget } from './gateways.js';
@@ -90,15 +91,23 @@ export class MemberReplies implements InboundReplies {
       this.log.info({ via, from: number ? maskTarget(number) : null }, 'a reply without a running alarm to answer');
       return;
     }
-    await this.answered({
-      organizationId: latest.organizationId,
-      alarmId: latest.alarmId,
-      userId: latest.userId,
-      response: reply.response,
-      distance: null,
-      duration: reply.duration,
-      enteredBy: null,
-    });
+    try {
+      await this.answered({
+        organizationId: latest.organizationId,
+        alarmId: latest.alarmId,
+        userId: latest.userId,
+        response: reply.response,
+        distance: null,
+        duration: reply.duration,
+        enteredBy: null,
+        whileRunning: true,
+      });
+    } catch (err) {
+      // Ended as it came: as a reply without a running alarm.
+      if (!(err instanceof AppError && err.code === 'alarm_ended')) throw err;
+      this.counts.unmatched++;
+      return;
+    }
     this.counts.answered++;
     this.log.info(
       { via, from: maskTarget(number!), alarmId: latest.alarmId, userId: latest.userId },

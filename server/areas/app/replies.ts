@@ -15,6 +15,8 @@ export interface AlarmAnswer {
    * (a dispatcher entering an answer given by phone, A10 with the member's device). Null: the member.
    */
   enteredBy?: EnteredBy | null;
+  /** Taken only while the alarm runs (the answer link, a reply SMS, the call's keys): 409 `alarm_ended` after. */
+  whileRunning?: boolean;
 }
 
 /** Who entered an answer for a member: a user (by his id) or an API key (by its id). */
