@@ -95,10 +95,13 @@ async function main(): Promise<void> {
       `(REST /api/v1, OpenAPI /openapi.json, hub /socket.io, display /display)`,
   );
   if (!(await anyOrganization(service.db))) {
-    // The admin command must find this same database: repeat the settings that choose it.
+    // The admin command must find this same database, and its invitation links this service: repeat the
+    // settings that choose them (the links name PUBLIC_URL, else localhost and the port).
     const env = [
       process.env.DATA_DIR ? `DATA_DIR=${JSON.stringify(process.env.DATA_DIR)} ` : '',
       process.env.MONGODB_URI ? 'MONGODB_URI=… ' : '',
+      process.env.PUBLIC_URL ? `PUBLIC_URL=${JSON.stringify(process.env.PUBLIC_URL)} ` : '',
+      !process.env.PUBLIC_URL && service.port !== 3000 ? `PORT=${service.port} ` : '',
     ].join('');
     say('no organization yet; create the first one, a token for it, and invite its first admin (docs/people.md):');
     say(`  ${env}npm run --silent admin -- org create --name "Fire Dept North"`);
