@@ -203,6 +203,24 @@ export interface AvailabilityCounts {
   nextChangeAt: string | null;
 }
 
+/** An FMS status a vehicle of the organization sent over the radio (IN3; docs/inputs.md "Pager"). */
+export interface VehicleStatusEvent {
+  organizationId: number;
+  /** Its FMS code. */
+  fms: string;
+  /** The unit's name, as the wall's tiles name it. */
+  name: string;
+  /** 1–9 (1 on the radio, 2 at the station, 3 on the way, 4 at the scene, …). */
+  status: number;
+  at: string;
+}
+
+/** The latest status of each vehicle of an organization (`vehicles:watch`). */
+export interface VehicleStatuses {
+  organizationId: number;
+  vehicles: Array<Omit<VehicleStatusEvent, 'organizationId'>>;
+}
+
 /** Records of a water sources entity changed in these grid cells (null: anywhere). */
 export interface WaterChangedEvent {
   entityId: string;
@@ -237,6 +255,8 @@ export interface ServerToClientEvents {
   'things:rule-triggered': (event: RuleTriggeredEvent) => void;
   /** To screens that asked for water sources of the entity: look again if one of your cells changed. */
   'water:changed': (event: WaterChangedEvent) => void;
+  /** To the organization's room and its walls: a vehicle's FMS status (IN3). */
+  'vehicle:status': (event: VehicleStatusEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -247,6 +267,8 @@ export interface ClientToServerEvents {
   'water:nearby': (request: WaterNearbyRequest, ack: (answer: Ack<WaterNearbyResult>) => void) => void;
   /** A wall showing its members' availability (configurationStandby.showAvailability) asks and follows it. */
   'availability:watch': (request: { monitorId: number }, ack: (answer: Ack<AvailabilityCounts>) => void) => void;
+  /** A wall asks for its organization's vehicle statuses and follows them (`vehicle:status`). */
+  'vehicles:watch': (request: { monitorId: number }, ack: (answer: Ack<VehicleStatuses>) => void) => void;
 }
 
 /** Credential schemes of the handshake's `auth.scheme`. */
@@ -270,6 +292,8 @@ export const rooms = {
   water: (entityId: string) => `water:${entityId}`,
   /** Walls that show the organization's availability (screens join no organization room). */
   availability: (organizationId: number) => `availability:${organizationId}`,
+  /** Walls that show the organization's vehicle statuses on their unit tiles. */
+  vehicles: (organizationId: number) => `vehicles:${organizationId}`,
 };
 
 /** The alarm a things rule with the action `alarm` produced from a record. */

@@ -101,7 +101,7 @@ const alarmProperties = {
   organizationId: int64Id,
   event: shortText,
   message: longText,
-  source: { type: 'string', enum: ['api', 'sms', 'call', 'rule'] },
+  source: { type: 'string', enum: ['api', 'sms', 'call', 'rule', 'input'] },
   templateId: { type: ['integer', 'null'] },
   address: shortText,
   latitude: { type: ['number', 'null'] },
@@ -166,9 +166,26 @@ export const AlarmDetail = {
   $id: 'AlarmDetail',
   type: 'object',
   additionalProperties: false,
-  required: [...alarmRequired, 'deliveries', 'answers'],
+  required: [...alarmRequired, 'deliveries', 'answers', 'sources'],
   properties: {
     ...alarmProperties,
+    sources: {
+      type: 'array',
+      description:
+        'The alarm inputs whose documents raised the alarm or were merged into it, in order (docs/inputs.md ' +
+        '"One incident, one alarm"); empty for an alarm no input raised',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind', 'inputId', 'name', 'at'],
+        properties: {
+          kind: { type: 'string', enum: ['imap', 'document', 'pager'] },
+          inputId: int64Id,
+          name: shortText,
+          at: dateTime,
+        },
+      },
+    },
     deliveries: {
       type: 'array',
       items: {
@@ -256,6 +273,7 @@ export const AlarmDetail = {
           at: '2025-03-14T18:02:41.500Z',
         },
       ],
+      sources: [],
     },
   ],
 } as const;

@@ -340,6 +340,15 @@ export const VARIABLES = {
     default: 1_000,
     help: 'How often each process looks for alarm deliveries that are due (retries, and work a stopped process left)',
   }),
+  INPUT_IMAP_POLL_MS: millis({
+    default: 10_000,
+    help:
+      'How often an e-mail input looks for new mail when its server cannot IDLE, and checks the folder anyway when it can ([E-mail](docs/inputs.md#e-mail))',
+  }),
+  INPUT_IMAP_RECONCILE_MS: millis({
+    default: 10_000,
+    help: 'How often each process starts, restarts and stops its IMAP watchers to match the inputs as stored',
+  }),
   SECRETS_KEY: text<string | undefined>({
     default: undefined,
     help:

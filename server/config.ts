@@ -70,6 +70,7 @@ export interface Config {
   push: PushConfig;
   /** The alarms area's gateways and outbox (docs/alarms.md). */
   alarms: AlarmsConfig;
+  inputs: InputsConfig;
 }
 
 /** SMS and voice gateways, the inbound doors' token and the outbox's sweep. */
@@ -82,6 +83,12 @@ export interface AlarmsConfig {
   outboxSweepMs: number;
   /** SMS and calls an organization may send in 24 hours (0: no quota). */
   quotaPerDay: { sms: number; call: number };
+}
+
+/** The alarm inputs' e-mail watchers (docs/inputs.md "E-mail"). */
+export interface InputsConfig {
+  imapPollMs: number;
+  imapReconcileMs: number;
 }
 
 /** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
@@ -330,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
       outboxSweepMs: s.ALARM_OUTBOX_SWEEP_MS,
       quotaPerDay: { sms: s.SMS_QUOTA_PER_DAY, call: s.CALL_QUOTA_PER_DAY },
     },
+    inputs: { imapPollMs: s.INPUT_IMAP_POLL_MS, imapReconcileMs: s.INPUT_IMAP_RECONCILE_MS },
   };
 }
 

@@ -147,7 +147,13 @@ ops("/metrics shows each periodic job's runs, failures, last run and its duratio
         .status()
         .map((j) => j.name)
         .filter((name) => !jobs.includes(name)),
-      ['screen-pairing-sweep', 'alarm-answer-sweep', 'things-rule-cooldown-sweep', 'people-sweep'],
+      [
+        'screen-pairing-sweep',
+        'alarm-answer-sweep',
+        'alarm-incident-sweep',
+        'things-rule-cooldown-sweep',
+        'people-sweep',
+      ],
       'no job the docs do not name',
     );
   } finally {

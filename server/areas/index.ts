@@ -11,6 +11,7 @@ import { schemasOf, type Area } from './area.js';
 import { callArea } from './call/area.js';
 import { channelsArea } from './channels/area.js';
 import { elsCobraArea } from './els-cobra/area.js';
+import { inputsArea } from './inputs/area.js';
 import { journalArea } from './journal/area.js';
 import { monitorArea } from './monitor/area.js';
 import { peopleArea } from './people/area.js';
@@ -34,6 +35,7 @@ export const areas: readonly Area[] = [
   thingsArea,
   peopleArea,
   availabilityArea,
+  inputsArea,
 ];
 
 /** Every schema of the service: the shared ones and the hub's, then each area's. */

@@ -105,16 +105,33 @@ export function jsonBody(limit: number) {
   return async (ctx: Context, next: Next) => {
     if (!WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limit) throw payloadTooLarge(limit);
+    // An operation that takes documents (IP4, IP5) has a larger limit of its own, checked when it reads.
+    if (declared > Math.max(limit, DOCUMENT_LIMIT)) throw payloadTooLarge(limit);
     let read: Promise<unknown> | null = null;
     ctx.state.readBody = () => (read ??= parseBody(ctx, limit));
     await next();
   };
 }
 
+/** The most a document body (IP4, IP5) may have: 20 MiB. */
+export const DOCUMENT_LIMIT = 20 * 1024 * 1024;
+
+/** A document sent as the body (an operation's `document` types): its media type and bytes, unparsed. */
+export class DocumentBody {
+  constructor(
+    readonly type: string,
+    readonly bytes: Buffer,
+  ) {}
+}
+
 async function parseBody(ctx: Context, limit: number): Promise<unknown> {
-  const raw = await readLimited(ctx, limit);
+  const document = ctx.state.document as { types: readonly string[]; limitBytes: number } | undefined;
+  const takesDocument = Boolean(document && ctx.get('Content-Type') && ctx.is(...document.types));
+  const max = takesDocument ? document!.limitBytes : limit;
+  if (Number(ctx.get('Content-Length') || 0) > max) throw payloadTooLarge(max);
+  const raw = await readLimited(ctx, max);
   ctx.state.bodyBytes = raw.length;
+  if (takesDocument) return new DocumentBody(ctx.request.type, raw);
   if (raw.length === 0) return undefined;
   // JSON is also taken as text/plain or without a content type: the 2019 documents declare no body for
   // some operations that take one, so their generated clients send it that way. Credentials travel in
@@ -126,7 +143,9 @@ async function parseBody(ctx: Context, limit: number): Promise<unknown> {
     throw new AppError(
       415,
       'unsupported_media_type',
-      'Request bodies must be JSON: application/json (text/plain or no content type are read as JSON too)',
+      document
+        ? `The body must be a document (${document.types.join(', ')}) or JSON`
+        : 'Request bodies must be JSON: application/json (text/plain or no content type are read as JSON too)',
     );
   }
   const text = raw.toString('utf8');

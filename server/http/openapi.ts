@@ -137,13 +137,28 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
           ]
         : []),
     ],
-    ...(op.body
+    ...(op.body || op.document
       ? {
           requestBody: {
             required: true,
-            description: `Answered with 400 "${op.body.message}" when missing or in wrong format`,
+            description: op.body
+              ? `Answered with 400 "${op.body.message}" when missing or in wrong format`
+              : `A document, at most ${op.document!.limitBytes} bytes`,
             content: {
-              ...media(validator, op.body.schema),
+              // Listed first: where a document type is also JSON's (text/plain), the document wins.
+              ...Object.fromEntries(
+                (op.document?.types ?? []).map((type) => [
+                  type,
+                  {
+                    schema: {
+                      type: 'string',
+                      format: 'binary',
+                      description: `At most ${op.document!.limitBytes} bytes`,
+                    },
+                  },
+                ]),
+              ),
+              ...(op.body ? media(validator, op.body.schema) : {}),
               ...(op.csv
                 ? {
                     'text/csv': {

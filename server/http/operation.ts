@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
 import { AppError, forbidden, rateLimited, type ErrorDetail } from '../errors.js';
 import type { Limits } from './limits.js';
+import { DocumentBody } from './middleware.js';
 import type { Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -81,6 +82,12 @@ export interface Operation<Q = any, P = any, B = any, A = any> {
    * (`ctx.state.csvLine`).
    */
   csv?: { read(text: string): { body: unknown; line(path: string): string }; example: string };
+  /**
+   * Also takes a document of these media types as its body, up to `limitBytes` (IP4, IP5): the handler
+   * gets it unparsed as a DocumentBody; a JSON body is checked against `body` as ever (or refused, 415,
+   * without one).
+   */
+  document?: { types: readonly string[]; limitBytes: number };
   /**
    * Problems the schema cannot see (a phone number's validity), added to a schema's 400 so that one
    * answer names every problem; the handler checks them again on a body the schema passed.
@@ -215,11 +222,13 @@ export function mountOperations(
         const key = caller ? `${caller.tokenId}@${ctx.ip}` : `public@${ctx.ip}`;
         const readBody = ctx.state.readBody as (() => Promise<unknown>) | undefined;
         ctx.state.acceptsCsv = Boolean(op.csv);
+        ctx.state.document = op.document;
         if (op.rateLimited !== false) {
           const wait = await (own ?? limiter).take(key);
           if (wait) throw rateLimited(wait);
-          // Its format errors (400, 413, 415) come before the parameters' as they always did.
-          if (readBody) await readBody();
+          // Its format errors (400, 413, 415) come before the parameters' as they always did. A document
+          // (up to 20 MiB) is read only once the caller is authorized for it.
+          if (readBody && !op.document) await readBody();
         }
         const params = op.params
           ? validator.checkParams(op.params.schema, { ...ctx.params }, 'path', op.params.message)
@@ -238,7 +247,14 @@ export function mountOperations(
           if (csv) ctx.state.csvLine = csv.line;
           const raw = csv ? csv.body : sent;
           let body: unknown;
-          if (op.body) {
+          if (raw instanceof DocumentBody) body = raw;
+          else if (op.document && !op.body)
+            throw new AppError(
+              415,
+              'unsupported_media_type',
+              `The body must be one of ${op.document.types.join(', ')}`,
+            );
+          else if (op.body) {
             if (raw === undefined) throw validator.missingBody(op.body.message);
             const spelled = validator.organizationSpelling(op.body.schema, raw);
             try {

@@ -3,7 +3,14 @@
 // credentials. Every process receives them through the adapter.
 import type { Logger } from 'pino';
 import type { CredentialCache } from '../identity/credential-cache.js';
-import type { AvailabilityEvents, CredentialEvents, OrganizationEvents, ScreenEvents, WaterEvents } from './events.js';
+import type {
+  AvailabilityEvents,
+  CredentialEvents,
+  OrganizationEvents,
+  ScreenEvents,
+  VehicleEvents,
+  WaterEvents,
+} from './events.js';
 import type { HubServer } from './io.js';
 import type { RedisPair } from './redis.js';
 import { commandScreens } from './screens.js';
@@ -13,6 +20,7 @@ import {
   type ScreenCommandName,
   type ServerToClientEvents,
   type TestAlarmEvent,
+  type VehicleStatusEvent,
   type WaterChangedEvent,
 } from '../../common/hub-protocol.js';
 
@@ -21,7 +29,7 @@ const FORGET_WAIT_MS = 2_000;
 
 /** The hub's broadcasts on one Socket.IO server. */
 export class HubBroadcasts
-  implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents, AvailabilityEvents
+  implements OrganizationEvents, ScreenEvents, CredentialEvents, WaterEvents, AvailabilityEvents, VehicleEvents
 {
   private readonly testAlarmListeners: Array<(event: TestAlarmEvent) => void> = [];
 
@@ -53,6 +61,12 @@ export class HubBroadcasts
     this.io
       .to([rooms.organization(counts.organizationId), rooms.availability(counts.organizationId)])
       .emit('availability:changed', counts);
+  }
+
+  vehicleStatus(event: VehicleStatusEvent): void {
+    this.io
+      .to([rooms.organization(event.organizationId), rooms.vehicles(event.organizationId)])
+      .emit('vehicle:status', event);
   }
 
   waterChanged(event: WaterChangedEvent): void {

@@ -9,6 +9,7 @@ import type {
   ScreenCommandName,
   ServerToClientEvents,
   TestAlarmEvent,
+  VehicleStatusEvent,
   WaterChangedEvent,
 } from '../../common/hub-protocol.js';
 
@@ -56,6 +57,11 @@ export interface AvailabilityEvents {
   availabilityChanged(counts: AvailabilityCounts): void;
 }
 
+/** Vehicle statuses from the pager door (server/areas/inputs/pager.ts): to the organization's room and its walls. */
+export interface VehicleEvents {
+  vehicleStatus(event: VehicleStatusEvent): void;
+}
+
 /** Changes screens showing water sources must hear (server/areas/things/water.ts). */
 export interface WaterEvents {
   /** Tells the screens shown sources of the entity, on every process, which grid cells changed. */
@@ -63,4 +69,9 @@ export interface WaterEvents {
 }
 
 /** Everything the areas publish through the hub itself. */
-export type HubEvents = OrganizationEvents & ScreenEvents & CredentialEvents & WaterEvents & AvailabilityEvents;
+export type HubEvents = OrganizationEvents &
+  ScreenEvents &
+  CredentialEvents &
+  WaterEvents &
+  AvailabilityEvents &
+  VehicleEvents;

@@ -48,6 +48,15 @@ export async function membersOf(db: Connected, organizationId: number): Promise<
   );
 }
 
+/** The unit names the organization's members ride in, as written in their memberships (sorted). */
+export async function unitNamesOf(db: Connected, organizationId: number): Promise<string[]> {
+  const users = await identityModels(db)
+    .User.find({ 'memberships.organizationId': organizationId }, { memberships: 1 })
+    .lean();
+  const names = users.flatMap((u) => u.memberships.find((m) => m.organizationId === organizationId)?.units ?? []);
+  return [...new Set(names)].sort();
+}
+
 /** The names of the given users (an unknown user is left out). */
 export async function namesOf(db: Connected, userIds: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(userIds)];

@@ -17,6 +17,8 @@ import { IdempotencyKeys } from './idempotency.js';
 import { InboundAlarms, WRONG_PINS } from './inbound.js';
 import { GatewayQuotas } from './quota.js';
 import { alarmModels, type DeliveryItem } from './models.js';
+import { incidentModels } from './incident-models.js';
+import { Incidents } from './incidents.js';
 import { AlarmOutbox, DeliveryError, type Sender } from './outbox.js';
 import { AlarmPresenter, geoOf } from './presenter.js';
 import { AlarmRecipients } from './recipients.js';
@@ -33,6 +35,8 @@ export interface AlarmParts {
   answering: MemberAnswering;
   escalation: EscalationPolicies;
   inbound: InboundAlarms;
+  /** Alarms of the inputs, one per incident (docs/inputs.md "One incident, one alarm"). */
+  incidents: Incidents;
   outbox: AlarmOutbox;
   wall: AlarmWall;
 }
@@ -45,7 +49,7 @@ declare module '../area.js' {
 
 export const alarmsArea = defineArea({
   name: 'alarms',
-  models: [alarmModels, answerModels],
+  models: [alarmModels, answerModels, incidentModels],
   schemas: [schemas, answerSchemas],
   build({ db, config, events, limits, log, metrics, scheduler, publicUrl, need }) {
     const { monitors, store } = need('monitor');
@@ -156,6 +160,10 @@ export const alarmsArea = defineArea({
       log,
     });
     const answers = new AlarmAnswers(records, wall, outbox);
+    const incidents = new Incidents(db, alarms, records, wall);
+    scheduler.every('alarm-incident-sweep', 3_600_000, async () => {
+      await incidents.sweep();
+    });
     const inbound = new InboundAlarms(
       gateways.inboundGatewayToken,
       sms.alarming,
@@ -206,7 +214,7 @@ export const alarmsArea = defineArea({
       'SMS and calls ignored because their sender sent too many wrong PINs',
       () => inbound.counts.throttled,
     );
-    return { alarms, answers, answering, escalation, inbound, outbox, wall };
+    return { alarms, answers, answering, escalation, inbound, incidents, outbox, wall };
   },
   // The deliveries in flight record their results, and the wall's rewrites finish, before the database closes.
   async close({ outbox, wall }) {

@@ -17,7 +17,7 @@ import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorStore } from '../monitor/store.js';
 import type { IdempotencyKeys } from './idempotency.js';
-import type { AlarmDoc, AlarmSource, DeliveryItem } from './models.js';
+import type { AlarmDoc, AlarmSource, AlarmSourceEntry, DeliveryItem } from './models.js';
 import type { AlarmOutbox } from './outbox.js';
 import { alarmView, type AlarmPresenter } from './presenter.js';
 import type { AlarmRecipients } from './recipients.js';
@@ -39,6 +39,8 @@ export interface AlarmInput {
   eventKind?: 'phone';
   /** Monitors of `monitorIds` that no longer exist are left out instead of refusing the alarm (a template's list). */
   skipUnknownMonitors?: boolean;
+  /** The input whose document raises it (incidents.ts). */
+  sources?: AlarmSourceEntry[];
 }
 
 /** The answer of AL1: the alarm, and whether it was raised now (201) or by an earlier request with the key (200). */
@@ -122,6 +124,7 @@ export class AlarmCommands {
       channels: input.channels ?? [...ALARM_CHANNELS],
       startedAt: new Date(),
       endedAt: null,
+      ...(input.sources ? { sources: input.sources } : {}),
     };
     await outbox.open(alarmId, organizationId);
     // Where the alarm lives first, so that AL3 and answers find it as soon as it exists; then the wall,

@@ -15,7 +15,15 @@ import type { AlarmChannel, EscalationSkip } from '../../../schemas/alarms.js';
 import { defineModels } from '../../db/models.js';
 import { partitioned, type Partitions } from '../../db/partitions.js';
 
-export type AlarmSource = 'api' | 'sms' | 'call' | 'rule';
+export type AlarmSource = 'api' | 'sms' | 'call' | 'rule' | 'input';
+
+/** An alarm input whose document raised the alarm or was merged into it (docs/inputs.md). */
+export interface AlarmSourceEntry {
+  kind: 'imap' | 'document' | 'pager';
+  inputId: number;
+  name: string;
+  at: Date;
+}
 
 export interface AlarmDoc {
   _id: string;
@@ -35,6 +43,8 @@ export interface AlarmDoc {
   channels: AlarmChannel[];
   startedAt: Date;
   endedAt: Date | null;
+  /** The inputs whose documents raised it or merged into it; absent on alarms no input raised. */
+  sources?: AlarmSourceEntry[];
 }
 
 export interface AlarmIdDoc {
@@ -154,6 +164,10 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       channels: [String],
       startedAt: Date,
       endedAt: { type: Date, default: null },
+      sources: {
+        type: [new Schema({ kind: String, inputId: Number, name: String, at: Date }, { _id: false })],
+        default: undefined,
+      },
     },
     opts,
   );

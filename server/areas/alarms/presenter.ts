@@ -50,6 +50,12 @@ export class AlarmPresenter {
         enteredBy: a.enteredBy ?? null,
         at: a.at.toISOString(),
       })),
+      sources: (doc.sources ?? []).map((s) => ({
+        kind: s.kind,
+        inputId: s.inputId,
+        name: s.name,
+        at: s.at.toISOString(),
+      })),
     };
   }
 }

@@ -85,7 +85,8 @@ export class AlarmWall {
         for (let failures = 0; state.again;) {
           state.again = false;
           try {
-            await this.rewrite(doc);
+            // Read again: an input's later document may have added the address or the place.
+            await this.rewrite((await this.records.find(doc.id)) ?? doc);
           } catch (err) {
             this.log.warn({ err, alarmId: doc.id }, 'the answers could not be shown on the wall now');
             if (++failures <= RETRIES) {

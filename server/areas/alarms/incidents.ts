@@ -1,0 +1,140 @@
+// One incident, one alarm (docs/inputs.md "One incident, one alarm"): an input's alarm whose dispatch
+// number — or, without one, whose keyword and address — equals that of an alarm of the organization that
+// still runs and started within MERGE_WINDOW_MS updates that alarm (the fields it lacked, its sources)
+// instead of raising a second. Whichever document comes first raises; the e-mail, the fax and the pager
+// telegram of one incident ring the members once. The first claims the incident by a unique insert
+// (incident-models.ts), so two documents on two processes at once still raise one alarm.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from '../../db/database.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import type { AlarmCommands, AlarmInput } from './commands.js';
+import { incidentModels, type IncidentModels } from './incident-models.js';
+import type { AlarmDoc, AlarmSourceEntry } from './models.js';
+import type { AlarmRecords } from './records.js';
+import type { AlarmWall } from './wall.js';
+
+/** A later document of the incident merges within this time of the alarm's start. */
+export const MERGE_WINDOW_MS = 30 * 60_000;
+/** How long a later document waits for the alarm its incident's claim names to be stored. */
+const STORED_WITHIN_MS = 10_000;
+
+/** An alarm as an input describes it. */
+export interface IncidentInput extends AlarmInput {
+  dispatchNumber: string | null;
+  keyword: string | null;
+  /** The incident's key when the input knows it (a pager code); else it comes from the fields. */
+  incident?: string;
+}
+
+export interface IncidentOutcome {
+  alarmId: number;
+  outcome: 'raised' | 'merged';
+}
+
+// Case, spaces and punctuation do not tell two incidents apart ("4711-2026" and "4711 2026").
+const normal = (value: string) =>
+  value
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** The incident's key: its dispatch number, else its keyword (or event) and address; null when it has neither. */
+export function incidentKey(
+  input: Pick<IncidentInput, 'dispatchNumber' | 'keyword' | 'event' | 'address' | 'incident'>,
+): string | null {
+  if (input.incident) return input.incident.slice(0, 200);
+  if (input.dispatchNumber && normal(input.dispatchNumber)) return `n:${normal(input.dispatchNumber)}`.slice(0, 200);
+  const address = normal(input.address ?? '');
+  if (!address) return null;
+  return `k:${normal(input.keyword || input.event)}|${address}`.slice(0, 400);
+}
+
+/** Raises input alarms, one per incident. */
+export class Incidents {
+  private readonly models: IncidentModels;
+
+  constructor(
+    private readonly db: Database,
+    private readonly commands: Pick<AlarmCommands, 'raise'>,
+    private readonly records: Pick<AlarmRecords, 'find' | 'models'>,
+    private readonly wall: Pick<AlarmWall, 'rewriteSoon'>,
+  ) {
+    this.models = incidentModels(db);
+  }
+
+  /** The incident's alarm: raised now, or the running one it merged into. */
+  async raise(organizationId: number, input: IncidentInput, source: AlarmSourceEntry): Promise<IncidentOutcome> {
+    const key = incidentKey(input);
+    const { dispatchNumber: _n, keyword: _k, incident: _i, ...alarm } = input;
+    const fields: AlarmInput = { ...alarm, sources: [source] };
+    if (!key) return { alarmId: (await this.commands.raise(organizationId, 'input', fields)).id, outcome: 'raised' };
+    const _id = `${organizationId}:${key}`;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const alarmId = await this.db.ids.next('alarm');
+      const claimed = await this.models.Incident.create({ _id, organizationId, alarmId, at: new Date() }).then(
+        () => true,
+        (err: unknown) => {
+          if (isDuplicateKey(err)) return false;
+          throw err;
+        },
+      );
+      if (claimed) {
+        await this.commands.raise(organizationId, 'input', fields, alarmId);
+        return { alarmId, outcome: 'raised' };
+      }
+      const held = await this.models.Incident.findById(_id).lean();
+      if (!held) continue;
+      const running = await this.stored(held.alarmId, held.at);
+      if (running && running.organizationId === organizationId && this.open(running)) {
+        await this.merge(running, input, source);
+        return { alarmId: running.id, outcome: 'merged' };
+      }
+      // Ended, too old, or never stored (its process died): this document's incident starts anew.
+      const { matchedCount } = await this.models.Incident.updateOne(
+        { _id, alarmId: held.alarmId },
+        { $set: { alarmId, at: new Date() } },
+      );
+      if (matchedCount === 1) {
+        await this.commands.raise(organizationId, 'input', fields, alarmId);
+        return { alarmId, outcome: 'raised' };
+      }
+    }
+    throw new Error('the incident was claimed and released too often at once');
+  }
+
+  /** Removes claims past the merge window (the hourly sweep); how many went. */
+  async sweep(now = Date.now()): Promise<number> {
+    const old = new Date(now - MERGE_WINDOW_MS - STORED_WITHIN_MS);
+    return (await this.models.Incident.deleteMany({ at: { $lt: old } })).deletedCount;
+  }
+
+  private open(alarm: AlarmDoc): boolean {
+    return !alarm.endedAt && Date.now() - alarm.startedAt.getTime() < MERGE_WINDOW_MS;
+  }
+
+  // The claim's alarm, waited for while its raise may still be storing it.
+  private async stored(alarmId: number, claimedAt: Date): Promise<AlarmDoc | null> {
+    for (;;) {
+      const doc = await this.records.find(alarmId);
+      if (doc || Date.now() - claimedAt.getTime() > STORED_WITHIN_MS) return doc;
+      await sleep(100);
+    }
+  }
+
+  // The fields the alarm lacked, and the source; the wall shows the new place at once. Nobody is rung again.
+  private async merge(alarm: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<void> {
+    const lacked: Partial<AlarmDoc> = {};
+    if (!alarm.message && input.message) lacked.message = input.message.slice(0, 10_000);
+    if (!alarm.address && input.address) lacked.address = input.address.slice(0, 500);
+    if (alarm.latitude === null && input.latitude !== undefined && input.longitude !== undefined) {
+      lacked.latitude = input.latitude;
+      lacked.longitude = input.longitude;
+    }
+    if (alarm.units.length === 0 && input.units?.length) lacked.units = input.units;
+    const alarms = await this.records.models.alarms.of(alarm.organizationId);
+    await alarms.updateOne({ _id: alarm._id }, { $set: lacked, $push: { sources: source } });
+    const merged = await this.records.find(alarm.id);
+    if (merged && Object.keys(lacked).length > 0) this.wall.rewriteSoon(merged);
+  }
+}

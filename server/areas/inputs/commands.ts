@@ -1,0 +1,205 @@
+// Alarm inputs (IP1–IP3; docs/inputs.md): load, authorize, write. Members read an organization's inputs;
+// its admins and API key write them. An IMAP password is encrypted at rest for its input and field and
+// never answered; a pager input's codes are indexed so that IN3 finds them by exact lookups.
+import { MASK, type IP1Input, type InputView, type PagerSettingsInput } from '../../../schemas/inputs.js';
+import type { Database } from '../../db/database.js';
+import { IdIndex } from '../../db/id-index.js';
+import { badRequest, forbidden, notFound, type ErrorDetail } from '../../errors.js';
+import type { Actor } from '../../identity/actor.js';
+import { canConfigure, canRead } from '../../identity/policy.js';
+import type { Keyring } from '../els-cobra/secrets.js';
+import { inputModels, type InputDoc, type InputModels } from './models.js';
+import { profileProblems } from './profile.js';
+
+const NOT_FOUND = 'Input not found';
+const WRITERS = "Inputs are written by organization admins and the organization's API key";
+const INVALID = 'Input in wrong format or required field missing';
+
+/** The key a pager code is indexed under (IN3 looks it up). */
+export function pagerKey(code: { ric?: string; subric?: string; zvei?: string; fms?: string }): string {
+  if (code.zvei) return `zvei:${code.zvei}`;
+  if (code.fms) return `fms:${code.fms.toUpperCase()}`;
+  return `ric:${Number(code.ric)}`;
+}
+
+/** Every key a pager input's settings are found under. */
+export function pagerKeys(settings: PagerSettingsInput | Record<string, unknown>): string[] {
+  const s = settings as PagerSettingsInput;
+  return [
+    ...new Set([
+      ...(s.codes ?? []).map((c) => pagerKey(c)),
+      ...(s.vehicles ?? []).map((v) => pagerKey({ fms: v.fms })),
+    ]),
+  ];
+}
+
+/** The alarm inputs of organizations. */
+export class InputCommands {
+  readonly models: InputModels;
+  readonly byOrganization: IdIndex;
+  /** Pager codes ("ric:1234567", "zvei:12345", "fms:…") to the inputs that know them. */
+  readonly byCode: IdIndex;
+  /** Every imap input of the installation, under "all": what the watchers watch. */
+  readonly imapInputs: IdIndex;
+
+  constructor(
+    private readonly db: Database,
+    private readonly keyring: () => Keyring,
+    /** Told after an input was deleted (its documents go). */
+    private readonly removed?: (doc: InputDoc) => Promise<void>,
+  ) {
+    this.models = inputModels(db);
+    const { Input, InputIndex } = this.models;
+    this.byOrganization = new IdIndex(InputIndex, db.system.Lock, 'inputs', async (organizationId) =>
+      (await Input.find({ organizationId: Number(organizationId) }, { _id: 1 }).lean()).map((d) => d._id),
+    );
+    // Every pager input indexed its codes when it was made: nothing to scan for. Outsiders name codes
+    // (IN3: every telegram the decoder hears), so one that no input knows is never stored.
+    this.byCode = new IdIndex(InputIndex, db.system.Lock, 'pager-codes', async () => [], false);
+    this.imapInputs = new IdIndex(InputIndex, db.system.Lock, 'imap-inputs', async () => []);
+  }
+
+  /** IP2: the organization's inputs in ID order. */
+  async list(actor: Actor, organizationId: number): Promise<InputView[]> {
+    if (!canRead(actor, organizationId)) throw forbidden('Not allowed in this organization');
+    const docs = await this.byOrganization.load(organizationId, (id) => this.models.Input.findById(id).lean());
+    return docs
+      .filter((d) => d.organizationId === organizationId)
+      .map(presentInput)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** IP1: a new input of an organization the actor configures. */
+  async create(actor: Actor, input: IP1Input): Promise<InputView> {
+    if (!canConfigure(actor, input.organizationID)) throw forbidden(WRITERS);
+    const password = (input.settings as { password?: string }).password;
+    if (input.kind === 'imap' && (password === undefined || password === MASK))
+      throw invalid([{ in: 'body', path: 'settings.password', problem: 'is required for a new imap input' }]);
+    checkProfile(input);
+    const id = String(await this.db.ids.next('input'));
+    await this.byOrganization.add(input.organizationID, id);
+    const doc: InputDoc = {
+      _id: id,
+      organizationId: input.organizationID,
+      ...this.fieldsOf(id, input, null),
+      lastReceivedAt: null,
+      lastError: null,
+    };
+    for (const key of input.kind === 'pager' ? pagerKeys(input.settings) : []) await this.byCode.add(key, id);
+    if (input.kind === 'imap') await this.imapInputs.add('all', id);
+    await this.models.Input.create(doc);
+    return presentInput(doc);
+  }
+
+  /** IP3 GET: an input the actor may read; another organization's is not found. */
+  async get(actor: Actor, id: number): Promise<InputView> {
+    return presentInput(await this.readable(actor, id));
+  }
+
+  /** IP3 PUT: replaces an input; its organization and kind stay. Absent or masked, the password stays. */
+  async update(actor: Actor, id: number, input: IP1Input): Promise<InputView> {
+    const current = await this.writable(actor, id);
+    const problems: ErrorDetail[] = [];
+    if (input.organizationID !== current.organizationId)
+      problems.push({ in: 'body', path: 'organizationID', problem: "cannot be changed (must be the input's own)" });
+    if (input.kind !== current.kind)
+      problems.push({ in: 'body', path: 'kind', problem: `cannot be changed (must be "${current.kind}")` });
+    if (problems.length) throw invalid(problems);
+    checkProfile(input);
+    const fields = this.fieldsOf(current._id, input, current.secret);
+    const before = current.kind === 'pager' ? pagerKeys(current.settings) : [];
+    const after = current.kind === 'pager' ? pagerKeys(fields.settings) : [];
+    for (const key of after.filter((k) => !before.includes(k))) await this.byCode.add(key, current._id);
+    const doc = await this.models.Input.findOneAndUpdate(
+      { _id: current._id },
+      { $set: fields },
+      { returnDocument: 'after' },
+    ).lean();
+    for (const key of before.filter((k) => !after.includes(k))) await this.byCode.remove(key, current._id);
+    if (!doc) throw notFound(NOT_FOUND);
+    return presentInput(doc);
+  }
+
+  /** IP3 DELETE: removes an input; the alarms it raised stay, its documents go. */
+  async remove(actor: Actor, id: number): Promise<{ status: 'deleted' }> {
+    const current = await this.writable(actor, id);
+    await this.models.Input.deleteOne({ _id: current._id });
+    await this.byOrganization.remove(current.organizationId, current._id);
+    for (const key of current.kind === 'pager' ? pagerKeys(current.settings) : [])
+      await this.byCode.remove(key, current._id);
+    if (current.kind === 'imap') await this.imapInputs.remove('all', current._id);
+    await this.removed?.(current);
+    return { status: 'deleted' };
+  }
+
+  /** An input the actor may read. */
+  async readable(actor: Actor, id: number): Promise<InputDoc> {
+    const doc = await this.models.Input.findById(String(id)).lean();
+    if (!doc || !canRead(actor, doc.organizationId)) throw notFound(NOT_FOUND);
+    return doc;
+  }
+
+  /** An input the actor may write. */
+  async writable(actor: Actor, id: number): Promise<InputDoc> {
+    const doc = await this.readable(actor, id);
+    if (!canConfigure(actor, doc.organizationId)) throw forbidden(WRITERS);
+    return doc;
+  }
+
+  /** The IMAP password of an input. */
+  password(doc: InputDoc): string {
+    return doc.secret ? this.keyring().decrypt(doc.secret, secretContext(doc._id)) : '';
+  }
+
+  private fieldsOf(id: string, input: IP1Input, secret: InputDoc['secret']) {
+    const { password, ...settings } = input.settings as Record<string, unknown> & { password?: string };
+    const kept = password === undefined || password === MASK;
+    return {
+      name: input.name,
+      kind: input.kind,
+      settings: input.kind === 'imap' ? withImapDefaults(settings) : settings,
+      secret: input.kind !== 'imap' ? null : kept ? secret : this.keyring().encrypt(password, secretContext(id)),
+      profile: input.kind === 'pager' ? null : (input.profile ?? null),
+      monitorIds: input.monitorIds ?? null,
+      channels: input.channels ?? null,
+      active: input.active,
+      updatedAt: new Date(),
+    };
+  }
+}
+
+const secretContext = (id: string) => `input:${id}:password`;
+
+function withImapDefaults(settings: Record<string, unknown>): Record<string, unknown> {
+  const tls = settings.tls !== false;
+  return { ...settings, tls, port: settings.port ?? (tls ? 993 : 143), folder: settings.folder ?? 'INBOX' };
+}
+
+function invalid(details: ErrorDetail[]) {
+  return badRequest('invalid_body', INVALID, details);
+}
+
+function checkProfile(input: IP1Input): void {
+  if (input.kind === 'pager') return;
+  if (!input.profile)
+    throw invalid([{ in: 'body', path: 'profile', problem: `is required for a ${input.kind} input` }]);
+  const problems = profileProblems(input.profile);
+  if (problems.length) throw invalid(problems);
+}
+
+/** An input as IP1–IP3 answer it: the password masked. */
+export function presentInput(doc: InputDoc): InputView {
+  return {
+    id: Number(doc._id),
+    organizationId: doc.organizationId,
+    name: doc.name,
+    kind: doc.kind,
+    settings: doc.kind === 'imap' ? { ...doc.settings, password: MASK } : doc.settings,
+    profile: doc.profile,
+    monitorIds: doc.monitorIds,
+    channels: doc.channels,
+    active: doc.active,
+    lastReceivedAt: doc.lastReceivedAt?.toISOString() ?? null,
+    lastError: doc.lastError,
+  };
+}
