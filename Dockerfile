@@ -17,6 +17,10 @@ RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+# The alarm inputs read PDFs (poppler) and faxes and scans by OCR in German (docs/inputs.md "Documents").
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends poppler-utils tesseract-ocr tesseract-ocr-deu \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The application stays root's, read-only to the service; the volume /data is the one place it writes
 # (the secrets key file without SECRETS_KEY, the embedded database without MONGODB_URI).

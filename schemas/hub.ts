@@ -28,6 +28,15 @@ export const HubAvailabilityWatch = {
   examples: [{ monitorId: 3 }],
 } as const;
 
+export const HubVehiclesWatch = {
+  $id: 'HubVehiclesWatch',
+  type: 'object',
+  additionalProperties: false,
+  required: ['monitorId'],
+  properties: { monitorId: int64Id },
+  examples: [{ monitorId: 3 }],
+} as const;
+
 export const HubWaterNearby = {
   $id: 'HubWaterNearby',
   type: 'object',

@@ -411,6 +411,24 @@ export const IN3Body = {
   examples: [{ type: 'pocsag', ric: '1234567', subric: 'a', message: 'B3 Wohnungsbrand Hauptstraße 40' }],
 } as const;
 
+/** IN3 as a GET, for decoders that can only call a URL (BOSWatch 3's http plugin): the same fields, and the token. */
+export const IN3Query = {
+  $id: 'IN3Query',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    ...IN3Body.properties,
+    token: {
+      type: 'string',
+      maxLength: 1000,
+      description: 'INBOUND_GATEWAY_TOKEN, when no Gateway-Token header can be sent',
+    },
+  },
+  allOf: IN3Body.allOf,
+  examples: [{ type: 'pocsag', ric: '1234567', subric: '1', message: 'B3 Wohnungsbrand', token: 'secret' }],
+} as const;
+
 export type IP1Input = FromSchema<typeof IP1Body>;
 export type InputView = FromSchema<typeof Input>;
 export type InputDocumentView = FromSchema<typeof InputDocument>;

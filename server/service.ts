@@ -112,9 +112,9 @@ export async function startService(
       })),
   });
   const { parts, operations } = built;
-  const { monitor, screens, things, availability } = parts;
-  if (!live || !monitor || !screens || !things || !availability)
-    throw new Error('the monitor, screens, things and availability areas must be built');
+  const { monitor, screens, things, availability, inputs } = parts;
+  if (!live || !monitor || !screens || !things || !availability || !inputs)
+    throw new Error('the monitor, screens, things, availability and inputs areas must be built');
   const monitorLive = live;
   scheduler.every('monitor-resync', config.hubResyncMs, () => monitorLive.resyncPass());
 
@@ -159,6 +159,7 @@ export async function startService(
     health: screens.health,
     water: things.water,
     availability,
+    vehicles: inputs.vehicles,
     scheduler,
     screenOfflineAfterMs: config.screenOfflineAfterMs,
     validator,

@@ -365,6 +365,19 @@ s('IN3: a known RIC raises its alarm, its repeat merges, an FMS status reaches t
     assert.is((await pager({ type: 'fms', fms: '6112a111', status: '3' })).status, 202);
     assert.is((await pager({ type: 'fms', fms: '99999999', status: '3' })).status, 202);
     await screen.waitFor(() => screen.events.some((e) => e.name === 'vehicle:status'), 30_000, 'vehicle:status');
+    // BOSWatch 3's http plugin can only call a URL: the same telegram as a GET, the token in the query.
+    const url = (token: string) =>
+      `${ctx.svc.url}/api/v1/inbound/pager?type=zvei&zvei=25832&message=Probealarm&token=${token}`;
+    assert.is((await fetch(url('wrong'))).status, 401);
+    const byUrl = await fetch(url(INBOUND));
+    assert.equal([byUrl.status, await byUrl.json()], [202, { accepted: true }]);
+    const zvei = await eventually(
+      async () => (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/inputs/${made.body.id}/documents`)).body,
+      (list) => list.length === 3,
+      'the ZVEI telegram noted',
+    );
+    assert.equal([zvei[0].from, zvei[0].outcome], ['ZVEI 25832', 'raised']);
+    assert.equal((await alarm(ctx, zvei[0].alarmId)).event, 'Sirenenalarm');
     const statuses = screen.events.filter((e) => e.name === 'vehicle:status').map((e) => e.payload);
     assert.equal(
       statuses.map((e) => [e.organizationId, e.fms, e.name, e.status]),

@@ -22,6 +22,7 @@ import { banner, type BannerState } from './views/banner.js';
 import { fallbackView } from './views/fallback.js';
 import { renderView } from './views/screen.js';
 import { createAvailabilityWatch } from './availability.js';
+import { createVehicleWatch } from './vehicles.js';
 import { createWaterBook } from './water.js';
 import { waterSourcesOf } from '../../common/water-sources.js';
 
@@ -79,6 +80,12 @@ export function startApp(o: AppOptions): App {
   );
   const availability = createAvailabilityWatch(
     () => connection?.availabilityWatch(o.monitorId) ?? Promise.resolve(null),
+    () => render(false),
+  );
+  // The vehicles' statuses on the unit tiles: always asked (nothing to configure), for the monitor's organization.
+  const vehicles = createVehicleWatch(
+    () => connection?.vehiclesWatch(o.monitorId) ?? Promise.resolve(null),
+    () => store.state.monitor?.organizationID ?? null,
     () => render(false),
   );
   // The monitor's configured language, else the address's ?lang= (a kiosk set up for its station), else the browser's.
@@ -163,6 +170,7 @@ export function startApp(o: AppOptions): App {
       screen: { width: innerWidth, height: innerHeight },
       waters,
       availability: availability.counts(),
+      vehicles,
     });
     if (force || next.key !== renderedKey) {
       try {
@@ -210,9 +218,10 @@ export function startApp(o: AppOptions): App {
     if (!store.stale) setBanner(null);
     // Whatever kept tiles from loading may have gone with the connection: try them again now.
     retryFailedTiles();
-    // The hub forgot this socket's water sources and availability with the old connection.
+    // The hub forgot this socket's water sources, availability and vehicles with the old connection.
     waters.reconnected();
     availability.reconnected();
+    vehicles.reconnected();
   }
 
   connection = connect(o.token, o.scheme, {
@@ -252,6 +261,7 @@ export function startApp(o: AppOptions): App {
     onTestAlarm,
     onWaterChanged: (event) => waters.changed(event),
     onAvailabilityChanged: (counts) => availability.changed(counts),
+    onVehicleStatus: (event) => vehicles.changed(event),
   });
 
   // Four checks a second: the shown seconds never lag the real ones by more than a quarter second,
@@ -271,6 +281,7 @@ export function startApp(o: AppOptions): App {
     reporter?.stop();
     waters.stop();
     availability.stop();
+    vehicles.stop();
     setBanner(null);
     badge.remove();
     shown = null;

@@ -17,6 +17,8 @@ import type {
   SubscribeRequest,
   SubscribeResult,
   TestAlarmEvent,
+  VehicleStatusEvent,
+  VehicleStatuses,
   WaterChangedEvent,
   WaterNearbyRequest,
   WaterNearbyResult,
@@ -40,6 +42,7 @@ export interface ConnectionHooks {
   onTestAlarm: (event: TestAlarmEvent) => void;
   onWaterChanged: (event: WaterChangedEvent) => void;
   onAvailabilityChanged: (counts: AvailabilityCounts) => void;
+  onVehicleStatus: (event: VehicleStatusEvent) => void;
 }
 
 /** A live hub connection. */
@@ -55,6 +58,8 @@ export interface Connection {
   waterNearby: (request: WaterNearbyRequest) => Promise<Ack<WaterNearbyResult> | null>;
   /** Asks for the members' availability and follows it; null when not connected or no answer in time. */
   availabilityWatch: (monitorId: number) => Promise<Ack<AvailabilityCounts> | null>;
+  /** Asks for the vehicles' statuses and follows them; null when not connected or no answer in time. */
+  vehiclesWatch: (monitorId: number) => Promise<Ack<VehicleStatuses> | null>;
   close: () => void;
 }
 
@@ -132,6 +137,7 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
   socket.on('monitor:test-alarm', hooks.onTestAlarm);
   socket.on('water:changed', hooks.onWaterChanged);
   socket.on('availability:changed', hooks.onAvailabilityChanged);
+  socket.on('vehicle:status', hooks.onVehicleStatus);
   socket.on('screen:command', (event, ack) =>
     hooks.onCommand(event.command, typeof ack === 'function' ? ack : () => undefined),
   );
@@ -156,6 +162,15 @@ export function connect(token: string, scheme: AuthScheme, hooks: ConnectionHook
         socket
           .timeout(ACK_TIMEOUT_MS)
           .emit('availability:watch', { monitorId }, (err: Error | null, answer: Ack<AvailabilityCounts>) =>
+            resolve(err ? null : answer),
+          );
+      }),
+    vehiclesWatch: (monitorId) =>
+      new Promise((resolve) => {
+        if (!socket.connected) return resolve(null);
+        socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emit('vehicles:watch', { monitorId }, (err: Error | null, answer: Ack<VehicleStatuses>) =>
             resolve(err ? null : answer),
           );
       }),

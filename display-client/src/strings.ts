@@ -5,6 +5,30 @@
 /** The languages the display speaks. */
 export type Language = 'de' | 'en';
 
+// A vehicle's FMS status (IN3) on its unit's tile: the digit's short word.
+const FMS_EN: Record<number, string> = {
+  1: 'Available (radio)',
+  2: 'At station',
+  3: 'En route',
+  4: 'On scene',
+  5: 'Request to talk',
+  6: 'Out of service',
+  7: 'Patient on board',
+  8: 'At hospital',
+  9: 'Special',
+};
+const FMS_DE: Record<number, string> = {
+  1: 'Einsatzbereit Funk',
+  2: 'Auf Wache',
+  3: 'Einsatz übernommen',
+  4: 'Am Einsatzort',
+  5: 'Sprechwunsch',
+  6: 'Nicht einsatzbereit',
+  7: 'Patient aufgenommen',
+  8: 'Am Transportziel',
+  9: 'Sonderstatus',
+};
+
 const en = {
   coming: 'coming',
   declined: 'declined',
@@ -35,6 +59,8 @@ const en = {
   moreAwaiting: (n: number) => `+${n} awaiting`,
   moreUnits: (n: number, coming: number) => `+${n} more ${n === 1 ? 'unit' : 'units'}, ${coming} coming`,
   declinedCount: (n: number) => `${n} declined`,
+  /** A vehicle's FMS status 1–9 in a few words (the unit's tile). */
+  fmsStatus: (status: number) => FMS_EN[status] ?? '',
   // Sign-in and notices (before a monitor is known: the browser's language).
   signInTitle: 'Station display',
   signInHint:
@@ -107,6 +133,7 @@ const de: Strings = {
   moreAwaiting: (n) => `+${n} ausstehend`,
   moreUnits: (n, coming) => `+${n} ${n === 1 ? 'weitere Einheit' : 'weitere Einheiten'}, ${coming} kommen`,
   declinedCount: (n) => `${n} abgesagt`,
+  fmsStatus: (status) => FMS_DE[status] ?? '',
   signInTitle: 'Wachenanzeige',
   signInHint:
     'Einmalig anmelden, mit einem API-Schlüssel (ahk_…) oder einem persönlichen Zugriffstoken (ahp_…). ' +

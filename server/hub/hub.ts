@@ -17,12 +17,20 @@ import type { PublicUrl } from '../http/public-url.js';
 import { checkHandshakes } from './handshake.js';
 import { requireOneRequest, type HubServer, type HubSocket } from './io.js';
 import type { MonitorLive } from './monitor-live.js';
-import type { AvailabilityPort, MonitorSource, ScreenHealthPort, ScreenSource, WaterSource } from './ports.js';
+import type {
+  AvailabilityPort,
+  MonitorSource,
+  ScreenHealthPort,
+  ScreenSource,
+  VehiclesPort,
+  WaterSource,
+} from './ports.js';
 import { recheckSockets } from './recheck.js';
 import type { RedisPair } from './redis.js';
 import { attachScreen, screensHere } from './screens.js';
 import { handleSubscriptions } from './subscriptions.js';
 import { handleAvailability } from './availability.js';
+import { handleVehicles } from './vehicles.js';
 import { handleWater } from './water.js';
 import { rooms } from '../../common/hub-protocol.js';
 
@@ -36,6 +44,8 @@ export interface HubDeps {
   /** Water sources near an alarm, for screens' maps. */
   water: WaterSource;
   availability: AvailabilityPort;
+  /** Vehicles' FMS statuses, for walls' unit tiles. */
+  vehicles: VehiclesPort;
   /** Where the hub's periodic jobs run (the health sweep, the credential recheck). */
   scheduler: Scheduler;
   /** A screen silent this long counts as offline (screen:offline to its organization). */
@@ -141,6 +151,7 @@ export function createHub(io: HubServer, server: http.Server, deps: HubDeps): Hu
     });
     handleWater(socket, { validator: deps.validator, water: deps.water, log });
     handleAvailability(socket, { validator: deps.validator, availability: deps.availability, log });
+    handleVehicles(socket, { validator: deps.validator, vehicles: deps.vehicles, log });
   });
 
   // Revoked tokens and lost memberships: their screens are disconnected within tokenRecheckMs (when the

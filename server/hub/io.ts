@@ -71,7 +71,13 @@ export function ackError(err: unknown): AckError {
 }
 
 // The events a socket asks with: one request object and an acknowledgement (docs/hub.md "Protocol").
-const REQUESTS = new Set(['monitor:subscribe', 'monitor:unsubscribe', 'water:nearby', 'availability:watch']);
+const REQUESTS = new Set([
+  'monitor:subscribe',
+  'monitor:unsubscribe',
+  'water:nearby',
+  'availability:watch',
+  'vehicles:watch',
+]);
 
 /**
  * Answers a request event sent with more arguments than its one request (the acknowledgement is always

@@ -7,6 +7,7 @@ import type {
   PatchEvent,
   ScreenReportEvent,
   SnapshotEvent,
+  VehicleStatuses,
   WaterNearbyRequest,
   WaterNearbyResult,
 } from '../../common/hub-protocol.js';
@@ -55,6 +56,12 @@ export interface ScreenHealthPort {
 export interface AvailabilityPort {
   /** The counts of the monitor's organization, when the caller reads the monitor and it shows them. */
   watch(caller: Caller, monitorId: number): Promise<AvailabilityCounts>;
+}
+
+/** Vehicles' FMS statuses for a wall's unit tiles (the inputs area answers). */
+export interface VehiclesPort {
+  /** The latest status of each vehicle of the monitor's organization, when the caller reads the monitor. */
+  watch(caller: Caller, monitorId: number): Promise<VehicleStatuses>;
 }
 
 /** Water sources near an alarm, for screens' maps (the things area answers). */

@@ -15,6 +15,7 @@
 //   speechLang       BCP 47 language of the voice (default: the display's language)
 //   language         "de" or "en" (or a tag such as "de-AT"): the display's language, default the browser's
 import type { WaterSourceView } from '../../../common/hub-protocol.js';
+import type { VehicleStatus } from '../vehicles.js';
 import type { JsonObject } from '../../../common/monitor-data.js';
 import type { Alarm } from '../alarms.js';
 import { bool, coordinate, int, text } from '../config.js';
@@ -39,6 +40,8 @@ export interface PanelContext {
   t: Strings;
   /** The water sources near a position (null: not known yet); absent when none are configured. */
   waters?: (latitude: number, longitude: number) => WaterSourceView[] | null;
+  /** The FMS status of the vehicle named like a unit (vehicles.ts), shown on its tile; absent: none. */
+  vehicles?: (unitName: string) => VehicleStatus | null;
 }
 
 function counter(kind: Response, value: number, label: string): HTMLElement {
@@ -158,7 +161,7 @@ export function alarmPanel(alarm: Alarm, ctx: PanelContext): HTMLElement {
           counter('negative', alarm.negative, t.declined),
           counter('awaiting', alarm.awaiting, t.awaiting),
         ),
-        showCrew ? crewView(alarm.units, t) : null,
+        showCrew ? crewView(alarm.units, t, ctx.vehicles) : null,
       ),
     ),
   );

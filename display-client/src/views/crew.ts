@@ -13,6 +13,7 @@ import { chipColors, tint } from '../color-probe.js';
 import { crewUnits, listable, planCrew, type CrewUnit, type PlannedUnit, type Qualification } from '../crew.js';
 import { h } from '../dom.js';
 import type { Strings } from '../strings.js';
+import type { VehicleStatus } from '../vehicles.js';
 import { responseIcon, responseOf } from './icons.js';
 
 /** The row background label chips sit on (--panel-2): translucent label colours are painted over it. */
@@ -71,15 +72,34 @@ function qualifications(list: Qualification[]): HTMLElement[] {
   );
 }
 
-function unitCard(unit: PlannedUnit, t: Strings): HTMLElement {
+/** A vehicle's FMS status on its unit's tile: "S3" and a few words, coloured by the status (crew.css). */
+function fmsBadge(vehicle: VehicleStatus, t: Strings): HTMLElement {
+  const word = t.fmsStatus(vehicle.status);
+  return h(
+    'span',
+    {
+      class: `fms fms--${vehicle.status}`,
+      'data-testid': 'unit-fms',
+      'data-status': vehicle.status,
+      title: `FMS ${vehicle.status}${word ? `: ${word}` : ''}`,
+    },
+    h('span', { class: 'fms__digit' }, `S${vehicle.status}`),
+    word ? h('span', { class: 'fms__word' }, word) : null,
+  );
+}
+
+function unitCard(unit: PlannedUnit, t: Strings, vehicles?: (unitName: string) => VehicleStatus | null): HTMLElement {
+  const vehicle = unit.name ? (vehicles?.(unit.name) ?? null) : null;
+  const name = h('h3', { class: 'unit__name' }, unit.name || t.unit);
   const more = [
     unit.hiddenComing ? t.moreComing(unit.hiddenComing) : '',
     unit.hiddenPending ? t.moreAwaiting(unit.hiddenPending) : '',
   ].filter(Boolean);
   return h(
     'section',
-    { class: 'unit', 'data-testid': 'unit' },
-    h('h3', { class: 'unit__name' }, unit.name || t.unit),
+    { class: 'unit', 'data-testid': 'unit', 'data-fms': vehicle?.status ?? null },
+    // With a vehicle's status: beside the name where it fits, else on a line of its own below it.
+    vehicle ? h('div', { class: 'unit__head' }, name, fmsBadge(vehicle, t)) : name,
     // Who is coming, by qualification, and how many declined: the line a crew reads first.
     h(
       'div',
@@ -143,8 +163,13 @@ const drawers = new WeakMap<HTMLElement, Drawer>();
 const fitted = new Map<string, Fit>();
 
 /** The units box of a panel, drawn with everyone listed; fitCrew() then fits it to its space. */
-export function crewView(units: Unit[], t: Strings): HTMLElement {
+export function crewView(
+  units: Unit[],
+  t: Strings,
+  vehicles?: (unitName: string) => VehicleStatus | null,
+): HTMLElement {
   const crew: CrewUnit[] = crewUnits(units);
+  const statuses = crew.map((u) => (u.name ? (vehicles?.(u.name) ?? null) : null));
   const root = h('div', { class: 'units', 'data-testid': 'units' });
   const draw: Draw = ({ limit, count, mode, columns = 0, wrap = false, pairs = false, scale = 1 }) => {
     const hidden = crew.slice(count);
@@ -156,7 +181,7 @@ export function crewView(units: Unit[], t: Strings): HTMLElement {
     if (scale !== 1)
       root.style.fontSize = `max(var(--min-name), ${parseFloat(getComputedStyle(root).fontSize) * scale}px)`;
     root.replaceChildren(
-      ...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t)),
+      ...planCrew(crew.slice(0, count), limit).map((u) => unitCard(u, t, vehicles)),
       hidden.length
         ? h(
             'p',
@@ -167,7 +192,7 @@ export function crewView(units: Unit[], t: Strings): HTMLElement {
     );
   };
   draw({ limit: Infinity, count: crew.length, mode: 'full' });
-  drawers.set(root, { draw, key: JSON.stringify(units), total: listable(crew), units: crew.length });
+  drawers.set(root, { draw, key: JSON.stringify([units, statuses]), total: listable(crew), units: crew.length });
   return root;
 }
 

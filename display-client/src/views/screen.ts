@@ -10,6 +10,7 @@ import { alarmPanel } from './alarm.js';
 import { splitView } from './split.js';
 import { standbyView } from './standby.js';
 import type { WaterBook } from '../water.js';
+import type { VehicleWatch } from '../vehicles.js';
 
 /** What drawing needs besides the decision. */
 export interface ScreenContext {
@@ -24,6 +25,8 @@ export interface ScreenContext {
   waters?: Pick<WaterBook, 'at' | 'key'>;
   /** How many members can come, when the standby view shows it and the hub has answered. */
   availability?: AvailabilityCounts | null;
+  /** The vehicles' FMS statuses, shown on the units' tiles (absent: none). */
+  vehicles?: Pick<VehicleWatch, 'of' | 'key'>;
 }
 
 /** A drawable view: its key, the alarms a fallback would name, and the builder. */
@@ -39,12 +42,16 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
   const configuration = monitor.configuration;
   const base = `${c.version}|${JSON.stringify(monitor)}|${c.language}|${view.mode}|${c.waters?.key() ?? ''}`;
   const waters = c.waters?.at;
+  const vehicles = c.vehicles?.of;
+  // The tiles show the statuses: a new one redraws a panel, not the standby view.
+  const tiles = `${base}|${c.vehicles?.key() ?? ''}`;
   if (view.mode === 'split') {
     const { width, height } = c.screen;
     return {
-      key: `${base}|${view.alarms.map((a) => a.key).join(',')}|${width}x${height}`,
+      key: `${tiles}|${view.alarms.map((a) => a.key).join(',')}|${width}x${height}`,
       alarms: view.alarms,
-      build: () => splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t, waters),
+      build: () =>
+        splitView(view.alarms, configuration, monitor.configurationSplitScreen, nowMs, c.screen, t, waters, vehicles),
     };
   }
   if (view.mode === 'alarm' || view.mode === 'ended' || view.mode === 'test') {
@@ -54,7 +61,7 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
     const alarm =
       view.mode === 'test' ? testAlarmAsAlarm(view.test, configuration, t.testKeyword, t.testMessage) : view.alarm;
     return {
-      key: `${base}|${alarm.key}`,
+      key: `${tiles}|${alarm.key}`,
       alarms: [alarm],
       build: () =>
         alarmPanel(alarm, {
@@ -68,6 +75,7 @@ export function renderView(view: ViewDecision, c: ScreenContext): RenderedView {
           test,
           t,
           waters: test ? undefined : waters,
+          vehicles,
         }),
     };
   }

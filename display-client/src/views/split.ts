@@ -25,6 +25,7 @@ export function splitView(
   screen: { width: number; height: number },
   t: Strings,
   waters?: PanelContext['waters'],
+  vehicles?: PanelContext['vehicles'],
 ): HTMLElement {
   const max = int(split, 'maxPanels', 4, 2, 9);
   const shown = alarms.slice(0, max);
@@ -39,6 +40,7 @@ export function splitView(
     ended: false,
     t,
     waters,
+    vehicles,
   };
   let next = 0;
   const root = h(

@@ -1,6 +1,7 @@
 // Alarm inputs (IP1–IP6, IN3; docs/inputs.md): what a dispatch centre sends — e-mail, fax, PDF, pager
 // telegrams — turned into alarms, one per incident. An area of its own: its collections read by exact
-// _id, its commands, the documents' conversion and profiles, the IMAP watchers, the pager door.
+// _id, its commands, the documents' conversion and profiles, the IMAP watchers, the pager door and the
+// vehicles' statuses it keeps for the walls (the hub's VehiclesPort).
 import * as schemas from '../../../schemas/inputs.js';
 import { defineArea } from '../area.js';
 import { openKeyring, type Keyring } from '../els-cobra/secrets.js';
@@ -11,6 +12,7 @@ import { MailWatchers } from './imap.js';
 import { inputModels } from './models.js';
 import { PagerDoor } from './pager.js';
 import { inputOperations } from './routes.js';
+import { VehicleStatusBoard } from './vehicles.js';
 
 /** What the inputs area offers the others. */
 export interface InputParts {
@@ -19,6 +21,8 @@ export interface InputParts {
   intake: InputIntake;
   pager: PagerDoor;
   watchers: MailWatchers;
+  /** The vehicles' latest statuses, for walls (`vehicles:watch`). */
+  vehicles: VehicleStatusBoard;
   checkToken(presented: string | undefined): void;
 }
 
@@ -51,6 +55,9 @@ export const inputsArea = defineArea({
       vehicleStatus: (event) => events.vehicleStatus(event),
       log,
     });
+    const vehicles = new VehicleStatusBoard(models, async (caller, monitorId) => ({
+      organizationID: (await need('monitor').monitors.readable(caller, monitorId)).organizationID,
+    }));
     const watchers = new MailWatchers({ db, commands, intake, log, pollMs: config.inputs.imapPollMs });
     scheduler.every('input-mail-watchers', config.inputs.imapReconcileMs, () => watchers.reconcile());
     metrics.counter(
@@ -75,6 +82,7 @@ export const inputsArea = defineArea({
       intake,
       pager,
       watchers,
+      vehicles,
       checkToken: (presented) => need('alarms').inbound.checkToken(presented),
     };
   },

@@ -1,4 +1,4 @@
-// What an input received (IP6; docs/inputs.md "Received documents"): each document with the text it gave
+// What an input received (IP6; docs/inputs.md "What happens to a document"): each document with the text it gave
 // and what became of it (raised, merged, ignored, failed, and why), so that a station sees why something
 // did or did not ring. The newest 50 per input are kept; older ones are removed as new ones come.
 import type { DocumentOutcome, InputDocumentView } from '../../../schemas/inputs.js';

@@ -5,6 +5,8 @@
 //                       documents ("documents:<inputId>"), each pager code's inputs ("code:<code>")
 //   input_documents     a received document under its ID: what it said and what became of it (IP6)
 //   input_mail_claims   "<inputId>:<uidvalidity>:<uid>": the process that handles one e-mail, and whether it did
+//   input_vehicle_statuses  each organization's vehicles' latest FMS status ("<organizationId>"), one
+//                       field per vehicle (`vehicles.<fms>`), set alone so two vehicles never overwrite each other
 import { Schema, type Model } from 'mongoose';
 import type { AlarmChannel } from '../../../schemas/alarms.js';
 import type { DocumentOutcome, InputKind, ProfileInput } from '../../../schemas/inputs.js';
@@ -52,11 +54,25 @@ export interface MailClaimDoc {
   done: boolean;
 }
 
+/** A vehicle's latest FMS status (IN3), as a wall that connects later is told it (`vehicles:watch`). */
+export interface StoredVehicleStatus {
+  name: string;
+  status: number;
+  at: Date;
+}
+
+/** An organization's vehicles' latest statuses, under "<organizationId>", by FMS code (upper case). */
+export interface VehicleStatusesDoc {
+  _id: string;
+  vehicles: Record<string, StoredVehicleStatus>;
+}
+
 export interface InputModels {
   Input: Model<InputDoc>;
   InputIndex: Model<IdIndexDoc>;
   InputDocument: Model<InputDocumentDoc>;
   MailClaim: Model<MailClaimDoc>;
+  VehicleStatuses: Model<VehicleStatusesDoc>;
 }
 
 const opts = { versionKey: false, minimize: false } as const;
@@ -106,10 +122,15 @@ export const inputModels = defineModels<InputModels>((conn) => {
     opts,
   );
   claim.index({ inputId: 1 });
+  const vehicles = new Schema<VehicleStatusesDoc>(
+    { _id: String, vehicles: { type: Schema.Types.Mixed, default: {} } },
+    opts,
+  );
   return {
     Input: conn.model<InputDoc>('AlarmInput', input, 'inputs'),
     InputIndex: idIndexModel(conn, 'AlarmInputIndex', 'input_index'),
     InputDocument: conn.model<InputDocumentDoc>('AlarmInputDocument', document, 'input_documents'),
     MailClaim: conn.model<MailClaimDoc>('AlarmInputMailClaim', claim, 'input_mail_claims'),
+    VehicleStatuses: conn.model<VehicleStatusesDoc>('AlarmInputVehicleStatuses', vehicles, 'input_vehicle_statuses'),
   };
 });

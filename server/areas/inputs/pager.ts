@@ -2,8 +2,9 @@
 // posts JSON) hears on the pager network. A POCSAG RIC (with its sub-RIC) or a ZVEI code that a pager input
 // knows raises that code's alarm in the input's organization — one incident per code while it runs, so
 // the repeats of a telegram ring nobody twice; an FMS vehicle status 1–9 of a known vehicle goes to the
-// organization's room and its walls (`vehicle:status`). Codes are found by exact lookups (commands.ts,
-// byCode): the decoder posts every telegram it hears, most of them for nobody here.
+// organization's room and its walls (`vehicle:status`), stored first (the organization's document of
+// input_vehicle_statuses) for the walls that connect later (vehicles.ts). Codes are found by exact
+// lookups (commands.ts, byCode): the decoder posts every telegram it hears, most of them for nobody here.
 import type { Logger } from 'pino';
 import type { IN3Input, PagerSettingsInput } from '../../../schemas/inputs.js';
 import type { VehicleStatusEvent } from '../../../common/hub-protocol.js';
@@ -45,25 +46,33 @@ export class PagerDoor {
     const inputs = await Promise.all(ids.map((id) => this.parts.commands.models.Input.findById(id).lean()));
     for (const input of inputs) {
       if (!input || input.kind !== 'pager' || !input.active) continue;
-      if (telegram.type === 'fms') this.status(input, telegram);
+      if (telegram.type === 'fms') await this.status(input, telegram);
       else await this.alarm(input, telegram, key);
     }
     return { accepted: true };
   }
 
-  private status(input: InputDoc, telegram: IN3Input): void {
+  private async status(input: InputDoc, telegram: IN3Input): Promise<void> {
     const status = Number.parseInt(telegram.status ?? '', 16);
     const vehicle = (input.settings as PagerSettingsInput).vehicles?.find(
       (v) => v.fms.toUpperCase() === telegram.fms!.toUpperCase(),
     );
     if (!vehicle || !(status >= 1 && status <= 9)) return;
     this.counts.statuses++;
+    const fms = vehicle.fms.toUpperCase();
+    const at = new Date();
+    // Only this vehicle's field: a status of another vehicle stored at the same time stays.
+    await this.parts.commands.models.VehicleStatuses.updateOne(
+      { _id: String(input.organizationId) },
+      { $set: { [`vehicles.${fms}`]: { name: vehicle.name, status, at } } },
+      { upsert: true },
+    );
     this.parts.vehicleStatus({
       organizationId: input.organizationId,
-      fms: vehicle.fms,
+      fms,
       name: vehicle.name,
       status,
-      at: new Date().toISOString(),
+      at: at.toISOString(),
     });
   }
 

@@ -1,9 +1,10 @@
-// The alarm inputs' operations IP1–IP6 and the pager door IN3 (docs/inputs.md; docs/api.md "Alarm inputs").
+// The alarm inputs' operations IP1–IP6 and the pager door IN3 (docs/inputs.md; docs/api.md "Alarm inputs (IP1–IP6, IN3)").
 import type { Context } from 'koa';
 import { InboundAccepted } from '../../../schemas/alarms.js';
 import {
   DocumentAccepted,
   IN3Body,
+  IN3Query,
   IP1Body,
   IP2Query,
   IP3Body,
@@ -189,6 +190,34 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       response: { status: 202, schema: InboundAccepted, description: 'Received' },
       errors: [400, 413, 415],
       handler: ({ body }) => pager.receive(body),
+    }),
+    defineOperation({
+      label: 'IN3',
+      operationId: 'receivePagerByUrl',
+      method: 'get',
+      path: '/api/v1/inbound/pager',
+      summary:
+        "IN3 as a URL, for decoders that can only call one (BOSWatch 3's http plugin): the fields as query parameters",
+      description:
+        'The same as the POST, the telegram in the query and the token in `token` when the decoder cannot send ' +
+        'the Gateway-Token header (docs/inputs.md "Pager"). The access log names the route, never the query.',
+      public: true,
+      perMinute: 6_000,
+      query: { schema: IN3Query, message: 'Pager telegram in wrong format or required field missing' },
+      authorize: async ({ ctx }: { ctx: Context }) =>
+        checkToken(
+          ctx.headers['gateway-token'] !== undefined
+            ? ctx.get('Gateway-Token')
+            : typeof ctx.query.token === 'string'
+              ? ctx.query.token
+              : undefined,
+        ),
+      response: { status: 202, schema: InboundAccepted, description: 'Received' },
+      errors: [400],
+      handler: ({ query }) => {
+        const { token: _token, ...telegram } = query;
+        return pager.receive(telegram);
+      },
     }),
   ];
 }
