@@ -285,7 +285,7 @@ info_log_path = ${o.logPath}
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
-# Wrong passwords fail at once (the input's tests try them), not after 2 s and a growing penalty.
+# A wrong password fails within 0.5 s (Dovecot's check interval), not after 2 s and a growing penalty.
 auth_failure_delay = 0
 mail_location = maildir:${o.dir}/Maildir
 # The input, the helper's own connections and a test's watchers all log in from 127.0.0.1.
