@@ -78,10 +78,9 @@ async function shown(n: number, started: number): Promise<number> {
   return seen.get(String(n))! - started;
 }
 
-// Wait until the watcher is connected (the input's lastError is null and it has looked once).
-await new Promise((r) => setTimeout(r, 1_500));
+// A warm-up mail, not counted: the watcher starts within INPUT_IMAP_RECONCILE_MS of the input's creation.
 const mailTimes: number[] = [];
-for (let n = 1; n <= mails; n++) {
+for (let n = 0; n <= mails; n++) {
   const started = performance.now();
   await mailbox.deliver(
     [
@@ -96,7 +95,8 @@ for (let n = 1; n <= mails; n++) {
       '',
     ].join('\r\n'),
   );
-  mailTimes.push(await shown(n, started));
+  const took = await shown(n, started);
+  if (n > 0) mailTimes.push(took);
 }
 
 const browser = await launchChromium();

@@ -151,7 +151,10 @@ class Watcher {
       secure: s.tls !== false,
       auth: { user: s.user, pass: this.parts.commands.password(this.input) },
       logger: false,
+      // IDLE soon after each look (ImapFlow waits 15 s by default), so that a new mail comes as EXISTS
+      // at once instead of at the next poll.
       disableAutoIdle: false,
+      autoIdleDelay: 200,
       // A server that stops answering is noticed and reconnected to.
       socketTimeout: 5 * 60_000,
     });
