@@ -11,7 +11,7 @@ import { benchService } from './setup.js';
 
 const [mails, faxes] = [Number(process.argv[2] ?? 20), Number(process.argv[3] ?? 5)];
 const mailbox = await startDovecot();
-const bench = await benchService();
+const bench = await benchService({ INPUT_IMAP_PORTS: String(mailbox.port) });
 const api = (path: string, body: unknown) =>
   fetch(`${bench.url}${path}`, {
     method: 'POST',

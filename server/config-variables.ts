@@ -342,8 +342,11 @@ export const VARIABLES = {
   }),
   INPUT_IMAP_POLL_MS: millis({
     default: 10_000,
-    help:
-      'How often an e-mail input looks for new mail when its server cannot IDLE, and checks the folder anyway when it can ([E-mail](docs/inputs.md#e-mail))',
+    help: 'How often an e-mail input looks for new mail when its server cannot IDLE, and checks the folder anyway when it can ([E-mail](docs/inputs.md#e-mail))',
+  }),
+  INPUT_IMAP_PORTS: text<string>({
+    default: '143,993',
+    help: 'The ports an e-mail input may name (comma-separated): an organization cannot make the service connect to other ports on the network ([E-mail](docs/inputs.md#e-mail))',
   }),
   INPUT_IMAP_RECONCILE_MS: millis({
     default: 10_000,

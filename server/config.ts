@@ -89,6 +89,8 @@ export interface AlarmsConfig {
 export interface InputsConfig {
   imapPollMs: number;
   imapReconcileMs: number;
+  /** The ports an e-mail input may name. */
+  imapPorts: number[];
 }
 
 /** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
@@ -337,7 +339,13 @@ export function loadConfig(env: Env = process.env): Config {
       outboxSweepMs: s.ALARM_OUTBOX_SWEEP_MS,
       quotaPerDay: { sms: s.SMS_QUOTA_PER_DAY, call: s.CALL_QUOTA_PER_DAY },
     },
-    inputs: { imapPollMs: s.INPUT_IMAP_POLL_MS, imapReconcileMs: s.INPUT_IMAP_RECONCILE_MS },
+    inputs: {
+      imapPollMs: s.INPUT_IMAP_POLL_MS,
+      imapReconcileMs: s.INPUT_IMAP_RECONCILE_MS,
+      imapPorts: s.INPUT_IMAP_PORTS.split(',')
+        .map((p) => Number(p.trim()))
+        .filter((p) => Number.isInteger(p) && p > 0 && p < 65536),
+    },
   };
 }
 

@@ -106,6 +106,18 @@ s('IP1 400 names what is wrong: a profile that does not compile, a missing passw
   });
   expectError(noSenders, 400, 'invalid_body');
   assert.ok(JSON.stringify(noSenders.body.details).includes('allowedSenders'), JSON.stringify(noSenders.body));
+  // Only the ports the operator allows, and never a link-local address.
+  for (const [settings, path] of [
+    [{ ...imap, password: 'x', port: 6379 }, 'settings.port'],
+    [{ ...imap, password: 'x', host: '169.254.169.254' }, 'settings.host'],
+  ] as const)
+    expectBadRequest(
+      await c.post('/api/v1/inputs', { ...base, kind: 'imap', settings, profile: PROFILE }),
+      'invalid_body',
+      INPUT,
+      'body',
+      path,
+    );
   const badCode = await c.post('/api/v1/inputs', {
     ...base,
     kind: 'pager',
@@ -154,6 +166,17 @@ s('IP1–IP3: the password is stored encrypted and never answered; members read;
   assert.is(put.status, 200, JSON.stringify(put.body));
   const after = await ctx.svc.db.conn.collection('inputs').findOne({ _id: String(id) } as never);
   assert.equal(after!.secret, stored!.secret);
+  // The stored password goes only to the server it was given for.
+  const moved = await c.put(`/api/v1/inputs/${id}`, {
+    organizationID: ctx.a.orgId,
+    name: 'Leitstelle Nord',
+    kind: 'imap',
+    settings: { host: 'mail.attacker.example', user: 'alarm', password: '********', allowedSenders: ['@ils.example'] },
+    profile: PROFILE,
+    active: false,
+  });
+  expectBadRequest(moved, 'invalid_body', INPUT, 'body', 'settings.password');
+  assert.match(moved.body.details[0].problem, /host/);
   expectBadRequest(
     await c.put(`/api/v1/inputs/${id}`, {
       organizationID: ctx.a.orgId,
@@ -331,6 +354,15 @@ s('IN3: a known RIC raises its alarm, its repeat merges, an FMS status reaches t
     active: true,
   });
   assert.is(made.status, 201, JSON.stringify(made.body));
+  // Its codes are this organization's: another cannot take them and read its telegrams.
+  const taken = await client(ctx.svc.url, key(ctx.b)).post('/api/v1/inputs', {
+    organizationID: ctx.b.orgId,
+    name: 'Fremd',
+    kind: 'pager',
+    settings: { codes: [{ ric: '1234567', event: 'Mitlesen' }] },
+    active: true,
+  });
+  expectError(taken, 409, 'pager_code_taken');
   const pager = (body: Record<string, unknown>, token = INBOUND) =>
     request(ctx.svc.url, 'POST', '/api/v1/inbound/pager', { body, headers: { 'Gateway-Token': token } });
   expectError(await pager({ type: 'pocsag', ric: '1234567' }, 'wrong'), 401, 'unauthorized');

@@ -153,6 +153,7 @@ ops("/metrics shows each periodic job's runs, failures, last run and its duratio
         'alarm-incident-sweep',
         'things-rule-cooldown-sweep',
         'people-sweep',
+        'input-mail-watchers',
       ],
       'no job the docs do not name',
     );

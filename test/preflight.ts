@@ -54,6 +54,17 @@ export async function missingPrerequisites(
   }
   if (uses(/helpers\/(browser|wall)\.js/) && !fs.existsSync('/usr/bin/chromium'))
     missing.push('Chromium for the browser tests: apt-get install chromium');
+  if (uses(/helpers\/dovecot\.js/) && !fs.existsSync('/usr/sbin/dovecot'))
+    missing.push('Dovecot for the e-mail input tests: apt-get install dovecot-imapd');
+  if (uses(/server\/areas\/inputs\/|\/api\/v1\/inputs/) && !(onPath('pdftotext') && onPath('pdftoppm')))
+    missing.push("poppler's pdftotext and pdftoppm for the inputs' PDF tests: apt-get install poppler-utils");
+  if (
+    uses(/server\/areas\/inputs\/|\/api\/v1\/inputs/) &&
+    !(onPath('tesseract') && spawnSync('tesseract', ['--list-langs']).stdout?.toString().split('\n').includes('deu'))
+  )
+    missing.push(
+      "Tesseract with German data for the inputs' OCR tests: apt-get install tesseract-ocr tesseract-ocr-deu",
+    );
   if (uses(/\/usr\/sbin\/nginx/) && !fs.existsSync('/usr/sbin/nginx'))
     missing.push('nginx for the load balancer test: apt-get install nginx-light');
   if (uses(/redis-cli/) && !onPath('redis-cli'))

@@ -3,8 +3,9 @@
 // (desktop, 1280×800), an admin's members page with a fresh invitation's QR code and who can come, an
 // alarm followed with two answers and the overview with it running (desktop and phone), the monitors
 // with a paired screen that has not connected yet and a monitor's station on the map (phone), the
-// channels, the journal during the alarm, a thing of hydrants on its map and the API keys (desktop and
-// phone), into console/screenshots/{page}-{size}.png.
+// channels, the journal during the alarm, a thing of hydrants on its map, the API keys and the alarm inputs
+// (the list, a new one with the example profile, one input tried with a fax and its received documents;
+// desktop and phone), into console/screenshots/{page}-{size}.png.
 //
 //   npx tsx tools/console-screenshots.ts
 //
@@ -23,6 +24,7 @@ import { launchDatabase } from '../server/db/launcher.js';
 import { IdentityCommands } from '../server/identity/commands.js';
 import { startService } from '../server/service.js';
 import { addPasskeyDevice, CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+import { EXAMPLE_FAX, EXAMPLE_PROFILE } from '../console/src/pages/inputs-model.js';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console/screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -251,6 +253,87 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Schlüssel erzeugen' }).click();
       await page.getByRole('status').waitFor();
       await shot(page, `keys-${size}`, true);
+    }
+
+    // The alarm inputs: the Leitstelle's fax with the example profile, which received an alarm fax and a
+    // test fax, and a mailbox whose server refuses the connection (its last error in red).
+    const faxInput = await asKey('POST', '/inputs', {
+      organizationID: org.id,
+      name: 'Alarmfax Leitstelle',
+      kind: 'document',
+      settings: {},
+      profile: { fields: EXAMPLE_PROFILE },
+      channels: ['app', 'sms'],
+      active: true,
+    });
+    await asKey('POST', '/inputs', {
+      organizationID: org.id,
+      name: 'Alarm-E-Mail ILS',
+      kind: 'imap',
+      settings: {
+        host: '127.0.0.1',
+        port: 1,
+        tls: false,
+        user: 'alarm',
+        password: 'geheim',
+        allowedSenders: ['@ils-aachen.de'],
+      },
+      profile: { fields: EXAMPLE_PROFILE },
+      active: true,
+    });
+    await asKey('POST', '/inputs', {
+      organizationID: org.id,
+      name: 'Funkmeldeempfänger',
+      kind: 'pager',
+      settings: {
+        codes: [{ ric: '1234567', subric: 'a', event: 'Vollalarm' }],
+        vehicles: [{ fms: '6B1A2301', name: 'HLF 20' }],
+      },
+      active: false,
+    });
+    for (const text of [
+      EXAMPLE_FAX.replace('B3 Wohnungsbrand', 'TH1 Baum auf Straße'),
+      'Testfax der ILS Aachen – bitte nicht beachten',
+    ])
+      await fetch(`${base}/api/v1/inputs/${faxInput.id}/documents`, {
+        method: 'POST',
+        headers: { 'API-TOKEN': key.token, 'Content-Type': 'text/plain; charset=utf-8' },
+        body: text,
+      });
+    // The mailbox's watcher tries its server within seconds; the list shows what it met.
+    for (let tries = 0; tries < 60; tries++) {
+      const listed = (await asKey('GET', `/inputs?organization_id=${org.id}`)) as unknown as Array<{
+        lastError: string | null;
+      }>;
+      if (listed.some((i) => i.lastError)) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    for (const [page, size] of [
+      [phone, 'phone'],
+      [await open(browser, DESKTOP), 'desktop'],
+    ] as const) {
+      if (size === 'desktop') {
+        const link = await phone.evaluate(() =>
+          fetch('/api/v1/session/link', { method: 'POST' }).then((r) => r.json() as Promise<{ link: string }>),
+        );
+        await page.goto(link.link);
+        await page.getByRole('button', { name: 'Beitreten' }).click();
+        await page.getByRole('link', { name: 'Weiter' }).click();
+        await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+      }
+      await page.goto(`${base}/console/inputs`);
+      await page.getByRole('link', { name: 'Alarmfax Leitstelle' }).waitFor();
+      await shot(page, `inputs-${size}`, true);
+      await page.getByRole('button', { name: 'Neuer Eingang' }).click();
+      await page.getByLabel('Name des Eingangs').fill('Alarmfax Nachbarleitstelle');
+      await page.getByRole('button', { name: 'Beispiel einsetzen' }).click();
+      await shot(page, `inputs-new-${size}`, true);
+      await page.goto(`${base}/console/inputs/${faxInput.id}`);
+      await page.getByTestId('input-document').first().waitFor();
+      await page.getByRole('button', { name: 'Beispielfax einfügen' }).click();
+      await page.getByRole('button', { name: 'Text ausprobieren' }).click();
+      await page.getByTestId('would-raise').waitFor();
+      await shot(page, `input-${size}`, true);
     }
 
     // A monitor with a screen paired by its code (F1, F3) that has not shown anything yet.

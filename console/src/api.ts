@@ -21,16 +21,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Extra headers, or a body sent as it is (a CSV file) with its type. */
+/** Extra headers, or a body sent as it is (a CSV file, a document) with its type. */
 export interface RequestOptions {
   headers?: Record<string, string>;
-  raw?: { body: string; type: string };
+  raw?: { body: string | Blob; type: string };
 }
 
 /** Sends a request to /api/v1; resolves with the JSON answer or rejects with an ApiError. */
 export async function api<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...options.headers };
-  let payload: string | undefined;
+  let payload: string | Blob | undefined;
   if (options.raw) {
     headers['Content-Type'] = options.raw.type;
     payload = options.raw.body;

@@ -1,6 +1,6 @@
 // The staff's pages (docs/console.md): one bundle, the page chosen by the path — /join/<code>, /signin,
 // and the signed-in pages under /console (the overview, alarms and one alarm, monitors and screens,
-// members, channels, the journal, things, API keys, the account). The server answers every one of these
+// members, channels, alarm inputs, the journal, things, API keys, the account). The server answers every one of these
 // paths with the same page.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -10,6 +10,7 @@ import { AccountPage } from './pages/account.js';
 import { AlarmPage, AlarmsPage } from './pages/alarms.js';
 import { AnswerPage } from './pages/answer.js';
 import { ChannelsPage } from './pages/channels.js';
+import { InputsPage } from './pages/inputs.js';
 import { JournalPage } from './pages/journal.js';
 import { KeysPage } from './pages/keys.js';
 import { ThingsPage } from './pages/things.js';
@@ -42,6 +43,7 @@ function SignedIn({ page, alarmId }: { page: Page; alarmId?: number }) {
       );
     if (page === 'members') return <MembersPage session={session} organization={organization} />;
     if (page === 'channels') return <ChannelsPage session={session} organization={organization} />;
+    if (page === 'inputs') return <InputsPage session={session} organization={organization} />;
     if (page === 'journal') return <JournalPage session={session} organization={organization} />;
     if (page === 'things') return <ThingsPage session={session} organization={organization} />;
     if (page === 'keys') return <KeysPage session={session} organization={organization} />;
@@ -72,7 +74,7 @@ else if (answer) render(<AnswerPage token={answer[1]} />, root);
 else if (location.pathname.startsWith('/signin')) render(<SignInPage />, root);
 else {
   const alarm = /^\/console\/alarms\/(\d{1,15})\/?$/.exec(location.pathname);
-  const section = /^\/console\/(alarms|monitors|members|channels|journal|things|keys|account)(\/|$)/.exec(
+  const section = /^\/console\/(alarms|monitors|members|channels|inputs|journal|things|keys|account)(\/|$)/.exec(
     location.pathname,
   )?.[1];
   const page: Page = (section as Page | undefined) ?? 'overview';

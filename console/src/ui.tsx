@@ -85,7 +85,7 @@ export function Frame({ title, children }: { title: string; children: ComponentC
 
 /** The signed-in pages. */
 export type Page =
-  'overview' | 'alarms' | 'monitors' | 'members' | 'channels' | 'journal' | 'things' | 'keys' | 'account';
+  'overview' | 'alarms' | 'monitors' | 'members' | 'channels' | 'inputs' | 'journal' | 'things' | 'keys' | 'account';
 
 /** The signed-in pages' frame: the navigation and, with several organizations, the choice among them. */
 export function Shell({
@@ -121,6 +121,7 @@ export function Shell({
           {link('monitors', t.navMonitors)}
           {link('members', t.navMembers)}
           {link('channels', t.navChannels)}
+          {link('inputs', t.navInputs)}
           {link('journal', t.navJournal)}
           {link('things', t.navThings)}
           {organization?.role === 'admin' && link('keys', t.navKeys)}

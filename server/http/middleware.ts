@@ -126,12 +126,14 @@ export class DocumentBody {
 
 async function parseBody(ctx: Context, limit: number): Promise<unknown> {
   const document = ctx.state.document as { types: readonly string[]; limitBytes: number } | undefined;
-  const takesDocument = Boolean(document && ctx.get('Content-Type') && ctx.is(...document.types));
+  const documentType = document && ctx.get('Content-Type') ? ctx.is(...document.types) : false;
+  const takesDocument = typeof documentType === 'string';
   const max = takesDocument ? document!.limitBytes : limit;
   if (Number(ctx.get('Content-Length') || 0) > max) throw payloadTooLarge(max);
   const raw = await readLimited(ctx, max);
   ctx.state.bodyBytes = raw.length;
-  if (takesDocument) return new DocumentBody(ctx.request.type, raw);
+  // The type as listed, whatever case or parameters the client wrote it with.
+  if (takesDocument) return new DocumentBody(documentType, raw);
   if (raw.length === 0) return undefined;
   // JSON is also taken as text/plain or without a content type: the 2019 documents declare no body for
   // some operations that take one, so their generated clients send it that way. Credentials travel in

@@ -1,8 +1,8 @@
 // One incident, one alarm (docs/inputs.md "One incident, one alarm"): an input's alarm whose dispatch
 // number — or, without one, whose keyword and address — equals that of an alarm of the organization that
 // still runs and started within MERGE_WINDOW_MS updates that alarm (the fields it lacked, its sources)
-// instead of raising a second. Whichever document comes first raises; the e-mail, the fax and the pager
-// telegram of one incident ring the members once. The first claims the incident by a unique insert
+// instead of raising a second. Whichever document comes first raises; the e-mail and the fax of one
+// incident ring the members once, as do the repeats of a pager telegram. The first claims the incident by a unique insert
 // (incident-models.ts), so two documents on two processes at once still raise one alarm.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.js';
@@ -71,6 +71,13 @@ export class Incidents {
     if (!key) return { alarmId: (await this.commands.raise(organizationId, 'input', fields)).id, outcome: 'raised' };
     const _id = `${organizationId}:${key}`;
     for (let attempt = 0; attempt < 5; attempt++) {
+      // A running incident first: a merge draws no alarm ID.
+      const known = await this.models.Incident.findById(_id).lean();
+      const open = known ? await this.stored(known.alarmId, known.at) : null;
+      if (open && open.organizationId === organizationId && this.open(open)) {
+        await this.merge(open, input, source);
+        return { alarmId: open.id, outcome: 'merged' };
+      }
       const alarmId = await this.db.ids.next('alarm');
       const claimed = await this.models.Incident.create({ _id, organizationId, alarmId, at: new Date() }).then(
         () => true,
@@ -133,7 +140,10 @@ export class Incidents {
     }
     if (alarm.units.length === 0 && input.units?.length) lacked.units = input.units;
     const alarms = await this.records.models.alarms.of(alarm.organizationId);
-    await alarms.updateOne({ _id: alarm._id }, { $set: lacked, $push: { sources: source } });
+    // Each input once: the repeats of a pager telegram do not grow the alarm.
+    const listed = (alarm.sources ?? []).some((s) => s.inputId === source.inputId);
+    if (listed && Object.keys(lacked).length === 0) return;
+    await alarms.updateOne({ _id: alarm._id }, { $set: lacked, ...(listed ? {} : { $push: { sources: source } }) });
     const merged = await this.records.find(alarm.id);
     if (merged && Object.keys(lacked).length > 0) this.wall.rewriteSoon(merged);
   }

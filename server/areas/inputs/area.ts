@@ -43,6 +43,7 @@ export const inputsArea = defineArea({
     const commands = new InputCommands(
       db,
       () => (keyring ??= openKeyring(config).keyring),
+      config.inputs.imapPorts,
       (doc) => documents.removeAll(doc),
     );
     const incidents = () => need('alarms').incidents;

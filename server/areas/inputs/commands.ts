@@ -4,7 +4,7 @@
 import { MASK, type IP1Input, type InputView, type PagerSettingsInput } from '../../../schemas/inputs.js';
 import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
-import { badRequest, forbidden, notFound, type ErrorDetail } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound, type ErrorDetail } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { Keyring } from '../els-cobra/secrets.js';
@@ -45,6 +45,8 @@ export class InputCommands {
   constructor(
     private readonly db: Database,
     private readonly keyring: () => Keyring,
+    /** The ports an imap input may name (INPUT_IMAP_PORTS). */
+    private readonly imapPorts: readonly number[],
     /** Told after an input was deleted (its documents go). */
     private readonly removed?: (doc: InputDoc) => Promise<void>,
   ) {
@@ -75,7 +77,10 @@ export class InputCommands {
     const password = (input.settings as { password?: string }).password;
     if (input.kind === 'imap' && (password === undefined || password === MASK))
       throw invalid([{ in: 'body', path: 'settings.password', problem: 'is required for a new imap input' }]);
+    if (input.kind === 'imap') checkServer(input, this.imapPorts);
     checkProfile(input);
+    await this.checkCodes(input.organizationID, input);
+    if (input.kind === 'imap') await this.checkImapCount(input.organizationID);
     const id = String(await this.db.ids.next('input'));
     await this.byOrganization.add(input.organizationID, id);
     const doc: InputDoc = {
@@ -104,8 +109,11 @@ export class InputCommands {
       problems.push({ in: 'body', path: 'organizationID', problem: "cannot be changed (must be the input's own)" });
     if (input.kind !== current.kind)
       problems.push({ in: 'body', path: 'kind', problem: `cannot be changed (must be "${current.kind}")` });
+    if (current.kind === 'imap') problems.push(...keptPasswordProblems(current, input));
+    if (current.kind === 'imap' && input.kind === 'imap' && !problems.length) checkServer(input, this.imapPorts);
     if (problems.length) throw invalid(problems);
     checkProfile(input);
+    await this.checkCodes(current.organizationId, input, current._id);
     const fields = this.fieldsOf(current._id, input, current.secret);
     const before = current.kind === 'pager' ? pagerKeys(current.settings) : [];
     const after = current.kind === 'pager' ? pagerKeys(fields.settings) : [];
@@ -130,6 +138,27 @@ export class InputCommands {
     if (current.kind === 'imap') await this.imapInputs.remove('all', current._id);
     await this.removed?.(current);
     return { status: 'deleted' };
+  }
+
+  // A pager code belongs to one organization of the installation: another's telegrams are not its own.
+  private async checkCodes(organizationId: number, input: IP1Input, own?: string): Promise<void> {
+    if (input.kind !== 'pager') return;
+    for (const key of pagerKeys(input.settings)) {
+      const ids = (await this.byCode.ids(key)).filter((id) => id !== own);
+      const docs = await Promise.all(ids.map((id) => this.models.Input.findById(id, { organizationId: 1 }).lean()));
+      if (docs.some((d) => d && d.organizationId !== organizationId))
+        throw conflict(
+          'pager_code_taken',
+          `The pager code ${key.replace(':', ' ')} belongs to another organization of this installation`,
+        );
+    }
+  }
+
+  private async checkImapCount(organizationId: number): Promise<void> {
+    const ids = await this.byOrganization.ids(organizationId);
+    const docs = await Promise.all(ids.map((id) => this.models.Input.findById(id, { kind: 1 }).lean()));
+    if (docs.filter((d) => d?.kind === 'imap').length >= MAX_IMAP_INPUTS)
+      throw conflict('limit_reached', `An organization has at most ${MAX_IMAP_INPUTS} e-mail inputs`);
   }
 
   /** An input the actor may read. */
@@ -169,6 +198,42 @@ export class InputCommands {
 }
 
 const secretContext = (id: string) => `input:${id}:password`;
+
+// An imap server at a port the operator allows, and not a link-local address (a cloud's metadata service).
+function checkServer(input: IP1Input, ports: readonly number[]): void {
+  const s = withImapDefaults(input.settings as Record<string, unknown>);
+  const problems: ErrorDetail[] = [];
+  if (!ports.includes(Number(s.port)))
+    problems.push({
+      in: 'body',
+      path: 'settings.port',
+      problem: `must be one of ${ports.join(', ')} (INPUT_IMAP_PORTS)`,
+    });
+  if (linkLocal(String(s.host)))
+    problems.push({ in: 'body', path: 'settings.host', problem: 'must not be a link-local address' });
+  if (problems.length) throw invalid(problems);
+}
+
+/** 169.254.0.0/16, fe80::/10 and 0.0.0.0: never a mail server. */
+export function linkLocal(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
+  return /^169\.254\./.test(a) || /^fe[89ab][0-9a-f]:/.test(a) || a === '0.0.0.0' || a === '::';
+}
+
+/** E-mail inputs per organization: each is a connection from every process. */
+export const MAX_IMAP_INPUTS = 5;
+
+// The stored password goes to the server it was given for only: a new host, port, user or TLS setting
+// needs it again (else an admin could send it to a server of his own).
+function keptPasswordProblems(current: InputDoc, input: IP1Input): ErrorDetail[] {
+  const next = withImapDefaults(input.settings as Record<string, unknown>);
+  const password = (input.settings as { password?: string }).password;
+  if (password !== undefined && password !== MASK) return [];
+  const moved = (['host', 'port', 'user', 'tls'] as const).filter((k) => next[k] !== current.settings[k]);
+  return moved.length
+    ? [{ in: 'body', path: 'settings.password', problem: `is required again when ${moved.join(', ')} change` }]
+    : [];
+}
 
 function withImapDefaults(settings: Record<string, unknown>): Record<string, unknown> {
   const tls = settings.tls !== false;

@@ -7,6 +7,7 @@
 // noted as ignored. A message that was already in the folder long before it was first seen (a mailbox
 // full of old mail, switched on as an input) raises nothing. Wrong credentials and unreachable servers
 // show in the input's lastError; the watcher tries again, later each time.
+import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
@@ -14,17 +15,34 @@ import type { Logger } from 'pino';
 import type { ImapSettingsInput } from '../../../schemas/inputs.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import type { InputCommands } from './commands.js';
+import { linkLocal, type InputCommands } from './commands.js';
 import type { InputIntake } from './intake.js';
 import type { InputDoc } from './models.js';
 
 /** A message older than this when first seen raises nothing. */
 export const TOO_OLD_MS = 10 * 60_000;
-/** How long a claim holds while its message is handled (OCR of an attached fax included). */
-const CLAIM_MS = 2 * 60_000;
+/**
+ * How long a claim holds while its message is handled: longer than the worst a document can take (a
+ * scanned PDF: pdftotext, pdftoppm and 5 pages of OCR at 30 s each) and its wait for a conversion slot.
+ */
+const CLAIM_MS = 10 * 60_000;
 /** The largest message read. */
 const MAX_MESSAGE_BYTES = 20 * 1024 * 1024;
-const BACKOFF_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
+const BACKOFF_MS = [1_000, 5_000, 15_000, 30_000, 60_000];
+/** A connection that lasted this long was a good one. */
+const STABLE_MS = 60_000;
+/** How long stopping waits for the message in hand. */
+const STOP_WAIT_MS = 30_000;
+/**
+ * What one IMAP answer may hold (ImapFlow's defaults allow a gigabyte): a message's source (the largest
+ * read) and a little more; a server sending more is cut off, not buffered.
+ */
+const LIMITS = {
+  maxLiteralSize: 21 * 1024 * 1024,
+  maxLineLength: 1024 * 1024,
+  maxResponseSize: 22 * 1024 * 1024,
+  maxResponseTokens: 50_000,
+};
 
 export interface WatcherParts {
   db: Database;
@@ -106,13 +124,20 @@ class Watcher {
     return this.input.settings as ImapSettingsInput;
   }
 
+  private startedAt = Date.now();
+
   start(): void {
+    this.startedAt = Date.now();
     this.loop = this.run();
   }
 
+  /** Lets the message in hand finish (so that it is marked seen), then logs out; at most STOP_WAIT_MS. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.loop, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.client?.logout().catch(() => this.client?.close());
     await this.loop;
   }
@@ -120,9 +145,9 @@ class Watcher {
   // Connects, looks, waits for news (or the poll), looks again; on failure notes it and tries later.
   private async run(): Promise<void> {
     for (let failures = 0; !this.stopped;) {
+      const since = Date.now();
       try {
         await this.connect();
-        failures = 0;
         await this.note(null);
         while (!this.stopped && this.client?.usable) {
           this.again = false;
@@ -134,12 +159,15 @@ class Watcher {
         const reason = describe(err, this.settings);
         this.parts.log.warn({ inputId: this.input._id, reason }, 'e-mail input: not connected');
         await this.note(reason);
-        await this.pause(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]);
       } finally {
         const client = this.client;
         this.client = null;
         client?.close();
       }
+      // A connection that held for a while starts the backoff anew; one the server closes at once
+      // (or refuses) waits longer each time.
+      if (Date.now() - since > STABLE_MS) failures = 0;
+      if (!this.stopped) await this.pause(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]);
     }
   }
 
@@ -157,6 +185,7 @@ class Watcher {
       autoIdleDelay: 200,
       // A server that stops answering is noticed and reconnected to.
       socketTimeout: 5 * 60_000,
+      ...LIMITS,
     });
     client.on('error', () => undefined);
     client.on('exists', () => {
@@ -165,6 +194,10 @@ class Watcher {
     });
     client.on('close', () => this.wake?.());
     this.client = client;
+    // A name that resolves to a link-local address (a cloud's metadata service) is refused.
+    const addresses = await lookup(s.host, { all: true });
+    const local = addresses.find((a) => linkLocal(a.address));
+    if (local) throw new Error(`the server ${s.host} resolves to a link-local address (${local.address})`);
     await client.connect();
     await client.mailboxOpen(s.folder ?? 'INBOX');
   }
@@ -232,7 +265,8 @@ class Watcher {
     if (!message) return;
     const from = message.envelope?.from?.[0]?.address ?? '';
     const received = new Date(message.internalDate ?? Date.now());
-    const age = Date.now() - received.getTime();
+    // Old: it was in the folder well before this watcher began; a backlog that came since still rings.
+    const age = this.startedAt - received.getTime();
     const note = (outcome: 'ignored' | 'failed', reason: string) =>
       this.parts.intake.note(this.input, { from, type: 'message/rfc822', outcome, reason });
     if (!allowedSender(from, this.settings.allowedSenders))
@@ -240,11 +274,17 @@ class Watcher {
     else if (age > TOO_OLD_MS)
       await note(
         'ignored',
-        `it arrived ${Math.round(age / 60_000)} minutes before the input saw it: old mail raises nothing`,
+        `it arrived ${Math.round(age / 60_000)} minutes before the input began to watch: old mail raises nothing`,
       );
     else if ((message.size ?? 0) > MAX_MESSAGE_BYTES || (message.source?.length ?? 0) > MAX_MESSAGE_BYTES)
       await note('failed', `the e-mail is larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`);
-    else await this.parts.intake.take(this.input, { body: message.source!, type: 'message/rfc822', from });
+    // Waits its turn for a conversion however many are queued: the mail is claimed, the alarm must come.
+    else
+      await this.parts.intake.take(
+        this.input,
+        { body: message.source!, type: 'message/rfc822', from },
+        { queue: true },
+      );
     await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
     await claims.updateOne({ _id }, { $set: { done: true } });
     this.counted();

@@ -17,6 +17,12 @@ import { extract } from './profile.js';
 const CONVERSIONS = 2;
 const WAITING = 20;
 
+/** How a document waits for its conversion: `admitted` (IP4, IP5 took their turn before reading the body), or `queue` without bound (a claimed e-mail). */
+export interface Turn {
+  admitted?: boolean;
+  queue?: boolean;
+}
+
 /** A document as it arrived. */
 export interface Arrived {
   body: Buffer;
@@ -46,7 +52,7 @@ export class InputIntake {
   ) {}
 
   /** A document for an imap or document input, handled whole; its IP6 entry says what became of it. */
-  async take(input: InputDoc, arrived: Arrived): Promise<Taken> {
+  async take(input: InputDoc, arrived: Arrived, turn: Turn = {}): Promise<Taken> {
     const note = async (outcome: Taken['outcome'], rest: { alarmId?: number; reason?: string; text?: string }) => {
       const documentId = await this.documents.record(input, {
         from: arrived.from,
@@ -63,14 +69,14 @@ export class InputIntake {
     if (!input.active) return note('ignored', { reason: 'the input is switched off' });
     let text: string;
     try {
-      text = await this.textOf(arrived);
+      text = await this.textOf(arrived, turn);
     } catch (err) {
       if (err instanceof ConversionError) return note('failed', { reason: err.message });
       throw err;
     }
     let found;
     try {
-      found = extract(text, input.profile!, await unitNamesOf(this.db, input.organizationId));
+      found = extract(text, input.profile!, await this.unitsFor(input));
     } catch (err) {
       return note('failed', { reason: (err as Error).message, text });
     }
@@ -104,25 +110,30 @@ export class InputIntake {
   }
 
   /** IP5: what the document (or text) would raise; raises nothing and notes nothing. */
-  async tryIt(input: InputDoc, arrived: Arrived | { text: string }): Promise<TryResultView> {
+  async tryIt(input: InputDoc, arrived: Arrived | { text: string }, turn: Turn = {}): Promise<TryResultView> {
     let text: string;
     try {
-      text = 'text' in arrived ? arrived.text : await this.textOf(arrived);
+      text = 'text' in arrived ? arrived.text : await this.textOf(arrived, turn);
     } catch (err) {
       if (err instanceof ConversionError) return { text: '', fields: {}, alarm: null, reason: err.message };
       throw err;
     }
     try {
-      const found = extract(text, input.profile!, await unitNamesOf(this.db, input.organizationId));
+      const found = extract(text, input.profile!, await this.unitsFor(input));
       return { text, fields: found.fields, alarm: found.alarm, reason: found.reason };
     } catch (err) {
       return { text, fields: {}, alarm: null, reason: (err as Error).message };
     }
   }
 
+  // The organization's unit names, read only when the profile finds units (it reads every member).
+  private unitsFor(input: InputDoc): Promise<string[]> {
+    return input.profile?.fields.units ? unitNamesOf(this.db, input.organizationId) : Promise.resolve([]);
+  }
+
   // The document's text, converted in turn with the others.
-  private async textOf(arrived: Arrived): Promise<string> {
-    const release = await this.slot();
+  private async textOf(arrived: Arrived, turn: Turn): Promise<string> {
+    const release = turn.admitted ? () => undefined : await this.slot(turn.queue ?? false);
     try {
       if (arrived.type === 'message/rfc822') {
         const mail = await mailText(arrived.body, this.convert);
@@ -134,9 +145,14 @@ export class InputIntake {
     }
   }
 
-  private async slot(): Promise<() => void> {
+  /** An upload's turn (IP4, IP5), taken before its body is read: 503 when too many wait already. */
+  admit(): Promise<() => void> {
+    return this.slot(false);
+  }
+
+  private async slot(unbounded: boolean): Promise<() => void> {
     if (this.running >= CONVERSIONS) {
-      if (this.queue.length >= WAITING)
+      if (!unbounded && this.queue.length >= WAITING)
         throw new AppError(
           503,
           'unavailable',

@@ -29,7 +29,7 @@ export interface Extracted {
 }
 
 /** The time all of one profile's expressions may take on one text. */
-const LIMIT_MS = 500;
+const LIMIT_MS = 200;
 const MAX_UNITS = 50;
 
 /** The profile's expressions that do not compile, as 400 details. */

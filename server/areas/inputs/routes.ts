@@ -136,11 +136,16 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
         "alarm — before the answer: 202 with the document's entry in IP6, which says what became of it.",
       params,
       document,
+      // A budget of its own: each document may cost the process a profile run (docs/inputs.md "Profiles").
+      perMinute: 120,
       authorize: async ({ actor, params }) => reading(await commands.writable(actor, params.inputId)),
+      // Its turn before the body is read: a flood of uploads waits (or is refused, 503) unread.
+      admit: () => intake.admit(),
       response: { status: 202, schema: DocumentAccepted, description: 'Handled: see its entry in IP6' },
       errors: [400, 403, 404, 409, 413, 415],
       handler: async ({ actor, body, authorized }) => ({
-        documentId: (await intake.take(authorized, arrived(body as DocumentBody, actor))).documentId,
+        documentId: (await intake.take(authorized, arrived(body as DocumentBody, actor), { admitted: true }))
+          .documentId,
       }),
     }),
     defineOperation({
@@ -154,12 +159,16 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
         "Answers the text, each profile field's value and the alarm it would raise, or why none.",
       params,
       document,
+      perMinute: 60,
       body: { schema: IP5Text, message: 'text is missing or in wrong format' },
       authorize: async ({ actor, params }) => reading(await commands.writable(actor, params.inputId)),
+      admit: () => intake.admit(),
       response: { status: 200, schema: TryResult, description: 'What it would raise' },
       errors: [400, 403, 404, 409, 413, 415],
       handler: ({ actor, body, authorized }) =>
-        intake.tryIt(authorized, body instanceof DocumentBody ? arrived(body, actor) : (body as { text: string })),
+        intake.tryIt(authorized, body instanceof DocumentBody ? arrived(body, actor) : (body as { text: string }), {
+          admitted: true,
+        }),
     }),
     defineOperation({
       label: 'IP6',
