@@ -66,44 +66,44 @@ const statuses = (answer: any) =>
 
 s('a wall gets the stored statuses, then each new one; two at once keep both; a stranger is refused', async (ctx) => {
   await pagerInput(ctx, ctx.org, [
-    { fms: '6112A111', name: 'HLF 20' },
-    { fms: '61120222', name: 'RTW 1' },
-    { fms: '6112b333', name: 'DLK 23' },
+    { fms: '7345A111', name: 'HLF 20' },
+    { fms: '73450222', name: 'RTW 1' },
+    { fms: '7345b333', name: 'DLK 23' },
   ]);
   const monitorId = await newMonitor(ctx);
   const otherMonitor = await newMonitor({ ...ctx, org: ctx.other });
   // Heard before any wall connected.
-  await fms(ctx, '61120222', '2');
+  await fms(ctx, '73450222', '2');
   await fms(ctx, '99999999', '3'); // no vehicle of any input: nothing stored
   const wall = await connectScreen(ctx.service.url, ctx.org.apiKey);
   const stranger = await connectScreen(ctx.service.url, ctx.other.apiKey);
   try {
     const first = await watch(wall, monitorId);
     assert.is(first.data.organizationId, ctx.org.orgId);
-    assert.equal(statuses(first), [['61120222', 'RTW 1', 2]]);
+    assert.equal(statuses(first), [['73450222', 'RTW 1', 2]]);
     assert.ok(!Number.isNaN(Date.parse(first.data.vehicles[0].at)));
     assert.equal(statuses(await watch(stranger, otherMonitor)), [], "the other organization's own: none");
 
     // Live, to the wall that asked; not to another organization's wall.
-    await fms(ctx, '6112a111', '3');
+    await fms(ctx, '7345a111', '3');
     await wall.waitFor(() => wall.events.some((e) => e.name === 'vehicle:status'), WAIT_MS, 'vehicle:status');
     const heard = wall.events.filter((e) => e.name === 'vehicle:status').map((e) => e.payload);
     assert.equal(
       heard.map((e) => [e.organizationId, e.fms, e.name, e.status]),
-      [[ctx.org.orgId, '6112A111', 'HLF 20', 3]],
+      [[ctx.org.orgId, '7345A111', 'HLF 20', 3]],
     );
 
     // Two vehicles at once: neither overwrites the other.
-    await Promise.all([fms(ctx, '6112A111', '4'), fms(ctx, '6112B333', '1')]);
+    await Promise.all([fms(ctx, '7345A111', '4'), fms(ctx, '7345B333', '1')]);
     await wall.waitFor(
       () => wall.events.filter((e) => e.name === 'vehicle:status').length === 3,
       WAIT_MS,
       'both statuses',
     );
     assert.equal(statuses(await watch(wall, monitorId)), [
-      ['61120222', 'RTW 1', 2],
-      ['6112A111', 'HLF 20', 4],
-      ['6112B333', 'DLK 23', 1],
+      ['73450222', 'RTW 1', 2],
+      ['7345A111', 'HLF 20', 4],
+      ['7345B333', 'DLK 23', 1],
     ]);
 
     // A wall that connects later sees the same.
@@ -133,11 +133,11 @@ s('the wall shows a status on the tile of the unit named like the vehicle, live 
   const org = await createOrg(ctx.service);
   const wallCtx = { ...ctx, org };
   await pagerInput(ctx, org, [
-    { fms: '6112C111', name: 'HLF 20' },
-    { fms: '6112C222', name: 'RTW1' },
+    { fms: '7345C111', name: 'HLF 20' },
+    { fms: '7345C222', name: 'RTW1' },
   ]);
   // Heard before the wall started: on its first answer. "RTW1" is the unit "rtw 1" (case, spaces).
-  await fms(ctx, '6112C222', '8');
+  await fms(ctx, '7345C222', '8');
   const id = await newMonitor(wallCtx, { configuration: { language: 'de' } });
   const data = alarm(71, 'B3 Wohnungsbrand', 3, 3);
   const units = data.units.map((u, i) => ({ ...u, name: ['HLF 20', 'DLK 23/12', 'rtw 1'][i] }));
@@ -148,7 +148,7 @@ s('the wall shows a status on the tile of the unit named like the vehicle, live 
   await tile('rtw 1').locator('[data-testid=unit-fms]').waitFor({ timeout: WAIT_MS });
   assert.is((await tile('rtw 1').getByTestId('unit-fms').textContent())?.trim(), 'S8Am Transportziel');
 
-  await fms(ctx, '6112C111', '3');
+  await fms(ctx, '7345C111', '3');
   const badge = tile('HLF 20').getByTestId('unit-fms');
   await badge.waitFor({ timeout: WAIT_MS });
   assert.is(await badge.getAttribute('data-status'), '3');
@@ -176,13 +176,13 @@ s('the wall shows a status on the tile of the unit named like the vehicle, live 
   assert.is(measured.background, 'rgb(250, 204, 21)', 'status 3 is amber');
 
   // A new status replaces the old one on the tile.
-  await fms(ctx, '6112C111', '4');
+  await fms(ctx, '7345C111', '4');
   await screen.page.waitForFunction(
     () => document.querySelector('[data-testid=unit][data-fms="4"] [data-testid=unit-fms]') !== null,
     null,
     { timeout: WAIT_MS },
   );
-  await fms(ctx, '6112C111', '3');
+  await fms(ctx, '7345C111', '3');
   await screen.page.waitForFunction(
     () => document.querySelector('[data-testid=unit][data-fms="3"] [data-testid=unit-fms]') !== null,
     null,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { translateDbError } from '../db/errors.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { locateJsonError } from './json-error.js';
+import { DOCUMENT_LIMIT, DocumentBody } from './document-body.js';
 import { CsvText } from './operation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -106,22 +107,16 @@ export function jsonBody(limit: number) {
     if (!WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     // An operation that takes documents (IP4, IP5) has a larger limit of its own, checked when it reads.
-    if (declared > Math.max(limit, DOCUMENT_LIMIT)) throw payloadTooLarge(limit);
+    if (declared > Math.max(limit, DOCUMENT_LIMIT))
+      throw new AppError(
+        413,
+        'payload_too_large',
+        `Request bodies are limited to ${limit} bytes (documents sent to IP4 and IP5 to ${DOCUMENT_LIMIT})`,
+      );
     let read: Promise<unknown> | null = null;
     ctx.state.readBody = () => (read ??= parseBody(ctx, limit));
     await next();
   };
-}
-
-/** The most a document body (IP4, IP5) may have: 20 MiB. */
-export const DOCUMENT_LIMIT = 20 * 1024 * 1024;
-
-/** A document sent as the body (an operation's `document` types): its media type and bytes, unparsed. */
-export class DocumentBody {
-  constructor(
-    readonly type: string,
-    readonly bytes: Buffer,
-  ) {}
 }
 
 async function parseBody(ctx: Context, limit: number): Promise<unknown> {

@@ -106,7 +106,14 @@ function operationDoc(op: Operation, validator: Validator, method: string): Json
       ...ERROR_EXAMPLE[status],
       requestId: '5b0e7c1e-4f7a-4d53-9a43-2d1f0c6e8a17',
     };
-    responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: media(validator, 'ErrorBody', example) };
+    // A document body (IP4, IP5) has a limit and types of its own.
+    const description =
+      op.document && status === 413
+        ? `Body over ${op.document.limitBytes / 1024 / 1024} MiB (error: payload_too_large)`
+        : op.document && status === 415
+          ? `Body is none of ${op.document.types.join(', ')}${op.body ? ' nor JSON' : ''} (error: unsupported_media_type)`
+          : (ERROR_TEXT[status] ?? 'Error');
+    responses[status] = { description, content: media(validator, 'ErrorBody', example) };
   }
   return {
     // An extra method on the same path gets its own name: setMonitorAlarmingDataWithPut.

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { Actor, Caller } from '../identity/actor.js';
 import { AppError, forbidden, rateLimited, type ErrorDetail } from '../errors.js';
 import type { Limits } from './limits.js';
-import { DocumentBody } from './middleware.js';
+import { DocumentBody } from './document-body.js';
 import type { Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

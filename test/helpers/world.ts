@@ -63,6 +63,8 @@ export interface World {
   callConfiguration: number;
   category: number;
   template: number;
+  /** A document input (IP1), with one document received (IP4). */
+  input: number;
   journal: number;
   entry: number;
   entity: string;
@@ -189,6 +191,21 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
       'TP1',
     )
   ).id;
+  const input = (
+    await ok(
+      api.post('/api/v1/inputs', {
+        organizationID: o,
+        name: `${marker} Alarmfax`,
+        kind: 'document',
+        settings: {},
+        profile: { fields: { event: '^Stichwort:\\s*(.+)$' } },
+        channels: ['app'],
+        active: true,
+      }),
+      'IP1',
+    )
+  ).id;
+  await ok(api.post(`/api/v1/inputs/${input}/try`, { text: `Stichwort: ${marker} Probe` }), 'IP5');
   const journal = (await ok(api.get(`/api/v1/journal?organization_id=${o}&event_id=${++events}`), 'J6')).id;
   await ok(admin.post(`/api/v1/journal/${journal}/lock`), 'J7');
   const entry = (
@@ -278,6 +295,7 @@ export async function buildWorld(svc: TestService, marker: string): Promise<Worl
     callConfiguration,
     category,
     template,
+    input,
     journal,
     entry,
     entity: created.id,
@@ -328,6 +346,8 @@ export function parameterValue(op: DocOperation, name: string, w: World): string
       return String(w.alarm);
     case 'templateId':
       return String(w.template);
+    case 'inputId':
+      return String(w.input);
     case 'keyId':
       return String(w.org.apiKeyId);
     case 'organization':

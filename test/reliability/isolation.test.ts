@@ -35,6 +35,7 @@ const iso = suite<Ctx>('reliability: isolation', {} as Ctx);
 // P2–P5 and PK1–PK6 are a person's own session and passkeys (docs/people.md): test/people.test.ts and
 // test/console-browser.test.ts cover them. W1 is the installation's public key, the same for everyone
 // (test/web-push.test.ts). AN1 and AN2 take an answer link's token, no credential (test/answer-replies.test.ts).
+// IN3 is the radio decoder's door with the gateways' token, as IN1 and IN2 (test/inputs.test.ts).
 const OWN_DOORS = new Set([
   'F1',
   'F2',
@@ -43,6 +44,7 @@ const OWN_DOORS = new Set([
   'W1',
   'IN1',
   'IN2',
+  'IN3',
   'AN1',
   'AN2',
   ...['P2', 'P3', 'P4', 'P5'],

@@ -231,7 +231,13 @@ function keptPasswordProblems(current: InputDoc, input: IP1Input): ErrorDetail[]
   if (password !== undefined && password !== MASK) return [];
   const moved = (['host', 'port', 'user', 'tls'] as const).filter((k) => next[k] !== current.settings[k]);
   return moved.length
-    ? [{ in: 'body', path: 'settings.password', problem: `is required again when ${moved.join(', ')} change` }]
+    ? [
+        {
+          in: 'body',
+          path: 'settings.password',
+          problem: `is required again when the ${moved.join(', ')} ${moved.length === 1 ? 'changes' : 'change'}`,
+        },
+      ]
     : [];
 }
 

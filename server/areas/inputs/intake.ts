@@ -17,6 +17,10 @@ import { extract } from './profile.js';
 const CONVERSIONS = 2;
 const WAITING = 20;
 
+// Each profile field as not found (the document gave no text, or the expressions ran out of time).
+const nothingFound = (input: InputDoc) =>
+  Object.fromEntries(Object.keys(input.profile?.fields ?? {}).map((f) => [f, null]));
+
 /** How a document waits for its conversion: `admitted` (IP4, IP5 took their turn before reading the body), or `queue` without bound (a claimed e-mail). */
 export interface Turn {
   admitted?: boolean;
@@ -115,14 +119,15 @@ export class InputIntake {
     try {
       text = 'text' in arrived ? arrived.text : await this.textOf(arrived, turn);
     } catch (err) {
-      if (err instanceof ConversionError) return { text: '', fields: {}, alarm: null, reason: err.message };
+      if (err instanceof ConversionError)
+        return { text: '', fields: nothingFound(input), alarm: null, reason: err.message };
       throw err;
     }
     try {
       const found = extract(text, input.profile!, await this.unitsFor(input));
       return { text, fields: found.fields, alarm: found.alarm, reason: found.reason };
     } catch (err) {
-      return { text, fields: {}, alarm: null, reason: (err as Error).message };
+      return { text, fields: nothingFound(input), alarm: null, reason: (err as Error).message };
     }
   }
 

@@ -18,7 +18,7 @@ import {
 } from '../../../schemas/inputs.js';
 import { conflict } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
-import { DOCUMENT_LIMIT, DocumentBody } from '../../http/middleware.js';
+import { DOCUMENT_LIMIT, DocumentBody } from '../../http/document-body.js';
 import { defineOperation, type Operation } from '../../http/operation.js';
 import type { InputCommands } from './commands.js';
 import { DOCUMENT_TYPES, type DocumentType } from './convert.js';
@@ -79,6 +79,9 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       method: 'get',
       path: '/api/v1/inputs',
       summary: "List an organization's alarm inputs (members read), in ID order",
+      description:
+        'Members, admins and the API key of the organization read; another organization is a 403. Each input with ' +
+        'when it last received something and its last error; passwords masked.',
       query: { schema: IP2Query, message: 'organization_id is missing or in wrong format' },
       response: { status: 200, schema: InputList, description: "The organization's inputs" },
       errors: [400, 403],
@@ -90,6 +93,7 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       method: 'get',
       path: '/api/v1/inputs/:inputId',
       summary: 'Get an alarm input, with when it last received something and its last error',
+      description: "Anyone of the input's organization reads it; an input of another organization is a 404.",
       params,
       response: { status: 200, schema: Input, description: 'The input' },
       errors: [400, 404],
@@ -116,6 +120,8 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       method: 'delete',
       path: '/api/v1/inputs/:inputId',
       summary: 'Delete an alarm input (organization admins and the API key); the alarms it raised stay',
+      description:
+        'Its received documents go with it; an e-mail input is no longer watched within INPUT_IMAP_RECONCILE_MS.',
       params,
       response: { status: 200, schema: InputDeleted, description: 'Deleted' },
       errors: [400, 403, 404],
@@ -176,6 +182,9 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       method: 'get',
       path: '/api/v1/inputs/:inputId/documents',
       summary: 'What an input received, newest first (50): the text, and what became of it and why',
+      description:
+        "Members of the input's organization read it: each document's outcome (raised, merged, ignored, failed), " +
+        'the alarm, the reason, and the first 20,000 characters of its text.',
       params,
       response: { status: 200, schema: InputDocumentList, description: 'Its documents' },
       errors: [400, 404],
