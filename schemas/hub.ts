@@ -28,14 +28,8 @@ export const HubAvailabilityWatch = {
   examples: [{ monitorId: 3 }],
 } as const;
 
-export const HubVehiclesWatch = {
-  $id: 'HubVehiclesWatch',
-  type: 'object',
-  additionalProperties: false,
-  required: ['monitorId'],
-  properties: { monitorId: int64Id },
-  examples: [{ monitorId: 3 }],
-} as const;
+/** `vehicles:watch` asks as `availability:watch` does: for a monitor. */
+export const HubVehiclesWatch = { ...HubAvailabilityWatch, $id: 'HubVehiclesWatch' } as const;
 
 export const HubWaterNearby = {
   $id: 'HubWaterNearby',

@@ -3,6 +3,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ALARM_CHANNELS } from './alarms.js';
 import { count, dateTime, int64Id } from './common.js';
+import { deletedStatus } from './journal.js';
 
 export const INPUT_KINDS = ['imap', 'document', 'pager'] as const;
 export const PROFILE_FIELDS = [
@@ -269,14 +270,7 @@ export const InputList = {
   examples: [[inputExample]],
 } as const;
 
-export const InputDeleted = {
-  $id: 'InputDeleted',
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: { status: { type: 'string', const: 'deleted' } },
-  examples: [{ status: 'deleted' }],
-} as const;
+export const InputDeleted = deletedStatus('InputDeleted');
 
 export const DocumentAccepted = {
   $id: 'DocumentAccepted',

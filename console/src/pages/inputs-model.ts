@@ -1,10 +1,14 @@
 // What the inputs pages (/console/inputs, inputs-*.tsx) know of an alarm input (IP1–IP6; schemas/inputs.ts):
 // its shape as the API answers it, the form's draft of it and the body IP1/IP3 take, the example profile
 // for a German Leitstelle's fax, and a refusal's details placed at the form's fields.
+import type { TryResultView } from '../../../schemas/inputs.js';
 import { ApiError } from '../api.js';
 
 export const KINDS = ['document', 'imap', 'pager'] as const;
 export type Kind = (typeof KINDS)[number];
+
+/** What a stored password reads as (schemas/inputs.ts MASK; a value import would bundle the schemas). */
+export const MASK = '********';
 
 /** The profile's fields, in the order the form shows them (event, the one required, first). */
 export const PROFILE_FIELDS = [
@@ -20,9 +24,6 @@ export const PROFILE_FIELDS = [
   'message',
 ] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
-
-/** What a stored password reads as. */
-export const MASK = '********';
 
 export const CHANNELS = ['app', 'sms', 'call'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -50,23 +51,9 @@ export interface Input {
   lastError: string | null;
 }
 
-export interface WouldRaise {
-  event: string;
-  message: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  units: string[];
-  dispatchNumber: string | null;
-  keyword: string | null;
-}
-
-export interface TryResult {
-  text: string;
-  fields: Partial<Record<ProfileField, string | string[] | null>>;
-  alarm: WouldRaise | null;
-  reason: string | null;
-}
+/** IP5's answer, as the API's schema says. */
+export type TryResult = TryResultView;
+export type WouldRaise = NonNullable<TryResultView['alarm']>;
 
 export const OUTCOMES = ['raised', 'merged', 'ignored', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
