@@ -88,6 +88,9 @@ export const inputsArea = defineArea({
     };
   },
   // The watchers log out before the database closes.
-  close: ({ watchers }) => watchers.stop(),
+  close: async ({ watchers, intake }) => {
+    await watchers.stop();
+    await intake.profiles.close();
+  },
   operations: (parts) => inputOperations(parts),
 });

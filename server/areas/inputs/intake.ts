@@ -12,7 +12,7 @@ import type { Incidents } from '../alarms/incidents.js';
 import { ConversionError, documentText, mailText, type ConvertOptions, type DocumentType } from './convert.js';
 import type { InputDocuments } from './documents.js';
 import type { InputDoc } from './models.js';
-import { extract } from './profile.js';
+import { extract, ProfileRunner } from './profile.js';
 
 const CONVERSIONS = 2;
 const WAITING = 20;
@@ -55,6 +55,9 @@ export class InputIntake {
     private readonly convert: ConvertOptions = {},
   ) {}
 
+  /** Where the profiles run (profile.ts): off the event loop. */
+  readonly profiles = new ProfileRunner();
+
   /** A document for an imap or document input, handled whole; its IP6 entry says what became of it. */
   async take(input: InputDoc, arrived: Arrived, turn: Turn = {}): Promise<Taken> {
     const note = async (outcome: Taken['outcome'], rest: { alarmId?: number; reason?: string; text?: string }) => {
@@ -80,7 +83,7 @@ export class InputIntake {
     }
     let found;
     try {
-      found = extract(text, input.profile!, await this.unitsFor(input));
+      found = await extract(this.profiles, text, input.profile!, await this.unitsFor(input));
     } catch (err) {
       return note('failed', { reason: (err as Error).message, text });
     }
@@ -124,7 +127,7 @@ export class InputIntake {
       throw err;
     }
     try {
-      const found = extract(text, input.profile!, await this.unitsFor(input));
+      const found = await extract(this.profiles, text, input.profile!, await this.unitsFor(input));
       return { text, fields: found.fields, alarm: found.alarm, reason: found.reason };
     } catch (err) {
       return { text, fields: nothingFound(input), alarm: null, reason: (err as Error).message };

@@ -2,7 +2,7 @@
 // tried on a document's text; what they find becomes the alarm. An admin writes the expressions, so they
 // run in a context of their own under a time limit: a pattern that backtracks without end costs one
 // document ("took too long"), never the service's event loop.
-import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { PROFILE_FIELDS, type ProfileInput } from '../../../schemas/inputs.js';
 import type { ErrorDetail } from '../../errors.js';
 
@@ -49,9 +49,14 @@ export function profileProblems(profile: ProfileInput | null | undefined): Error
   return problems;
 }
 
-// One context for every run: the expressions get the text and their sources, nothing else.
-const sandbox = vm.createContext(Object.create(null) as object);
-const RUN = new vm.Script(`(() => {
+// The expressions run on a thread of their own, in a context that gets the text and their sources and
+// nothing else, under the time limit: the service's event loop never waits for them. The thread's code
+// is plain JavaScript (evaluated, not a module file), the same in the sources and the compiled build.
+const THREAD = `
+const { parentPort } = require('node:worker_threads');
+const vm = require('node:vm');
+const sandbox = vm.createContext(Object.create(null));
+const run = new vm.Script(\`(() => {
   const out = {};
   for (const [field, source] of Object.entries(patterns)) {
     if (field === 'units') {
@@ -67,19 +72,75 @@ const RUN = new vm.Script(`(() => {
     }
   }
   return JSON.stringify(out);
-})()`);
-
-/** The profile's fields found in the text. Throws when the expressions take longer than the limit. */
-export function fieldsOf(text: string, profile: ProfileInput): FieldValues {
-  Object.assign(sandbox, { text, patterns: profile.fields });
+})()\`);
+parentPort.on('message', ({ id, text, patterns }) => {
+  Object.assign(sandbox, { text, patterns });
   try {
-    return JSON.parse(RUN.runInContext(sandbox, { timeout: LIMIT_MS }) as string) as FieldValues;
+    parentPort.postMessage({ id, fields: run.runInContext(sandbox, { timeout: ${LIMIT_MS} }) });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-      throw new Error(`the profile's expressions took longer than ${LIMIT_MS} ms on this text`, { cause: err });
-    throw err;
+    parentPort.postMessage({ id, timeout: err && err.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT', error: String(err && err.message) });
   } finally {
     Object.assign(sandbox, { text: '', patterns: {} });
+  }
+});
+`;
+
+interface Pending {
+  resolve: (fields: FieldValues) => void;
+  reject: (err: Error) => void;
+}
+
+/** Runs profiles on its thread, one after another; a thread that stops answering is replaced. */
+export class ProfileRunner {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private next = 0;
+
+  /** The profile's fields found in the text. Rejects when the expressions take longer than the limit. */
+  fieldsOf(text: string, profile: ProfileInput): Promise<FieldValues> {
+    const id = ++this.next;
+    const worker = this.thread();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, text, patterns: profile.fields });
+    });
+  }
+
+  /** Ends the thread (the service stops); what waits is refused. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.fail(new Error('the service is stopping'));
+    await worker?.terminate();
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 64 } });
+    worker.unref();
+    worker.on('message', (m: { id: number; fields?: string; timeout?: boolean; error?: string }) => {
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (!waiting) return;
+      if (m.fields !== undefined) waiting.resolve(JSON.parse(m.fields) as FieldValues);
+      else if (m.timeout)
+        waiting.reject(new Error(`the profile's expressions took longer than ${LIMIT_MS} ms on this text`));
+      else waiting.reject(new Error(`the profile could not be run: ${m.error}`));
+    });
+    // Out of memory (a match list too large) or gone: what waited fails, the next run starts a new thread.
+    const lost = (why: string) => {
+      if (this.worker === worker) this.worker = null;
+      this.fail(new Error(`the profile could not be run: ${why}`));
+    };
+    worker.on('error', (err) => lost(err.message));
+    worker.on('exit', () => lost('its thread ended'));
+    this.worker = worker;
+    return worker;
+  }
+
+  private fail(err: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(err);
+    this.pending.clear();
   }
 }
 
@@ -106,8 +167,13 @@ export function matchUnits(found: string[], known: string[]): string[] {
 const text = (value: string | string[] | null | undefined) => (typeof value === 'string' ? value : '');
 
 /** The fields a text gives under the profile, and the alarm they make (null, with the reason, when none). */
-export function extract(textIn: string, profile: ProfileInput, knownUnits: string[] = []): Extracted {
-  const fields = fieldsOf(textIn, profile);
+export async function extract(
+  runner: ProfileRunner,
+  textIn: string,
+  profile: ProfileInput,
+  knownUnits: string[] = [],
+): Promise<Extracted> {
+  const fields = await runner.fieldsOf(textIn, profile);
   const event = text(fields.event).slice(0, 500);
   if (!event)
     return { fields, alarm: null, reason: 'the profile found no event (its "event" expression matched nothing)' };
