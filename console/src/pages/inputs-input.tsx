@@ -15,7 +15,7 @@ import { DocumentsSection, useFollow, useNow } from './inputs-documents.js';
 import { InputForm } from './inputs-form.js';
 import { PROFILE_FIELDS, type Input, type InputDocument, type PagerCode } from './inputs-model.js';
 import { TrySection } from './inputs-try.js';
-import { ago, w } from './inputs-words.js';
+import { ago, reasonInWords, w } from './inputs-words.js';
 
 /** Whether it is on, when it last received something, its last error. */
 export function InputState({ input, now }: { input: Input; now: number }) {
@@ -24,7 +24,7 @@ export function InputState({ input, now }: { input: Input; now: number }) {
       <span class="meta">
         {w.kind[input.kind]} · {input.lastReceivedAt ? w.lastReceived(ago(input.lastReceivedAt, now)) : w.neverReceived}
       </span>
-      {input.lastError && <span class="inputs-error">{w.lastError(input.lastError)}</span>}
+      {input.lastError && <span class="inputs-error">{w.lastError(reasonInWords(input.lastError))}</span>}
     </>
   );
 }
@@ -66,12 +66,12 @@ function Settings({ input, monitors }: { input: Input; monitors: Array<{ id: num
         {input.kind === 'imap' && (
           <>
             <Fact label={w.host}>
-              {s.host}:{s.port} {s.tls ? '(TLS)' : ''}
+              {s.host}:{s.port} · {s.tls ? w.tls : w.noTls}
             </Fact>
             <Fact label={w.user}>{s.user}</Fact>
             <Fact label={w.password}>{s.password}</Fact>
             <Fact label={w.folder}>{s.folder}</Fact>
-            <Fact label={w.senders}>{(s.allowedSenders ?? []).join(', ')}</Fact>
+            <Fact label={w.sendersShown}>{(s.allowedSenders ?? []).join(', ')}</Fact>
           </>
         )}
         {input.kind === 'pager' && (

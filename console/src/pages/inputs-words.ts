@@ -41,6 +41,7 @@ export const w = words(
     port: 'Port',
     portHint: 'leer: 993 mit TLS, sonst 143',
     tls: 'Verschlüsselt (TLS)',
+    noTls: 'unverschlüsselt',
     user: 'Benutzername',
     password: 'Passwort',
     passwordKeep: 'Leer lassen, um das gespeicherte Passwort zu behalten.',
@@ -48,6 +49,7 @@ export const w = words(
     folder: 'Ordner',
     folderHint: 'leer: INBOX',
     senders: 'Erlaubte Absender (einer pro Zeile)',
+    sendersShown: 'Erlaubte Absender',
     sendersHint:
       'Eine Adresse (leitstelle@example.org) oder eine ganze Domain (@example.org). Andere E-Mails werden nicht gelesen.',
     pagerCodes: 'Pager-Codes',
@@ -191,6 +193,29 @@ export const w = words(
       [/^the file is not a (PNG|TIFF) image/, 'Die Datei ist kein Bild dieser Art.'],
       [/^the e-mail has no text and no PDF or image/, 'Die E-Mail hat keinen Text und kein PDF oder Bild im Anhang.'],
       [/^nothing to raise/, 'Nichts auszulösen.'],
+      // Whole sentences with their names in them ($1, $2: what the pattern caught).
+      [
+        /^the server refused the login of (.+) \(wrong user or password\)$/,
+        'Der Server lehnte die Anmeldung von $1 ab (falscher Benutzer oder falsches Passwort).',
+      ],
+      [/^the server (\S+) is not known \(DNS\)$/, 'Der Server $1 ist unbekannt (DNS).'],
+      [/^the server (\S+) refused the connection$/, 'Der Server $1 lehnte die Verbindung ab.'],
+      [/^the server (\S+) did not answer$/, 'Der Server $1 antwortete nicht.'],
+      [
+        /^the server (\S+) resolves to a link-local address \((.+)\)$/,
+        'Der Server $1 hat eine link-lokale Adresse ($2): nicht erlaubt.',
+      ],
+      [/^the folder (.+) cannot be opened \((.*)\)$/, 'Der Ordner $1 lässt sich nicht öffnen ($2).'],
+      [/^the sender (\S+) is not allowed$/, 'Der Absender $1 ist nicht zugelassen.'],
+      [
+        /^it arrived (\d+) minutes before the input began to watch: old mail raises nothing$/,
+        'Sie kam $1 Minuten, bevor der Eingang zu lesen begann: alte Post löst nichts aus.',
+      ],
+      [/^the e-mail is larger than (\d+) MiB$/, 'Die E-Mail ist größer als $1 MiB.'],
+      [
+        /^OCR needs Tesseract/,
+        'Für die Texterkennung fehlt Tesseract mit deutschen Sprachdaten (tesseract-ocr, tesseract-ocr-deu).',
+      ],
     ] as Array<[RegExp, string]>,
   },
   {
@@ -232,6 +257,7 @@ export const w = words(
     port: 'Port',
     portHint: 'empty: 993 with TLS, else 143',
     tls: 'Encrypted (TLS)',
+    noTls: 'unencrypted',
     user: 'User name',
     password: 'Password',
     passwordKeep: 'Leave empty to keep the stored password.',
@@ -239,6 +265,7 @@ export const w = words(
     folder: 'Folder',
     folderHint: 'empty: INBOX',
     senders: 'Allowed senders (one per line)',
+    sendersShown: 'Allowed senders',
     sendersHint: 'An address (dispatch@example.org) or a whole domain (@example.org). Other e-mails are not read.',
     pagerCodes: 'Pager codes',
     pagerCodesLead: 'When the radio decoder reports one of these codes, the alarm is raised with this keyword.',
@@ -374,7 +401,8 @@ export const w = words(
 
 /** A reason the API gave (in English) in the page's language where it is a known one. */
 export function reasonInWords(reason: string): string {
-  for (const [pattern, words] of w.reasons) if (pattern.test(reason)) return words;
+  for (const [pattern, words] of w.reasons)
+    if (pattern.test(reason)) return words.includes('$') ? reason.replace(pattern, words) : words;
   return reason;
 }
 
