@@ -58,7 +58,8 @@ export class InputCommands {
     // Every pager input indexed its codes when it was made: nothing to scan for. Outsiders name codes
     // (IN3: every telegram the decoder hears), so one that no input knows is never stored.
     this.byCode = new IdIndex(InputIndex, db.system.Lock, 'pager-codes', async () => [], false);
-    this.imapInputs = new IdIndex(InputIndex, db.system.Lock, 'imap-inputs', async () => []);
+    // Read by every process's watchers every few seconds: before the first imap input, nothing is stored.
+    this.imapInputs = new IdIndex(InputIndex, db.system.Lock, 'imap-inputs', async () => [], false);
   }
 
   /** IP2: the organization's inputs in ID order. */
