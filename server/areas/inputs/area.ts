@@ -3,6 +3,7 @@
 // _id, its commands, the documents' conversion and profiles, the IMAP watchers, the pager door and the
 // vehicles' statuses it keeps for the walls (the hub's VehiclesPort).
 import * as schemas from '../../../schemas/inputs.js';
+import type { PagerSettingsInput } from '../../../schemas/inputs.js';
 import { defineArea } from '../area.js';
 import { openKeyring, type Keyring } from '../els-cobra/secrets.js';
 import { InputCommands } from './commands.js';
@@ -56,9 +57,16 @@ export const inputsArea = defineArea({
       vehicleStatus: (event) => events.vehicleStatus(event),
       log,
     });
-    const vehicles = new VehicleStatusBoard(models, async (caller, monitorId) => ({
-      organizationID: (await need('monitor').monitors.readable(caller, monitorId)).organizationID,
-    }));
+    const vehicles = new VehicleStatusBoard(
+      models,
+      async (caller, monitorId) => ({
+        organizationID: (await need('monitor').monitors.readable(caller, monitorId)).organizationID,
+      }),
+      async (organizationId) =>
+        (await commands.byOrganization.load(organizationId, (id) => models.Input.findById(id).lean()))
+          .filter((d) => d.kind === 'pager' && d.organizationId === organizationId)
+          .flatMap((d) => ((d.settings as PagerSettingsInput).vehicles ?? []).map((v) => v.fms.toUpperCase())),
+    );
     const watchers = new MailWatchers({ db, commands, intake, log, pollMs: config.inputs.imapPollMs });
     scheduler.every('input-mail-watchers', config.inputs.imapReconcileMs, () => watchers.reconcile());
     metrics.counter(

@@ -5,8 +5,9 @@
 //                       documents ("documents:<inputId>"), each pager code's inputs ("code:<code>")
 //   input_documents     a received document under its ID: what it said and what became of it (IP6)
 //   input_mail_claims   "<inputId>:<uidvalidity>:<uid>": the process that handles one e-mail, and whether it did
-//   input_vehicle_statuses  each organization's vehicles' latest FMS status ("<organizationId>"), one
-//                       field per vehicle (`vehicles.<fms>`), set alone so two vehicles never overwrite each other
+//   input_vehicle_statuses  a vehicle's latest FMS status ("<organizationId>:<FMS>"): one document per
+//                       vehicle, so two statuses at once never overwrite each other (the embedded engine's
+//                       updates are read-modify-write); a wall reads its organization's by their codes
 import { Schema, type Model } from 'mongoose';
 import type { AlarmChannel } from '../../../schemas/alarms.js';
 import type { DocumentOutcome, InputKind, ProfileInput } from '../../../schemas/inputs.js';
@@ -54,17 +55,15 @@ export interface MailClaimDoc {
   done: boolean;
 }
 
-/** A vehicle's latest FMS status (IN3), as a wall that connects later is told it (`vehicles:watch`). */
-export interface StoredVehicleStatus {
+/** A vehicle's latest FMS status (IN3), under "<organizationId>:<FMS>", as a wall that connects later is told it. */
+export interface VehicleStatusDoc {
+  _id: string;
+  organizationId: number;
+  /** Upper case. */
+  fms: string;
   name: string;
   status: number;
   at: Date;
-}
-
-/** An organization's vehicles' latest statuses, under "<organizationId>", by FMS code (upper case). */
-export interface VehicleStatusesDoc {
-  _id: string;
-  vehicles: Record<string, StoredVehicleStatus>;
 }
 
 export interface InputModels {
@@ -72,7 +71,7 @@ export interface InputModels {
   InputIndex: Model<IdIndexDoc>;
   InputDocument: Model<InputDocumentDoc>;
   MailClaim: Model<MailClaimDoc>;
-  VehicleStatuses: Model<VehicleStatusesDoc>;
+  VehicleStatuses: Model<VehicleStatusDoc>;
 }
 
 const opts = { versionKey: false, minimize: false } as const;
@@ -122,8 +121,8 @@ export const inputModels = defineModels<InputModels>((conn) => {
     opts,
   );
   claim.index({ inputId: 1 });
-  const vehicles = new Schema<VehicleStatusesDoc>(
-    { _id: String, vehicles: { type: Schema.Types.Mixed, default: {} } },
+  const vehicles = new Schema<VehicleStatusDoc>(
+    { _id: String, organizationId: Number, fms: String, name: String, status: Number, at: Date },
     opts,
   );
   return {
@@ -131,6 +130,6 @@ export const inputModels = defineModels<InputModels>((conn) => {
     InputIndex: idIndexModel(conn, 'AlarmInputIndex', 'input_index'),
     InputDocument: conn.model<InputDocumentDoc>('AlarmInputDocument', document, 'input_documents'),
     MailClaim: conn.model<MailClaimDoc>('AlarmInputMailClaim', claim, 'input_mail_claims'),
-    VehicleStatuses: conn.model<VehicleStatusesDoc>('AlarmInputVehicleStatuses', vehicles, 'input_vehicle_statuses'),
+    VehicleStatuses: conn.model<VehicleStatusDoc>('AlarmInputVehicleStatus', vehicles, 'input_vehicle_statuses'),
   };
 });

@@ -61,10 +61,10 @@ export class PagerDoor {
     this.counts.statuses++;
     const fms = vehicle.fms.toUpperCase();
     const at = new Date();
-    // Only this vehicle's field: a status of another vehicle stored at the same time stays.
-    await this.parts.commands.models.VehicleStatuses.updateOne(
-      { _id: String(input.organizationId) },
-      { $set: { [`vehicles.${fms}`]: { name: vehicle.name, status, at } } },
+    // This vehicle's own document: a status of another vehicle stored at the same time stays.
+    await this.parts.commands.models.VehicleStatuses.replaceOne(
+      { _id: `${input.organizationId}:${fms}` },
+      { organizationId: input.organizationId, fms, name: vehicle.name, status, at },
       { upsert: true },
     );
     this.parts.vehicleStatus({
