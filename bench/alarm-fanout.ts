@@ -5,6 +5,8 @@
 // same with pushes alone. The floor: a bare client on this process sending the same requests — the
 // pushes encrypted with the `web-push` package under one VAPID header, as the service sends them — 25 at
 // a time over keep-alive connections, as the outbox does. No escalation policy: all channels at once.
+// BENCH_COMMANDS=1 lists the database commands of the last AL1 run on all channels (count and time by
+// collection and command): where the time between the answer and the last request goes.
 // Usage: npx tsx bench/alarm-fanout.ts [members=500] [runs=3]
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -19,7 +21,7 @@ import { IdentityCommands } from '../server/identity/commands.js';
 import { startService } from '../server/service.js';
 
 const [members, runs] = [Number(process.argv[2] ?? 500), Number(process.argv[3] ?? 3)];
-const CONCURRENCY = 25;
+const CONCURRENCY = 50;
 
 interface Times {
   push: number[];
@@ -59,7 +61,40 @@ const service = await startService(
   }),
   database.uri,
   pino({ level: 'silent' }),
+  { monitorCommands: process.env.BENCH_COMMANDS === '1' },
 );
+
+// CPU seconds of the embedded database's processes so far (none with MONGODB_URI).
+async function databaseCpuMs(): Promise<number> {
+  let ticks = 0;
+  for (const pid of await fs.readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (!cmdline.includes('ferretdb')) continue;
+    const fields = (await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ') ?? [];
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return ticks * 10;
+}
+
+// The database commands since the last reset: count and summed time by collection and command.
+const commands = new Map<string, { count: number; ms: number }>();
+const started = new Map<number, string>();
+if (process.env.BENCH_COMMANDS === '1') {
+  const client = service.db.conn.getClient();
+  client.on('commandStarted', (e) => {
+    const target = (e.command as Record<string, unknown>)[e.commandName];
+    started.set(e.requestId, `${e.commandName} ${typeof target === 'string' ? target : ''}`);
+  });
+  client.on('commandSucceeded', (e) => {
+    const name = started.get(e.requestId) ?? e.commandName;
+    started.delete(e.requestId);
+    const entry = commands.get(name) ?? { count: 0, ms: 0 };
+    entry.count++;
+    entry.ms += e.duration;
+    commands.set(name, entry);
+  });
+}
 const base = `http://127.0.0.1:${service.port}`;
 
 async function post(pathname: string, headers: Record<string, string>, body: unknown): Promise<any> {
@@ -129,6 +164,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 type Row = Record<string, number>;
 async function raise(channels: string[]): Promise<Row> {
   await ask<Times>({ type: 'times' });
+  commands.clear();
   const start = Date.now();
   await post(
     '/api/v1/alarms',
@@ -258,6 +294,19 @@ report(`AL1 on app, sms, call: ${members * 3} requests`, results.service);
 report(`bare client, the same ${members * 3} requests`, results.floor);
 report(`AL1 on app alone: ${members} pushes`, results.servicePush);
 report(`bare client, the same ${members} pushes`, results.floorPush);
+if (process.env.BENCH_COMMANDS === '1') {
+  // The last run was on the app alone: one more on all channels for the list.
+  const [cpu, dbCpu] = [process.cpuUsage(), await databaseCpuMs()];
+  const row = await raise(['app', 'sms', 'call']);
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `one more AL1 on all channels: ${row.all} ms; CPU of this process (service, client, no fakes) ` +
+      `${((used.user + used.system) / 1000).toFixed(0)} ms, of the embedded database ${(await databaseCpuMs()) - dbCpu} ms`,
+  );
+  console.log('its database commands (count, summed ms):');
+  for (const [name, { count, ms }] of [...commands].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20))
+    console.log(`  ${name.padEnd(40)} ${String(count).padStart(6)} ${ms.toFixed(0).padStart(8)}`);
+}
 
 await service.close();
 fakes.kill();

@@ -94,7 +94,9 @@ s(
     assert.is(raised.status, 201, JSON.stringify(raised.body));
     const detail = await eventually(
       async () => (await client(ctx.svc.url, key(a)).get(`/api/v1/alarms/${raised.body.id}`)).body,
-      (d) => d.deliveries.every((x: { status: string }) => x.status === 'sent' || x.status === 'failed'),
+      (d) =>
+        d.deliveries.length > 0 &&
+        d.deliveries.every((x: { status: string }) => x.status === 'sent' || x.status === 'failed'),
       'every SMS sent or failed',
     );
     const statuses = detail.deliveries.map((x: { status: string }) => x.status).sort();

@@ -105,7 +105,13 @@ s('an A10 answer on one process moves the counters and names the member on a wal
       units: ['HLF 20'],
     })
   ).body;
-  assert.is(alarm.responses.awaiting, 2);
+  // AL1 answers before its deliveries are built; the two members are awaited once they are stored.
+  assert.is(alarm.responses.awaiting, 0);
+  await eventually(
+    async () => (await client(a.url, { apiKey: org.apiKey }).get(`/api/v1/alarms/${alarm.id}`)).body,
+    (d) => d.responses.awaiting === 2,
+    'the two members awaited',
+  );
   const alarmed = (e: { name: string; payload: any }) =>
     e.name === 'monitor:patch' && e.payload.payload?.eventId === alarm.id;
   await screen.waitFor(() => screen.events.some(alarmed), WAIT_MS, 'the alarm on the wall of process B');
@@ -186,7 +192,11 @@ s(
         channels: ['sms'],
       })
     ).body;
-    assert.is(alarm.recipients.sms.targets, 50);
+    await eventually(
+      async () => (await client(a.url, { apiKey: org.apiKey }).get(`/api/v1/alarms/${alarm.id}`)).body,
+      (d) => d.recipients.sms.targets === 50,
+      'the 50 deliveries built',
+    );
     await eventually(
       async () =>
         new Set(ctx.gateway.requests.filter((r) => r.body.alarmId === alarm.id).map((r) => r.body.deliveryId)).size,

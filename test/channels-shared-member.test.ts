@@ -2,6 +2,7 @@
 // him belongs to it, and no organization reads, redirects or silences what another sends
 // (server/areas/channels/owned.ts; docs/api.md "The app, sms and call areas").
 import * as assert from 'uvu/assert';
+import { eventually } from './helpers/fleet.js';
 import { expectError } from './helpers/expect.js';
 import { client } from './helpers/http.js';
 import { channelSuite, key, newUser, pat, type Ctx, type User } from './helpers/channels.js';
@@ -91,7 +92,12 @@ s("an alarm of one organization goes to the member's own numbers and its own, ne
     channels: ['sms'],
   });
   assert.is(alarm.status, 201, JSON.stringify(alarm.body));
-  const detail = (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/alarms/${alarm.body.id}`)).body;
+  // AL1 answers before its deliveries are built: read once they are stored.
+  const detail = await eventually(
+    async () => (await client(ctx.svc.url, key(ctx.a)).get(`/api/v1/alarms/${alarm.body.id}`)).body,
+    (d) => d.deliveries.length > 0,
+    'the deliveries built',
+  );
   const his = detail.deliveries
     .filter((d: { recipientUserId: number }) => d.recipientUserId === user.userId)
     .map((d: { target: string }) => d.target)

@@ -101,6 +101,12 @@ const raise = async (url: string, org: OrgFixture) => {
     event: 'B3 Wohnungsbrand',
   });
   assert.is(res.status, 201, JSON.stringify(res.body));
+  // AL1 answers before the deliveries are built: they are read once stored (every alarm here has some).
+  await eventually(
+    async () => (await client(url, key(org)).get(`/api/v1/alarms/${res.body.id}`)).body,
+    (d) => d.deliveries.length > 0,
+    'the deliveries built',
+  );
   return res.body as { id: number; startedAt: string };
 };
 const detail = async (url: string, org: OrgFixture, alarmId: number) =>

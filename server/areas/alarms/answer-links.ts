@@ -15,7 +15,7 @@ import { answerModels, type AnswerLinkDoc, type AnswerModels } from './answer-mo
 import { ENDED } from './answers.js';
 import type { AlarmDoc } from './models.js';
 import type { AlarmRecords } from './records.js';
-import { WriteBatch } from './write-batch.js';
+import { WriteBatch } from '../../db/write-batch.js';
 
 /** A link answers for at most this long after its SMS was written. */
 export const LINK_TTL_MS = 24 * 3_600_000;

@@ -3,6 +3,7 @@
 // voice through the durable outbox (SMS and calls held for a push's receipt by the escalation policy),
 // and answered by the members.
 import * as schemas from '../../../schemas/alarms.js';
+import { Recent } from '../../db/recent.js';
 import * as answerSchemas from '../../../schemas/answer-links.js';
 import { defineArea } from '../area.js';
 import { formatSms } from '../sms/formatters.js';
@@ -100,10 +101,23 @@ export const alarmsArea = defineArea({
       scheduler,
       metrics,
     });
+    // The organization's formatter as the alarm's SMS and calls use it: read once per alarm (its hundreds of
+    // SMS would read it each), as the alarm itself is.
+    const formatters = new Recent<number, ReturnType<typeof sms.formatters.nameOf>>(100, db.generation);
+    const formatterOf = (alarm: { id: number; organizationId: number }) => {
+      let name = formatters.get(alarm.id);
+      if (!name) {
+        name = sms.formatters.nameOf(alarm.organizationId);
+        // A failed read is not kept: the next try reads again (this one fails and is retried).
+        name.catch(() => formatters.delete(alarm.id));
+        formatters.set(alarm.id, name);
+      }
+      return name;
+    };
     const smsText = async (alarmId: number, link?: string): Promise<string> => {
       const alarm = await alarmOf(alarmId);
       const geo = geoOf(alarm);
-      const formatter = await sms.formatters.nameOf(alarm.organizationId);
+      const formatter = await formatterOf(alarm);
       const data = { event: alarm.event, message: alarm.message, eventId: alarm.id, ...(geo ? { geo } : {}) };
       return formatSms(formatter, data, link).text;
     };
@@ -142,7 +156,7 @@ export const alarmsArea = defineArea({
         ended: async (alarmId) => Boolean((await records.find(alarmId))?.endedAt),
       },
       log,
-      { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 25 },
+      { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 100 },
     );
     scheduler.every('alarm-outbox-sweep', gateways.outboxSweepMs, () => outbox.sweep());
 

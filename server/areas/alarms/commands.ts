@@ -17,7 +17,7 @@ import type { Actor } from '../../identity/actor.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorStore } from '../monitor/store.js';
 import type { IdempotencyKeys } from './idempotency.js';
-import type { AlarmDoc, AlarmSource, AlarmSourceEntry, DeliveryItem } from './models.js';
+import type { AlarmDoc, AlarmSource, AlarmSourceEntry } from './models.js';
 import type { AlarmOutbox } from './outbox.js';
 import { alarmView, type AlarmPresenter } from './presenter.js';
 import type { AlarmRecipients } from './recipients.js';
@@ -87,12 +87,14 @@ export class AlarmCommands {
 
   /**
    * Raises an alarm: its deliveries promised to the outbox, the alarm stored and shown on its monitors
-   * (the wall first), its deliveries stored, and announced to the organization's room. Once the alarm
-   * is stored nothing fails the raise: deliveries this process could not store are built by the
-   * outbox's sweep (docs/alarms.md "Delivered").
+   * (the wall first), announced to the organization's room, and answered. Its deliveries are built and
+   * stored after that (hundreds of members take a while; docs/alarms.md "Delivered"): the answer counts
+   * none of them yet, and alarm:updated follows with their counts once stored. Once the alarm is stored
+   * nothing fails the raise: deliveries this process could not build or store (it died, the database
+   * was away) are built by the outbox's sweep.
    */
   async raise(organizationId: number, source: AlarmSource, input: AlarmInput, id?: number): Promise<AlarmView> {
-    const { db, records, wall, recipients, outbox, events, log } = this.parts;
+    const { db, records, wall, recipients, outbox, events } = this.parts;
     const owned = await this.parts.monitors.list(organizationId);
     const known = (m: number) => owned.some((o) => o.id === m);
     let chosen = input.monitorIds;
@@ -127,21 +129,20 @@ export class AlarmCommands {
       ...(input.sources ? { sources: input.sources } : {}),
     };
     await outbox.open(alarmId, organizationId);
-    // Where the alarm lives first, so that AL3 and answers find it as soon as it exists; then the wall,
-    // before the recipients are looked up (hundreds of members take a while).
+    // Where the alarm lives first, so that AL3 and answers find it as soon as it exists; then the wall.
     await records.models.AlarmId.create({ _id: doc._id, organizationId });
     await (await records.models.alarms.of(organizationId)).create(doc);
     await wall.raised(doc);
-    let items: DeliveryItem[] = [];
-    try {
-      items = await recipients.of(doc);
-      await outbox.store(alarmId, organizationId, items);
-    } catch (err) {
-      log.warn({ err, alarmId }, 'alarm deliveries not stored now; the outbox sweep builds them');
-    }
-    // The alerted members and how many are awaited, on the wall too.
-    if (items.length > 0) wall.rewriteSoon(doc);
-    const alarm = alarmView(doc, { _id: doc._id, organizationId, items }, []);
+    outbox.prepareNow(
+      alarmId,
+      organizationId,
+      () => recipients.of(doc),
+      (items) => {
+        // The alerted members and how many are awaited, on the wall and in alarm:updated.
+        if (items.length > 0) wall.rewriteSoon(doc);
+      },
+    );
+    const alarm = alarmView(doc, null, []);
     events.toOrganization(organizationId, 'alarm:created', { alarm });
     return alarm;
   }

@@ -1,18 +1,22 @@
 // One try of one delivery, decided by a unique insert (docs/alarms.md "Delivered", at most once per recipient): the
-// process whose insert of "<deliveryId>:<try>" wins sends that try and notes its outcome in it. A claim
+// process whose insert of "<deliveryId>:<try>" wins sends that try and notes its outcome beside it. A claim
 // can run out under a live sender (a stalled machine) and a record of results can fail (the alarm's
 // lock held, its holder dead): whoever holds the item next then reads what became of the try instead
 // of sending it again. The insert, not a conditional update, decides: FerretDB's updates are
-// read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The takes and
-// notes of a wave's tries go as one command each (the embedded engine writes one at a time otherwise).
+// read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The outcome
+// is inserted as "<deliveryId>:<try>:outcome". The takes and notes of a wave's tries go as one command
+// each (the embedded engine writes one at a time otherwise).
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { isDuplicateKey } from '../../db/errors.js';
+import { itemErrors } from '../../db/write-batch.js';
 import type { DeliveryItem, DeliveryTryDoc, TryOutcome } from './models.js';
 
 type Change = Partial<DeliveryItem>;
 
 const key = (item: DeliveryItem, n: number) => `${item.id}:${n}`;
+/** Where the try's outcome is noted. */
+const noteKey = (item: DeliveryItem, n: number) => `${key(item, n)}:outcome`;
 
 /** Gathers what is asked in one turn of the event loop into one call of `run`, which answers each. */
 class Gathered<T, R> {
@@ -49,12 +53,16 @@ export class DeliveryTries {
       return docs.map((_, i) => byIndex.get(i) ?? null);
     }
   });
-  private readonly notes = new Gathered<{ _id: string; outcome: TryOutcome }, void>(async (notes) => {
-    await this.Tries.bulkWrite(
-      notes.map(({ _id, outcome }) => ({ updateOne: { filter: { _id }, update: { $set: { outcome } } } })),
-      { ordered: false },
-    );
-    return notes.map(() => undefined);
+  // An outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch
+  // at once but updates document by document, reading each first (docs/storage.md).
+  private readonly notes = new Gathered<DeliveryTryDoc, void>(async (docs) => {
+    try {
+      await this.Tries.insertMany(docs, { ordered: false, lean: true });
+    } catch (err) {
+      // Noted before (a note retried after its answer was lost): what it says stands.
+      if (!itemErrors(err, docs.length).every((e) => e === null || e.code === 11000)) throw err;
+    }
+    return docs.map(() => undefined);
   });
 
   constructor(
@@ -110,7 +118,7 @@ export class DeliveryTries {
       ...(change.nextAt ? { nextAt: change.nextAt } : {}),
     };
     await this.notes
-      .ask({ _id: key(item, n), outcome })
+      .ask({ _id: noteKey(item, n), alarmId, at: new Date(), outcome })
       .catch((err) =>
         this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it"),
       );
@@ -123,17 +131,24 @@ export class DeliveryTries {
    */
   async forget(items: DeliveryItem[]): Promise<void> {
     const deletes = items.flatMap((item) =>
-      Array.from({ length: item.attempts + 1 }, (_, i) => ({ deleteOne: { filter: { _id: key(item, i + 1) } } })),
+      Array.from({ length: item.attempts + 1 }, (_, i) => [key(item, i + 1), noteKey(item, i + 1)]).flatMap((ids) =>
+        ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+      ),
     );
     if (deletes.length > 0) await this.Tries.bulkWrite(deletes, { ordered: false });
   }
 
   private async earlier(item: DeliveryItem, n: number, failure: (err: unknown, reason?: string) => Change) {
-    // Unreadable now: looked at again once it would be over.
-    const doc = await this.Tries.findById(key(item, n))
-      .lean()
-      .catch(() => null);
-    if (doc?.outcome) return { ...doc.outcome, attempts: n, claim: null };
+    // Unreadable now: looked at again once it would be over. An outcome of an older version sits in the try.
+    const [doc, note] = await Promise.all(
+      [key(item, n), noteKey(item, n)].map((_id) =>
+        this.Tries.findById(_id)
+          .lean()
+          .catch(() => null),
+      ),
+    );
+    const outcome = note?.outcome ?? doc?.outcome;
+    if (outcome) return { ...outcome, attempts: n, claim: null };
     const over = (doc?.at.getTime() ?? Date.now()) + this.lifetimeMs;
     if (over > Date.now()) return { status: 'queued', nextAt: new Date(over), claim: null } as Change;
     return failure(null, 'its process stopped during the try (it may have reached the gateway)');

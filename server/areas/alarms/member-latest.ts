@@ -8,7 +8,7 @@ import { Recent } from '../../db/recent.js';
 import { answerModels, type AnswerModels, type LatestAlarmDoc } from './answer-models.js';
 import type { AlarmDoc, DeliveryItem } from './models.js';
 import { isDuplicateKey } from '../../db/errors.js';
-import { itemErrors, WriteBatch } from './write-batch.js';
+import { itemErrors, WriteBatch } from '../../db/write-batch.js';
 
 /** The entry that marks a number as reaching several members within the reply window. */
 const sharedKey = (number: string) => `${number}:shared`;
@@ -36,25 +36,40 @@ export class LatestAlarms {
   constructor(db: Database) {
     this.models = answerModels(db);
     this.noted = new Recent(10_000, db.generation);
-    this.upserts = new WriteBatch(async (docs) => {
-      try {
-        // His own earlier alarm there is replaced; another member's entry, or a later alarm of his,
-        // makes the insert of a second entry under the number fail (contested()).
-        await this.models.LatestAlarm.bulkWrite(
-          docs.map(({ _id, ...set }) => ({
-            updateOne: {
-              filter: { _id, userId: set.userId, alarmId: { $lt: set.alarmId } },
-              update: { $set: set },
-              upsert: true,
-            },
-          })),
-          { ordered: false },
-        );
-        return docs.map(() => null);
-      } catch (err) {
-        return itemErrors(err, docs.length);
-      }
+    this.upserts = new WriteBatch((docs) => this.note(docs));
+  }
+
+  // A number's first note is inserted; a number noted before is read, and its note replaced when it
+  // names an earlier alarm of the same member. Exact reads and writes by _id only: a filter on _id and
+  // another field reads the whole collection on the embedded engine (docs/storage.md), once per note.
+  // Another member's entry under the number answers a duplicate key (contested()).
+  private async note(docs: LatestAlarmDoc[]): Promise<Array<{ code?: number; message?: string } | null>> {
+    let errors: Array<{ code?: number; message?: string } | null>;
+    try {
+      await this.models.LatestAlarm.insertMany(docs, { ordered: false, lean: true });
+      return docs.map(() => null);
+    } catch (err) {
+      errors = itemErrors(err, docs.length);
+    }
+    const noted = docs.map((doc, i) => (isDuplicateKey(errors[i]) ? doc : null));
+    const held = await Promise.all(
+      noted.map((doc) => (doc ? this.models.LatestAlarm.findById(doc._id).lean() : Promise.resolve(null))),
+    );
+    const replace: LatestAlarmDoc[] = [];
+    const answers = noted.map((doc, i) => {
+      if (!doc) return errors[i];
+      const entry = held[i];
+      if (entry && entry.userId !== doc.userId) return errors[i];
+      // His earlier alarm there (or the entry swept in between): this one is the number's now.
+      if (!entry || entry.alarmId < doc.alarmId) replace.push(doc);
+      return null;
     });
+    if (replace.length > 0)
+      await this.models.LatestAlarm.bulkWrite(
+        replace.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set }, upsert: true } })),
+        { ordered: false },
+      );
+    return answers;
   }
 
   /**

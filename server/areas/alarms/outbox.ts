@@ -80,6 +80,8 @@ export class AlarmOutbox {
   private readonly again = new Set<number>();
   // Alarms whose deliveries this process's last claim found promised but missing.
   private readonly building = new Set<number>();
+  // Deliveries being built after their alarm's raise answered (prepareNow), for stop() to wait for.
+  private readonly preparing = new Set<Promise<void>>();
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
@@ -128,10 +130,33 @@ export class AlarmOutbox {
   }
 
   /**
-   * Stops sending (the sweep stopped with the scheduler) and waits for the sends in flight (their results are
-   * recorded).
+   * Builds an opened alarm's deliveries here, now, and stores them (`store`), without the caller waiting:
+   * the raise answers first. `stored` is told their items. Should the build or the store fail, or the
+   * process die meanwhile, the promise made by `open` stands, and a sweeper builds them once its time is up.
+   */
+  prepareNow(
+    alarmId: number,
+    organizationId: number,
+    build: () => Promise<DeliveryItem[]>,
+    stored: (items: DeliveryItem[]) => void,
+  ): void {
+    const work = (async () => {
+      const items = await build();
+      await this.store(alarmId, organizationId, items);
+      stored(items);
+    })().catch((err) =>
+      this.log.warn({ err, alarmId }, 'alarm deliveries not stored now; the outbox sweep builds them'),
+    );
+    this.preparing.add(work);
+    void work.finally(() => this.preparing.delete(work));
+  }
+
+  /**
+   * Waits for the deliveries being built (they are stored), stops sending (the sweep stopped with the
+   * scheduler) and waits for the sends in flight (their results are recorded).
    */
   async stop(): Promise<void> {
+    await Promise.allSettled([...this.preparing]);
     this.stopped = true;
     await Promise.allSettled([...this.running.values()]);
   }

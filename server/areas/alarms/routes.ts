@@ -55,7 +55,9 @@ export function alarmOperations({ alarms, escalation, inbound }: AlarmAreaComman
         'Shown at once on `monitorIds` (default: every monitor of the organization) as their alarming ' +
         "data, with eventId = the alarm's id; then delivered over `channels` (default app, sms, call) " +
         'to every active device, mobile and phone of the members, unless the organization disabled the ' +
-        'channel. With the header `Idempotency-Key` (1–200 characters), the same key within 24 hours ' +
+        'channel. Answered once the alarm is stored and shown, before its deliveries are built: ' +
+        '`recipients` counts none yet; AL3 and the hub event alarm:updated count them once stored. ' +
+        'With the header `Idempotency-Key` (1–200 characters), the same key within 24 hours ' +
         'answers the alarm it raised with 200 instead of raising another; 409 while the first request ' +
         'with the key is still being answered.',
       body: { schema: AL1Body, message: ALARM },

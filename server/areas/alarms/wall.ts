@@ -8,6 +8,7 @@ import type { JsonObject } from '../../../common/monitor-data.js';
 import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import type { OrganizationEvents } from '../../hub/events.js';
+import { Recent } from '../../db/recent.js';
 import { crewOf } from '../../identity/lookup.js';
 import type { MonitorCommands } from '../monitor/commands.js';
 import type { AlarmDoc, AnswerDoc, DeliveryItem } from './models.js';
@@ -19,12 +20,18 @@ const WALL_MEMBERS = 500;
 /** Rewrites tried again after a failure (the lock busy under a burst), so the last answer is not lost. */
 const RETRIES = 3;
 
+/** A member as the wall names him. */
+type Crew = { name: string; units: string[] };
+
 /** Shows alarms on their monitors and keeps their counters and members current there. */
 export class AlarmWall {
   private readonly rewrites = new Map<number, { again: boolean }>();
   // The rewrite loops running, for stop() to wait for; none starts once stopping.
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
+  // Per alarm, the names and units of its alerted members as first read on this process: a wall is
+  // rewritten at every checkpoint of the deliveries and with every answer, hundreds of members each time.
+  private readonly crews: Recent<number, Map<number, Crew>>;
 
   constructor(
     private readonly db: Database,
@@ -33,7 +40,9 @@ export class AlarmWall {
     private readonly monitors: Pick<MonitorCommands, 'writeFor'>,
     private readonly events: OrganizationEvents,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {}
+  ) {
+    this.crews = new Recent(100, db.generation);
+  }
 
   /** A new alarm on its monitors, before anyone is notified. */
   async raised(doc: AlarmDoc): Promise<void> {
@@ -125,7 +134,7 @@ export class AlarmWall {
   private async project(doc: AlarmDoc, items: DeliveryItem[], answers: AnswerDoc[]): Promise<JsonObject> {
     const answered = new Map(answers.map((a) => [a.userId, a.response]));
     const alerted = [...new Set([...notified(items), ...answered.keys()])];
-    const crew = await crewOf(this.db, doc.organizationId, alerted);
+    const crew = await this.crewOf(doc, alerted);
     const members = alerted
       .map((userId) => ({
         name: crew.get(userId)?.name ?? `#${userId}`,
@@ -157,6 +166,16 @@ export class AlarmWall {
       negativeResponses: answers.filter((a) => !a.response).length,
       awaitingResponses: alerted.filter((userId) => !answered.has(userId)).length,
     };
+  }
+
+  // The members' names and units, each read once per alarm (an unknown user again each time).
+  private async crewOf(doc: AlarmDoc, userIds: number[]): Promise<Map<number, Crew>> {
+    let known = this.crews.get(doc.id);
+    if (!known) this.crews.set(doc.id, (known = new Map()));
+    const missing = userIds.filter((userId) => !known.has(userId));
+    if (missing.length > 0)
+      for (const [userId, member] of await crewOf(this.db, doc.organizationId, missing)) known.set(userId, member);
+    return known;
   }
 
   // Every monitor of the alarm shows it as an M7 (set) or M8 (patch) write would; a monitor that cannot

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
+import { WriteBatch } from '../../db/write-batch.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { canAnswerPush } from '../../identity/policy.js';
@@ -20,17 +21,23 @@ const invalid = (problem: string) =>
 /** Issues and answers confirmation tokens. */
 export class PushConfirmations {
   private lastSweep = 0;
+  // The tokens of an alarm's pushes, issued in the same moment, are stored together (write-batch.ts).
+  private readonly inserts: WriteBatch<PushConfirmationDoc>;
 
   constructor(
     private readonly db: Database,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.inserts = new WriteBatch(async (docs) => {
+      await appModels(this.db).PushConfirmation.insertMany(docs, { ordered: false, lean: true });
+    });
+  }
 
   /** A new token for a push to `device`. */
   async issue(device: DeviceDoc, organizationId: number | null, alarmId: number | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
-    await appModels(this.db).PushConfirmation.create({
+    await this.inserts.add({
       _id: hash(token),
       deviceId: Number(device._id),
       ownerID: device.ownerID,

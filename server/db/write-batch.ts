@@ -1,5 +1,6 @@
-// Writes made in the same moment, sent as one command: an alarm's deliveries go out 25 at a time, and
-// each SMS stores its answer link and notes its number (docs/alarms.md "Answering without the app").
+// Writes made in the same moment, sent as one command: an alarm's deliveries go out many at a time, and
+// each push stores its confirmation token, each SMS its answer link and the note of its number
+// (docs/alarms.md "Answering without the app").
 // The embedded engine takes one insertMany of 25 documents in about a fortieth of the time of 25 single
 // inserts (it writes one at a time), so the batch keeps an alarm's SMS from waiting on their bookkeeping.
 

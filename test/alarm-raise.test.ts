@@ -1,0 +1,172 @@
+// An alarm's raise answers before its deliveries are built (server/areas/alarms/commands.ts, docs/alarms.md
+// "Delivered"): the answer does not wait for the members' targets, and a process that dies between the
+// answer and the store loses no delivery and sends none twice — a sweeper builds them once the promise's
+// time is up, and a late store of the raising process changes nothing.
+import * as assert from 'uvu/assert';
+import pino from 'pino';
+import { serviceModels } from '../server/areas/models.js';
+import { AlarmCommands } from '../server/areas/alarms/commands.js';
+import { alarmModels, type AlarmDoc, type DeliveryItem } from '../server/areas/alarms/models.js';
+import { AlarmOutbox, DeliveryError, type OutboxHooks, type Sender } from '../server/areas/alarms/outbox.js';
+import { AlarmPresenter } from '../server/areas/alarms/presenter.js';
+import { AlarmRecords } from '../server/areas/alarms/records.js';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { eventually } from './helpers/fleet.js';
+import { testDbUri } from './helpers/service.js';
+import { suite } from './helpers/suite.js';
+
+const s = suite<{ db: Database }>('alarm raise', {} as { db: Database });
+s.before(async (ctx) => {
+  ctx.db = await openDatabase(testDbUri(), serviceModels);
+});
+s.after(async (ctx) => {
+  await ctx.db.close();
+});
+
+const log = pino({ level: 'silent' });
+const ORG = 770_001;
+
+/** A promise and the hand that settles it. */
+function gate<T>() {
+  let open!: (value: T) => void;
+  const closed = new Promise<T>((resolve) => (open = resolve));
+  return { closed, open };
+}
+
+const itemsOf = (doc: Pick<AlarmDoc, 'id'>, count: number): DeliveryItem[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `${doc.id}-${i}`,
+    channel: 'sms',
+    recipientUserId: i + 1,
+    target: `0049176${2_000_000 + i}`,
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    nextAt: new Date(),
+    claim: null,
+  }));
+
+/** One process's alarm commands and outbox; `build` makes the deliveries of its raises. */
+function processOf(db: Database, build: (doc: AlarmDoc) => Promise<DeliveryItem[]>, sent: string[]) {
+  const records = new AlarmRecords(db);
+  const send: Sender = async (item) => void sent.push(item.id);
+  const hooks: OutboxHooks = {
+    prepare: async (alarmId) => {
+      const doc = await records.find(alarmId);
+      return doc && { organizationId: doc.organizationId, items: await build(doc) };
+    },
+    blocked: async () => null,
+    changed: () => undefined,
+  };
+  const noCall: Sender = async () => {
+    throw new DeliveryError('not used', true);
+  };
+  const outbox = new AlarmOutbox(
+    alarmModels(db),
+    db.system.Lock,
+    { app: noCall, sms: send, call: noCall },
+    hooks,
+    log,
+    { sweepMs: 50, claimMs: 1_000, prepareAfterMs: 300 },
+  );
+  const shown: number[] = [];
+  const commands = new AlarmCommands({
+    db,
+    records,
+    presenter: new AlarmPresenter(db, records),
+    wall: { raised: async (doc: AlarmDoc) => void shown.push(doc.id), rewriteSoon: () => undefined } as never,
+    recipients: { of: build } as never,
+    outbox,
+    keys: {} as never,
+    monitors: { list: async () => [] },
+    events: { toOrganization: () => undefined } as never,
+    log,
+  });
+  return { commands, outbox, shown };
+}
+
+s('AL1 answers once the alarm is stored and shown, before its deliveries are built', async ({ db }) => {
+  const held = gate<void>();
+  let asked = 0;
+  const sent: string[] = [];
+  const one = processOf(
+    db,
+    async (doc) => {
+      asked++;
+      await held.closed;
+      return itemsOf(doc, 3);
+    },
+    sent,
+  );
+  const alarm = await one.commands.raise(ORG, 'api', { event: 'B3 Wohnungsbrand', channels: ['sms'] });
+  try {
+    assert.is(asked, 1, 'the build began');
+    assert.equal(one.shown, [alarm.id], 'shown on the wall before the answer');
+    assert.equal(alarm.recipients.sms, { targets: 0, sent: 0, delivered: 0, failed: 0 });
+    assert.is(await alarmModels(db).Deliveries.findById(String(alarm.id)).lean(), null, 'nothing built yet');
+    assert.ok(await alarmModels(db).Outbox.findById(String(alarm.id)).lean(), 'the promise is stored');
+    held.open();
+    await eventually(
+      async () => sent.length,
+      (n) => n === 3,
+      'the deliveries built and sent',
+    );
+    assert.equal(sent.sort(), [`${alarm.id}-0`, `${alarm.id}-1`, `${alarm.id}-2`]);
+  } finally {
+    held.open();
+    await one.outbox.stop();
+  }
+});
+
+s(
+  'a process that dies between the answer and the store loses no delivery, and its late store doubles none',
+  async ({ db }) => {
+    const late = gate<void>();
+    const sentByDying: string[] = [];
+    // The raising process: its build stalls (as if it died) until the survivor sent everything.
+    const dying = processOf(
+      db,
+      async (doc) => {
+        await late.closed;
+        return itemsOf(doc, 4);
+      },
+      sentByDying,
+    );
+    const sentBySurvivor: string[] = [];
+    let built = 0;
+    const survivor = processOf(
+      db,
+      async (doc) => {
+        built++;
+        return itemsOf(doc, 4);
+      },
+      sentBySurvivor,
+    );
+    const raisedAt = Date.now();
+    const alarm = await dying.commands.raise(ORG, 'api', { event: 'B4 Großbrand', channels: ['sms'] });
+    const sweeping = setInterval(() => void survivor.outbox.sweep(), 50);
+    try {
+      await eventually(
+        async () => sentBySurvivor.length,
+        (n) => n === 4,
+        'the promised deliveries built and sent by the survivor',
+      );
+      assert.ok(Date.now() - raisedAt >= 300, 'not before the raising process had its time');
+      assert.is(built, 1);
+      // The raising process comes back to life: its store finds them stored and sends nothing again.
+      late.open();
+      await dying.outbox.stop();
+      const doc = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      assert.ok(doc!.items.every((i) => i.status === 'sent' && i.attempts === 1));
+      assert.equal(sentByDying, []);
+      assert.is(new Set(sentBySurvivor).size, 4);
+    } finally {
+      clearInterval(sweeping);
+      late.open();
+      await dying.outbox.stop();
+      await survivor.outbox.stop();
+    }
+  },
+);
+
+s.run();
