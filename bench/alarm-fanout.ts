@@ -159,6 +159,7 @@ async function arrivals(want: { push: number; sms: number; call: number }): Prom
 }
 
 const last = (times: number[], start: number) => (times.length ? Math.max(...times) - start : NaN);
+const first = (times: number[], start: number) => (times.length ? Math.min(...times) - start : NaN);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 type Row = Record<string, number>;
@@ -190,6 +191,7 @@ async function raise(channels: string[]): Promise<Row> {
     push: last(t.push, start),
     ...(want.sms ? { sms: last(t.sms, start), call: last(t.call, start) } : {}),
     all: last([...t.push, ...t.sms, ...t.call], start),
+    first: first([...t.push, ...t.sms, ...t.call], start),
   };
 }
 

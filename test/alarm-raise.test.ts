@@ -33,12 +33,12 @@ function gate<T>() {
   return { closed, open };
 }
 
-const itemsOf = (doc: Pick<AlarmDoc, 'id'>, count: number): DeliveryItem[] =>
+const itemsOf = (doc: Pick<AlarmDoc, 'id'>, count: number, from = 0): DeliveryItem[] =>
   Array.from({ length: count }, (_, i) => ({
-    id: `${doc.id}-${i}`,
+    id: `${doc.id}-${from + i}`,
     channel: 'sms',
-    recipientUserId: i + 1,
-    target: `0049176${2_000_000 + i}`,
+    recipientUserId: from + i + 1,
+    target: `0049176${2_000_000 + from + i}`,
     status: 'queued',
     attempts: 0,
     lastError: null,
@@ -46,14 +46,17 @@ const itemsOf = (doc: Pick<AlarmDoc, 'id'>, count: number): DeliveryItem[] =>
     claim: null,
   }));
 
-/** One process's alarm commands and outbox; `build` makes the deliveries of its raises. */
-function processOf(db: Database, build: (doc: AlarmDoc) => Promise<DeliveryItem[]>, sent: string[]) {
+/** One process's alarm commands and outbox; `build` makes the deliveries of its raises, chunk by chunk. */
+function processOf(db: Database, build: (doc: AlarmDoc) => AsyncIterable<DeliveryItem[]>, sent: string[]) {
   const records = new AlarmRecords(db);
   const send: Sender = async (item) => void sent.push(item.id);
   const hooks: OutboxHooks = {
     prepare: async (alarmId) => {
       const doc = await records.find(alarmId);
-      return doc && { organizationId: doc.organizationId, items: await build(doc) };
+      if (!doc) return null;
+      const items: DeliveryItem[] = [];
+      for await (const chunk of build(doc)) items.push(...chunk);
+      return { organizationId: doc.organizationId, items };
     },
     blocked: async () => null,
     changed: () => undefined,
@@ -91,10 +94,10 @@ s('AL1 answers once the alarm is stored and shown, before its deliveries are bui
   const sent: string[] = [];
   const one = processOf(
     db,
-    async (doc) => {
+    async function* (doc) {
       asked++;
       await held.closed;
-      return itemsOf(doc, 3);
+      yield itemsOf(doc, 3);
     },
     sent,
   );
@@ -126,9 +129,9 @@ s(
     // The raising process: its build stalls (as if it died) until the survivor sent everything.
     const dying = processOf(
       db,
-      async (doc) => {
+      async function* (doc) {
         await late.closed;
-        return itemsOf(doc, 4);
+        yield itemsOf(doc, 4);
       },
       sentByDying,
     );
@@ -136,9 +139,9 @@ s(
     let built = 0;
     const survivor = processOf(
       db,
-      async (doc) => {
+      async function* (doc) {
         built++;
-        return itemsOf(doc, 4);
+        yield itemsOf(doc, 4);
       },
       sentBySurvivor,
     );
@@ -164,6 +167,68 @@ s(
       clearInterval(sweeping);
       late.open();
       await dying.outbox.stop();
+      await survivor.outbox.stop();
+    }
+  },
+);
+
+s(
+  'deliveries stored chunk by chunk go out as they come; a builder that stops part-way has the rest built by a sweeper, each once',
+  async ({ db }) => {
+    const second = gate<void>();
+    const sentByRaiser: string[] = [];
+    // The raising process stores its first chunk of 3 and stalls (as if it died) before the next 3.
+    const raiser = processOf(
+      db,
+      async function* (doc) {
+        yield itemsOf(doc, 3);
+        await second.closed;
+        yield itemsOf(doc, 3, 3);
+      },
+      sentByRaiser,
+    );
+    const sentBySurvivor: string[] = [];
+    const survivor = processOf(
+      db,
+      async function* (doc) {
+        yield itemsOf(doc, 3);
+        yield itemsOf(doc, 3, 3);
+      },
+      sentBySurvivor,
+    );
+    const alarm = await raiser.commands.raise(ORG, 'api', { event: 'THL Person eingeklemmt', channels: ['sms'] });
+    const sweeping = setInterval(() => void survivor.outbox.sweep(), 50);
+    try {
+      await eventually(
+        async () => sentByRaiser.length,
+        (n) => n === 3,
+        'the first chunk sent while the rest is not built',
+      );
+      const early = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      assert.is(early!.items.length, 3);
+      assert.ok(early!.buildingUntil, 'marked as still being built');
+      await eventually(
+        async () => sentBySurvivor.length,
+        (n) => n === 3,
+        'the rest built and sent by the survivor once the builder’s time was up',
+      );
+      // The raiser comes back: its late chunk is not added again.
+      second.open();
+      await raiser.outbox.stop();
+      const doc = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      assert.is(doc!.buildingUntil, undefined);
+      assert.equal(
+        doc!.items.map((i) => i.target).sort(),
+        itemsOf(alarm, 6)
+          .map((i) => i.target)
+          .sort(),
+      );
+      assert.is(new Set(doc!.items.map((i) => i.id)).size, 6, 'every delivery its own id');
+      assert.equal([...sentByRaiser, ...sentBySurvivor].sort(), doc!.items.map((i) => i.id).sort());
+    } finally {
+      clearInterval(sweeping);
+      second.open();
+      await raiser.outbox.stop();
       await survivor.outbox.stop();
     }
   },

@@ -97,11 +97,17 @@ s('W1 200 without a credential: the same VAPID key on two processes of one datab
   assert.is(again.body.publicKey, a.body.publicKey);
 });
 
+/** A P-256 private key as VAPID_PRIVATE_KEY takes it: getPrivateKey() drops leading zero bytes (one key in 256). */
+const privateKeyOf = (ecdh: ReturnType<typeof createECDH>) => {
+  const raw = ecdh.getPrivateKey();
+  return Buffer.concat([Buffer.alloc(32 - raw.length), raw]).toString('base64url');
+};
+
 s('W1 answers VAPID_PUBLIC_KEY when the pair is configured; a pair that does not match stops the start', async () => {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
   const publicKey = ecdh.getPublicKey().toString('base64url');
-  const privateKey = ecdh.getPrivateKey().toString('base64url');
+  const privateKey = privateKeyOf(ecdh);
   const svc = await startTestService(
     { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey },
     { dbUri: otherDatabase(`web-push-env-${process.pid}`) },
@@ -119,7 +125,7 @@ s('W1 answers VAPID_PUBLIC_KEY when the pair is configured; a pair that does not
     throw new Error('no key is opened for a configured pair');
   };
   try {
-    new VapidKeys({} as Database, { publicKey, privateKey: other.getPrivateKey().toString('base64url') }, never);
+    new VapidKeys({} as Database, { publicKey, privateKey: privateKeyOf(other) }, never);
     assert.unreachable('a mismatched pair is refused');
   } catch (err) {
     assert.instance(err, ConfigError);

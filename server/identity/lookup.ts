@@ -34,18 +34,23 @@ export async function membersAmong(db: Connected, organizationId: number, userId
 }
 
 /**
- * The members of an organization by user ID, with their names: the recipients of its alarms. Filtered on
+ * The members of an organization by user ID, with their names and units: the recipients of its alarms, as
+ * its wall lists them. Filtered on
  * the membership index (on the embedded engine a read of every user, once per alarm raised).
  */
-export async function membersOf(db: Connected, organizationId: number): Promise<Map<number, string>> {
+export async function membersOf(
+  db: Connected,
+  organizationId: number,
+): Promise<Map<number, { name: string; units: string[] }>> {
   const users = await identityModels(db)
     .User.find({ 'memberships.organizationId': organizationId }, { name: 1, memberships: 1 })
     .lean();
-  return new Map(
-    users
-      .filter((u) => u.memberships.some((m) => m.organizationId === organizationId))
-      .map((u) => [Number(u._id), u.name]),
-  );
+  const crew = new Map<number, { name: string; units: string[] }>();
+  for (const u of users) {
+    const membership = u.memberships.find((m) => m.organizationId === organizationId);
+    if (membership) crew.set(Number(u._id), { name: u.name, units: membership.units ?? [] });
+  }
+  return crew;
 }
 
 /** The unit names the organization's members ride in, as written in their memberships (sorted). */

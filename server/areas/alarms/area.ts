@@ -72,16 +72,18 @@ export const alarmsArea = defineArea({
       {
         flags,
         targets: {
-          app: async (userId, organizationId) =>
-            (await app.devices.owned.usableBy(userId, organizationId)).map((d) => ({
-              target: d._id,
-              active: d.active,
-            })),
+          app: async (userId, organizationId) => {
+            const devices = await app.devices.owned.usableBy(userId, organizationId);
+            // Their first push takes them as read here, a moment before (AlarmPushes.remember).
+            app.alarmPushes.remember(devices.filter((d) => d.active));
+            return devices.map((d) => ({ target: d._id, active: d.active }));
+          },
           sms: numbers(sms.mobiles),
           call: numbers(call.phones),
         },
       },
       escalation,
+      (alarmId, members) => wall.know(alarmId, members),
     );
 
     // What a delivery says depends on the alarm only (its event, message and place never change).

@@ -86,6 +86,11 @@ export interface DeliveriesDoc {
   _id: string;
   organizationId: number;
   items: DeliveryItem[];
+  /**
+   * While the raising process is still adding its members' deliveries (outbox.ts, prepareNow): until when
+   * it is taken to be alive; past it, a sweeper builds the rest. Absent once every member's are stored.
+   */
+  buildingUntil?: Date;
 }
 
 export interface OutboxDoc {
@@ -227,7 +232,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
     ),
     Deliveries: conn.model<DeliveriesDoc>(
       'AlarmDeliveries',
-      new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item] }, opts),
+      new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item], buildingUntil: Date }, opts),
       'alarm_deliveries',
     ),
     Outbox: conn.model<OutboxDoc>(

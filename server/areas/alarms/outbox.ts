@@ -110,10 +110,18 @@ export class AlarmOutbox {
     });
   }
 
-  /** Stores an alarm's deliveries (the first store wins) and starts sending them here. */
-  async store(alarmId: number, organizationId: number, items: DeliveryItem[]): Promise<void> {
+  /**
+   * Stores an alarm's deliveries (the first store wins) and starts sending them here. `more`: the first of
+   * several chunks, the rest added by `append` while this process is taken to be alive.
+   */
+  async store(alarmId: number, organizationId: number, items: DeliveryItem[], more = false): Promise<void> {
     try {
-      await this.models.Deliveries.create({ _id: String(alarmId), organizationId, items });
+      await this.models.Deliveries.create({
+        _id: String(alarmId),
+        organizationId,
+        items,
+        ...(more ? { buildingUntil: this.buildingUntil() } : {}),
+      });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -130,25 +138,58 @@ export class AlarmOutbox {
   }
 
   /**
-   * Builds an opened alarm's deliveries here, now, and stores them (`store`), without the caller waiting:
-   * the raise answers first. `stored` is told their items. Should the build or the store fail, or the
-   * process die meanwhile, the promise made by `open` stands, and a sweeper builds them once its time is up.
+   * Builds an opened alarm's deliveries here, now, a chunk at a time, and stores each as it comes (the first
+   * go out while the next are read), without the caller waiting: the raise answers first. `stored` is told
+   * each chunk's items. Should the build or a store fail, or the process die meanwhile, the promise made by
+   * `open` stands: a sweeper builds what is missing once the build's time is up (`prepareAfterMs` after the
+   * last chunk stored).
    */
   prepareNow(
     alarmId: number,
     organizationId: number,
-    build: () => Promise<DeliveryItem[]>,
+    build: () => AsyncIterable<DeliveryItem[]>,
     stored: (items: DeliveryItem[]) => void,
   ): void {
     const work = (async () => {
-      const items = await build();
-      await this.store(alarmId, organizationId, items);
-      stored(items);
+      let started = false;
+      for await (const items of build()) {
+        if (!started) await this.store(alarmId, organizationId, items, true);
+        // Another process built the rest meanwhile (this one stalled past its time): nothing more here.
+        else if (!(await this.append(alarmId, items, true))) return;
+        started = true;
+        stored(items);
+      }
+      if (!started) await this.store(alarmId, organizationId, []);
+      else await this.append(alarmId, [], false);
     })().catch((err) =>
-      this.log.warn({ err, alarmId }, 'alarm deliveries not stored now; the outbox sweep builds them'),
+      this.log.warn({ err, alarmId }, 'alarm deliveries not all stored now; the outbox sweep builds the rest'),
     );
     this.preparing.add(work);
     void work.finally(() => this.preparing.delete(work));
+  }
+
+  // Under the lock: a chunk added to deliveries still being built (numbered on from those stored), and
+  // whether more follow; false when they are no longer being built here (a sweeper finished them).
+  private async append(alarmId: number, items: DeliveryItem[], more: boolean): Promise<boolean> {
+    const added = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      if (!doc?.buildingUntil) return false;
+      for (const item of items) doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
+      await this.models.Deliveries.updateOne(
+        { _id: String(alarmId) },
+        more
+          ? { $set: { items: doc.items, buildingUntil: this.buildingUntil() } }
+          : { $set: { items: doc.items }, $unset: { buildingUntil: 1 } },
+      );
+      return true;
+    });
+    if (added) this.kick(alarmId);
+    return added;
+  }
+
+  // Until when a build that just stored a chunk is taken to be alive.
+  private buildingUntil(): Date {
+    return new Date(Date.now() + (this.options.prepareAfterMs ?? 30_000));
   }
 
   /**
@@ -320,13 +361,17 @@ export class AlarmOutbox {
         await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       if (items.length > 0) return { organizationId: doc.organizationId, items };
       const open = doc.items.filter((item) => !FINAL.has(item.status));
-      if (open.length === 0) {
+      // Still being built: its builder's time, or, once that is up, the rest built here.
+      const building = doc.buildingUntil?.getTime();
+      if (building !== undefined && building <= now) this.building.add(alarmId);
+      if (open.length === 0 && building === undefined) {
         // Tries first: should this process die between, the entry brings the sweep back to them.
         await this.tries.forget(doc.items);
         await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       } else {
         const next = Math.min(
           ...open.map((item) => (item.status === 'sending' ? item.claim!.until : item.nextAt).getTime()),
+          building ?? Infinity,
         );
         await this.models.Outbox.updateOne(
           { _id: String(alarmId) },
@@ -346,15 +391,33 @@ export class AlarmOutbox {
     }
     this.log.info(
       { alarmId, items: prepared.items.length },
-      'alarm deliveries built by the sweep (their raise did not store them)',
+      'alarm deliveries built by the sweep (their raise did not store them all)',
     );
     try {
       await this.models.Deliveries.create({ _id: String(alarmId), ...prepared });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
+      await this.complete(alarmId, prepared.items);
     }
     this.hooks.changed(alarmId);
     return true;
+  }
+
+  // Under the lock: deliveries whose builder stopped part-way get those it did not store (by channel and
+  // target, numbered on), unless it came back and finished them meanwhile.
+  private async complete(alarmId: number, items: DeliveryItem[]): Promise<void> {
+    await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      if (!doc?.buildingUntil || doc.buildingUntil.getTime() > Date.now()) return;
+      const stored = new Set(doc.items.map((item) => `${item.channel}:${item.target}`));
+      for (const item of items)
+        if (!stored.has(`${item.channel}:${item.target}`))
+          doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
+      await this.models.Deliveries.updateOne(
+        { _id: String(alarmId) },
+        { $set: { items: doc.items }, $unset: { buildingUntil: 1 } },
+      );
+    });
   }
 
   // One try of one item: what changes in it; taken first, so that no other holder sends it again.

@@ -21,62 +21,67 @@ export interface TargetSources {
   >;
 }
 
-const PARALLEL = 25;
+/**
+ * Members whose deliveries are built and stored together, first: the first go out while the next are
+ * read. Each chunk twice the one before (25, 50, 100, …): every chunk stored rewrites the alarm's
+ * deliveries, so few chunks for a large organization.
+ */
+const FIRST_CHUNK = 25;
 
-/** A member's name by user ID (answers and the wall show who is coming). */
-export type Members = Map<number, string>;
+/** A member's name and units by user ID (the wall shows who is coming, under his unit). */
+export type Members = Map<number, { name: string; units: string[] }>;
 
 /**
- * The deliveries of a new alarm: queued, due now, the channels taking turns (every channel's first recipients go
- * first).
+ * The deliveries of a new alarm, a chunk of members at a time: queued, due now, the channels taking turns within
+ * each chunk. Each chunk's items are numbered on from the last; a target two members share gets one.
  */
-export async function deliveriesFor(
+export async function* deliveriesFor(
   alarmId: number,
   organizationId: number,
   channels: AlarmChannel[],
   members: Members,
   sources: TargetSources,
-): Promise<DeliveryItem[]> {
-  const now = new Date();
+): AsyncGenerator<DeliveryItem[]> {
   const userIds = [...members.keys()].sort((a, b) => a - b);
-  const byChannel: Array<Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>>> = [];
-  for (const channel of channels) {
-    if (await sources.flags.isDisabled(channel, organizationId)) continue;
-    const seen = new Set<string>();
-    // Read PARALLEL members' targets at a time (a few exact lookups each), then taken in member order.
-    const targets: Array<Array<{ target: string; active: boolean }>> = [];
-    for (let i = 0; i < userIds.length; i += PARALLEL)
-      targets.push(
-        ...(await Promise.all(
-          userIds.slice(i, i + PARALLEL).map((userId) => sources.targets[channel](userId, organizationId)),
-        )),
-      );
-    const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
-    for (const [i, recipientUserId] of userIds.entries()) {
-      for (const { target, active } of targets[i]) {
-        if (!active || seen.has(target)) continue;
-        seen.add(target);
-        list.push({ channel, recipientUserId, target });
-      }
-    }
-    byChannel.push(list);
+  const used = (
+    await Promise.all(
+      channels.map(async (channel) => ((await sources.flags.isDisabled(channel, organizationId)) ? null : channel)),
+    )
+  ).filter((channel) => channel !== null);
+  const seen = new Map(used.map((channel) => [channel, new Set<string>()]));
+  let count = 0;
+  for (let i = 0, size = FIRST_CHUNK; i < userIds.length; i += size, size *= 2) {
+    const chunk = userIds.slice(i, i + size);
+    // Every channel's targets of the chunk's members at once (a few exact lookups each).
+    const targets = await Promise.all(
+      used.map((channel) => Promise.all(chunk.map((userId) => sources.targets[channel](userId, organizationId)))),
+    );
+    const byChannel = used.map((channel, c) => {
+      const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
+      for (const [m, recipientUserId] of chunk.entries())
+        for (const { target, active } of targets[c][m]) {
+          if (!active || seen.get(channel)!.has(target)) continue;
+          seen.get(channel)!.add(target);
+          list.push({ channel, recipientUserId, target });
+        }
+      return list;
+    });
+    const now = new Date();
+    const items: DeliveryItem[] = [];
+    for (let k = 0; byChannel.some((list) => k < list.length); k++)
+      for (const list of byChannel)
+        if (k < list.length)
+          items.push({
+            ...list[k],
+            id: `${alarmId}-${count++}`,
+            status: 'queued',
+            attempts: 0,
+            lastError: null,
+            nextAt: now,
+            claim: null,
+          });
+    yield items;
   }
-  const items: DeliveryItem[] = [];
-  for (let i = 0; byChannel.some((list) => i < list.length); i++) {
-    for (const list of byChannel) {
-      if (i < list.length)
-        items.push({
-          ...list[i],
-          id: `${alarmId}-${items.length}`,
-          status: 'queued',
-          attempts: 0,
-          lastError: null,
-          nextAt: now,
-          claim: null,
-        });
-    }
-  }
-  return items;
 }
 
 /** The deliveries of alarms, from the organization's members as they are now. */
@@ -86,26 +91,29 @@ export class AlarmRecipients {
     private readonly records: Pick<AlarmRecords, 'find'>,
     private readonly sources: TargetSources,
     private readonly policies: Pick<EscalationPolicies, 'of'>,
+    /** Told the members read for an alarm's deliveries (its wall names them without reading them again). */
+    private readonly read: (alarmId: number, members: Members) => void = () => undefined,
   ) {}
 
-  /** The deliveries of a new alarm, those the escalation policy holds waiting. */
-  async of(doc: AlarmDoc): Promise<DeliveryItem[]> {
+  /** The deliveries of a new alarm, a chunk of members at a time, those the escalation policy holds waiting. */
+  async *of(doc: AlarmDoc): AsyncGenerator<DeliveryItem[]> {
     const [members, policy] = await Promise.all([
       membersOf(this.db, doc.organizationId),
       this.policies.of(doc.organizationId),
     ]);
-    return holdForReceipt(
-      await deliveriesFor(doc.id, doc.organizationId, doc.channels, members, this.sources),
-      policy,
-      doc.startedAt,
-    );
+    this.read(doc.id, members);
+    // A member's deliveries are all in one chunk: whether he has a push is known within it.
+    for await (const items of deliveriesFor(doc.id, doc.organizationId, doc.channels, members, this.sources))
+      yield holdForReceipt(items, policy, doc.startedAt);
   }
 
-  /** The deliveries of an alarm whose raise did not store them (the outbox's sweep asks); null when it is gone. */
+  /** The deliveries of an alarm whose raise did not store them all (the outbox's sweep asks); null when it is gone. */
   async prepare(alarmId: number): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
     const doc = await this.records.find(alarmId);
     if (!doc) return null;
-    return { organizationId: doc.organizationId, items: await this.of(doc) };
+    const items: DeliveryItem[] = [];
+    for await (const chunk of this.of(doc)) items.push(...chunk);
+    return { organizationId: doc.organizationId, items };
   }
 
   /** Why a channel may not send for the organization now (disabled), or null. */

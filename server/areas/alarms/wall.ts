@@ -168,6 +168,13 @@ export class AlarmWall {
     };
   }
 
+  /** The members as the alarm's deliveries were built from them: named without reading them again. */
+  know(alarmId: number, members: Map<number, Crew>): void {
+    const known = this.crews.get(alarmId) ?? new Map<number, Crew>();
+    for (const [userId, member] of members) if (!known.has(userId)) known.set(userId, member);
+    this.crews.set(alarmId, known);
+  }
+
   // The members' names and units, each read once per alarm (an unknown user again each time).
   private async crewOf(doc: AlarmDoc, userIds: number[]): Promise<Map<number, Crew>> {
     let known = this.crews.get(doc.id);

@@ -9,9 +9,13 @@ import { organizationName } from '../../identity/lookup.js';
 import { DeliveryError } from '../alarms/outbox.js';
 import type { PushConfirmations } from './confirmations.js';
 import type { Devices } from './devices.js';
-import { appModels } from './models.js';
+import { appModels, type DeviceDoc } from './models.js';
 import type { PushGateways } from './push/gateways.js';
 import type { PushMessage } from './push/types.js';
+
+/** How long a device read to build deliveries stands for its first push, and how many are kept. */
+const FRESH_MS = 10_000;
+const FRESH_MAX = 20_000;
 
 /** What a push shows of its alarm. */
 export interface PushedAlarm {
@@ -28,6 +32,9 @@ export class AlarmPushes {
   // The organization's name as the alarm's pushes show it, per alarm (its hundreds of pushes read it once).
   private readonly names: Recent<number, Promise<string>>;
 
+  // Devices as an alarm's deliveries were built from them a moment ago, each for its first push only.
+  private readonly fresh = new Map<string, { device: DeviceDoc; until: number }>();
+
   constructor(
     private readonly db: Database,
     private readonly devices: Pick<Devices, 'deactivate'>,
@@ -42,7 +49,7 @@ export class AlarmPushes {
    * aborted (the try's limit passed), no push leaves: the retry sends it.
    */
   async send(deviceId: string, alarm: PushedAlarm, signal?: AbortSignal): Promise<void> {
-    const device = await appModels(this.db).Device.findById(deviceId).lean();
+    const device = this.recent(deviceId) ?? (await appModels(this.db).Device.findById(deviceId).lean());
     if (!device?.active) throw new DeliveryError('the device was removed or set inactive', true);
     let gateway;
     try {
@@ -76,6 +83,24 @@ export class AlarmPushes {
       await this.devices.deactivate(device);
       throw new DeliveryError('the push gateway says the device token is no longer valid (device set inactive)', true);
     }
+  }
+
+  /**
+   * Devices just read to build an alarm's deliveries (docs/alarms.md "Delivered"): their first push, within
+   * FRESH_MS, takes them as read then instead of reading each again; a retry reads it.
+   */
+  remember(devices: DeviceDoc[]): void {
+    const now = Date.now();
+    if (this.fresh.size + devices.length > FRESH_MAX)
+      for (const [id, { until }] of this.fresh) if (until <= now) this.fresh.delete(id);
+    for (const device of devices)
+      if (this.fresh.size < FRESH_MAX) this.fresh.set(device._id, { device, until: now + FRESH_MS });
+  }
+
+  private recent(deviceId: string): DeviceDoc | undefined {
+    const kept = this.fresh.get(deviceId);
+    this.fresh.delete(deviceId);
+    return kept && kept.until > Date.now() ? kept.device : undefined;
   }
 
   // What a web push shows of the alarm.
