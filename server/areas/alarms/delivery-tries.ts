@@ -15,6 +15,8 @@ import type { DeliveryItem, DeliveryTryDoc, TryOutcome } from './models.js';
 type Change = Partial<DeliveryItem>;
 
 const key = (item: DeliveryItem, n: number) => `${item.id}:${n}`;
+/** Tries removed per command once an alarm's deliveries are final. */
+const FORGET_AT_ONCE = 250;
 /** Where the try's outcome is noted. */
 const noteKey = (item: DeliveryItem, n: number) => `${key(item, n)}:outcome`;
 
@@ -135,7 +137,10 @@ export class DeliveryTries {
         ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
       ),
     );
-    if (deletes.length > 0) await this.Tries.bulkWrite(deletes, { ordered: false });
+    // A few hundred at a time: one command of thousands would hold the embedded engine's writes (a new
+    // alarm's among them) until it is done.
+    for (let i = 0; i < deletes.length; i += FORGET_AT_ONCE)
+      await this.Tries.bulkWrite(deletes.slice(i, i + FORGET_AT_ONCE), { ordered: false });
   }
 
   private async earlier(item: DeliveryItem, n: number, failure: (err: unknown, reason?: string) => Change) {
