@@ -1,0 +1,151 @@
+// The staff console and the members' app loaded cold in Chromium with its CPU slowed down 4× (as a
+// mid-range phone's): the largest contentful paint (LCP) of `/console` (the overview) and of `/app` with
+// an alarm running, and the bytes the first load transfers (uncompressed: the service leaves compression
+// to a reverse proxy), and the page's files gzip -9 compressed as a proxy would send them. Each page is loaded `runs` times
+// with an empty cache in a session of its own, signed in by an invitation code (POST /api/v1/join).
+//
+//   npx tsx bench/page-load.ts [runs=5]
+//
+// Starts its own database (the launcher's order, in a temporary directory; MONGODB_URI to use another)
+// and the service on localhost.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { pino } from 'pino';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { loadConfig } from '../server/config.js';
+import { launchDatabase } from '../server/db/launcher.js';
+import { IdentityCommands } from '../server/identity/commands.js';
+import { startService } from '../server/service.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+
+const runs = Number(process.argv[2] ?? 5);
+const THROTTLE = 4;
+const say = (line: string) => process.stderr.write(`[page-load] ${line}\n`);
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-page-load-'));
+const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
+const service = await startService(
+  loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0' }),
+  database.uri,
+  pino({ level: 'silent' }),
+);
+const base = `http://localhost:${service.port}`;
+const identity = new IdentityCommands(service.db);
+const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen-Nord');
+const key = await identity.createApiKey(org.id, 'Wache');
+const asKey = async (method: string, url: string, body: unknown, type = 'application/json') => {
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { 'API-TOKEN': key.token, 'Content-Type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, any>>;
+};
+
+// A station of 30 members with an alarm running: what both pages show first.
+const rows = Array.from({ length: 30 }, (_, i) => `Mitglied ${i + 1},${i === 0 ? 'admin' : 'member'},HLF 20`);
+const roster = await asKey(
+  'POST',
+  `/organizations/${org.id}/members/import`,
+  `name,role,units\n${rows.join('\n')}\n`,
+  'text/csv',
+);
+const members = roster.members as Array<{ userId: number; invitation: { code: string } }>;
+await asKey('POST', '/monitor', { name: 'Wache 1', organizationID: org.id });
+await asKey('POST', '/alarms', {
+  organizationID: org.id,
+  event: 'B3 Wohnungsbrand',
+  message: 'Rauch aus Fenster 2. OG, Person vermisst',
+  address: 'Goethestraße 5, 52064 Aachen',
+  latitude: 50.77664,
+  longitude: 6.08342,
+  units: ['HLF 20'],
+  channels: ['app'],
+});
+
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+// Invitations are used once: each load signs in a member of its own (the first, the admin, for the console).
+let nextMember = 1;
+async function signedIn(viewport: { width: number; height: number }, member: number): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+  const joined = await context.request.post(`${base}/api/v1/join`, {
+    data: { code: members[member].invitation.code },
+    headers: { Origin: base },
+  });
+  if (!joined.ok()) throw new Error(`joining failed: ${joined.status()} ${await joined.text()}`);
+  return context;
+}
+
+interface Load {
+  lcp: number;
+  bytes: number;
+  /** The same files gzip -9 compressed, as a reverse proxy sends them. */
+  gzip: number;
+}
+async function load(context: BrowserContext, url: string, shown: string): Promise<Load> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  await page.addInitScript(() => {
+    (window as unknown as { lcp: number }).lcp = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) (window as unknown as { lcp: number }).lcp = entry.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(shown).first().waitFor();
+  // Later paints of larger elements replace the entry: give the page a moment to settle.
+  await page.waitForTimeout(1_000);
+  const result = await page.evaluate(() => {
+    const entries = [
+      ...performance.getEntriesByType('navigation'),
+      ...performance.getEntriesByType('resource'),
+    ] as PerformanceResourceTiming[];
+    return {
+      lcp: (window as unknown as { lcp: number }).lcp,
+      bytes: entries.reduce((sum, e) => sum + e.transferSize, 0),
+      // What was transferred, the API's answers and the hub's polling aside.
+      urls: entries.filter((e) => e.transferSize > 0 && !/\/api\/|socket\.io/.test(e.name)).map((e) => e.name),
+    };
+  });
+  let gzip = 0;
+  for (const url of result.urls)
+    gzip += gzipSync(Buffer.from(await (await context.request.get(url)).body()), { level: 9 }).length;
+  await page.close();
+  return { lcp: result.lcp, bytes: result.bytes, gzip };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const report = (name: string, loads: Load[]) =>
+  console.log(
+    `${name.padEnd(9)} LCP median ${median(loads.map((l) => l.lcp)).toFixed(0)} ms ` +
+      `(runs ${loads.map((l) => l.lcp.toFixed(0)).join(', ')}), first load ${median(loads.map((l) => l.bytes))} B ` +
+      `transferred, its page, scripts and styles ${median(loads.map((l) => l.gzip))} B gzip`,
+  );
+
+try {
+  const admin = await signedIn({ width: 1280, height: 800 }, 0);
+  const consoleLoads: Load[] = [];
+  // Once unthrottled first: the service's own first reads are not the page's.
+  await load(admin, `${base}/console`, 'h1');
+  for (let i = 0; i < runs; i++) consoleLoads.push(await load(admin, `${base}/console`, 'h1'));
+  const appLoads: Load[] = [];
+  for (let i = 0; i < runs; i++) {
+    const phone = await signedIn({ width: 390, height: 844 }, nextMember++);
+    appLoads.push(await load(phone, `${base}/app`, '[data-testid="alarm-event"]'));
+    await phone.close();
+  }
+  console.log(`Chromium, CPU slowed ${THROTTLE}×, empty cache, ${os.cpus().length} cores (${os.cpus()[0].model}):`);
+  report('/console', consoleLoads);
+  report('/app', appLoads);
+} finally {
+  await browser.close();
+  await service.close();
+  await database.stop();
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
