@@ -8,30 +8,17 @@
 //
 // Starts its own database (the launcher's order, in a temporary directory; MONGODB_URI to use another)
 // and the service on localhost.
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { pino } from 'pino';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { loadConfig } from '../server/config.js';
-import { launchDatabase } from '../server/db/launcher.js';
+import type { BrowserContext } from 'playwright-core';
 import { IdentityCommands } from '../server/identity/commands.js';
-import { startService } from '../server/service.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+import { startLocalService } from '../tools/local-service.js';
 
 const runs = Number(process.argv[2] ?? 5);
 const THROTTLE = 4;
 const say = (line: string) => process.stderr.write(`[page-load] ${line}\n`);
 
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-page-load-'));
-const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
-const service = await startService(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0' }),
-  database.uri,
-  pino({ level: 'silent' }),
-);
-const base = `http://localhost:${service.port}`;
+const { service, base, browser, stop } = await startLocalService('page-load', say);
 const identity = new IdentityCommands(service.db);
 const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen-Nord');
 const key = await identity.createApiKey(org.id, 'Wache');
@@ -66,7 +53,6 @@ await asKey('POST', '/alarms', {
   channels: ['app'],
 });
 
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 // Invitations are used once: each load signs in a member of its own (the first, the admin, for the console).
 let nextMember = 1;
 async function signedIn(viewport: { width: number; height: number }, member: number): Promise<BrowserContext> {
@@ -144,8 +130,5 @@ try {
   report('/console', consoleLoads);
   report('/app', appLoads);
 } finally {
-  await browser.close();
-  await service.close();
-  await database.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -9,16 +9,11 @@
 // answers through their devices (A10), and the member whose phone this is answers in the app. The
 // times shown are the run's.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { chromium, type Page } from 'playwright-core';
-import { loadConfig } from '../server/config.js';
-import { launchDatabase } from '../server/db/launcher.js';
+import type { Page } from 'playwright-core';
 import { IdentityCommands } from '../server/identity/commands.js';
-import { startService } from '../server/service.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+import { startLocalService } from '../tools/local-service.js';
 
 const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -33,15 +28,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function main(): Promise<void> {
   await fs.mkdir(outDir, { recursive: true });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-app-screenshots-'));
-  const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
-  const service = await startService(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0' }),
-    database.uri,
-    pino({ level: 'silent' }),
-  );
-  const base = `http://localhost:${service.port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const { service, base, browser, stop } = await startLocalService('app-screenshots', say);
   try {
     const identity = new IdentityCommands(service.db);
     const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen-Nord');
@@ -143,9 +130,7 @@ async function main(): Promise<void> {
     await page.getByTestId('available-count').getByText('3', { exact: true }).waitFor();
     await shot(page, 'availability-phone');
   } finally {
-    await browser.close();
-    await service.close();
-    await database.stop();
+    await stop();
   }
 }
 

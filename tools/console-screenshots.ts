@@ -13,17 +13,12 @@
 // and the real service on localhost (a secure context, as passkeys need), invites a member through the
 // REST API, and walks the pages in headless Chromium with its virtual authenticator. The dates shown
 // are the run's (the server stamps them).
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { loadConfig } from '../server/config.js';
-import { launchDatabase } from '../server/db/launcher.js';
+import type { Browser, Page } from 'playwright-core';
 import { IdentityCommands } from '../server/identity/commands.js';
-import { startService } from '../server/service.js';
-import { addPasskeyDevice, CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
+import { startLocalService } from './local-service.js';
+import { addPasskeyDevice } from '../test/helpers/browser.js';
 import { EXAMPLE_FAX, EXAMPLE_PROFILE } from '../console/src/pages/inputs-model.js';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console/screenshots');
@@ -45,15 +40,7 @@ async function shot(page: Page, name: string, fullPage = false): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-console-screenshots-'));
-  const database = await launchDatabase({ uri: process.env.MONGODB_URI, dataDir, say });
-  const service = await startService(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '0' }),
-    database.uri,
-    pino({ level: 'silent' }),
-  );
-  const base = `http://localhost:${service.port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const { service, base, browser, stop } = await startLocalService('console-screenshots', say);
   try {
     const identity = new IdentityCommands(service.db);
     const org = await identity.createOrganization('Freiwillige Feuerwehr Aachen-Nord');
@@ -355,10 +342,7 @@ async function main(): Promise<void> {
     await phone.getByRole('group', { name: /^Karte: Position von Fahrzeughalle/ }).scrollIntoViewIfNeeded();
     await shot(phone, 'monitor-place-phone');
   } finally {
-    await browser.close();
-    await service.close();
-    await database.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
