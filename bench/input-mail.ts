@@ -1,17 +1,19 @@
 // From the dispatch centre to the wall (docs/inputs.md): a real IMAP server (Dovecot, as the e-mail
 // input's tests start it) watched by the service; each mail is timed from just before it is put into the
 // mailbox until a screen subscribed to the organization's monitor has the alarm. Then a one-page fax
-// (a PNG drawn by Chromium, read by Tesseract) sent by IP4, timed the same way.
-// Usage: npx tsx bench/input-mail.ts [mails=20] [faxes=5]
+// (a PNG drawn by Chromium, read by Tesseract) sent by IP4, timed the same way; then pager telegrams
+// (IN3, POCSAG codes of a pager input) and SMS with a PIN (IN1), from the request to the screen.
+// Usage: npx tsx bench/input-mail.ts [mails=20] [faxes=5] [telegrams=10]
 import { performance } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import { launchChromium } from '../test/helpers/browser.js';
 import { startDovecot } from '../test/helpers/dovecot.js';
 import { benchService } from './setup.js';
 
-const [mails, faxes] = [Number(process.argv[2] ?? 20), Number(process.argv[3] ?? 5)];
+const [mails, faxes, telegrams] = [2, 3, 4].map((i, k) => Number(process.argv[i] ?? [20, 5, 10][k]));
+const GATEWAY_TOKEN = 'bench-gateway';
 const mailbox = await startDovecot();
-const bench = await benchService({ INPUT_IMAP_PORTS: String(mailbox.port) });
+const bench = await benchService({ INPUT_IMAP_PORTS: String(mailbox.port), INBOUND_GATEWAY_TOKEN: GATEWAY_TOKEN });
 const api = (path: string, body: unknown) =>
   fetch(`${bench.url}${path}`, {
     method: 'POST',
@@ -121,12 +123,46 @@ for (let i = 1; i <= faxes; i++) {
 }
 await browser.close();
 
+// Each telegram a code of its own (one code, one incident while its alarm runs).
+const codes = Array.from({ length: telegrams }, (_, i) => ({ ric: String(1_200_000 + i), event: `Probe ${2000 + i}` }));
+await api('/api/v1/inputs', {
+  organizationID: org,
+  name: 'Funkmeldeempfänger',
+  kind: 'pager',
+  settings: { codes, vehicles: [] },
+  channels: ['app'],
+  active: true,
+});
+const inbound = async (path: string, body: unknown) => {
+  const res = await fetch(`${bench.url}${path}`, {
+    method: 'POST',
+    headers: { 'Gateway-Token': GATEWAY_TOKEN, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 202) throw new Error(`${path} answered ${res.status}`);
+};
+const pagerTimes: number[] = [];
+for (const [i, code] of codes.entries()) {
+  const started = performance.now();
+  await inbound('/api/v1/inbound/pager', { type: 'pocsag', ric: code.ric, subric: 'a', message: 'Alarm' });
+  pagerTimes.push(await shown(2000 + i, started));
+}
+await api('/api/v1/sms/alarming', { gsm: '004917612345678', organizationID: org, pin: '4711' });
+const smsTimes: number[] = [];
+for (let i = 0; i < telegrams; i++) {
+  const started = performance.now();
+  await inbound('/api/v1/inbound/sms', { from: '+4917612345678', text: `4711 Probe ${3000 + i}` });
+  smsTimes.push(await shown(3000 + i, started));
+}
+
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return `p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, worst ${sorted[sorted.length - 1].toFixed(0)} ms (${xs.length}: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
 };
 console.log(`mail put into the mailbox → alarm on the screen: ${stats(mailTimes)}`);
 console.log(`one-page fax PNG sent (IP4, OCR) → alarm on the screen: ${stats(faxTimes)}`);
+console.log(`pager telegram (IN3) → alarm on the screen: ${stats(pagerTimes)}`);
+console.log(`SMS with the PIN (IN1) → alarm on the screen: ${stats(smsTimes)}`);
 socket.close();
 await bench.close();
 await mailbox.close();
