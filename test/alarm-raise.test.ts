@@ -47,7 +47,12 @@ const itemsOf = (doc: Pick<AlarmDoc, 'id'>, count: number, from = 0): DeliveryIt
   }));
 
 /** One process's alarm commands and outbox; `build` makes the deliveries of its raises, chunk by chunk. */
-function processOf(db: Database, build: (doc: AlarmDoc) => AsyncIterable<DeliveryItem[]>, sent: string[]) {
+function processOf(
+  db: Database,
+  build: (doc: AlarmDoc) => AsyncIterable<DeliveryItem[]>,
+  sent: string[],
+  prepareAfterMs = 300,
+) {
   const records = new AlarmRecords(db);
   const send: Sender = async (item) => void sent.push(item.id);
   const hooks: OutboxHooks = {
@@ -70,7 +75,7 @@ function processOf(db: Database, build: (doc: AlarmDoc) => AsyncIterable<Deliver
     { app: noCall, sms: send, call: noCall },
     hooks,
     log,
-    { sweepMs: 50, claimMs: 1_000, prepareAfterMs: 300 },
+    { sweepMs: 50, claimMs: 1_000, prepareAfterMs },
   );
   const shown: number[] = [];
   const commands = new AlarmCommands({
@@ -186,6 +191,8 @@ s(
         yield itemsOf(doc, 3, 3);
       },
       sentByRaiser,
+      // Long enough for this test to look at the first chunk before anyone takes the build over.
+      1_500,
     );
     const sentBySurvivor: string[] = [];
     const survivor = processOf(
@@ -195,9 +202,10 @@ s(
         yield itemsOf(doc, 3, 3);
       },
       sentBySurvivor,
+      1_500,
     );
     const alarm = await raiser.commands.raise(ORG, 'api', { event: 'THL Person eingeklemmt', channels: ['sms'] });
-    const sweeping = setInterval(() => void survivor.outbox.sweep(), 50);
+    let sweeping: NodeJS.Timeout | undefined;
     try {
       await eventually(
         async () => sentByRaiser.length,
@@ -207,6 +215,8 @@ s(
       const early = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
       assert.is(early!.items.length, 3);
       assert.ok(early!.buildingUntil, 'marked as still being built');
+      // The other process sweeps from now on.
+      sweeping = setInterval(() => void survivor.outbox.sweep(), 50);
       await eventually(
         async () => sentBySurvivor.length,
         (n) => n === 3,

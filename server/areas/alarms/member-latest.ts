@@ -3,12 +3,18 @@
 // is one exact read and never a scan. `_id` is the number as stored (0049…): a number an alarm of any of
 // his organizations reached names him and that alarm. A reply answers it when it started within the
 // reply window.
+import { randomUUID } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import { Recent } from '../../db/recent.js';
 import { answerModels, type AnswerModels, type LatestAlarmDoc } from './answer-models.js';
 import type { AlarmDoc, DeliveryItem } from './models.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { itemErrors, WriteBatch } from '../../db/write-batch.js';
+
+/** The claim lock of a number's entries (server/db/claim-lock.ts). */
+const lockKey = (number: string) => `alarm-latest:${number}`;
 
 /** The entry that marks a number as reaching several members within the reply window. */
 const sharedKey = (number: string) => `${number}:shared`;
@@ -26,6 +32,7 @@ export interface MemberAlarm {
 /** The latest alarm at each number. */
 export class LatestAlarms {
   private readonly models: AnswerModels;
+  private readonly locks: Model<LockDoc>;
   // The latest alarm this process noted for each member at each number: his retries write nothing, his
   // older alarm's late first try does not replace a later one.
   private readonly noted: Recent<string, number>;
@@ -35,14 +42,16 @@ export class LatestAlarms {
 
   constructor(db: Database) {
     this.models = answerModels(db);
+    this.locks = db.system.Lock;
     this.noted = new Recent(10_000, db.generation);
     this.upserts = new WriteBatch((docs) => this.note(docs));
   }
 
-  // A number's first note is inserted; a number noted before is read, and its note replaced when it
-  // names an earlier alarm of the same member. Exact reads and writes by _id only: a filter on _id and
-  // another field reads the whole collection on the embedded engine (docs/storage.md), once per note.
-  // Another member's entry under the number answers a duplicate key (contested()).
+  // A number's first note is inserted. A number noted before is changed only under its lock (the claim
+  // lock's key and documents, server/db/claim-lock.ts), taken for the batch's numbers in one insert: read,
+  // and replaced when it names an earlier alarm of the same member. Reads and writes by exact _id (a
+  // filter on _id and another field reads the whole collection on the embedded engine, once per note).
+  // Another member's entry answers a duplicate key: contested() decides, under the same lock.
   private async note(docs: LatestAlarmDoc[]): Promise<Array<{ code?: number; message?: string } | null>> {
     let errors: Array<{ code?: number; message?: string } | null>;
     try {
@@ -51,25 +60,84 @@ export class LatestAlarms {
     } catch (err) {
       errors = itemErrors(err, docs.length);
     }
-    const noted = docs.map((doc, i) => (isDuplicateKey(errors[i]) ? doc : null));
-    const held = await Promise.all(
-      noted.map((doc) => (doc ? this.models.LatestAlarm.findById(doc._id).lean() : Promise.resolve(null))),
-    );
-    const replace: LatestAlarmDoc[] = [];
-    const answers = noted.map((doc, i) => {
-      if (!doc) return errors[i];
-      const entry = held[i];
-      if (entry && entry.userId !== doc.userId) return errors[i];
-      // His earlier alarm there (or the entry swept in between): this one is the number's now.
-      if (!entry || entry.alarmId < doc.alarmId) replace.push(doc);
-      return null;
-    });
-    if (replace.length > 0)
-      await this.models.LatestAlarm.bulkWrite(
-        replace.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set }, upsert: true } })),
-        { ordered: false },
+    // A number twice in the batch (two members sharing it): the second after the first's lock is gone.
+    const numbers = new Set<string>();
+    const noted: LatestAlarmDoc[] = [];
+    const again: LatestAlarmDoc[] = [];
+    for (const [i, doc] of docs.entries()) {
+      if (!isDuplicateKey(errors[i])) continue;
+      (numbers.has(doc._id) ? again : noted).push(doc);
+      numbers.add(doc._id);
+    }
+    const owner = randomUUID();
+    const lockIds = noted.map((doc) => `lock:${lockKey(doc._id)}`);
+    let refused: Array<{ code?: number } | null> = noted.map(() => null);
+    try {
+      await this.locks.insertMany(
+        lockIds.map((_id) => ({ _id, at: new Date(), owner })),
+        { ordered: false, lean: true },
       );
-    return answers;
+    } catch (err) {
+      refused = itemErrors(err, noted.length);
+    }
+    const answers = new Map<LatestAlarmDoc, { code?: number; message?: string } | null>();
+    try {
+      const later: LatestAlarmDoc[] = [];
+      await Promise.all(
+        noted.map(async (doc, i) => {
+          // Its lock held by another: taken in turn, and written at once.
+          if (refused[i])
+            answers.set(doc, await withClaimLock(this.locks, lockKey(doc._id), () => this.replace(doc, null)));
+          else answers.set(doc, await this.replace(doc, later));
+        }),
+      );
+      // The replacements of the numbers this batch holds, in one command.
+      if (later.length > 0)
+        await this.models.LatestAlarm.bulkWrite(
+          later.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set } } })),
+          { ordered: false },
+        );
+    } finally {
+      const mine = lockIds.filter((_, i) => !refused[i]);
+      if (mine.length > 0)
+        await this.locks
+          .bulkWrite(
+            mine.map((_id) => ({ deleteOne: { filter: { _id, owner } } })),
+            { ordered: false },
+          )
+          .catch(() => undefined);
+    }
+    for (const doc of again)
+      answers.set(doc, await withClaimLock(this.locks, lockKey(doc._id), () => this.replace(doc, null)));
+    return docs.map((doc, i) => (isDuplicateKey(errors[i]) ? answers.get(doc)! : errors[i]));
+  }
+
+  // Under the number's lock: his earlier alarm there is replaced by this one (put in `later`, written
+  // while the lock holds, or written now without it); another member's entry is a duplicate key (contested()); an entry swept meanwhile is inserted again. (A first note
+  // inserted without the lock can land only on a number with no entry: the hourly sweep removing this
+  // one between the read and the write, and another member's first note in that moment, is the one way
+  // to overwrite.)
+  private async replace(
+    doc: LatestAlarmDoc,
+    later: LatestAlarmDoc[] | null,
+  ): Promise<{ code?: number; message?: string } | null> {
+    const entry = await this.models.LatestAlarm.findById(doc._id).lean();
+    if (entry && entry.userId !== doc.userId) return { code: 11000, message: 'another member at the number' };
+    if (!entry) {
+      try {
+        await this.models.LatestAlarm.create(doc);
+      } catch (err) {
+        if (isDuplicateKey(err)) return { code: 11000, message: 'another member at the number' };
+        throw err;
+      }
+    } else if (entry.alarmId < doc.alarmId) {
+      if (later) later.push(doc);
+      else {
+        const { _id, ...set } = doc;
+        await this.models.LatestAlarm.updateOne({ _id }, { $set: set });
+      }
+    }
+    return null;
   }
 
   /**
@@ -107,8 +175,12 @@ export class LatestAlarms {
     }
   }
 
-  // The number's entry is another member's, or names a later alarm of this one.
-  private async contested(doc: LatestAlarmDoc): Promise<void> {
+  // The number's entry is another member's, or names a later alarm of this one (under its lock).
+  private contested(doc: LatestAlarmDoc): Promise<void> {
+    return withClaimLock(this.locks, lockKey(doc._id), () => this.contestedLocked(doc));
+  }
+
+  private async contestedLocked(doc: LatestAlarmDoc): Promise<void> {
     const held = await this.models.LatestAlarm.findById(doc._id).lean();
     if (!held) {
       // Swept in between: this note is the number's first again.
@@ -118,11 +190,8 @@ export class LatestAlarms {
     if (held.userId === doc.userId) return;
     if (held.startedAt.getTime() < doc.startedAt.getTime() - REPLY_WINDOW_MS) {
       // The other member's alarm there is past answering by reply: the number names this one now.
-      const { matchedCount } = await this.models.LatestAlarm.updateOne(
-        { _id: doc._id, userId: held.userId, alarmId: held.alarmId },
-        { $set: doc },
-      );
-      if (matchedCount === 1) return;
+      await this.models.LatestAlarm.updateOne({ _id: doc._id }, { $set: doc });
+      return;
     }
     const startedAt = new Date(Math.max(held.startedAt.getTime(), doc.startedAt.getTime()));
     await this.models.LatestAlarm.updateOne(

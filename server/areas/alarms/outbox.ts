@@ -82,6 +82,8 @@ export class AlarmOutbox {
   private readonly building = new Set<number>();
   // Deliveries being built after their alarm's raise answered (prepareNow), for stop() to wait for.
   private readonly preparing = new Set<Promise<void>>();
+  // Their alarms: a build this process is still running is not taken over by its own sweep.
+  private readonly preparingIds = new Set<number>();
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
@@ -150,6 +152,16 @@ export class AlarmOutbox {
     build: () => AsyncIterable<DeliveryItem[]>,
     stored: (items: DeliveryItem[]) => void,
   ): void {
+    if (this.stopped) {
+      // Stopping: any other process builds them at its next sweep (this one's sending is over).
+      void this.models.Outbox.updateOne({ _id: String(alarmId) }, { $set: { dueAt: new Date() } }).catch((err) =>
+        this.log.warn(
+          { err, alarmId },
+          'alarm deliveries not handed to the next sweep: they are built once their promise’s time is up',
+        ),
+      );
+      return;
+    }
     const work = (async () => {
       let started = false;
       for await (const items of build()) {
@@ -165,7 +177,11 @@ export class AlarmOutbox {
       this.log.warn({ err, alarmId }, 'alarm deliveries not all stored now; the outbox sweep builds the rest'),
     );
     this.preparing.add(work);
-    void work.finally(() => this.preparing.delete(work));
+    this.preparingIds.add(alarmId);
+    void work.finally(() => {
+      this.preparing.delete(work);
+      this.preparingIds.delete(alarmId);
+    });
   }
 
   // Under the lock: a chunk added to deliveries still being built (numbered on from those stored), and
@@ -197,7 +213,8 @@ export class AlarmOutbox {
    * scheduler) and waits for the sends in flight (their results are recorded).
    */
   async stop(): Promise<void> {
-    await Promise.allSettled([...this.preparing]);
+    // Raises still answering may start builds meanwhile.
+    while (this.preparing.size > 0) await Promise.allSettled([...this.preparing]);
     this.stopped = true;
     await Promise.allSettled([...this.running.values()]);
   }
@@ -363,7 +380,7 @@ export class AlarmOutbox {
       const open = doc.items.filter((item) => !FINAL.has(item.status));
       // Still being built: its builder's time, or, once that is up, the rest built here.
       const building = doc.buildingUntil?.getTime();
-      if (building !== undefined && building <= now) this.building.add(alarmId);
+      if (building !== undefined && building <= now && !this.preparingIds.has(alarmId)) this.building.add(alarmId);
       if (open.length === 0 && building === undefined) {
         // Tries first: should this process die between, the entry brings the sweep back to them.
         await this.tries.forget(doc.items);

@@ -23,10 +23,28 @@ export interface TargetSources {
 
 /**
  * Members whose deliveries are built and stored together, first: the first go out while the next are
- * read. Each chunk twice the one before (25, 50, 100, …): every chunk stored rewrites the alarm's
- * deliveries, so few chunks for a large organization.
+ * read. Each chunk twice the one before (25, 50, 100, 200, then 200 each): every chunk stored rewrites
+ * the alarm's deliveries, so few chunks for a large organization, none taking long.
  */
 const FIRST_CHUNK = 25;
+const LARGEST_CHUNK = 200;
+/** Members' targets read at once (each a few exact lookups), over all channels: the pool serves others too. */
+const LOOKUPS = 50;
+
+/** Runs the jobs, at most `width` at a time; their results in order. */
+async function bounded<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const results = new Array<T>(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]();
+      }
+    }),
+  );
+  return results;
+}
 
 /** A member's name and units by user ID (the wall shows who is coming, under his unit). */
 export type Members = Map<number, { name: string; units: string[] }>;
@@ -50,12 +68,14 @@ export async function* deliveriesFor(
   ).filter((channel) => channel !== null);
   const seen = new Map(used.map((channel) => [channel, new Set<string>()]));
   let count = 0;
-  for (let i = 0, size = FIRST_CHUNK; i < userIds.length; i += size, size *= 2) {
+  for (let i = 0, size = FIRST_CHUNK; i < userIds.length; i += size, size = Math.min(size * 2, LARGEST_CHUNK)) {
     const chunk = userIds.slice(i, i + size);
-    // Every channel's targets of the chunk's members at once (a few exact lookups each).
-    const targets = await Promise.all(
-      used.map((channel) => Promise.all(chunk.map((userId) => sources.targets[channel](userId, organizationId)))),
+    // Every channel's targets of the chunk's members, LOOKUPS members' at a time.
+    const read = await bounded(
+      used.flatMap((channel) => chunk.map((userId) => () => sources.targets[channel](userId, organizationId))),
+      LOOKUPS,
     );
+    const targets = used.map((_, c) => read.slice(c * chunk.length, (c + 1) * chunk.length));
     const byChannel = used.map((channel, c) => {
       const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
       for (const [m, recipientUserId] of chunk.entries())

@@ -41,7 +41,7 @@ export class AlarmWall {
     private readonly events: OrganizationEvents,
     private readonly log: Pick<Logger, 'warn'>,
   ) {
-    this.crews = new Recent(100, db.generation);
+    this.crews = new Recent(20, db.generation);
   }
 
   /** A new alarm on its monitors, before anyone is notified. */

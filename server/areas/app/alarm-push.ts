@@ -80,7 +80,9 @@ export class AlarmPushes {
     }
     if (outcome === 'dead') {
       await this.confirmations.discard(confirmToken);
-      await this.devices.deactivate(device);
+      if (!(await this.devices.deactivate(device)))
+        // The app registered a new token since the device was read: the retry sends to that one.
+        throw new DeliveryError('the push gateway says the device token is no longer valid; the device has a new one');
       throw new DeliveryError('the push gateway says the device token is no longer valid (device set inactive)', true);
     }
   }

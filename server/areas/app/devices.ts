@@ -154,10 +154,14 @@ export class Devices {
   /**
    * Marks a device inactive after its push gateway declared the token dead (never undoing an A4 that ran meanwhile).
    */
-  async deactivate(device: DeviceDoc): Promise<void> {
-    await this.db.revisions.change(appModels(this.db).Device, device._id, () => ({
-      active: false,
-      updatedAt: new Date(),
-    }));
+  async deactivate(device: DeviceDoc): Promise<boolean> {
+    let deactivated = false;
+    // Only while it still has the token the push service called dead: a token the app registered since
+    // (A4) is a new one, and the device stays active.
+    await this.db.revisions.change(appModels(this.db).Device, device._id, (current) => {
+      deactivated = current.pushToken === device.pushToken;
+      return deactivated ? { active: false, updatedAt: new Date() } : {};
+    });
+    return deactivated;
   }
 }
