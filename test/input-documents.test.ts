@@ -3,8 +3,9 @@
 // layer by pdftotext, as a scanned PDF by pdftoppm and Tesseract, and inside e-mails built by hand
 // (ISO-8859-1 quoted-printable, a PDF attachment, mails nested too deep); and what a station admin is
 // told when a document cannot be read: broken, empty, not an image, too slow, no Tesseract.
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
 import { ConversionError, documentText, mailText, type DocumentText } from '../server/areas/inputs/convert.js';
@@ -334,7 +335,8 @@ documents('what a station admin is told about documents that give no text', asyn
     documentText(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)), 'image/png'),
     /^the file is not a PNG image$/,
   );
-  const truncated = Buffer.concat([ctx.png.subarray(0, 8), Buffer.from('\x00\x00\x00\x0dIHDRgarbage'.repeat(20))]);
+  // Its real header (so its size is known and small), then garbage.
+  const truncated = Buffer.concat([ctx.png.subarray(0, 33), Buffer.from('\x00\x00\x00\x0dIDATgarbage'.repeat(20))]);
   await rejected(documentText(truncated, 'image/png'), /^the image could not be read \(tesseract: .+\)$/);
   await rejected(documentText(ctx.png, 'image/png', { timeoutMs: 1 }), /^OCR took longer than 1 ms$/);
   await rejected(documentText(ctx.scannedPdf, 'application/pdf', { timeoutMs: 1 }), /took longer than 1 ms$/);
@@ -349,6 +351,27 @@ documents('what a station admin is told about documents that give no text', asyn
     /^pdftotext is missing: install poppler-utils$/,
   );
   await rejected(documentText(ctx.blankPng, 'image/png'), /^the document has no text \(an empty page\?\)$/);
+});
+
+documents("a document's tools together stop at its deadline, each within its own limit", async (ctx) => {
+  // A Tesseract that takes 3 s a page, within its own limit of 5 s: the scan's tools together would
+  // take more than the document's 2 s (docs/inputs.md "Documents", Limits).
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'slow-tesseract-'));
+  const slow = path.join(dir, 'tesseract');
+  await writeFile(slow, '#!/bin/sh\n[ "$1" = --list-langs ] && { echo deu; exit 0; }\nexec sleep 3\n', { mode: 0o755 });
+  try {
+    const options = { tesseract: slow, timeoutMs: 5_000, documentMs: 2_000 };
+    await rejected(
+      documentText(ctx.scannedPdf, 'application/pdf', options),
+      /^reading the document took longer than 2 s altogether$/,
+    );
+    await rejected(
+      documentText(ctx.png, 'image/png', options),
+      /^reading the document took longer than 2 s altogether$/,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 documents('no temporary directory is left behind', async (ctx) => {

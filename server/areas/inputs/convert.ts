@@ -2,8 +2,8 @@
 // text (UTF-8, else Latin-1/Windows-1252 as old fax servers and mail gateways write it), a PDF's text
 // layer (poppler's pdftotext), a scanned PDF or a fax image read by OCR in German (pdftoppm and
 // Tesseract), an e-mail (convert-mail.ts). The tools run as child processes, never through a shell,
-// each under a time limit (SIGKILL), an address-space limit (prlimit) and an output cap, and at most a
-// few at once: a hostile or broken document costs one failed document with a reason the station admin
+// each under a time limit (SIGKILL), an address-space limit (prlimit) and an output cap, a document's
+// tools together under a deadline, images under a pixel limit, and at most a few at once: a hostile or broken document costs one failed document with a reason the station admin
 // can act on (IP6), never the service.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +30,8 @@ export class ConversionError extends Error {
 export interface ConvertOptions {
   /** Per tool run, default 30000. */
   timeoutMs?: number;
+  /** All tool runs of one document together (a scan is three tools and a page each), default 60000. */
+  documentMs?: number;
   /** Address-space limit per tool run, default 1 GiB. */
   memoryBytes?: number;
   /** The Tesseract binary, default 'tesseract'. */
@@ -40,18 +42,25 @@ export interface ConvertOptions {
   pdftoppm?: string;
   /** How many pages of a scanned PDF are read by OCR, default 5. */
   maxPages?: number;
+  /** The most pixels of a PNG's or TIFF's page that is read by OCR, default 40 million. */
+  maxPixels?: number;
 }
 
-type Limits = Required<ConvertOptions>;
+/** A document's limits, with the time its tools must be done by (its documentMs from the start). */
+type Limits = Required<ConvertOptions> & { deadline: number };
 
-const DEFAULTS: Limits = {
+const DEFAULTS: Required<ConvertOptions> = {
   timeoutMs: 30_000,
+  documentMs: 60_000,
   memoryBytes: 1024 ** 3,
   tesseract: 'tesseract',
   pdftotext: 'pdftotext',
   pdftoppm: 'pdftoppm',
   maxPages: 5,
+  maxPixels: 40_000_000,
 };
+/** The most pages of a TIFF that are read by OCR (Tesseract reads every page of one). */
+const MAX_TIFF_PAGES = 20;
 /** The longest text a document gives. */
 const MAX_TEXT = 100_000;
 /** What a tool may write to stdout (more is cut off and the tool stopped) and to stderr. */
@@ -66,18 +75,20 @@ const PRLIMIT = '/usr/bin/prlimit';
 const hasPrlimit = fs.existsSync(PRLIMIT);
 
 export async function documentText(body: Buffer, type: DocumentType, options?: ConvertOptions): Promise<DocumentText> {
-  return convert(body, type, { ...DEFAULTS, ...definedOf(options) }, 0);
+  return convert(body, type, limitsOf(options), 0);
 }
 
 /** An e-mail (RFC 822 source) as the e-mail input reads it: its sender's address, subject, and the text of its text part, else of its first PDF or image attachment. */
 export async function mailText(source: Buffer, options?: ConvertOptions): Promise<DocumentText & { from: string }> {
-  const limits = { ...DEFAULTS, ...definedOf(options) };
+  const limits = limitsOf(options);
   if (source.length === 0) throw new ConversionError('the document is empty');
   return mailAt(source, limits, 1);
 }
 
-function definedOf(options: ConvertOptions = {}): ConvertOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+function limitsOf(options: ConvertOptions = {}): Limits {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const limits = { ...DEFAULTS, ...defined };
+  return { ...limits, deadline: Date.now() + limits.documentMs };
 }
 
 async function convert(body: Buffer, type: DocumentType, limits: Limits, mailDepth: number): Promise<DocumentText> {
@@ -113,15 +124,21 @@ async function mailAt(source: Buffer, limits: Limits, depth: number): Promise<Do
   try {
     mail = await readMail(source);
   } catch (err) {
-    throw new ConversionError(`the e-mail could not be read (${err instanceof Error ? err.message : String(err)})`, {
-      cause: err,
-    });
+    throw new ConversionError(`the e-mail could not be read (${mailProblem(err)})`, { cause: err });
   }
   const about = { from: mail.from, ...(mail.subject ? { subject: mail.subject } : {}) };
   if (mail.text !== undefined) return { text: finished(mail.text), via: 'mail', ...about };
   if (!mail.attachment) throw new ConversionError('the e-mail has no text and no PDF or image attached');
   const read = await convert(mail.attachment.body, mail.attachment.type, limits, depth);
   return { text: read.text, via: read.via, ...about };
+}
+
+// The MIME parser's own limits (docs/inputs.md "Documents", Limits), in words a station admin reads.
+function mailProblem(err: unknown): string {
+  const said = err instanceof Error ? err.message : String(err);
+  if (/child nodes exceeded/i.test(said)) return 'it has more than 1,000 parts, nested or not';
+  if (/header size .* exceeded/i.test(said)) return 'the headers of it or of a part are larger than 1 MiB';
+  return said;
 }
 
 // ------------------------------------------------------------------------------------------- text
@@ -205,12 +222,74 @@ async function ocrImage(body: Buffer, type: 'image/png' | 'image/tiff', limits: 
   // and would read the server's own files.
   if (sniffedType(body) !== type)
     throw new ConversionError(`the file is not a ${type === 'image/png' ? 'PNG' : 'TIFF'} image`);
+  // Checked here too: Tesseract decodes the whole image first, and a PNG of a few hundred kilobytes
+  // can claim 30,000 × 30,000 pixels (docs/inputs.md "Documents", Limits).
+  checkPages(type === 'image/png' ? pngPages(body) : tiffPages(body), limits);
   await tesseractReady(limits);
   return inTempDir(async (dir) => {
     const file = path.join(dir, type === 'image/png' ? 'document.png' : 'document.tif');
     await writeFile(file, body);
     return tesseract(file, limits);
   });
+}
+
+interface ImagePage {
+  width: number;
+  height: number;
+}
+
+function checkPages(pages: ImagePage[], limits: Limits): void {
+  if (pages.length === 0) throw new ConversionError('the image is damaged: it names no page with its size');
+  if (pages.length > MAX_TIFF_PAGES)
+    throw new ConversionError(`the image has more than ${MAX_TIFF_PAGES} pages; OCR reads at most ${MAX_TIFF_PAGES}`);
+  for (const { width, height } of pages) {
+    if (width === 0 || height === 0) throw new ConversionError('the image is damaged: a page has no pixels');
+    if (width * height > limits.maxPixels) {
+      const megapixels = (n: number) => `${Math.round(n / 1e5) / 10} megapixels`;
+      throw new ConversionError(
+        `the image is ${width} × ${height} pixels (${megapixels(width * height)}); OCR reads at most ` +
+          `${megapixels(limits.maxPixels)} a page (an A4 page at 600 dpi is 35)`,
+      );
+    }
+  }
+}
+
+/** A PNG's size, from its IHDR (the chunk that must come first). */
+function pngPages(body: Buffer): ImagePage[] {
+  if (body.length < 24 || body.toString('latin1', 12, 16) !== 'IHDR') return [];
+  return [{ width: body.readUInt32BE(16), height: body.readUInt32BE(20) }];
+}
+
+/** Each page's size, from the TIFF's chain of image directories (ImageWidth 256, ImageLength 257). */
+function tiffPages(body: Buffer): ImagePage[] {
+  if (body.length < 8) return [];
+  const little = body[0] === 0x49;
+  const u16 = (at: number) => (little ? body.readUInt16LE(at) : body.readUInt16BE(at));
+  const u32 = (at: number) => (little ? body.readUInt32LE(at) : body.readUInt32BE(at));
+  const pages: ImagePage[] = [];
+  const seen = new Set<number>();
+  // One more than the limit is enough to refuse; a directory seen before is a loop.
+  for (let at = u32(4); at !== 0 && pages.length <= MAX_TIFF_PAGES;) {
+    if (seen.has(at) || at + 2 > body.length)
+      throw new ConversionError('the image is damaged: its pages cannot be read');
+    seen.add(at);
+    const count = u16(at);
+    if (at + 2 + count * 12 + 4 > body.length)
+      throw new ConversionError('the image is damaged: its pages cannot be read');
+    const page = { width: 0, height: 0 };
+    for (let i = 0; i < count; i++) {
+      const entry = at + 2 + i * 12;
+      const tag = u16(entry);
+      if (tag !== 256 && tag !== 257) continue;
+      // SHORT (3) or LONG (4), one value, held in the entry itself.
+      const value = u16(entry + 2) === 3 ? u16(entry + 8) : u32(entry + 8);
+      if (tag === 256) page.width = value;
+      else page.height = value;
+    }
+    pages.push(page);
+    at = u32(at + 2 + count * 12);
+  }
+  return pages;
 }
 
 async function tesseract(file: string, limits: Limits): Promise<string> {
@@ -227,7 +306,7 @@ function tesseractReady(limits: Limits): Promise<void> {
   if (!check) {
     check = (async () => {
       // Its own time limit: a document's short one is for the document.
-      const asking = { ...limits, timeoutMs: 15_000 };
+      const asking = { ...limits, timeoutMs: 15_000, deadline: Infinity };
       const run = await runTool(limits.tesseract, ['--list-langs'], asking);
       failed(run, 'tesseract', 'asking Tesseract for its languages', 'Tesseract did not start', asking);
       const languages = `${run.stdout.toString('utf8')}\n${run.stderr}`.split(/\r?\n/).map((l) => l.trim());
@@ -249,6 +328,8 @@ interface ToolRun {
   /** The binary (or prlimit's target) was not found. */
   missing: boolean;
   timedOut: boolean;
+  /** It was stopped by the document's deadline, before its own time limit. */
+  overall?: boolean;
 }
 
 /** Throws the ConversionError a failed run means; a run cut at the output cap counts as done. */
@@ -256,6 +337,8 @@ function failed(run: ToolRun, tool: string, doing: string, unreadable: string, l
   if (run.missing) {
     throw new ConversionError(tool === 'tesseract' ? TESSERACT_MISSING : `${tool} is missing: install poppler-utils`);
   }
+  if (run.timedOut && run.overall)
+    throw new ConversionError(`reading the document took longer than ${duration(limits.documentMs)} altogether`);
   if (run.timedOut) throw new ConversionError(`${doing} took longer than ${duration(limits.timeoutMs)}`);
   if (run.code === 0) return;
   const said = telling(run.stderr, tool === 'pdftotext' || tool === 'pdftoppm');
@@ -308,6 +391,19 @@ async function runTool(command: string, args: string[], limits: Limits, input?: 
 
 function spawned(command: string, args: string[], limits: Limits, input?: Buffer): Promise<ToolRun> {
   const [file, argv] = hasPrlimit ? [PRLIMIT, [`--as=${limits.memoryBytes}`, '--', command, ...args]] : [command, args];
+  // Its own limit, or what is left of the document's (docs/inputs.md "Documents", Limits).
+  const left = limits.deadline - Date.now();
+  const overall = left < limits.timeoutMs;
+  if (left <= 0)
+    return Promise.resolve({
+      code: null,
+      signal: null,
+      stdout: Buffer.alloc(0),
+      stderr: '',
+      missing: false,
+      timedOut: true,
+      overall,
+    });
   return new Promise((resolve) => {
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -319,15 +415,18 @@ function spawned(command: string, args: string[], limits: Limits, input?: Buffer
       stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, limits.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      Math.min(limits.timeoutMs, left),
+    );
     const done = (run: Omit<ToolRun, 'stdout' | 'stderr' | 'timedOut'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...run, stdout: Buffer.concat(out), stderr, timedOut });
+      resolve({ ...run, stdout: Buffer.concat(out), stderr, timedOut, overall });
     };
     child.stdout!.on('data', (chunk: Buffer) => {
       if (outBytes >= MAX_STDOUT) return;

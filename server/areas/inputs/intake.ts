@@ -17,6 +17,10 @@ import { extract, ProfileRunner } from './profile.js';
 const CONVERSIONS = 2;
 const WAITING = 20;
 
+// A text (and IP5's JSON text) runs no tool: it does not wait behind PDFs and images being read, so
+// two hostile ones cannot hold up a plain text alarm (docs/inputs.md "Documents", Limits).
+const needsTurn = (type: string) => type !== 'text/plain' && type !== 'application/json';
+
 // Each profile field as not found (the document gave no text, or the expressions ran out of time).
 const nothingFound = (input: InputDoc) =>
   Object.fromEntries(Object.keys(input.profile?.fields ?? {}).map((f) => [f, null]));
@@ -141,7 +145,7 @@ export class InputIntake {
 
   // The document's text, converted in turn with the others.
   private async textOf(arrived: Arrived, turn: Turn): Promise<string> {
-    const release = turn.admitted ? () => undefined : await this.slot(turn.queue ?? false);
+    const release = turn.admitted || !needsTurn(arrived.type) ? () => undefined : await this.slot(turn.queue ?? false);
     try {
       if (arrived.type === 'message/rfc822') {
         const mail = await mailText(arrived.body, this.convert);
@@ -153,9 +157,9 @@ export class InputIntake {
     }
   }
 
-  /** An upload's turn (IP4, IP5), taken before its body is read: 503 when too many wait already. */
-  admit(): Promise<() => void> {
-    return this.slot(false);
+  /** An upload's turn (IP4, IP5), taken before its body is read: 503 when too many wait already. A text needs none. */
+  admit(type = ''): Promise<() => void> {
+    return needsTurn(type) ? this.slot(false) : Promise.resolve(() => undefined);
   }
 
   private async slot(unbounded: boolean): Promise<() => void> {

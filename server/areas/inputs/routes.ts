@@ -146,7 +146,7 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       perMinute: 120,
       authorize: async ({ actor, params }) => reading(await commands.writable(actor, params.inputId)),
       // Its turn before the body is read: a flood of uploads waits (or is refused, 503) unread.
-      admit: () => intake.admit(),
+      admit: (_authorized, ctx) => intake.admit(ctx.request.type),
       response: { status: 202, schema: DocumentAccepted, description: 'Handled: see its entry in IP6' },
       errors: [400, 403, 404, 409, 413, 415],
       handler: async ({ actor, body, authorized }) => ({
@@ -168,7 +168,7 @@ export function inputOperations({ commands, documents, intake, pager, checkToken
       perMinute: 60,
       body: { schema: IP5Text, message: 'text is missing or in wrong format' },
       authorize: async ({ actor, params }) => reading(await commands.writable(actor, params.inputId)),
-      admit: () => intake.admit(),
+      admit: (_authorized, ctx) => intake.admit(ctx.request.type),
       response: { status: 200, schema: TryResult, description: 'What it would raise' },
       errors: [400, 403, 404, 409, 413, 415],
       handler: ({ actor, body, authorized }) =>
