@@ -482,6 +482,40 @@ passkeys("PK1–PK6 refuse tokens, forged answers, reused challenges and another
     response: forgedCreation,
   });
   expectError(refused, 400, 'invalid_body');
+  // A challenge is its person's and its purpose's: another person's registration challenge, and
+  // challenges used for the other purpose, are unknown (404) and stay unspent for their own.
+  const other = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/invitations', {
+    organizationID: ctx.org.orgId,
+    name: 'Someone else',
+    role: 'member',
+  });
+  const intruder = (await join(ctx.svc.url, other.body.code)).browser;
+  const mine = await as(browser, ctx.svc.url, 'POST', '/api/v1/session/passkeys/options');
+  const taken = await as(intruder, ctx.svc.url, 'POST', '/api/v1/session/passkeys', {
+    challengeId: mine.body.challengeId,
+    response: forgedCreation,
+  });
+  expectError(taken, 404, 'invalid_code');
+  expectError(await signIn({ challengeId: mine.body.challengeId, response: forged }), 404, 'invalid_code');
+  const signInChallenge = (await request(ctx.svc.url, 'POST', '/api/v1/passkeys/signin/options')).body.challengeId;
+  expectError(
+    await as(browser, ctx.svc.url, 'POST', '/api/v1/session/passkeys', {
+      challengeId: signInChallenge,
+      response: forgedCreation,
+    }),
+    404,
+    'invalid_code',
+  );
+  // Still unspent: his own answer now reaches the verification (a forged one: 400, not 404).
+  expectError(
+    await as(browser, ctx.svc.url, 'POST', '/api/v1/session/passkeys', {
+      challengeId: mine.body.challengeId,
+      response: forgedCreation,
+    }),
+    400,
+    'invalid_body',
+  );
+  expectError(await signIn({ challengeId: signInChallenge, response: forged }), 401, 'unauthorized');
   expectError(await as(browser, ctx.svc.url, 'DELETE', '/api/v1/session/passkeys/AAAA'), 404, 'not_found');
   assert.is((await as(browser, ctx.svc.url, 'GET', '/api/v1/session')).body.passkeys, 0);
 });

@@ -23,6 +23,17 @@ export function sameOrigin(ctx: Context, publicUrl: PublicUrl): boolean {
   return ctx.get('Origin') === publicUrl.origin || ctx.get('Sec-Fetch-Site') === 'same-origin';
 }
 
+/**
+ * A request a page of another site sent, for the doors that take no credential but sign a visitor in
+ * (P2, PK6): its Origin is not ours (`null` included), or the browser marks it cross-site or same-site
+ * (a sibling host). A request with neither (a script, an app) is no browser's (docs/people.md "Sessions").
+ */
+export function fromAnotherSite(ctx: Context, publicUrl: PublicUrl): boolean {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site === 'cross-site' || site === 'same-site') return true;
+  return Boolean(ctx.get('Origin')) && !sameOrigin(ctx, publicUrl);
+}
+
 const HEADER_HINT =
   'organization API keys (ahk_…) go in API-TOKEN, personal access tokens (ahp_…) in Personal-Access-Token';
 

@@ -471,3 +471,34 @@ export async function settledDump(svc: TestService, quietMs = 250, timeoutMs = 2
     last = next;
   }
 }
+
+/**
+ * A browser session of `userId`, one of `org`'s people, signed in as the console does it: an invitation
+ * to sign in again (P1 with `userId`, by the organization's API key) joined from the service's own page
+ * (P2 with `origin`, its public origin). Answers the Cookie header to send; `headers` go with the join
+ * (an X-Forwarded-For address when the service trusts a proxy).
+ */
+export async function signInSession(
+  svc: TestService,
+  org: OrgFixture,
+  userId: number,
+  origin: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const invitation = await ok(
+    client(svc.url, { apiKey: org.apiKey }).post('/api/v1/invitations', {
+      organizationID: org.orgId,
+      name: 'Signed in again',
+      role: 'member',
+      userId,
+    }),
+    'P1',
+  );
+  const joined = await request(svc.url, 'POST', '/api/v1/join', {
+    body: { code: invitation.code },
+    headers: { Origin: origin, ...headers },
+  });
+  const cookie = /alarmhub_session=([^;]+)/.exec(joined.headers.get('set-cookie') ?? '');
+  assert.ok(joined.status === 201 && cookie, `P2: ${joined.status} ${JSON.stringify(joined.body)}`);
+  return `alarmhub_session=${cookie![1]}`;
+}

@@ -1,7 +1,7 @@
 // Isolation between organizations (RELIABILITY.md "Isolation"): every operation of /openapi.json that
-// takes an organization's credential, sent as a valid request at organization A's resources by five
-// strangers — B's API key, B's admin, B's member, a user of no organization, a screen of A's other
-// monitor — is refused (401, 403 or 404), echoes nothing of A (every name A's world was given carries a
+// takes an organization's credential, sent as a valid request at organization A's resources by seven
+// strangers — B's API key, B's admin, B's member, B's admin's and B's member's browser sessions, a user
+// of no organization, a screen of A's other monitor — is refused (401, 403 or 404), echoes nothing of A (every name A's world was given carries a
 // marker), and changes nothing (a dump of the database before and after). The same for the hub's events.
 import { suite } from '../helpers/suite.js';
 import * as assert from 'uvu/assert';
@@ -15,6 +15,7 @@ import {
   dumpDifference,
   exampleBody,
   settledDump,
+  signInSession,
   target,
   type DocOperation,
   type World,
@@ -26,6 +27,10 @@ interface Ctx {
   a: World;
   b: World;
   loner: string;
+  /** B's admin's and B's member's session cookies, signed in from the service's own page. */
+  sessions: { admin: string; member: string };
+  /** The service's public origin: a cookie request from it passes the cross-site check. */
+  origin: string;
   ops: DocOperation[];
 }
 
@@ -61,81 +66,131 @@ iso.before(async (ctx) => {
   const loner = await ctx.svc.identity.createUser('Nobody of any organization');
   ctx.loner = (await ctx.svc.identity.createPersonalToken(loner.id, 'laptop')).token;
   ctx.ops = (await documentedOperations(ctx.svc)).filter((op) => !OWN_DOORS.has(op.label));
+  // PUBLIC_URL unset: the public origin is the address the service listens on (docs/people.md "PUBLIC_URL").
+  ctx.origin = `http://localhost:${ctx.svc.port}`;
+  ctx.sessions = {
+    admin: await signInSession(ctx.svc, ctx.b.org, ctx.b.org.admin.userId, ctx.origin),
+    member: await signInSession(ctx.svc, ctx.b.org, ctx.b.org.member.userId, ctx.origin),
+  };
+});
+
+iso("the matrix holds the people's, Web Push and inputs' operations, and no credential of A's people", async (ctx) => {
+  const labels = new Set(ctx.ops.map((op) => op.label));
+  const expected = ['P1', 'P6', 'P7', 'P8', 'P9', 'W2', 'W3', 'W4', 'IP1', 'IP2', 'IP3', 'IP4', 'IP5', 'IP6'];
+  assert.equal(
+    expected.filter((label) => !labels.has(label)),
+    [],
+    `in the matrix: ${[...labels].sort().join(' ')}`,
+  );
+  // P2–P5 are a person's own session (his own view, sign-out, a link for his own device): what a
+  // stranger reaches there is his own; test/reliability/sessions.test.ts attacks them.
+  assert.ok(['P2', 'P3', 'P4', 'P5'].every((label) => !labels.has(label)));
+  const sessions = await ctx.svc.db.conn
+    .collection('tokens')
+    .find({ kind: 'session' }, { projection: { userId: 1 } })
+    .toArray();
+  assert.equal(
+    sessions.map((t) => t.userId).sort(),
+    [ctx.b.org.admin.userId, ctx.b.org.member.userId].sort(),
+    "the only sessions are B's strangers'",
+  );
 });
 iso.after(async (ctx) => {
   await ctx.svc.db.conn.db!.dropDatabase().catch(() => undefined);
   await ctx.svc.close();
 });
 
-iso("every operation × five strangers at A's resources: refused, nothing of A echoed, nothing changed", async (ctx) => {
-  const strangers: Record<string, Record<string, string>> = {
-    "B's API key": { 'API-TOKEN': ctx.b.org.apiKey },
-    "B's admin": { 'Personal-Access-Token': ctx.b.org.admin.token },
-    "B's member": { 'Personal-Access-Token': ctx.b.org.member.token },
-    'a user of no organization': { 'Personal-Access-Token': ctx.loner },
-    "a screen of A's other monitor": { 'Screen-Token': ctx.a.otherScreenToken },
-  };
-  const failures: string[] = [];
-  const statuses: Record<number, number> = {};
-  let probes = 0;
-  let controls = 0;
-  for (const op of ctx.ops) {
-    const body = exampleBody(op, ctx.a);
-    // The control: a read as A's own admin succeeds, so the strangers' refusals are not of a wrong target.
-    if (op.method === 'GET') {
-      const own = await request(ctx.svc.url, 'GET', target(op, ctx.a), { auth: { pat: ctx.a.org.admin.token } });
-      if (own.status !== 200)
-        failures.push(`${op.label} control: A's admin got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
-      else controls++;
+iso(
+  "every operation × seven strangers at A's resources: refused, nothing of A echoed, nothing changed",
+  async (ctx) => {
+    const strangers: Record<string, Record<string, string>> = {
+      "B's API key": { 'API-TOKEN': ctx.b.org.apiKey },
+      "B's admin": { 'Personal-Access-Token': ctx.b.org.admin.token },
+      "B's member": { 'Personal-Access-Token': ctx.b.org.member.token },
+      // With the service's own Origin: the cross-site check is not why they are refused.
+      "B's admin's session": { Cookie: ctx.sessions.admin, Origin: ctx.origin },
+      "B's member's session": { Cookie: ctx.sessions.member, Origin: ctx.origin },
+      'a user of no organization': { 'Personal-Access-Token': ctx.loner },
+      "a screen of A's other monitor": { 'Screen-Token': ctx.a.otherScreenToken },
+    };
+    const failures: string[] = [];
+    const statuses: Record<number, number> = {};
+    let probes = 0;
+    let controls = 0;
+    for (const op of ctx.ops) {
+      const body = exampleBody(op, ctx.a);
+      // The control: a read as A's own admin succeeds, so the strangers' refusals are not of a wrong target.
+      if (op.method === 'GET') {
+        const own = await request(ctx.svc.url, 'GET', target(op, ctx.a), { auth: { pat: ctx.a.org.admin.token } });
+        if (own.status !== 200)
+          failures.push(`${op.label} control: A's admin got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
+        else controls++;
+      }
+      // After the control: a read may make what it reads (J6 opens the organization's journal).
+      // A session's last use is bookkeeping (its lastUsedAt, left out of the dumps), as a token's.
+      const before = await settledDump(ctx.svc);
+      for (const [who, headers] of Object.entries(strangers)) {
+        const path = target(op, ctx.a);
+        const res = await request(ctx.svc.url, op.method, path, {
+          headers,
+          body: op.method === 'GET' ? undefined : body,
+        });
+        probes++;
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+        if (![401, 403, 404].includes(res.status))
+          failures.push(`${op.label} ${op.method} ${path} as ${who}: ${res.status} ${text?.slice(0, 200)}`);
+        // A session must be refused as B's person, not as a dead cookie or a foreign page.
+        if ('Cookie' in headers && (res.status === 401 || res.body?.error === 'csrf'))
+          failures.push(`${op.label} as ${who} was refused for its cookie: ${text?.slice(0, 200)}`);
+        if (text?.includes('ISOA')) failures.push(`${op.label} as ${who} echoed A's data: ${text.slice(0, 200)}`);
+      }
+      const changed = dumpDifference(before, await settledDump(ctx.svc));
+      if (changed.length) failures.push(`${op.label} by strangers changed ${changed.join('; ').slice(0, 600)}`);
     }
-    // After the control: a read may make what it reads (J6 opens the organization's journal).
-    const before = await settledDump(ctx.svc);
-    for (const [who, headers] of Object.entries(strangers)) {
-      const path = target(op, ctx.a);
-      const res = await request(ctx.svc.url, op.method, path, {
-        headers,
-        body: op.method === 'GET' ? undefined : body,
-      });
-      probes++;
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-      if (![401, 403, 404].includes(res.status))
-        failures.push(`${op.label} ${op.method} ${path} as ${who}: ${res.status} ${text?.slice(0, 200)}`);
-      if (text?.includes('ISOA')) failures.push(`${op.label} as ${who} echoed A's data: ${text.slice(0, 200)}`);
-    }
-    const changed = dumpDifference(before, await settledDump(ctx.svc));
-    if (changed.length) failures.push(`${op.label} by strangers changed ${changed.join('; ').slice(0, 600)}`);
-  }
-  figure(
-    'isolation: operations × strangers probed',
-    `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`,
-  );
-  figure("isolation: reads answered 200 to A's own admin (the control)", controls);
-  figure(
-    'isolation: statuses',
-    Object.entries(statuses)
-      .map(([s, n]) => `${s}: ${n}`)
-      .join(', '),
-  );
-  figure('isolation: violations (not refused, echoed, or changed)', failures.length);
-  assert.is(failures.length, 0, failures.join('\n'));
-});
+    figure(
+      'isolation: operations × strangers probed',
+      `${ctx.ops.length} × ${Object.keys(strangers).length} = ${probes}`,
+    );
+    figure("isolation: reads answered 200 to A's own admin (the control)", controls);
+    figure(
+      'isolation: statuses',
+      Object.entries(statuses)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', '),
+    );
+    figure('isolation: violations (not refused, echoed, or changed)', failures.length);
+    assert.is(failures.length, 0, failures.join('\n'));
+  },
+);
 
 iso("the hub: strangers cannot follow A's monitors nor ask for their water sources", async (ctx) => {
-  const strangers = {
-    "B's API key": { token: ctx.b.org.apiKey, scheme: 'api-token' },
-    "B's admin": { token: ctx.b.org.admin.token, scheme: 'personal-access-token' },
-    "B's member": { token: ctx.b.org.member.token, scheme: 'personal-access-token' },
-    'a user of no organization': { token: ctx.loner, scheme: 'personal-access-token' },
-    "a screen of A's other monitor": { token: ctx.a.otherScreenToken, scheme: 'screen-token' },
+  const session = (cookie: string) => ({
+    auth: { scheme: 'session' },
+    headers: { Cookie: cookie, Origin: ctx.origin },
+  });
+  const strangers: Record<string, { auth: Record<string, string>; headers?: Record<string, string> }> = {
+    "B's API key": { auth: { token: ctx.b.org.apiKey, scheme: 'api-token' } },
+    "B's admin": { auth: { token: ctx.b.org.admin.token, scheme: 'personal-access-token' } },
+    "B's member": { auth: { token: ctx.b.org.member.token, scheme: 'personal-access-token' } },
+    "B's admin's session": session(ctx.sessions.admin),
+    "B's member's session": session(ctx.sessions.member),
+    'a user of no organization': { auth: { token: ctx.loner, scheme: 'personal-access-token' } },
+    "a screen of A's other monitor": { auth: { token: ctx.a.otherScreenToken, scheme: 'screen-token' } },
   };
   const failures: string[] = [];
   let probes = 0;
   const before = await settledDump(ctx.svc);
   const sockets: Array<{ who: string; socket: ReturnType<typeof io>; events: string[] }> = [];
   try {
-    for (const [who, auth] of Object.entries(strangers)) {
-      const socket = io(ctx.svc.url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
+    for (const [who, { auth, headers }] of Object.entries(strangers)) {
+      const socket = io(ctx.svc.url, {
+        path: '/socket.io',
+        auth,
+        extraHeaders: headers,
+        transports: ['websocket'],
+        reconnection: false,
+      });
       const events: string[] = [];
       socket.onAny((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
       sockets.push({ who, socket, events });

@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import type { Database } from '../../db/database.js';
 import { AppError, badRequest, forbidden, rateLimited } from '../../errors.js';
-import { SESSION_COOKIE, sameOrigin } from '../../http/authenticate.js';
+import { SESSION_COOKIE, fromAnotherSite } from '../../http/authenticate.js';
 import type { Limiter, Limits } from '../../http/limits.js';
 import type { PublicUrl } from '../../http/public-url.js';
 import { SESSION_IDLE_MS, type Actor, type UserActor } from '../../identity/actor.js';
@@ -85,7 +85,7 @@ export class PeopleCommands {
 
   /** PK6: signs the passkey's person in and sets the session cookie. */
   async signInWithPasskey(ctx: Context, body: { challengeId: string; response: unknown }) {
-    if (ctx.get('Origin') && !sameOrigin(ctx, this.publicUrl))
+    if (fromAnotherSite(ctx, this.publicUrl))
       throw new AppError(403, 'csrf', `Signing in must be done from a page of ${this.publicUrl.origin}`);
     const userId = await this.passkeys.signIn(body, this.rp);
     this.setCookie(ctx, await this.people.startSession(userId, shortAgent(ctx.get('User-Agent'))), SESSION_IDLE_MS);
@@ -120,20 +120,26 @@ export class PeopleCommands {
   /** P2: signs the code's person in and sets the session cookie. */
   async join(ctx: Context, code: string) {
     // A cross-site page may not sign a visitor in to a session of its choosing (login CSRF).
-    if (ctx.get('Origin') && !sameOrigin(ctx, this.publicUrl))
+    if (fromAnotherSite(ctx, this.publicUrl))
       throw new AppError(403, 'csrf', `Joining must be done from a page of ${this.publicUrl.origin}`);
+    // The try is spent before the code is compared, in one atomic step (a look first and a spend after a
+    // wrong code let a burst of guesses sent at once all be compared), and given back when the code
+    // matched or could not be compared (docs/people.md "Invitations and sign-in links").
     const prefix = code.slice(0, 4);
-    if ((await this.wrongCodes.wait(prefix)) > 0) throw rateLimited(await this.wrongCodes.wait(prefix));
+    const wait = await this.wrongCodes.take(prefix);
+    if (wait > 0) throw rateLimited(wait);
+    let joined: Awaited<ReturnType<People['join']>>;
     try {
-      const joined = await this.people.join(code, shortAgent(ctx.get('User-Agent')));
-      this.setCookie(ctx, joined.session, SESSION_IDLE_MS);
-      if (joined.organizationId !== null) this.membersChanged(joined.organizationId);
-      const { session: _session, ...answer } = joined;
-      return answer;
+      joined = await this.people.join(code, shortAgent(ctx.get('User-Agent')));
     } catch (err) {
-      if (err instanceof AppError && err.code === 'invalid_code') await this.wrongCodes.take(prefix);
+      if (!(err instanceof AppError && err.code === 'invalid_code')) await this.wrongCodes.give(prefix, 1);
       throw err;
     }
+    await this.wrongCodes.give(prefix, 1);
+    this.setCookie(ctx, joined.session, SESSION_IDLE_MS);
+    if (joined.organizationId !== null) this.membersChanged(joined.organizationId);
+    const { session: _session, ...answer } = joined;
+    return answer;
   }
 
   /**
