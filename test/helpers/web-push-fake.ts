@@ -4,7 +4,8 @@
 // Topic, Content-Encoding aes128gcm) and the body, decrypted (RFC 8291) with the subscription's private
 // key and auth secret — made here with node:crypto's ECDH, as a browser makes them. Plain HTTP on
 // 127.0.0.1: the service under test lists its origin in WEB_PUSH_ORIGINS. Every push is recorded with
-// what was wrong with it; the next answers of a subscription can be set (201, 404, 410, 429, 500, slow).
+// what was wrong with it; the next answers of a subscription can be set (201, 404, 410, 429, 500, slow,
+// never, a redirect, a body of many megabytes streamed as fast as the reader takes it).
 import { createECDH, createPublicKey, randomBytes, type ECDH } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +36,10 @@ export interface ReceivedPush {
   problem: string | null;
   /** When its body had arrived (Date.now()). */
   at: number;
+  /** When the answer was sent, or null (Date.now()). */
+  answeredAt: number | null;
+  /** Bytes of a streamed body (`bodyBytes`) the sender's connection took before it closed. */
+  streamed: number;
 }
 
 /** An answer to the next push of a subscription: its status, an optional Retry-After and body, or a delay first. */
@@ -43,6 +48,12 @@ export interface FakeAnswer {
   retryAfter?: number;
   delayMs?: number;
   body?: string;
+  /** Never answered: the connection stays open until the sender gives up. */
+  never?: boolean;
+  /** A Location header (a redirect). */
+  location?: string;
+  /** A body of this many bytes, streamed a 64 KiB chunk at a time as the connection takes them. */
+  bodyBytes?: number;
 }
 
 export interface WebPushFake {
@@ -113,19 +124,38 @@ export async function startWebPushFake(): Promise<WebPushFake> {
       // The sender gave up waiting (its connection is gone): the push counts as not taken.
       if (res.destroyed || !res.socket || res.socket.destroyed) return;
       record.answered = true;
+      record.answeredAt = Date.now();
       res.writeHead(answer.status, {
         'content-type': 'text/plain',
         ...(answer.retryAfter !== undefined ? { 'retry-after': String(answer.retryAfter) } : {}),
         ...(answer.status === 201 ? { location: `${origin}/message/${randomBytes(6).toString('hex')}` } : {}),
+        ...(answer.location ? { location: answer.location } : {}),
       });
+      if (answer.bodyBytes) return stream(res, answer.bodyBytes, record);
       res.end(answer.body ?? (answer.status < 300 ? '' : `fake push service answered ${answer.status}`));
     };
+    if (answer.never) return;
     if (!answer.delayMs) return send();
     const timer = setTimeout(() => {
       timers.delete(timer);
       send();
     }, answer.delayMs);
     timers.add(timer);
+  };
+
+  // Writes `bytes` as the reader takes them (waiting for 'drain'), counting what its connection took.
+  const stream = (res: ServerResponse, bytes: number, record: ReceivedPush) => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const more = () => {
+      while (record.streamed < bytes && !res.destroyed) {
+        const size = Math.min(chunk.length, bytes - record.streamed);
+        record.streamed += size;
+        if (!res.write(chunk.subarray(0, size))) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end();
+    };
+    res.on('error', () => undefined);
+    more();
   };
 
   const server = http.createServer((req, res) => {
@@ -144,6 +174,8 @@ export async function startWebPushFake(): Promise<WebPushFake> {
         payload: null,
         problem: null,
         at,
+        answeredAt: null,
+        streamed: 0,
       };
       let answer: FakeAnswer = { status: 201 };
       try {

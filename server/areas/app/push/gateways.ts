@@ -35,7 +35,7 @@ export class PushGateways {
     // An extra CA adds to the system's; it never replaces them.
     const ca = config.extraCaFile ? [...tls.rootCertificates, fs.readFileSync(config.extraCaFile, 'utf8')] : undefined;
     this.pool = new Http2Pool(ca);
-    this.web = new WebPushClient(ca, web.timeoutMs);
+    this.web = new WebPushClient(ca, web.timeoutMs, { origins: config.web.origins });
     this.byPlatform = {
       ios: config.apns ? new ApnsGateway(config.apns, this.pool) : null,
       android: config.fcm ? new FcmGateway(config.fcm, this.pool) : null,

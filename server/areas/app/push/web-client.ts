@@ -1,9 +1,12 @@
 // Requests to Web Push services (docs/members-app.md "Web Push"): one keep-alive agent per push service
 // origin, so that an alarm's hundreds of pushes to one service share a few connections instead of a TLS
 // handshake each; a deadline per request; and only the start of an answer kept (its reason), so a push
-// service cannot make the service buffer much.
+// service cannot make the service buffer much. Redirects are not followed (node's http never does), and
+// a known push service's name is connected to only at a public address ("Addresses").
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
+import { ForbiddenAddress, forbiddenAddress, publicLookup, systemResolver, type Resolver } from './addresses.js';
 
 export interface WebReply {
   status: number;
@@ -26,14 +29,30 @@ export class WebPushUnreachable extends Error {}
 /** A kept connection found closed when it was used. */
 class StaleConnection extends Error {}
 
+export interface WebPushClientOptions {
+  /**
+   * Origins the operator listed (WEB_PUSH_ORIGINS): connected to at whatever address they resolve to. Any
+   * other origin (a known push service's) only at public addresses.
+   */
+  origins?: readonly string[];
+  /** How names are resolved (the system's resolver; a test answers as a hostile DNS would). */
+  resolve?: Resolver;
+}
+
 /** Keep-alive connections per origin, trusting `ca` (the system's CAs plus an extra one) when given. */
 export class WebPushClient {
   private readonly agents = new Map<string, http.Agent>();
+  private readonly origins: ReadonlySet<string>;
+  private readonly lookup: net.LookupFunction;
 
   constructor(
     private readonly ca: string[] | undefined,
     private readonly timeoutMs: number,
-  ) {}
+    options: WebPushClientOptions = {},
+  ) {
+    this.origins = new Set(options.origins ?? []);
+    this.lookup = publicLookup(options.resolve ?? systemResolver);
+  }
 
   /** POSTs `body` to `endpoint`; resolves with any status, rejects with WebPushUnreachable. */
   async post(endpoint: string, headers: Record<string, string | number>, body: Buffer | null): Promise<WebReply> {
@@ -64,6 +83,11 @@ export class WebPushClient {
   ): Promise<WebReply> {
     const url = new URL(endpoint);
     const secure = url.protocol === 'https:';
+    const guarded = !this.origins.has(url.origin);
+    // An address written in the endpoint is never looked up: it is checked here instead.
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const why = guarded && net.isIP(literal) ? forbiddenAddress(literal) : null;
+    if (why) return Promise.reject(new WebPushUnreachable(`${url.origin}: ${why}: not connected`));
     return new Promise((resolve, reject) => {
       let settled = false;
       const finish = (fail: Error | null, reply?: WebReply) => {
@@ -75,7 +99,12 @@ export class WebPushClient {
       };
       const req = (secure ? https : http).request(
         url,
-        { method: 'POST', agent: fresh ? false : this.agent(url.origin, secure), headers },
+        {
+          method: 'POST',
+          agent: fresh ? false : this.agent(url.origin, secure, guarded),
+          headers,
+          ...(guarded ? { lookup: this.lookup } : {}),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
@@ -109,7 +138,9 @@ export class WebPushClient {
         finish(
           stale
             ? new StaleConnection(err.code)
-            : new WebPushUnreachable(`${url.origin} could not be reached (${err.code ?? err.message})`),
+            : err instanceof ForbiddenAddress
+              ? new WebPushUnreachable(`${url.origin}: ${err.message}`)
+              : new WebPushUnreachable(`${url.origin} could not be reached (${err.code ?? err.message})`),
         );
       });
       req.end(body ?? undefined);
@@ -124,11 +155,16 @@ export class WebPushClient {
 
   // The origin's agent, the most recently used last; past MAX_ORIGINS the longest unused one is closed
   // (members' subscriptions may name many hosts of one push service).
-  private agent(origin: string, secure: boolean): http.Agent {
+  private agent(origin: string, secure: boolean, guarded: boolean): http.Agent {
     let agent = this.agents.get(origin);
     if (agent) this.agents.delete(origin);
     else {
-      const options = { keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN, timeout: IDLE_MS };
+      const options = {
+        keepAlive: true,
+        maxSockets: SOCKETS_PER_ORIGIN,
+        timeout: IDLE_MS,
+        ...(guarded ? { lookup: this.lookup } : {}),
+      };
       agent = secure ? new https.Agent({ ...options, ...(this.ca ? { ca: this.ca } : {}) }) : new http.Agent(options);
     }
     this.agents.set(origin, agent);

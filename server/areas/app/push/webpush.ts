@@ -94,7 +94,7 @@ export class WebPushGateway implements PushGateway {
 
   constructor(private readonly options: WebPushOptions) {}
 
-  /** Sends one push; 404 and 410 are `dead`; 429, 5xx and no answer throw 503 (retry), other refusals 502. */
+  /** Sends one push; 404 and 410 are `dead`; 429, 5xx and no answer throw 503 (retry), 3xx and other refusals 502. */
   async send(device: DeviceDoc, message: PushMessage): Promise<PushOutcome> {
     // Checked again: WEB_PUSH_ORIGINS may have lost the subscription's origin since it was stored.
     const parsed = parseSubscription(device.pushToken, this.options.origins);
@@ -121,6 +121,13 @@ export class WebPushGateway implements PushGateway {
     }
     if (reply.status >= 200 && reply.status < 300) return 'sent';
     if (reply.status === 404 || reply.status === 410) return 'dead';
+    // A redirect is not followed (its Location could name any address): that push fails, like a refusal.
+    if (reply.status >= 300 && reply.status < 400)
+      throw new AppError(
+        502,
+        'push_failed',
+        `The push service ${origin} answered ${reply.status}, a redirect, which is not followed`,
+      );
     const why = reasonOf(reply.body);
     if (reply.status === 429)
       throw new AppError(503, 'push_unavailable', `The push service ${origin} is busy (429 ${why})`, undefined, {
