@@ -137,20 +137,24 @@ s('wrong credentials show in lastError; the right ones clear it', async (ctx) =>
 s('a mail from an allowed sender raises once across two processes and is seen; others are ignored', async (ctx) => {
   await ctx.mailbox.deliver(mail(SENDER, 'Alarm', fax('9001-2026', { Straße: 'Goethestraße 5', Ort: 'Aachen' })));
   await ctx.mailbox.deliver(mail('spam@elsewhere.example', 'Angebot', fax('9002-2026')));
+  // An allowed address beside a stranger's in From: not the allowed sender's word alone.
+  await ctx.mailbox.deliver(mail(`${SENDER}>, Fremd <evil@attacker.example`, 'Alarm', fax('9004-2026')));
   const entries = await eventually(
     () => documents(ctx),
-    (list) => list.length >= 2,
-    'both mails noted',
+    (list) => list.length >= 3,
+    'the three mails noted',
   );
-  // Both seen: no process has more to do; a third look notes nothing more.
+  // All seen: no process has more to do; another look notes nothing more.
   await eventually(
     () => ctx.mailbox.messages(),
-    (list) => list.length === 2 && list.every((m) => m.seen),
-    'both mails \\Seen',
+    (list) => list.length === 3 && list.every((m) => m.seen),
+    'the three mails \\Seen',
   );
   await new Promise((r) => setTimeout(r, 2_500));
   const all = await documents(ctx);
-  assert.is(all.length, 2, JSON.stringify(all));
+  assert.is(all.length, 3, JSON.stringify(all));
+  const two = entries.find((d) => d.from === `${SENDER}, evil@attacker.example`);
+  assert.equal([two?.outcome, two?.reason], ['ignored', `the sender ${SENDER}, evil@attacker.example is not allowed`]);
   const raised = entries.find((d) => d.from === SENDER)!;
   const other = entries.find((d) => d.from === 'spam@elsewhere.example')!;
   assert.equal([raised.outcome, raised.type], ['raised', 'message/rfc822']);

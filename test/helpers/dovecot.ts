@@ -31,6 +31,23 @@ export interface Mailbox {
   createFolder(name: string): Promise<void>;
   /** Stops Dovecot for a while (the server unreachable) and starts it again on the same port, same mail. */
   restart(downMs?: number): Promise<void>;
+  /** Stops Dovecot (the server unreachable) until `up`; the mail stays. */
+  down(): Promise<void>;
+  /** Starts a stopped Dovecot again on the same port, with the same mail. */
+  up(): Promise<void>;
+  /**
+   * Puts a message straight into INBOX's Maildir (new/, unseen), as the mail server's local delivery does
+   * whether or not the IMAP server is up.
+   */
+  drop(source: string | Buffer): Promise<void>;
+  /** The folder's UIDVALIDITY (default INBOX). */
+  uidValidity(folder?: string): Promise<bigint>;
+  /**
+   * A server that forgets INBOX's UIDs (a restore, a migration): Dovecot is stopped, its UID list and
+   * indexes of the Maildir removed, and started again, so INBOX has a new UIDVALIDITY and its messages
+   * new UIDs from 1. `forgetSeen` drops the messages' flags as well (\Seen among them).
+   */
+  renumber(options?: { forgetSeen?: boolean }): Promise<void>;
   /** Stops Dovecot and removes its directory. */
   close(): Promise<void>;
 }
@@ -207,6 +224,17 @@ export async function startDovecot(options: { user?: string; password?: string }
     }
   }
 
+  // As root, mail is accessed as nobody, who has to own what the test writes into the Maildir.
+  async function ownedByMail(maildir: string): Promise<void> {
+    if (process.getuid?.() !== 0) return;
+    const owner = await fs.stat(maildir);
+    for (const sub of ['tmp', 'new', 'cur']) {
+      const folder = path.join(maildir, sub);
+      await fs.chown(folder, owner.uid, owner.gid);
+      for (const name of await fs.readdir(folder)) await fs.chown(path.join(folder, name), owner.uid, owner.gid);
+    }
+  }
+
   try {
     await start();
   } catch (error) {
@@ -250,6 +278,37 @@ export async function startDovecot(options: { user?: string; password?: string }
     async restart(downMs = 2_000) {
       await stop();
       await sleep(downMs);
+      await start();
+    },
+    down: () => stop(),
+    up: () => start(),
+    async drop(source) {
+      // Written in tmp/ and renamed into new/, as Maildir's delivery does, so that Dovecot never reads half a file.
+      const name = `${Date.now()}.${process.pid}_${Math.random().toString(36).slice(2)}.alarm-hub-test`;
+      const maildir = path.join(dir, 'Maildir');
+      for (const sub of ['tmp', 'new', 'cur']) await fs.mkdir(path.join(maildir, sub), { recursive: true });
+      await fs.writeFile(path.join(maildir, 'tmp', name), source, { mode: 0o644 });
+      await fs.rename(path.join(maildir, 'tmp', name), path.join(maildir, 'new', name));
+      await ownedByMail(maildir);
+    },
+    uidValidity: (folder = 'INBOX') =>
+      withClient(async (client) => {
+        const status = await client.status(folder, { uidValidity: true });
+        if (!status || status.uidValidity === undefined) throw new Error(`no UIDVALIDITY for ${folder}`);
+        return status.uidValidity;
+      }),
+    async renumber({ forgetSeen = false } = {}) {
+      await stop();
+      const maildir = path.join(dir, 'Maildir');
+      for (const name of await fs.readdir(maildir)) {
+        if (name.startsWith('dovecot')) await fs.rm(path.join(maildir, name), { recursive: true, force: true });
+      }
+      if (forgetSeen) {
+        // A message in cur/ keeps its flags after ':2,' in its name; moved to new/ without them, it is unread.
+        for (const name of await fs.readdir(path.join(maildir, 'cur'))) {
+          await fs.rename(path.join(maildir, 'cur', name), path.join(maildir, 'new', name.replace(/:2,.*$/, '')));
+        }
+      }
       await start();
     },
     async close() {

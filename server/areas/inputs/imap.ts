@@ -2,14 +2,16 @@
 // ImapFlow — IDLE where the server has it (a new message arrives as `exists`), and a look every
 // INPUT_IMAP_POLL_MS besides. A new message is claimed by a unique insert of "<inputId>:<uidvalidity>:<uid>"
 // before it is read, so of the processes watching one mailbox exactly one handles it, once, across
-// restarts; a claim whose process died is taken over when it runs out. A message from an allowed sender
+// restarts; a claim whose process died is taken over when it runs out. A second claim, by the hash of
+// its source, keeps a message from raising again when the server gives it a new UIDVALIDITY and UID. A message from an allowed sender
 // goes to the intake as an e-mail (its text part, else its PDF or image) and is marked \Seen; others are
 // noted as ignored. A message that was already in the folder long before it was first seen (a mailbox
 // full of old mail, switched on as an input) raises nothing. Wrong credentials and unreachable servers
-// show in the input's lastError; the watcher tries again, later each time.
+// show in the input's lastError; the watcher tries again, later each time. A server that stalls or
+// trickles is given up after a time (answerMs) and connected to anew.
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import type { ImapSettingsInput } from '../../../schemas/inputs.js';
@@ -28,9 +30,20 @@ export const TOO_OLD_MS = 10 * 60_000;
 const CLAIM_MS = 10 * 60_000;
 /** The largest message read. */
 const MAX_MESSAGE_BYTES = 20 * 1024 * 1024;
-const BACKOFF_MS = [1_000, 5_000, 15_000, 30_000, 60_000];
-/** A connection that lasted this long was a good one. */
-const STABLE_MS = 60_000;
+/**
+ * The waits between attempts while the server cannot be used, growing to 15 s: an alarm mail waits at
+ * most that long once the server is back, and an attempt every 15 s costs a server nothing.
+ */
+const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 15_000];
+/**
+ * How long the server may stay quiet in the middle of an answer, and how long a whole exchange (the
+ * login and opening the folder, a search, storing \Seen) may take, before the connection is given up
+ * and made anew: three poll intervals, at least 10 s (30 s by default). ImapFlow's own default, five
+ * minutes (ten in IDLE), left an alarm mail waiting that long behind a stalled connection.
+ */
+export const answerMs = (pollMs: number) => Math.max(10_000, 3 * pollMs);
+/** How long reading one message may take. */
+const READ_MS = 5 * 60_000;
 /** How long stopping waits for the message in hand. */
 const STOP_WAIT_MS = 30_000;
 /**
@@ -145,13 +158,15 @@ class Watcher {
   // Connects, looks, waits for news (or the poll), looks again; on failure notes it and tries later.
   private async run(): Promise<void> {
     for (let failures = 0; !this.stopped;) {
-      const since = Date.now();
       try {
         await this.connect();
         await this.note(null);
         while (!this.stopped && this.client?.usable) {
           this.again = false;
           await this.look();
+          // A connection that got as far as a look was a good one: should it drop (the server
+          // restarted), the next attempt comes at once, not after the waits of an earlier outage.
+          failures = 0;
           if (!this.again) await this.waitForNews();
         }
       } catch (err) {
@@ -164,9 +179,7 @@ class Watcher {
         this.client = null;
         client?.close();
       }
-      // A connection that held for a while starts the backoff anew; one the server closes at once
-      // (or refuses) waits longer each time.
-      if (Date.now() - since > STABLE_MS) failures = 0;
+      // Attempts that fail (refused, or closed before a look) wait longer each time.
       if (!this.stopped) await this.pause(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]);
     }
   }
@@ -183,8 +196,10 @@ class Watcher {
       // at once instead of at the next poll.
       disableAutoIdle: false,
       autoIdleDelay: 200,
-      // A server that stops answering is noticed and reconnected to.
-      socketTimeout: 5 * 60_000,
+      // A server that stops answering is noticed and reconnected to (in IDLE, a NOOP probes it first).
+      connectionTimeout: this.answerMs,
+      greetingTimeout: this.answerMs,
+      socketTimeout: this.answerMs,
       ...LIMITS,
     });
     client.on('error', () => undefined);
@@ -198,8 +213,41 @@ class Watcher {
     const addresses = await lookup(s.host, { all: true });
     const local = addresses.find((a) => linkLocal(a.address));
     if (local) throw new Error(`the server ${s.host} resolves to a link-local address (${local.address})`);
-    await client.connect();
-    await client.mailboxOpen(s.folder ?? 'INBOX');
+    await this.within(client, 'the login', async () => {
+      await client.connect();
+      await client.mailboxOpen(s.folder ?? 'INBOX');
+    });
+  }
+
+  private get answerMs(): number {
+    return answerMs(this.parts.pollMs);
+  }
+
+  /**
+   * An exchange with the server that must end within `limit`, by default twice the answer time: a server
+   * that trickles its answer a byte at a time never goes quiet, so the socket's timeout alone would wait
+   * for it forever. Past it, the connection is closed (the watcher makes a new one) and the exchange fails.
+   */
+  private async within<T>(
+    client: ImapFlow,
+    what: string,
+    work: () => Promise<T>,
+    limit = 2 * this.answerMs,
+  ): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const running = work();
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        running.catch(() => undefined);
+        client.close();
+        reject(Object.assign(new Error(`${what} took longer than ${limit / 1000} s`), { code: 'ANSWER_TIMEOUT' }));
+      }, limit);
+    });
+    try {
+      return await Promise.race([running, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private waitForNews(): Promise<void> {
@@ -225,51 +273,67 @@ class Watcher {
   private async look(): Promise<void> {
     const client = this.client!;
     const uidValidity = String(client.mailbox ? client.mailbox.uidValidity : 0n);
-    const uids = (await client.search({ seen: false }, { uid: true })) || [];
+    const uids = (await this.within(client, 'a search', () => client.search({ seen: false }, { uid: true }))) || [];
     for (const uid of uids.sort((a, b) => a - b)) {
       if (this.stopped) return;
       await this.handle(client, uidValidity, uid);
     }
   }
 
+  // A message is claimed twice: by its place in the folder ("<inputId>:<uidvalidity>:<uid>"), before it
+  // is read, and by what it is ("<inputId>:message:<SHA-256 of its source>"), once read. A server that
+  // forgets its UIDs (a new UIDVALIDITY: a restore, a migration, a recreated folder) shows the same
+  // messages at new places, unread if it lost their flags as well; the second claim knows them, so they
+  // are marked \Seen and raise nothing again. Not the Message-ID: anyone can send a mail with the ID of
+  // an alarm mail to come, which would then be taken for one handled before (docs/inputs.md "E-mail").
   private async handle(client: ImapFlow, uidValidity: string, uid: number): Promise<void> {
     const claims = this.parts.commands.models.MailClaim;
-    const _id = `${this.input._id}:${uidValidity}:${uid}`;
-    const until = () => new Date(Date.now() + CLAIM_MS);
-    const taken = await claims
-      .create({ _id, inputId: Number(this.input._id), by: this.processId, until: until(), done: false })
-      .then(
-        () => true,
-        (err: unknown) => {
-          if (isDuplicateKey(err)) return false;
-          throw err;
-        },
-      );
-    if (!taken) {
-      const held = await claims.findById(_id).lean();
-      if (!held) return;
-      // Handled (its \Seen may not have been stored): seen now. Under way elsewhere: left to it.
-      if (held.done) return void (await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true }));
-      if (held.until.getTime() > Date.now()) return;
-      const { matchedCount } = await claims.updateOne(
-        { _id, by: held.by, until: held.until },
-        { $set: { by: this.processId, until: until() } },
-      );
-      if (matchedCount !== 1) return;
-    }
-    const message = await client.fetchOne(
-      String(uid),
-      { envelope: true, internalDate: true, size: true, source: { maxLength: MAX_MESSAGE_BYTES + 1 } },
-      { uid: true },
+    const place = `${this.input._id}:${uidValidity}:${uid}`;
+    const seen = () =>
+      this.within(client, 'storing \\Seen', () => client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true }));
+    const placed = await this.claim(place);
+    // Handled (its \Seen may not have been stored): seen now. Under way elsewhere: left to it.
+    if (placed === 'done') return void (await seen());
+    if (placed === 'busy') return;
+    const message = await this.within(
+      client,
+      'reading a message',
+      () =>
+        client.fetchOne(
+          String(uid),
+          { envelope: true, internalDate: true, size: true, source: { maxLength: MAX_MESSAGE_BYTES + 1 } },
+          { uid: true },
+        ),
+      // A message of up to 20 MiB on a slow line: 5 minutes (35 KB/s), well within its claim's 10.
+      READ_MS,
     );
-    if (!message) return;
-    const from = message.envelope?.from?.[0]?.address ?? '';
+    // Listed by the search but not there when read (expunged meanwhile, or a server in error): the claim
+    // is let go, so that the next look tries again if it is listed again.
+    if (!message) return void (await this.release(place));
+    const what = `${this.input._id}:message:${createHash('sha256')
+      .update(message.source ?? '')
+      .digest('hex')}`;
+    const known = await this.claim(what);
+    if (known === 'done') {
+      await claims.updateOne({ _id: place }, { $set: { done: true } });
+      this.parts.log.info(
+        { inputId: this.input._id, uid, uidValidity },
+        'e-mail input: a message handled before, at another UID',
+      );
+      return void (await seen());
+    }
+    // The same message at its other place, in another process's hands: looked at again next time.
+    if (known === 'busy') return void (await this.release(place));
+    // Every address of From must be allowed: one allowed address beside a stranger's is no sign that the
+    // allowed sender wrote it (docs/inputs.md "E-mail").
+    const senders = (message.envelope?.from ?? []).map((a) => a.address ?? '');
+    const from = senders.join(', ');
     const received = new Date(message.internalDate ?? Date.now());
     // Old: it was in the folder well before this watcher began; a backlog that came since still rings.
     const age = this.startedAt - received.getTime();
     const note = (outcome: 'ignored' | 'failed', reason: string) =>
       this.parts.intake.note(this.input, { from, type: 'message/rfc822', outcome, reason });
-    if (!allowedSender(from, this.settings.allowedSenders))
+    if (senders.length === 0 || !senders.every((sender) => allowedSender(sender, this.settings.allowedSenders)))
       await note('ignored', `the sender ${from || '(none)'} is not allowed`);
     else if (age > TOO_OLD_MS)
       await note(
@@ -285,9 +349,40 @@ class Watcher {
         { body: message.source!, type: 'message/rfc822', from },
         { queue: true },
       );
-    await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
-    await claims.updateOne({ _id }, { $set: { done: true } });
+    // Done as soon as it is taken: \Seen is stored after, and should that fail (the connection gone), the
+    // next look finds the claim done and stores it then.
+    await claims.updateMany({ _id: { $in: [place, what] } }, { $set: { done: true } });
     this.counted();
+    await seen();
+  }
+
+  // Mine (made now, or taken over from a process that died: its time ran out), done, or busy elsewhere.
+  private async claim(_id: string): Promise<'mine' | 'done' | 'busy'> {
+    const claims = this.parts.commands.models.MailClaim;
+    const until = () => new Date(Date.now() + CLAIM_MS);
+    const made = await claims
+      .create({ _id, inputId: Number(this.input._id), by: this.processId, until: until(), done: false })
+      .then(
+        () => true,
+        (err: unknown) => {
+          if (isDuplicateKey(err)) return false;
+          throw err;
+        },
+      );
+    if (made) return 'mine';
+    const held = await claims.findById(_id).lean();
+    if (!held) return 'busy';
+    if (held.done) return 'done';
+    if (held.until.getTime() > Date.now()) return 'busy';
+    const { matchedCount } = await claims.updateOne(
+      { _id, by: held.by, until: held.until },
+      { $set: { by: this.processId, until: until() } },
+    );
+    return matchedCount === 1 ? 'mine' : 'busy';
+  }
+
+  private async release(_id: string): Promise<void> {
+    await this.parts.commands.models.MailClaim.deleteOne({ _id, by: this.processId, done: false });
   }
 
   private async note(lastError: string | null): Promise<void> {
@@ -303,7 +398,11 @@ function describe(err: unknown, s: ImapSettingsInput): string {
   if (e.authenticationFailed) return `the server refused the login of ${s.user} (wrong user or password)`;
   if (e.code === 'ENOTFOUND') return `the server ${s.host} is not known (DNS)`;
   if (e.code === 'ECONNREFUSED') return `the server ${s.host}:${s.port} refused the connection`;
-  if (e.code === 'ETIMEDOUT' || e.code === 'CONNECT_TIMEOUT') return `the server ${s.host}:${s.port} did not answer`;
+  if (e.code === 'ETIMEDOUT' || e.code === 'CONNECT_TIMEOUT' || e.code === 'GREETING_TIMEOUT' || e.code === 'ETIMEOUT')
+    return `the server ${s.host}:${s.port} did not answer`;
+  if (e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.code === 'NoConnection')
+    return `the server ${s.host}:${s.port} closed the connection`;
+  if (e.code === 'ANSWER_TIMEOUT') return `the server ${s.host}:${s.port} answered too slowly: ${e.message}`;
   if (e.responseText && /mailbox|folder|exist/i.test(e.responseText))
     return `the folder ${s.folder ?? 'INBOX'} cannot be opened (${e.responseText})`;
   return `the mailbox could not be read: ${e.responseText ?? e.message}`;
