@@ -372,6 +372,49 @@ s('an alarm ended while its SMS and calls wait: at dueAt they are skipped ("alar
   assert.is(at(sms, alarm.id, m.mobile).length + at(call, alarm.id, m.phone).length, 0);
 });
 
+s(
+  "a receipt while a dead process holds the alarm's lock: answered 200, and at dueAt his SMS is skipped all the same",
+  async (ctx) => {
+    const org = await createOrg(ctx.svc);
+    await setPolicy(ctx.svc.url, org, { pushReceiptWithinSeconds: WINDOW_S, channels: ['sms', 'call'] });
+    const m = await memberOf(ctx, ctx.svc.url, org, { device: true });
+    const alarm = await raise(ctx.svc.url, org);
+    const token = await pushTo(alarm.id, m.apnsToken!);
+    // A process killed while it held the alarm's lock leaves it for 30 s (server/db/claim-lock.ts): here it
+    // was taken 18 s ago, so it is broken 12 s from now, after dueAt. Until then nothing writes the
+    // alarm's deliveries; the receipt used to wait 10 s for the lock and answer 503 (lost, unless the
+    // app sends it again before dueAt).
+    // Taken as soon as the live process lets go of it.
+    await eventually(
+      () =>
+        ctx.svc.db.system.Lock.create({
+          _id: `lock:alarm-deliveries:${alarm.id}`,
+          at: new Date(Date.now() - 18_000),
+          owner: 'a process that was killed',
+        }).then(
+          () => true,
+          () => false,
+        ),
+      (taken) => taken,
+      "the alarm's lock taken",
+    );
+    const receipt = await client(ctx.svc.url, { pat: m.token }).post(`/api/v1/app/push/delivered/${token}`);
+    assert.is(receipt.status, 200, JSON.stringify(receipt.body));
+    const done = await eventually(
+      () => detail(ctx.svc.url, org, alarm.id),
+      (d) => of(d, m.userId, 'sms').every((x: any) => x.status === 'skipped'),
+      'his SMS skipped once the lock was broken',
+      30_000 + WAIT_MS,
+    );
+    assert.equal(
+      of(done, m.userId, 'sms').map((d: any) => d.reason),
+      ['push confirmed'],
+    );
+    assert.equal(of(done, m.userId, 'app')[0].status, 'delivered');
+    assert.is(at(sms, alarm.id, m.mobile).length, 0, 'no SMS went to him');
+  },
+);
+
 s('a process killed while deliveries wait: the other processes release them at dueAt, each SMS once', async (ctx) => {
   const org = await createOrg(ctx.svc);
   // A longer window here: the processes must start and the pushes go out before it ends.

@@ -23,6 +23,18 @@ export interface Recorded {
   headers: IncomingHttpHeaders;
   body: any;
   status: number;
+  /** When it was answered (a request held by `before` may be answered after its sender went away). */
+  at?: number;
+  /** When it arrived. */
+  arrivedAt?: number;
+}
+
+/** A request as it arrived, before anything answered it. */
+export interface Arrival {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+  at: number;
 }
 
 export interface Fake {
@@ -33,6 +45,15 @@ export interface Fake {
   /** The next answers, instead of the normal one (e.g. a 500). */
   failNext: Array<{ status: number; body: unknown }>;
   close(): Promise<void>;
+  /** Every request as it arrived (those held or reset by `before` included). */
+  arrived: Arrival[];
+  /**
+   * Asked before each answer: it may wait (a slow push service), answer instead (e.g. a 500), or say
+   * 'reset' (the stream is reset without an answer). Unset, or nothing returned: answered as usual.
+   */
+  before?: (
+    request: Arrival,
+  ) => Promise<{ status: number; body: unknown } | 'reset' | void> | { status: number; body: unknown } | 'reset' | void;
 }
 
 export interface PushFakes {
@@ -62,6 +83,7 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
     requests: [],
     dead: new Set(),
     failNext: [],
+    arrived: [],
     close: () =>
       new Promise((resolve) => {
         for (const s of sessions) s.destroy();
@@ -73,18 +95,36 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
     s.on('close', () => sessions.delete(s));
   });
   server.on('stream', (stream, headers) => {
+    // A stream reset by `before`, or whose client went away while it was held, errs: nothing to report.
+    if (fake.before) stream.on('error', () => undefined);
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', async () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const answer = fake.failNext.shift() ?? (await handle(stream, headers, raw));
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);
       } catch {
         // form or empty
       }
-      fake.requests.push({ path: String(headers[':path']), headers, body, status: answer.status });
+      const arrival: Arrival = { path: String(headers[':path']), headers, body, at: Date.now() };
+      fake.arrived.push(arrival);
+      const decided = fake.before ? await fake.before(arrival) : undefined;
+      if (decided === 'reset') {
+        if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+        return;
+      }
+      const answer = decided ?? fake.failNext.shift() ?? (await handle(stream, headers, raw));
+      fake.requests.push({
+        path: String(headers[':path']),
+        headers,
+        body,
+        status: answer.status,
+        at: Date.now(),
+        arrivedAt: arrival.at,
+      });
+      // Held until its sender went away (a process killed): taken, but nobody hears the answer.
+      if (stream.destroyed || stream.closed) return;
       stream.respond({ ':status': answer.status, 'content-type': 'application/json' });
       stream.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });

@@ -19,6 +19,10 @@ const key = (item: DeliveryItem, n: number) => `${item.id}:${n}`;
 const FORGET_AT_ONCE = 250;
 /** Where the try's outcome is noted. */
 const noteKey = (item: DeliveryItem, n: number) => `${key(item, n)}:outcome`;
+/** Where a push's receipt is kept until the alarm's deliveries are final (docs/alarms.md "Escalation"). */
+const receiptKey = (alarmId: number, deviceId: string) => `${alarmId}:receipt:${deviceId}`;
+/** Receipts looked up at once. */
+const PARALLEL = 25;
 
 /** Gathers what is asked in one turn of the event loop into one call of `run`, which answers each. */
 class Gathered<T, R> {
@@ -128,14 +132,41 @@ export class DeliveryTries {
   }
 
   /**
-   * Removes an alarm's tries once all its deliveries are final: by exact _id, each item's tries up to one
-   * past its recorded count (the most a try that was taken but never recorded can be).
+   * Keeps a push's receipt (push/delivered) for its alarm, before and whether or not the alarm's lock can
+   * be had for it: the release and the next claim read it (a receipt kept twice is one).
    */
-  async forget(items: DeliveryItem[]): Promise<void> {
+  async receipt(alarmId: number, deviceId: string): Promise<void> {
+    try {
+      await this.Tries.create({ _id: receiptKey(alarmId, deviceId), alarmId, at: new Date() });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  /** Of these devices, those whose push of the alarm has a kept receipt (exact lookups by _id). */
+  async receipts(alarmId: number, deviceIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < deviceIds.length; i += PARALLEL) {
+      const batch = deviceIds.slice(i, i + PARALLEL);
+      const docs = await Promise.all(
+        batch.map((deviceId) => this.Tries.findById(receiptKey(alarmId, deviceId), { _id: 1 }).lean()),
+      );
+      docs.forEach((doc, k) => doc && found.add(batch[k]));
+    }
+    return found;
+  }
+
+  /**
+   * Removes an alarm's tries once all its deliveries are final: by exact _id, each item's tries up to one
+   * past its recorded count (the most a try that was taken but never recorded can be), and its pushes'
+   * receipts.
+   */
+  async forget(alarmId: number, items: DeliveryItem[]): Promise<void> {
     const deletes = items.flatMap((item) =>
-      Array.from({ length: item.attempts + 1 }, (_, i) => [key(item, i + 1), noteKey(item, i + 1)]).flatMap((ids) =>
-        ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
-      ),
+      [
+        ...Array.from({ length: item.attempts + 1 }, (_, i) => [key(item, i + 1), noteKey(item, i + 1)]).flat(),
+        ...(item.channel === 'app' ? [receiptKey(alarmId, item.target)] : []),
+      ].map((_id) => ({ deleteOne: { filter: { _id } } })),
     );
     // A few hundred at a time: one command of thousands would hold the embedded engine's writes (a new
     // alarm's among them) until it is done.

@@ -71,8 +71,16 @@ const FINAL = new Set(['sent', 'delivered', 'failed', 'skipped']);
 type Change = Partial<DeliveryItem>;
 /** Items claimed at once per alarm. */
 const BATCH = 250;
+/** The longest a push receipt waits for the alarm's lock before it is answered (it is kept by then). */
+const RECEIPT_WAIT_MS = 2_000;
 /** At most this long between recording a batch's results and extending its claims. */
 const CHECKPOINT_MS = 2_000;
+
+/** An alarm's push receipts waiting to be written (markDelivered), and whether a write is under way. */
+interface Receipts {
+  next: Array<{ deviceId: number; done: () => void; fail: (err: unknown) => void }>;
+  writing: boolean;
+}
 
 /** Sends and retries every alarm's deliveries; one per process, all sharing the database's outbox. */
 export class AlarmOutbox {
@@ -84,6 +92,8 @@ export class AlarmOutbox {
   private readonly preparing = new Set<Promise<void>>();
   // Their alarms: a build this process is still running is not taken over by its own sweep.
   private readonly preparingIds = new Set<number>();
+  // Push receipts per alarm: those waiting for the next write, and whether one is under way.
+  private readonly receipts = new Map<number, Receipts>();
   private stopped = false;
   /** Tries that failed (each counted once). */
   failedTries = 0;
@@ -246,19 +256,61 @@ export class AlarmOutbox {
 
   /**
    * A push of the alarm reached the device (push/delivered, or its answer): its delivery is delivered, and
-   * its owner's deliveries that wait for that receipt are skipped (docs/alarms.md "Escalation").
+   * its owner's deliveries that wait for that receipt are skipped (docs/alarms.md "Escalation"). The
+   * receipt is kept first, without the alarm's lock: should the lock stay busy (a process died holding it
+   * leaves it for 30 s), the release and the next claim read it, and the receipt is answered after at most
+   * RECEIPT_WAIT_MS. The receipts of one alarm that come while its last ones are being written go together,
+   * in one hold of its lock, instead of queueing for it one by one.
    */
   async markDelivered(alarmId: number, deviceId: number): Promise<void> {
-    const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
-      const item = doc?.items.find((i) => i.channel === 'app' && i.target === String(deviceId));
-      if (!doc || !item || item.status === 'delivered') return false;
-      Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
-      skipWaiting(doc.items, item.recipientUserId, 'push confirmed');
-      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
-      return true;
+    await this.tries.receipt(alarmId, String(deviceId));
+    const written = new Promise<void>((done, fail) => {
+      let receipts = this.receipts.get(alarmId);
+      if (!receipts) this.receipts.set(alarmId, (receipts = { next: [], writing: false }));
+      receipts.next.push({ deviceId, done, fail });
+      if (!receipts.writing) this.writeReceipts(alarmId, receipts);
+    }).catch((err) =>
+      this.log.warn({ err, alarmId, deviceId }, 'a push receipt is kept but not yet written; the release reads it'),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([written, new Promise((resolve) => (timer = setTimeout(resolve, RECEIPT_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  // The receipts gathered for the alarm, in one hold of its lock; then those that came meanwhile.
+  private writeReceipts(alarmId: number, receipts: Receipts): void {
+    receipts.writing = true;
+    // A turn later: the receipts of requests answered together join the first write.
+    setImmediate(async () => {
+      const batch = receipts.next.splice(0);
+      try {
+        const devices = new Set(batch.map((r) => String(r.deviceId)));
+        const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+          const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+          if (!doc) return false;
+          let changed = false;
+          for (const item of doc.items) {
+            if (item.channel !== 'app' || !devices.has(item.target) || item.status === 'delivered') continue;
+            Object.assign(item, {
+              status: 'delivered',
+              claim: null,
+              lastError: null,
+              attempts: Math.max(item.attempts, 1),
+            });
+            skipWaiting(doc.items, item.recipientUserId, 'push confirmed');
+            changed = true;
+          }
+          if (changed) await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+          return changed;
+        });
+        if (found) this.hooks.changed(alarmId);
+        for (const r of batch) r.done();
+      } catch (err) {
+        for (const r of batch) r.fail(err);
+      }
+      if (receipts.next.length > 0) this.writeReceipts(alarmId, receipts);
+      else this.receipts.delete(alarmId);
     });
-    if (found) this.hooks.changed(alarmId);
   }
 
   /** He answered the alarm: his deliveries that wait for his push's receipt are skipped. */
@@ -356,6 +408,8 @@ export class AlarmOutbox {
         return null;
       }
       const now = Date.now();
+      // Receipts kept while the lock was busy count before anything is released or sent again.
+      const confirmed = await this.applyReceipts(alarmId, doc.items, now);
       // Held deliveries whose time came are released (queued, due now) or skipped first.
       const released = await releaseDue(
         doc.items,
@@ -374,7 +428,7 @@ export class AlarmOutbox {
         item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
         items.push(item);
       }
-      if (items.length > 0 || released)
+      if (items.length > 0 || released || confirmed)
         await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       if (items.length > 0) return { organizationId: doc.organizationId, items };
       const open = doc.items.filter((item) => !FINAL.has(item.status));
@@ -383,7 +437,7 @@ export class AlarmOutbox {
       if (building !== undefined && building <= now && !this.preparingIds.has(alarmId)) this.building.add(alarmId);
       if (open.length === 0 && building === undefined) {
         // Tries first: should this process die between, the entry brings the sweep back to them.
-        await this.tries.forget(doc.items);
+        await this.tries.forget(alarmId, doc.items);
         await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       } else {
         const next = Math.min(
@@ -399,6 +453,33 @@ export class AlarmOutbox {
       return null;
     });
   }
+  // Under the lock: pushes whose receipt was kept but not written (markDelivered found the lock busy) are
+  // delivered, and their members' waiting deliveries skipped. Looked up only where it matters now: the
+  // pushes of members whose waiting deliveries are due, and pushes due to be sent again (a retry, or the
+  // claim of a process that died) — not the first sends of a new alarm.
+  private async applyReceipts(alarmId: number, items: DeliveryItem[], now: number): Promise<boolean> {
+    const releasing = new Set(
+      items.filter((i) => i.status === 'waiting' && i.nextAt.getTime() <= now).map((i) => i.recipientUserId),
+    );
+    const again = (i: DeliveryItem) =>
+      (i.status === 'queued' && i.attempts > 0 && i.nextAt.getTime() <= now) ||
+      (i.status === 'sending' && (i.claim?.until.getTime() ?? 0) <= now);
+    const pushes = items.filter(
+      (i) => i.channel === 'app' && (again(i) || (releasing.has(i.recipientUserId) && i.status !== 'delivered')),
+    );
+    if (pushes.length === 0) return false;
+    const kept = await this.tries.receipts(
+      alarmId,
+      pushes.map((i) => i.target),
+    );
+    for (const item of pushes) {
+      if (!kept.has(item.target)) continue;
+      Object.assign(item, { status: 'delivered', claim: null, lastError: null, attempts: Math.max(item.attempts, 1) });
+      skipWaiting(items, item.recipientUserId, 'push confirmed');
+    }
+    return kept.size > 0;
+  }
+
   // The deliveries of an alarm whose raise did not store them; false when it is gone (its entry too).
   private async build(alarmId: number): Promise<boolean> {
     const prepared = await this.hooks.prepare(alarmId);

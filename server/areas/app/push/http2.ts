@@ -28,7 +28,9 @@ export class Http2Pool {
       return await this.exchange(this.session(origin), { ':path': pathname + search, ...headers }, body);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      this.sessions.get(origin)?.destroy();
+      // One stream reset by the push service leaves the connection and its other pushes alone: destroying
+      // it would fail every push in flight on it, some of which the service took (docs/alarms.md "Delivered").
+      if ((err as { code?: string }).code !== 'ERR_HTTP2_STREAM_ERROR') this.sessions.get(origin)?.destroy();
       throw pushUnavailable(`${origin} could not be reached: ${(err as Error).message}`);
     }
   }
@@ -64,7 +66,12 @@ export class Http2Pool {
       const chunks: Buffer[] = [];
       stream.on('response', (h) => (status = Number(h[':status'])));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }));
+      // A stream that ends without an answer (reset, or its connection went away) is a network failure.
+      stream.on('end', () =>
+        status === 0
+          ? reject(new Error('the stream ended without an answer'))
+          : resolve({ status, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       stream.on('error', reject);
       stream.end(body);
     });
