@@ -1,4 +1,4 @@
-// Web Push as a door into the service's own network (RELIABILITY.md "Web Push as an SSRF door";
+// Web Push as a door into the service's own network (RELIABILITY.md "Web Push as a door to the service's network";
 // docs/members-app.md "Web Push"): a member hands the service a URL to post to. Endpoints at internal
 // addresses in every spelling, a known push service's name that DNS turns into an internal address
 // (answers changing from one connection to the next), redirects, and push services that answer slowly,
@@ -53,7 +53,7 @@ interface Ctx {
   restoreDns: () => void;
 }
 
-const doors = suite<Ctx>('reliability: Web Push as an SSRF door', {} as Ctx);
+const doors = suite<Ctx>("reliability: Web Push as a door to the service's network", {} as Ctx);
 
 async function startBait(): Promise<Bait> {
   const servers: net.Server[] = [];
