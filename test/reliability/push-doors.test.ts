@@ -552,7 +552,7 @@ doors('push services that hang, dawdle, throttle or answer megabytes cost their 
   assert.is(ctx.hang.delivered(hang.sub).length, 1, 'the hanging push service took the retry');
 
   figure('push doors: healthy pushes, all arrived after (ms), beside a hanging one', healthyMs);
-  figure('push doors: the same shown sent in AL3 after (ms), once the hanging try gave up', shownMs);
+  figure('push doors: the same shown sent in AL3 after (ms) (the hanging try holding its own slot only)', shownMs);
   figure(
     'push doors: huge answer, bytes taken of the body (MiB)',
     `${(streamed / 2 ** 20).toFixed(1)} of ${HUGE_BYTES / 2 ** 20}`,

@@ -337,40 +337,67 @@ export class AlarmOutbox {
       let results = new Map<string, Change>();
       let since = Date.now();
       let until = batch.items[0].claim!.until.getTime();
-      while (queue.length > 0 && !this.stopped) {
-        const wave = queue.slice(0, this.options.concurrency ?? 10);
-        queue = queue.slice(wave.length);
-        await Promise.all(
-          wave.map(async (item) => {
-            if (!blocked.has(item.channel))
-              blocked.set(
-                item.channel,
-                this.hooks.blocked(item.channel, batch.organizationId).catch((err) => {
-                  // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
-                  this.log.warn({ err, alarmId, channel: item.channel }, 'a channel flag could not be read; sending');
-                  return null;
-                }),
-              );
-            const reason = await blocked.get(item.channel)!;
-            // Left claimed: whoever claims it once the claim has run out sends it (or reads its try).
-            if (!reason && Date.now() >= until) return;
-            results.set(
-              item.id,
-              reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item),
-            );
-          }),
+      // A pool, not waves: each try holds its own slot, and the next item goes out as soon as any try
+      // ends, so a push service that never answers costs its own deliveries their try's limit, not the
+      // others (RELIABILITY.md "Web Push as a door to the service's network").
+      const limit = this.options.concurrency ?? 10;
+      const flying = new Map<string, Promise<void>>();
+      // A try that threw (none should: attempt() notes its failures): the run ends after recording.
+      const failures: unknown[] = [];
+      const send = async (item: DeliveryItem) => {
+        if (!blocked.has(item.channel))
+          blocked.set(
+            item.channel,
+            this.hooks.blocked(item.channel, batch.organizationId).catch((err) => {
+              // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
+              this.log.warn({ err, alarmId, channel: item.channel }, 'a channel flag could not be read; sending');
+              return null;
+            }),
+          );
+        const reason = await blocked.get(item.channel)!;
+        // Left claimed: whoever claims it once the claim has run out sends it (or reads its try).
+        if (!reason && Date.now() >= until) return;
+        // Into the results of the checkpoint to come, whichever that is when the try ends.
+        results.set(
+          item.id,
+          reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item),
         );
-        if (queue.length > 0 && Date.now() - since >= checkpointMs) {
-          const pending = new Set(queue.map((item) => item.id));
+      };
+      while ((queue.length > 0 || flying.size > 0) && !this.stopped && failures.length === 0) {
+        while (queue.length > 0 && flying.size < limit) {
+          const item = queue.shift()!;
+          flying.set(
+            item.id,
+            send(item)
+              .catch((err: unknown) => void failures.push(err))
+              .finally(() => flying.delete(item.id)),
+          );
+        }
+        // Until a try ends or the checkpoint is due.
+        const tick = new AbortController();
+        await Promise.race([
+          ...flying.values(),
+          sleep(Math.max(0, checkpointMs - (Date.now() - since)), undefined, { signal: tick.signal }).catch(
+            () => undefined,
+          ),
+        ]);
+        tick.abort();
+        if ((queue.length > 0 || flying.size > 0) && failures.length === 0 && Date.now() - since >= checkpointMs) {
+          // The tries in flight keep their claims, as the queued items do.
+          const pending = new Set([...queue.map((item) => item.id), ...flying.keys()]);
           let kept: Set<string>;
-          ({ kept, until } = await this.recordRetrying(alarmId, claim, results, pending, since));
-          queue = queue.filter((item) => kept.has(item.id));
+          const [recorded, previous] = [results, since];
           results = new Map();
           since = Date.now();
+          ({ kept, until } = await this.recordRetrying(alarmId, claim, recorded, pending, previous));
+          queue = queue.filter((item) => kept.has(item.id));
         }
       }
-      // Stopping: what was not sent goes back to the queue for any process, at once.
+      // Stopping (or a try threw): the tries in flight end first, so that their results are recorded, and
+      // what was not sent goes back to the queue for any process, at once.
+      await Promise.all(flying.values());
       await this.recordRetrying(alarmId, claim, results, new Set(), since, new Set(queue.map((item) => item.id)));
+      if (failures.length > 0) throw failures[0];
     }
   }
 
@@ -398,8 +425,13 @@ export class AlarmOutbox {
   // Under the lock: marks the due items (and those whose claim expired) as this run's, and brings the
   // outbox entry up to date; none due: the entry says when the next is, or goes when all are final.
   // Deliveries that were promised (open) but never stored are built here once their time is up.
-  private claim(alarmId: number, claim: string): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
-    return withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
+  private async claim(
+    alarmId: number,
+    claim: string,
+  ): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
+    // Receipts applied or deliveries released with nothing to send: the wall and the room hear of it here.
+    let announce = false;
+    const batch = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
       const doc: DeliveriesDoc | null = await this.models.Deliveries.findById(String(alarmId)).lean();
       if (!doc) {
         // Built outside the lock (hundreds of members take a while), then claimed by the next run.
@@ -431,6 +463,7 @@ export class AlarmOutbox {
       if (items.length > 0 || released || confirmed)
         await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
       if (items.length > 0) return { organizationId: doc.organizationId, items };
+      announce = released || confirmed;
       const open = doc.items.filter((item) => !FINAL.has(item.status));
       // Still being built: its builder's time, or, once that is up, the rest built here.
       const building = doc.buildingUntil?.getTime();
@@ -452,14 +485,26 @@ export class AlarmOutbox {
       }
       return null;
     });
+    if (announce) this.hooks.changed(alarmId);
+    return batch;
   }
   // Under the lock: pushes whose receipt was kept but not written (markDelivered found the lock busy) are
   // delivered, and their members' waiting deliveries skipped. Looked up only where it matters now: the
   // pushes of members whose waiting deliveries are due, and pushes due to be sent again (a retry, or the
   // claim of a process that died) — not the first sends of a new alarm.
   private async applyReceipts(alarmId: number, items: DeliveryItem[], now: number): Promise<boolean> {
+    // Released as releaseDue releases them: due, or early once every push to the member failed (a push
+    // service may have taken a try that timed out, and its receipt been kept).
+    const pushFailed = new Map<number, boolean>();
+    for (const i of items)
+      if (i.channel === 'app')
+        pushFailed.set(i.recipientUserId, (pushFailed.get(i.recipientUserId) ?? true) && i.status === 'failed');
     const releasing = new Set(
-      items.filter((i) => i.status === 'waiting' && i.nextAt.getTime() <= now).map((i) => i.recipientUserId),
+      items
+        .filter(
+          (i) => i.status === 'waiting' && (i.nextAt.getTime() <= now || (pushFailed.get(i.recipientUserId) ?? true)),
+        )
+        .map((i) => i.recipientUserId),
     );
     const again = (i: DeliveryItem) =>
       (i.status === 'queued' && i.attempts > 0 && i.nextAt.getTime() <= now) ||

@@ -283,8 +283,9 @@ function tiffPages(body: Buffer): ImagePage[] {
       if (tag !== 256 && tag !== 257) continue;
       // SHORT (3) or LONG (4), one value, held in the entry itself.
       const value = u16(entry + 2) === 3 ? u16(entry + 8) : u32(entry + 8);
-      if (tag === 256) page.width = value;
-      else page.height = value;
+      // A tag given twice counts with its larger value: readers differ in which one they keep.
+      if (tag === 256) page.width = Math.max(page.width, value);
+      else page.height = Math.max(page.height, value);
     }
     pages.push(page);
     at = u32(at + 2 + count * 12);

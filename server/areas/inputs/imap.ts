@@ -309,10 +309,9 @@ class Watcher {
     );
     // Listed by the search but not there when read (expunged meanwhile, or a server in error): the claim
     // is let go, so that the next look tries again if it is listed again.
-    if (!message) return void (await this.release(place));
-    const what = `${this.input._id}:message:${createHash('sha256')
-      .update(message.source ?? '')
-      .digest('hex')}`;
+    // A message read without its source (a server in error) too: its hash would be that of every such one.
+    if (!message || !message.source?.length) return void (await this.release(place));
+    const what = `${this.input._id}:message:${createHash('sha256').update(message.source).digest('hex')}`;
     const known = await this.claim(what);
     if (known === 'done') {
       await claims.updateOne({ _id: place }, { $set: { done: true } });
