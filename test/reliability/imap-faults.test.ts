@@ -13,6 +13,7 @@ import { openDatabase } from '../../server/db/database.js';
 import { serviceModels } from '../../server/areas/models.js';
 import { IdentityCommands } from '../../server/identity/commands.js';
 import { startDovecot, type Mailbox } from '../helpers/dovecot.js';
+import { eventually } from '../helpers/fleet.js';
 import { client } from '../helpers/http.js';
 import { spawnService, type ServiceProcess } from '../helpers/processes.js';
 import { otherDatabase } from '../helpers/service.js';
@@ -43,15 +44,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.now();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = RECOVERY_MS) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await sleep(250);
-  }
-}
+/** Waits for a condition, as long as a recovery may take. */
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = RECOVERY_MS) =>
+  eventually(read, done, what, timeoutMs);
 
 /**
  * A TCP proxy in front of Dovecot. A connection passes through as it is made; `slow` delays every chunk
