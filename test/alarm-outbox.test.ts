@@ -495,8 +495,11 @@ s('a holder stalled past its claim (a slow flag read) sends nothing of what anot
   const alarmId = ++next;
   const sent: string[] = [];
   // Only this alarm's items: an item a test before left to be retried in a minute may come due now.
-  const send: Sender = async (item) => void (item.id.startsWith(`${alarmId}-`) && sent.push(item.id));
-  const stalled = outbox(db, send, { claimMs: 600 });
+  const sender =
+    (by: string): Sender =>
+    async (item) =>
+      void (item.id.startsWith(`${alarmId}-`) && sent.push(`${by} ${item.id}`));
+  const stalled = outbox(db, sender('stalled'), { claimMs: 600 });
   let stalling = false;
   // Its flag read answers only once the other process has taken every item over and sent it.
   stalled.testHooks.blocked = async () => {
@@ -509,7 +512,7 @@ s('a holder stalled past its claim (a slow flag read) sends nothing of what anot
     return null;
   };
   stalled.start();
-  const other = outbox(db, send, { claimMs: 600 });
+  const other = outbox(db, sender('other'), { claimMs: 600 });
   try {
     await enqueue(stalled, alarmId, items(alarmId, 4));
     await eventually(
@@ -524,10 +527,12 @@ s('a holder stalled past its claim (a slow flag read) sends nothing of what anot
       'every item sent',
     );
     await stalled.stop();
+    // All by the other: the stalled holder's claims were not extended while it waited (had they been,
+    // its read would end only when the wait above gives up, and it would send them itself).
     assert.equal(
       sent.sort(),
       items(alarmId, 4)
-        .map((i) => i.id)
+        .map((i) => `other ${i.id}`)
         .sort(),
     );
   } finally {

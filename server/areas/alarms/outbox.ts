@@ -332,7 +332,20 @@ export class AlarmOutbox {
         if (this.building.delete(alarmId) && (await this.build(alarmId))) continue;
         return;
       }
-      const blocked = new Map<AlarmChannel, Promise<string | null>>();
+      // The channels' flags are read before the first try, while no checkpoint extends the claims: a
+      // read that stalls (the database slow) lets them run out for another process to take over, and
+      // nothing is sent here once they did.
+      const channels = [...new Set(batch.items.map((item) => item.channel))];
+      const flags = await Promise.all(
+        channels.map((channel) =>
+          this.hooks.blocked(channel, batch.organizationId).catch((err) => {
+            // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
+            this.log.warn({ err, alarmId, channel }, 'a channel flag could not be read; sending');
+            return null;
+          }),
+        ),
+      );
+      const blocked = new Map(channels.map((channel, i) => [channel, flags[i]]));
       let queue = batch.items;
       let results = new Map<string, Change>();
       let since = Date.now();
@@ -345,16 +358,7 @@ export class AlarmOutbox {
       // A try that threw (none should: attempt() notes its failures): the run ends after recording.
       const failures: unknown[] = [];
       const send = async (item: DeliveryItem) => {
-        if (!blocked.has(item.channel))
-          blocked.set(
-            item.channel,
-            this.hooks.blocked(item.channel, batch.organizationId).catch((err) => {
-              // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
-              this.log.warn({ err, alarmId, channel: item.channel }, 'a channel flag could not be read; sending');
-              return null;
-            }),
-          );
-        const reason = await blocked.get(item.channel)!;
+        const reason = blocked.get(item.channel) ?? null;
         // Left claimed: whoever claims it once the claim has run out sends it (or reads its try).
         if (!reason && Date.now() >= until) return;
         // Into the results of the checkpoint to come, whichever that is when the try ends.
