@@ -4,7 +4,7 @@
 // every resource. Guarantees: never a 5xx, every refusal a JSON error body (CONTRACT's shape), and the
 // database unchanged by every refused request (a dump of every collection compared before and after).
 //
-// RELIABILITY_REQUESTS sets how many requests (default 1,500, `npm run test:reliability` 10,000);
+// RELIABILITY_REQUESTS sets how many requests (default 600, `npm run test:reliability` 10,000);
 // RELIABILITY_SEED replays a run.
 import { suite } from '../helpers/suite.js';
 import * as assert from 'uvu/assert';
@@ -27,7 +27,7 @@ import {
 } from '../helpers/world.js';
 import { figure } from './figures.js';
 
-const REQUESTS = Number(process.env.RELIABILITY_REQUESTS || 1500);
+const REQUESTS = Number(process.env.RELIABILITY_REQUESTS || 600);
 const EVENTS = Math.max(200, Math.round(REQUESTS / 5));
 // A fixed seed unless one is given: `npm test` replays the same requests every run; the full run
 // (test/reliability/report.ts) draws a new one and prints it.
