@@ -348,6 +348,11 @@ export const VARIABLES = {
     default: '143,993',
     help: 'The ports an e-mail input may name (comma-separated): an organization cannot make the service connect to other ports on the network ([E-mail](docs/inputs.md#e-mail))',
   }),
+  INPUT_TOOL_TIMEOUT_MS: millis({
+    default: 30_000,
+    min: 1_000,
+    help: 'How long one run of a document tool (pdftotext, pdftoppm, Tesseract) may take before it is stopped; all runs for one document together have twice this ([What happens to a document](docs/inputs.md#what-happens-to-a-document))',
+  }),
   INPUT_IMAP_RECONCILE_MS: millis({
     default: 10_000,
     help: 'How often each process starts, restarts and stops its IMAP watchers to match the inputs as stored',

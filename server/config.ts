@@ -91,6 +91,8 @@ export interface InputsConfig {
   imapReconcileMs: number;
   /** The ports an e-mail input may name. */
   imapPorts: number[];
+  /** One run of a document tool; a document's runs together have twice this. */
+  toolTimeoutMs: number;
 }
 
 /** APNs token-based auth and FCM HTTP v1 settings; file paths are read when the service starts. */
@@ -345,6 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
       imapPorts: s.INPUT_IMAP_PORTS.split(',')
         .map((p) => Number(p.trim()))
         .filter((p) => Number.isInteger(p) && p > 0 && p < 65536),
+      toolTimeoutMs: s.INPUT_TOOL_TIMEOUT_MS,
     },
   };
 }

@@ -48,7 +48,8 @@ export const inputsArea = defineArea({
       (doc) => documents.removeAll(doc),
     );
     const incidents = () => need('alarms').incidents;
-    const intake = new InputIntake(db, documents, incidents, log);
+    const toolMs = config.inputs.toolTimeoutMs;
+    const intake = new InputIntake(db, documents, incidents, log, { timeoutMs: toolMs, documentMs: 2 * toolMs });
     const pager = new PagerDoor({
       commands,
       documents,
