@@ -11,7 +11,7 @@ import { suite } from './helpers/suite.js';
 
 const s = suite<{ db: Database }>('number notes', {} as { db: Database });
 s.before(async (ctx) => {
-  ctx.db = await openDatabase(testDbUri(), serviceModels);
+  ctx.db = await openDatabase(testDbUri(), serviceModels, { monitorCommands: true });
 });
 s.after(async (ctx) => {
   await ctx.db.close();
@@ -87,6 +87,43 @@ s(
       ),
     ]);
     assert.is(await latest.ofNumber(number), 'shared');
+  },
+);
+
+// docs/storage.md "Rules for a model": an update command of many statements stalls the embedded engine
+// (one of 100 held all of its connections and waited for another, and the service's every query with it).
+s(
+  '150 members noted again at once, for a later alarm: every note replaced, one statement per update',
+  async ({ db }) => {
+    const latest = new LatestAlarms(db);
+    const now = new Date();
+    const numbers = Array.from({ length: 150 }, (_, i) => `004917${String(6_000_000 + i)}`);
+    const note = (alarmId: number) =>
+      Promise.all(
+        numbers.map((target, i) =>
+          latest.sending(
+            { channel: 'sms', recipientUserId: 100 + i, target },
+            { id: alarmId, organizationId: 1, startedAt: now },
+          ),
+        ),
+      );
+    await note(30);
+    const statements: number[] = [];
+    const listener = (event: { commandName: string; command: Record<string, any> }) => {
+      if (event.commandName === 'update' && event.command.update === 'alarm_latest')
+        statements.push(event.command.updates.length);
+    };
+    const driver = db.conn.getClient();
+    driver.on('commandStarted', listener);
+    try {
+      await note(31);
+    } finally {
+      driver.off('commandStarted', listener);
+    }
+    assert.ok(statements.length >= numbers.length, `${statements.length} update commands`);
+    assert.equal([...new Set(statements)], [1], 'statements per update command');
+    for (const [i, number] of numbers.entries())
+      assert.equal(await latest.ofNumber(number), { userId: 100 + i, alarmId: 31, organizationId: 1 });
   },
 );
 

@@ -19,6 +19,9 @@ const lockKey = (number: string) => `alarm-latest:${number}`;
 /** The entry that marks a number as reaching several members within the reply window. */
 const sharedKey = (number: string) => `${number}:shared`;
 
+/** Replacements of notes written at once, each its own command. */
+const REPLACED_AT_ONCE = 8;
+
 /** A reply answers an alarm that started at most this long ago. */
 export const REPLY_WINDOW_MS = 2 * 3_600_000;
 
@@ -91,11 +94,15 @@ export class LatestAlarms {
           else answers.set(doc, await this.replace(doc, later));
         }),
       );
-      // The replacements of the numbers this batch holds, in one command.
-      if (later.length > 0)
-        await this.models.LatestAlarm.bulkWrite(
-          later.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set } } })),
-          { ordered: false },
+      // The replacements of the numbers this batch holds: a command each, a few at a time. Never one
+      // update command of many statements: the embedded engine keeps each statement's reading open
+      // until the command ends, and one of 100 held all its connections and waited for another
+      // forever, and every query of the service with it (docs/storage.md "Rules for a model").
+      for (let i = 0; i < later.length; i += REPLACED_AT_ONCE)
+        await Promise.all(
+          later
+            .slice(i, i + REPLACED_AT_ONCE)
+            .map(({ _id, ...set }) => this.models.LatestAlarm.updateOne({ _id }, { $set: set })),
         );
     } finally {
       const mine = lockIds.filter((_, i) => !refused[i]);
