@@ -1,5 +1,5 @@
-// Runs every test file under test/ with uvu against one real database for the whole run, and ends
-// with the line CI reads: "N passed, N failed".
+// Runs every test file under test/ with uvu against one real database server for the whole run (a
+// database of its own on it for each file), and ends with the line CI reads: "N passed, N failed".
 //
 // Database: TEST_MONGODB_URI when set, else the launcher's order (mongod on PATH, embedded FerretDB)
 // in a fresh temporary data directory. Redis: REDIS_URL, else 127.0.0.1:6379.
@@ -61,24 +61,38 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const started = Date.now();
-let running: ChildProcess | undefined;
+const running = new Set<ChildProcess>();
 // The files run in their own process group (below), which a Ctrl-C at the terminal does not reach.
 process.once('SIGINT', () => {
-  if (running) killGroup(running);
+  for (const child of running) killGroup(child);
   process.exit(130);
 });
-for (const file of files) {
+
+// Each file has a database of its own on the one server (its name from its place in the run), so that
+// no file sees what another left, and files can run side by side: TEST_JOBS of them at once (default
+// 1). With more than one, a file's output is printed whole when it ends.
+const jobs = Math.max(1, Number(process.env.TEST_JOBS || 1));
+function databaseOf(index: number, name: string): string {
+  const url = new URL(database.uri);
+  const base = path.basename(name, '.test.ts').replace(/[^A-Za-z0-9_-]/g, '_');
+  url.pathname = `/t${String(index).padStart(3, '0')}_${base}`.slice(0, 60);
+  return url.toString();
+}
+
+async function runOne(file: string, index: number): Promise<void> {
   const name = path.relative(path.dirname(root), file);
-  process.stdout.write(`\n${name}\n`);
-  const outcome = await runFile(file);
+  const lines: string[] = [];
+  const say = (text: string) => (jobs === 1 ? process.stdout.write(text) : lines.push(text));
+  say(`\n${name}\n`);
+  const outcome = await runFile(file, databaseOf(index, name), say);
   if (outcome.kind === 'late') {
-    process.stdout.write(
+    say(
       `\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); stopped and ` +
         `counted as 1 failed\n`,
     );
     failed += 1;
   } else if (!outcome.summary) {
-    process.stdout.write(`\n✘ ${name}: ended (${outcome.exit}) without uvu's summary; counted as 1 failed\n`);
+    say(`\n✘ ${name}: ended (${outcome.exit}) without uvu's summary; counted as 1 failed\n`);
     failed += 1;
   } else {
     const { total, passed: ran, skipped: skip } = outcome.summary;
@@ -86,11 +100,19 @@ for (const file of files) {
     failed += total - ran;
     skipped += skip;
     if (outcome.exit !== 'exit code 0' && total === ran) {
-      process.stdout.write(`\n✘ ${name}: its tests passed, but it ended with ${outcome.exit}; counted as 1 failed\n`);
+      say(`\n✘ ${name}: its tests passed, but it ended with ${outcome.exit}; counted as 1 failed\n`);
       failed += 1;
     }
   }
+  if (lines.length) process.stdout.write(lines.join(''));
 }
+
+const queue = files.map((file, index) => ({ file, index }));
+await Promise.all(
+  Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runOne(next.file, next.index);
+  }),
+);
 
 type Outcome =
   | { kind: 'late' }
@@ -101,18 +123,20 @@ type Outcome =
  * uvu), in a process group of its own so that a file that does not finish is stopped with everything
  * it started, and reads the counts from uvu's summary ("Total: / Passed: / Skipped:").
  */
-async function runFile(file: string): Promise<Outcome> {
+async function runFile(file: string, dbUri: string, say: (text: string) => void): Promise<Outcome> {
   const child = spawn(process.execPath, ['--import', 'tsx', file], {
     cwd: path.dirname(root),
     detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TEST_MONGODB_URI: dbUri },
+    stdio: ['ignore', 'pipe', jobs === 1 ? 'inherit' : 'pipe'],
   });
-  running = child;
+  running.add(child);
+  child.stderr?.on('data', (chunk: Buffer) => say(chunk.toString()));
   let output = '';
   let summed: NodeJS.Timeout | undefined;
   let kept = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    say(chunk.toString());
     output += chunk.toString();
     // uvu has summed up (its last line is the duration) but the file still holds a handle open (a
     // socket, a timer): its tests are over, so it is stopped after a grace rather than at the timeout.
@@ -133,10 +157,10 @@ async function runFile(file: string): Promise<Outcome> {
   const exit = await Promise.race([ended, late]);
   clearTimeout(timer);
   clearTimeout(summed);
-  if (kept) process.stdout.write(`(still running ${AFTER_SUMMARY_MS / 1000} s after its summary: stopped)\n`);
+  if (kept) say(`(still running ${AFTER_SUMMARY_MS / 1000} s after its summary: stopped)\n`);
   // Whatever the file started and left behind (a service, a browser) goes with it.
   killGroup(child);
-  running = undefined;
+  running.delete(child);
   if (exit === 'late') return { kind: 'late' };
   // eslint-disable-next-line no-control-regex -- uvu colours its summary on a terminal
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
