@@ -90,7 +90,21 @@ async function smsOf(ctx: Ctx, alarmId: number): Promise<string> {
     `the SMS of alarm ${alarmId}`,
   );
   assert.is(sent.body.to, `+${ctx.mobile.slice(2)}`);
+  await noted(ctx, ctx.mobile, alarmId);
   return sent.body.text;
+}
+/**
+ * Until the number names the alarm: its note is written beside the SMS or call, not before it
+ * (answering.ts), so a reply sent the moment the gateway has the SMS may come before it; a member's
+ * reply comes seconds later.
+ */
+async function noted(ctx: Ctx, number: string, alarmId: number): Promise<void> {
+  const latest = new LatestAlarms(ctx.svc.db);
+  await eventually(
+    () => latest.ofNumber(number),
+    (found) => found !== null && found !== 'shared' && found.alarmId === alarmId,
+    `the note of alarm ${alarmId} at ${number}`,
+  );
 }
 async function tokenOf(ctx: Ctx, alarmId: number): Promise<string> {
   const found = LINK.exec(await smsOf(ctx, alarmId));
@@ -280,6 +294,7 @@ s(
   async (ctx) => {
     const alarmId = await raise(ctx, { event: 'Keine Antwort' });
     await smsOf(ctx, alarmId);
+    await noted(ctx, ctx.phone, alarmId);
     const before = await answersOf(ctx, alarmId);
     for (const body of [
       { from: '+4915199999999', text: 'J' },
@@ -318,6 +333,7 @@ s('keys 1 and 2 on the alarm call answer it; his latest answer counts whichever 
     (list) => list.length === 1,
     'the call',
   );
+  await noted(ctx, ctx.phone, alarmId);
   const last = async (what: string, response: boolean, duration: number | null) =>
     eventually(
       () => answersOf(ctx, alarmId),
