@@ -35,6 +35,8 @@ export interface Arrival {
   headers: IncomingHttpHeaders;
   body: any;
   at: number;
+  /** The sender's port: which connection, so which process, it came over. */
+  fromPort?: number;
 }
 
 export interface Fake {
@@ -107,7 +109,13 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
       } catch {
         // form or empty
       }
-      const arrival: Arrival = { path: String(headers[':path']), headers, body, at: Date.now() };
+      const arrival: Arrival = {
+        path: String(headers[':path']),
+        headers,
+        body,
+        at: Date.now(),
+        fromPort: stream.session?.socket?.remotePort,
+      };
       fake.arrived.push(arrival);
       const decided = fake.before ? await fake.before(arrival) : undefined;
       if (decided === 'reset') {
