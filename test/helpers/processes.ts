@@ -23,9 +23,14 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
+  // The JSON log (stdout): its error lines are kept, to say why a test saw a 500.
+  const logged: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (/"level":(50|60)/.test(line) && logged.length < 100) logged.push(line);
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${stderr.join('\n')}`)), timeoutMs);
     child.once('exit', (code) => reject(new Error(`service exited with ${code}:\n${stderr.join('\n')}`)));
@@ -37,7 +42,7 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
       resolve({
         url: `http://127.0.0.1:${match[1]}`,
         child,
-        errors: () => stderr.filter((l) => /"level":(50|60)/.test(l)),
+        errors: () => [...stderr.filter((l) => /"level":(50|60)/.test(l)), ...logged],
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done(child.exitCode);

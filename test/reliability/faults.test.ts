@@ -432,6 +432,8 @@ faults(
     const api = client(proc.url, { apiKey });
     const created: number[] = [];
     const statuses: number[] = [];
+    // Any answer but 201 and 503, with its body, for the failure message.
+    const odd: string[] = [];
     let killedAt = Infinity;
     let firstAfter = 0;
     const load = writers(
@@ -439,6 +441,7 @@ faults(
       (i) => api.post('/api/v1/monitor', { name: `Wache ${i}`, organizationID: orgId }),
       (res, startedAt) => {
         statuses.push(res?.status ?? 0);
+        if (res?.status !== 201 && res?.status !== 503) odd.push(`${res?.status}: ${JSON.stringify(res?.body)}`);
         if (res?.status === 201) {
           created.push(res.body.id);
           // Sent after the kill: the database that stored it is the restarted one.
@@ -468,7 +471,7 @@ faults(
     assert.is.not(restarted.childPid, childPid, 'a new database process');
     assert.ok(
       statuses.every((s) => s === 201 || s === 503),
-      `answers: ${tally(statuses)}`,
+      `answers: ${tally(statuses)}; ${odd.join('; ')}; the service's errors: ${proc.errors().join('\n')}`,
     );
     assert.equal(missing, [], 'acknowledged creates lost');
   },
