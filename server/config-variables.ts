@@ -350,8 +350,8 @@ export const VARIABLES = {
   }),
   INPUT_TOOL_TIMEOUT_MS: millis({
     default: 30_000,
-    min: 1_000,
-    help: 'How long one run of a document tool (pdftotext, pdftoppm, Tesseract) may take before it is stopped; all runs for one document together have twice this ([What happens to a document](docs/inputs.md#what-happens-to-a-document))',
+    zeroIsDefault: true,
+    help: 'How long one run of a document tool (pdftotext, pdftoppm, Tesseract) may take before it is stopped; all runs for one document together have twice this (`0` is the default; [What happens to a document](docs/inputs.md#what-happens-to-a-document))',
   }),
   INPUT_IMAP_RECONCILE_MS: millis({
     default: 10_000,

@@ -91,8 +91,17 @@ config('a 0 means the default only where the table says so; elsewhere it is 0', 
       offline: loaded.screenOfflineAfterMs,
       recheck: loaded.tokenRecheckMs,
       fullRecheck: loaded.tokenFullRecheckMs,
+      tool: loaded.inputs.toolTimeoutMs,
     },
-    { pool: 20, heartbeat: 10_000, resync: 10_000, offline: 120_000, recheck: 5_000, fullRecheck: 60_000 },
+    {
+      pool: 20,
+      heartbeat: 10_000,
+      resync: 10_000,
+      offline: 120_000,
+      recheck: 5_000,
+      fullRecheck: 60_000,
+      tool: 30_000,
+    },
   );
   assert.equal(
     {
@@ -113,6 +122,7 @@ config('a 0 means the default only where the table says so; elsewhere it is 0', 
     'SCREEN_OFFLINE_AFTER_MS',
     'TOKEN_RECHECK_MS',
     'TOKEN_FULL_RECHECK_MS',
+    'INPUT_TOOL_TIMEOUT_MS',
   ]) {
     assert.match(
       table.split('\n').find((row) => row.startsWith(`| \`${name}\``))!,
