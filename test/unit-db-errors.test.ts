@@ -14,6 +14,9 @@ test('the database away: 503, also wrapped in a bulk write or labelled transient
   assert.is(status(named('MongoBulkWriteError', { cause: named('MongoNetworkError') })), 503);
   assert.is(status(named('MongoServerError', { hasErrorLabel: (l: string) => l === 'RetryableWriteError' })), 503);
   assert.ok(translateDbError(named('MongoNetworkError'))?.headers?.['Retry-After']);
+  // A write to a database process that just died, let through by the driver as the socket's own error.
+  const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+  assert.is(status(ended), 503);
 });
 
 test('a client mistake is a 4xx; an unknown error is none of ours', () => {

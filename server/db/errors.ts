@@ -83,6 +83,8 @@ interface WriteError {
   errmsg?: string;
 }
 
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED']);
+
 // The driver's labels for an operation that failed on the way (the connection, not the request): a
 // retry may succeed, so the client is told to come back.
 const TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError', 'ResetPool', 'NoWritesPerformed'];
@@ -93,6 +95,9 @@ function unreachable(err: unknown, depth = 0): boolean {
   const e = err as { name?: string; cause?: unknown; hasErrorLabel?: (label: string) => boolean } | null;
   if (!e || typeof e !== 'object' || depth > 4) return false;
   if (e.name && UNREACHABLE.has(e.name)) return true;
+  // The driver may let a socket's own error through unwrapped: a write to a database that just died
+  // (EPIPE, "This socket has been ended by the other party").
+  if (SOCKET_CODES.has(String((err as { code?: unknown }).code))) return true;
   if (typeof e.hasErrorLabel === 'function' && TRANSIENT_LABELS.some((label) => e.hasErrorLabel!(label))) return true;
   return unreachable(e.cause, depth + 1);
 }
