@@ -60,6 +60,8 @@ process.stdout.write(`[test] database: ${database.engine} at ${database.uri}\n`)
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// What failed, told again just above the last line: CI's record of a run may keep only its start and end.
+const recap: string[] = [];
 const started = Date.now();
 const running = new Set<ChildProcess>();
 // The files run in their own process group (below), which a Ctrl-C at the terminal does not reach.
@@ -85,6 +87,7 @@ async function runOne(file: string, index: number): Promise<void> {
   const say = (text: string) => (jobs === 1 ? process.stdout.write(text) : lines.push(text));
   say(`\n${name}\n`);
   const outcome = await runFile(file, databaseOf(index, name), say);
+  const failedBefore = failed;
   if (outcome.kind === 'late') {
     say(
       `\n✘ ${name}: not finished after ${fileTimeoutMs / 1000} s (TEST_FILE_TIMEOUT_S); stopped and ` +
@@ -104,7 +107,18 @@ async function runOne(file: string, index: number): Promise<void> {
       failed += 1;
     }
   }
+  if (failed > failedBefore) recap.push(recapOf(name, outcome));
   if (lines.length) process.stdout.write(lines.join(''));
+}
+
+/** The file's name and uvu's FAIL blocks (the test's name and the assertion), shortened. */
+function recapOf(name: string, outcome: Outcome): string {
+  if (outcome.kind === 'late') return `✘ ${name}: not finished in time`;
+  const blocks = [...outcome.plain.matchAll(/^\s*FAIL\s[\s\S]*?(?=^\s*FAIL\s|^\s*Total:|(?![\s\S]))/gm)].map((match) =>
+    match[0].trimEnd().split('\n').slice(0, 25).join('\n'),
+  );
+  const told = blocks.length ? blocks.join('\n') : `(ended ${outcome.exit}; no FAIL block in its output)`;
+  return `✘ ${name}\n${told.slice(0, 6000)}`;
 }
 
 const queue = files.map((file, index) => ({ file, index }));
@@ -116,7 +130,12 @@ await Promise.all(
 
 type Outcome =
   | { kind: 'late' }
-  | { kind: 'ended'; exit: string; summary: { total: number; passed: number; skipped: number } | null };
+  | {
+      kind: 'ended';
+      exit: string;
+      plain: string;
+      summary: { total: number; passed: number; skipped: number } | null;
+    };
 
 /**
  * Runs one test file as uvu runs it on its own (node --import tsx FILE: the file's test.run() starts
@@ -169,6 +188,7 @@ async function runFile(file: string, dbUri: string, say: (text: string) => void)
   return {
     kind: 'ended',
     exit,
+    plain,
     summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 },
   };
 }
@@ -184,6 +204,7 @@ function killGroup(child: ChildProcess): void {
 // A hung test may hold the database: do not wait for it forever.
 await Promise.race([database.stop(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
 await fs.rm(dataDir, { recursive: true, force: true });
+if (recap.length) process.stdout.write(`\nfailed:\n${recap.join('\n\n')}\n`);
 process.stdout.write(`\nduration: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
