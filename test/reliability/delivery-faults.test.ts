@@ -445,7 +445,7 @@ faults('a process SIGKILLed with half its pushes sent and the SMS and calls held
   );
   figure('delivery faults: SIGKILL mid-send, deliveries due / taken', `${due} / ${accepted}`);
   figure(
-    'delivery faults: SIGKILL mid-send, taken twice: answer lost with the killed process / otherwise',
+    'delivery faults: SIGKILL mid-send, taken twice (answer lost with the killed process / otherwise)',
     `${edge} / ${doubled}`,
   );
   figure('delivery faults: SIGKILL mid-send, lost', lost);
