@@ -74,11 +74,18 @@ process.once('SIGINT', () => {
 // no file sees what another left, and files can run side by side: TEST_JOBS of them at once (default
 // 1). With more than one, a file's output is printed whole when it ends.
 const jobs = Math.max(1, Number(process.env.TEST_JOBS || 1));
+// The URI is split by hand, not with URL: a replica set's names several hosts ("h1:1,h2:2"), which URL
+// refuses. The database credentials are checked against stays the URI's (its database, or admin).
 function databaseOf(index: number, name: string): string {
-  const url = new URL(database.uri);
+  const parts = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/([^?]*))?(?:\?(.*))?$/.exec(database.uri);
+  if (!parts) throw new Error(`TEST_MONGODB_URI is not a mongodb:// URI: ${database.uri}`);
+  const [, hosts, named = '', query = ''] = parts;
+  const params = new URLSearchParams(query);
+  if (hosts.includes('@') && !params.has('authSource'))
+    params.set('authSource', named ? decodeURIComponent(named) : 'admin');
   const base = path.basename(name, '.test.ts').replace(/[^A-Za-z0-9_-]/g, '_');
-  url.pathname = `/t${String(index).padStart(3, '0')}_${base}`.slice(0, 60);
-  return url.toString();
+  const rest = params.toString();
+  return `${hosts}/${`t${String(index).padStart(3, '0')}_${base}`.slice(0, 59)}${rest ? `?${rest}` : ''}`;
 }
 
 async function runOne(file: string, index: number): Promise<void> {
@@ -86,7 +93,13 @@ async function runOne(file: string, index: number): Promise<void> {
   const lines: string[] = [];
   const say = (text: string) => (jobs === 1 ? process.stdout.write(text) : lines.push(text));
   say(`\n${name}\n`);
-  const outcome = await runFile(file, databaseOf(index, name), say);
+  let outcome: Outcome;
+  try {
+    outcome = await runFile(file, databaseOf(index, name), say);
+  } catch (err) {
+    // The runner's own failure for this file (its database, its process): one failure, and the run goes on.
+    outcome = { kind: 'ended', exit: `not run: ${(err as Error).message}`, plain: '', errTail: '', summary: null };
+  }
   const failedBefore = failed;
   if (outcome.kind === 'late') {
     say(
@@ -117,7 +130,9 @@ function recapOf(name: string, outcome: Outcome): string {
   const blocks = [...outcome.plain.matchAll(/^\s*FAIL\s[\s\S]*?(?=^\s*FAIL\s|^\s*Total:|(?![\s\S]))/gm)].map((match) =>
     match[0].trimEnd().split('\n').slice(0, 25).join('\n'),
   );
-  const told = blocks.length ? blocks.join('\n') : `(ended ${outcome.exit}; no FAIL block in its output)`;
+  const told = blocks.length
+    ? blocks.join('\n')
+    : `(ended ${outcome.exit}; no FAIL block in its output)${outcome.errTail ? `; its last errors:\n${outcome.errTail}` : ''}`;
   return `✘ ${name}\n${told.slice(0, 6000)}`;
 }
 
@@ -134,6 +149,8 @@ type Outcome =
       kind: 'ended';
       exit: string;
       plain: string;
+      /** The end of what the file wrote to stderr (a crash's stack). */
+      errTail: string;
       summary: { total: number; passed: number; skipped: number } | null;
     };
 
@@ -147,10 +164,15 @@ async function runFile(file: string, dbUri: string, say: (text: string) => void)
     cwd: path.dirname(root),
     detached: true,
     env: { ...process.env, TEST_MONGODB_URI: dbUri },
-    stdio: ['ignore', 'pipe', jobs === 1 ? 'inherit' : 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
-  child.stderr?.on('data', (chunk: Buffer) => say(chunk.toString()));
+  let errTail = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (jobs === 1) process.stderr.write(chunk);
+    else say(chunk.toString());
+    errTail = (errTail + chunk.toString()).slice(-3000);
+  });
   let output = '';
   let summed: NodeJS.Timeout | undefined;
   let kept = false;
@@ -189,6 +211,8 @@ async function runFile(file: string, dbUri: string, say: (text: string) => void)
     kind: 'ended',
     exit,
     plain,
+    // eslint-disable-next-line no-control-regex -- a crash's stack may be coloured too
+    errTail: errTail.replace(/\x1b\[[0-9;]*m/g, '').trim(),
     summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 },
   };
 }

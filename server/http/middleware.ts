@@ -26,7 +26,7 @@ export function errorHandler(log: Logger) {
         throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented`);
     } catch (raw) {
       const err = toAppError(raw);
-      if (err.status >= 500) log.error({ err: raw, reqId: ctx.state.requestId }, 'request failed');
+      if (err.status >= 500) log.error({ err: raw, reqId: ctx.state.requestId, status: err.status }, 'request failed');
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
       ctx.body = {

@@ -14,7 +14,10 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** SIGTERM, resolving with the exit code. */
   stop(): Promise<number | null>;
-  /** The log lines at error level the process wrote so far (to say why a test saw a 500). */
+  /**
+   * The log lines at error level the process wrote (the latest 200), to say why a test saw a 500; a
+   * failed request's line names its status (`"status":503`), so the expected ones can be left out.
+   */
   errors(): string[];
 }
 
@@ -26,10 +29,12 @@ export function spawnService(env: Record<string, string>, timeoutMs = 60_000): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
-  // The JSON log (stdout): its error lines are kept, to say why a test saw a 500.
+  // The JSON log (stdout): its error lines are kept (the latest 200), to say why a test saw a 500.
   const logged: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    if (/"level":(50|60)/.test(line) && logged.length < 100) logged.push(line);
+    if (!/"level":(50|60)/.test(line)) return;
+    logged.push(line);
+    if (logged.length > 200) logged.shift();
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${stderr.join('\n')}`)), timeoutMs);

@@ -97,6 +97,8 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
     s.on('close', () => sessions.delete(s));
   });
   server.on('stream', (stream, headers) => {
+    // The sender's port, read now: once the session is torn down (its process killed) it is gone.
+    const fromPort = stream.session?.socket?.remotePort;
     // A stream reset by `before`, or whose client went away while it was held, errs: nothing to report.
     if (fake.before) stream.on('error', () => undefined);
     const chunks: Buffer[] = [];
@@ -114,7 +116,7 @@ async function serve(tls: { key: string; cert: string }, handle: Handler): Promi
         headers,
         body,
         at: Date.now(),
-        fromPort: stream.session?.socket?.remotePort,
+        fromPort,
       };
       fake.arrived.push(arrival);
       const decided = fake.before ? await fake.before(arrival) : undefined;

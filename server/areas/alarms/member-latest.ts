@@ -98,12 +98,17 @@ export class LatestAlarms {
       // update command of many statements: the embedded engine keeps each statement's reading open
       // until the command ends, and one of 100 held all its connections and waited for another
       // forever, and every query of the service with it (docs/storage.md "Rules for a model").
-      for (let i = 0; i < later.length; i += REPLACED_AT_ONCE)
-        await Promise.all(
+      // Each group settles whole before a failure ends the batch: no write of it may still be on its way
+      // when the locks are released below (it could land over a newer note another process wrote).
+      for (let i = 0; i < later.length; i += REPLACED_AT_ONCE) {
+        const settled = await Promise.allSettled(
           later
             .slice(i, i + REPLACED_AT_ONCE)
             .map(({ _id, ...set }) => this.models.LatestAlarm.updateOne({ _id }, { $set: set })),
         );
+        const failure = settled.find((result) => result.status === 'rejected');
+        if (failure) throw failure.reason;
+      }
     } finally {
       const mine = lockIds.filter((_, i) => !refused[i]);
       if (mine.length > 0)

@@ -348,8 +348,10 @@ export class AlarmOutbox {
       const blocked = new Map(channels.map((channel, i) => [channel, flags[i]]));
       let queue = batch.items;
       let results = new Map<string, Change>();
-      let since = Date.now();
       let until = batch.items[0].claim!.until.getTime();
+      // The claims' time runs from the claim, not from the end of the flag read: the first checkpoint
+      // comes checkpointMs after the claim, however long the read took.
+      let since = until - this.options.claimMs;
       // A pool, not waves: each try holds its own slot, and the next item goes out as soon as any try
       // ends, so a push service that never answers costs its own deliveries their try's limit, not the
       // others (RELIABILITY.md "Web Push as a door to the service's network").
