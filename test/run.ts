@@ -60,7 +60,8 @@ process.stdout.write(`[test] database: ${database.engine} at ${database.uri}\n`)
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-// What failed, told again just above the last line: CI's record of a run may keep only its start and end.
+// What failed, told again at the end (above the duration and the counts): CI's record of a run may keep
+// only its start and end.
 const recap: string[] = [];
 const started = Date.now();
 const running = new Set<ChildProcess>();
@@ -203,18 +204,22 @@ async function runFile(file: string, dbUri: string, say: (text: string) => void)
   killGroup(child);
   running.delete(child);
   if (exit === 'late') return { kind: 'late' };
-  // eslint-disable-next-line no-control-regex -- uvu colours its summary on a terminal
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = uncoloured(output);
   const count = (label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)\\s*$`, 'm').exec(plain)?.[1] ?? NaN);
   const summary = { total: count('Total'), passed: count('Passed'), skipped: count('Skipped') };
   return {
     kind: 'ended',
     exit,
     plain,
-    // eslint-disable-next-line no-control-regex -- a crash's stack may be coloured too
-    errTail: errTail.replace(/\x1b\[[0-9;]*m/g, '').trim(),
+    errTail: uncoloured(errTail).trim(),
     summary: Number.isNaN(summary.total + summary.passed) ? null : { ...summary, skipped: summary.skipped || 0 },
   };
+}
+
+/** Text without a terminal's colours (uvu colours its summary, a crash its stack). */
+function uncoloured(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the escape sequences themselves
+  return text.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
 function killGroup(child: ChildProcess): void {
