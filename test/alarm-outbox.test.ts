@@ -11,6 +11,7 @@ import { Scheduler } from '../server/scheduler.js';
 import { eventually } from './helpers/fleet.js';
 import { testDbUri } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
+import { deliveriesOf } from '../server/areas/alarms/delivery-store.js';
 
 const s = suite<{ db: Database }>('alarm outbox', {} as { db: Database });
 s.before(async (ctx) => {
@@ -76,8 +77,7 @@ const enqueue = async (box: AlarmOutbox, alarmId: number, list: DeliveryItem[]) 
   await box.open(alarmId, 1);
   await box.store(alarmId, 1, list);
 };
-const stored = async (db: Database, alarmId: number) =>
-  (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!.items;
+const stored = async (db: Database, alarmId: number) => (await deliveriesOf(alarmModels(db)).read(alarmId))!.items;
 
 s('two outboxes sweeping the same alarm send each of 40 items exactly once', async ({ db }) => {
   const alarmId = ++next;
@@ -301,7 +301,7 @@ s(
     survivor.start();
     try {
       await eventually(
-        () => alarmModels(db).Deliveries.findById(String(alarmId)).lean(),
+        () => deliveriesOf(alarmModels(db)).read(alarmId),
         (doc) => doc?.items.every((i) => i.status === 'sent') ?? false,
         'the promised deliveries built and sent',
       );

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from '../server/db/database.js';
 import { eventually } from './helpers/fleet.js';
 import { testDbUri } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
+import { deliveriesOf } from '../server/areas/alarms/delivery-store.js';
 
 const s = suite<{ db: Database }>('alarm raise', {} as { db: Database });
 s.before(async (ctx) => {
@@ -111,7 +112,7 @@ s('AL1 answers once the alarm is stored and shown, before its deliveries are bui
     assert.is(asked, 1, 'the build began');
     assert.equal(one.shown, [alarm.id], 'shown on the wall before the answer');
     assert.equal(alarm.recipients.sms, { targets: 0, sent: 0, delivered: 0, failed: 0 });
-    assert.is(await alarmModels(db).Deliveries.findById(String(alarm.id)).lean(), null, 'nothing built yet');
+    assert.is(await deliveriesOf(alarmModels(db)).read(alarm.id), null, 'nothing built yet');
     assert.ok(await alarmModels(db).Outbox.findById(String(alarm.id)).lean(), 'the promise is stored');
     held.open();
     await eventually(
@@ -164,7 +165,7 @@ s(
       // The raising process comes back to life: its store finds them stored and sends nothing again.
       late.open();
       await dying.outbox.stop();
-      const doc = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      const doc = await deliveriesOf(alarmModels(db)).read(alarm.id);
       assert.ok(doc!.items.every((i) => i.status === 'sent' && i.attempts === 1));
       assert.equal(sentByDying, []);
       assert.is(new Set(sentBySurvivor).size, 4);
@@ -212,7 +213,7 @@ s(
         (n) => n === 3,
         'the first chunk sent while the rest is not built',
       );
-      const early = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      const early = await deliveriesOf(alarmModels(db)).read(alarm.id);
       assert.is(early!.items.length, 3);
       assert.ok(early!.buildingUntil, 'marked as still being built');
       // The other process sweeps from now on.
@@ -225,7 +226,7 @@ s(
       // The raiser comes back: its late chunk is not added again.
       second.open();
       await raiser.outbox.stop();
-      const doc = await alarmModels(db).Deliveries.findById(String(alarm.id)).lean();
+      const doc = await deliveriesOf(alarmModels(db)).read(alarm.id);
       assert.is(doc!.buildingUntil, undefined);
       assert.equal(
         doc!.items.map((i) => i.target).sort(),

@@ -9,6 +9,7 @@ import { eventually } from './helpers/fleet.js';
 import { startGateway, type FakeGateway } from './helpers/gateways.js';
 import { startPushFakes, type PushFakes } from './helpers/push-fakes.js';
 import { connectScreen, WAIT_MS } from './helpers/screen.js';
+import { deliveriesOf } from '../server/areas/alarms/delivery-store.js';
 
 const TOKEN = 'gw-secret-token';
 const INBOUND = 'inbound-secret';
@@ -292,7 +293,7 @@ s('AL1 sends nothing over a disabled channel nor over channels the alarm leaves 
   try {
     const built = (id: number) =>
       eventually(
-        () => alarmModels(ctx.svc.db).Deliveries.findById(String(id)).lean(),
+        () => deliveriesOf(alarmModels(ctx.svc.db)).read(id),
         (doc) => doc !== null,
         'the deliveries built',
       );

@@ -16,6 +16,7 @@ import { canConfigure, canRead } from '../../identity/policy.js';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { AlarmDoc, AlarmModels, DeliveryItem } from './models.js';
+import { deliveriesOf } from './delivery-store.js';
 
 /** An organization's policy; `pushReceiptWithinSeconds` null: none (every channel at once). */
 export type EscalationPolicy = Omit<EscalationView, 'organizationId'>;
@@ -158,25 +159,24 @@ async function policyOf(models: Pick<AlarmModels, 'Escalation'>, organizationId:
  */
 export async function skipAnswered(
   parts: {
-    models: Pick<AlarmModels, 'Deliveries' | 'Escalation'>;
+    models: Pick<AlarmModels, 'Deliveries' | 'DeliveryParts' | 'Escalation'>;
     locks: Model<LockDoc>;
     log: Pick<Logger, 'warn'>;
   },
   alarm: Pick<AlarmDoc, 'id' | 'organizationId' | 'startedAt'>,
   userId: number,
 ): Promise<void> {
-  const { Deliveries } = parts.models;
+  const deliveries = deliveriesOf(parts.models);
   const alarmId = alarm.id;
   const waits = (items: DeliveryItem[] | undefined) =>
     items?.some((item) => item.status === 'waiting' && item.recipientUserId === userId) ?? false;
   try {
     const window = (await policyOf(parts.models, alarm.organizationId)).pushReceiptWithinSeconds;
     if (window === null || Date.now() >= alarm.startedAt.getTime() + window * 1000) return;
-    if (!waits((await Deliveries.findById(String(alarmId)).lean())?.items)) return;
+    if (!waits((await deliveries.read(alarmId))?.items)) return;
     await withClaimLock(parts.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await Deliveries.findById(String(alarmId)).lean();
-      if (doc && skipWaiting(doc.items, userId, 'answered'))
-        await Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      const doc = await deliveries.read(alarmId);
+      if (doc && skipWaiting(doc.items, userId, 'answered')) await deliveries.write(doc);
     });
   } catch (err) {
     parts.log.warn({ err, alarmId, userId }, 'waiting deliveries not skipped now; their release checks the answer');

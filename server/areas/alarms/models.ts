@@ -3,7 +3,9 @@
 //   alarms_<orgId>      "<alarmId>": the alarm (AL2 lists and counts this organization's partition only)
 //   alarm_ids           "<alarmId>": the organization an alarm belongs to (AL3, AL4, answers)
 //   alarm_keys          "<orgId>:<sha256 of Idempotency-Key>": the alarm that key raised (first insert wins)
-//   alarm_deliveries    "<alarmId>": every delivery of the alarm, changed only under the alarm's claim lock
+//   alarm_deliveries    "<alarmId>": the alarm's deliveries: the parts that hold them, changed only under the
+//                       alarm's claim lock (delivery-store.ts)
+//   alarm_delivery_parts "<alarmId>:<random>": up to 100 of them, never changed (a write stores new parts)
 //   alarm_outbox        "<alarmId>": present while a delivery of the alarm is unfinished — the work queue
 //                       every process sweeps (it holds only unfinished work, so reading it whole is cheap)
 //   alarm_answers_<orgId> "<alarmId>:<userId>": a user's latest answer (A10, A11), read per alarm
@@ -85,7 +87,10 @@ export interface DeliveryItem {
 export interface DeliveriesDoc {
   _id: string;
   organizationId: number;
+  /** Every delivery, in order (as stored: in the parts, or in the head before parts existed). */
   items: DeliveryItem[];
+  /** The parts that hold the items, in order (delivery-store.ts); absent in heads stored before parts. */
+  parts?: DeliveryPartRef[];
   /**
    * While the raising process is still adding its members' deliveries (outbox.ts, prepareNow): until when
    * it is taken to be alive; past it, a sweeper builds the rest. Absent once every member's are stored.
@@ -137,11 +142,24 @@ export interface DeliveryTryDoc {
   outcome?: TryOutcome;
 }
 
+/** A part of an alarm's deliveries, as its head names it: its ID and how many items it holds. */
+export interface DeliveryPartRef {
+  id: string;
+  n: number;
+}
+
+export interface DeliveryPartDoc {
+  _id: string;
+  items: DeliveryItem[];
+}
+
 export interface AlarmModels {
   alarms: Partitions<AlarmDoc>;
   AlarmId: Model<AlarmIdDoc>;
   AlarmKey: Model<AlarmKeyDoc>;
   Deliveries: Model<DeliveriesDoc>;
+  /** Read and written together with Deliveries, through delivery-store.ts. */
+  DeliveryParts: Model<DeliveryPartDoc>;
   Outbox: Model<OutboxDoc>;
   answers: Partitions<AnswerDoc>;
   Escalation: Model<EscalationDoc>;
@@ -218,6 +236,26 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
     },
     opts,
   );
+  // No defaults: a head stored before parts existed has items and no parts, a newer one parts only.
+  const Deliveries = conn.model<DeliveriesDoc>(
+    'AlarmDeliveries',
+    new Schema<DeliveriesDoc>(
+      {
+        _id: String,
+        organizationId: Number,
+        items: { type: [item], default: undefined },
+        parts: { type: [new Schema({ id: String, n: Number }, { _id: false })], default: undefined },
+        buildingUntil: Date,
+      },
+      opts,
+    ),
+    'alarm_deliveries',
+  );
+  const DeliveryParts = conn.model<DeliveryPartDoc>(
+    'AlarmDeliveryPart',
+    new Schema<DeliveryPartDoc>({ _id: String, items: [item] }, opts),
+    'alarm_delivery_parts',
+  );
   return {
     alarms: partitioned(conn, 'Alarm', alarm, 'alarms_'),
     AlarmId: conn.model<AlarmIdDoc>(
@@ -230,11 +268,8 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       new Schema<AlarmKeyDoc>({ _id: String, alarmId: Number, at: Date }, opts),
       'alarm_keys',
     ),
-    Deliveries: conn.model<DeliveriesDoc>(
-      'AlarmDeliveries',
-      new Schema<DeliveriesDoc>({ _id: String, organizationId: Number, items: [item], buildingUntil: Date }, opts),
-      'alarm_deliveries',
-    ),
+    Deliveries,
+    DeliveryParts,
     Outbox: conn.model<OutboxDoc>(
       'AlarmOutbox',
       new Schema<OutboxDoc>({ _id: String, organizationId: Number, dueAt: Date }, opts),

@@ -1,6 +1,6 @@
-// The durable outbox of alarm deliveries (docs/alarms.md "Delivered"). An alarm's deliveries live in one
-// document, changed only under the alarm's claim lock (FerretDB's updates are read-modify-write without
-// a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
+// The durable outbox of alarm deliveries (docs/alarms.md "Delivered"). An alarm's deliveries are read and
+// written whole (a head and its parts, delivery-store.ts), changed only under the alarm's claim lock
+// (FerretDB's updates are read-modify-write without a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
 // (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with
 // unfinished items: every process sweeps it, so work left by a stopped process is finished by another.
 // Items the escalation policy holds (escalation.ts) wait in the same document until they are due.
@@ -16,7 +16,8 @@ import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { DeliveryTries } from './delivery-tries.js';
 import { releaseDue, skipAnswered, skipWaiting } from './escalation.js';
-import type { AlarmDoc, AlarmModels, DeliveriesDoc, DeliveryItem } from './models.js';
+import type { AlarmDoc, AlarmModels, DeliveryItem } from './models.js';
+import { deliveriesOf } from './delivery-store.js';
 
 /** Waits before the 2nd … 5th try: at most 5 tries, the last about a minute after the first. */
 export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
@@ -100,7 +101,7 @@ export class AlarmOutbox {
   private readonly tries: DeliveryTries;
 
   constructor(
-    private readonly models: Pick<AlarmModels, 'Deliveries' | 'Outbox' | 'Escalation' | 'Tries'>,
+    private readonly models: Pick<AlarmModels, 'Deliveries' | 'DeliveryParts' | 'Outbox' | 'Escalation' | 'Tries'>,
     private readonly locks: Model<LockDoc>,
     private readonly senders: Record<AlarmChannel, Sender>,
     private readonly hooks: OutboxHooks,
@@ -128,12 +129,11 @@ export class AlarmOutbox {
    */
   async store(alarmId: number, organizationId: number, items: DeliveryItem[], more = false): Promise<void> {
     try {
-      await this.models.Deliveries.create({
-        _id: String(alarmId),
-        organizationId,
+      await deliveriesOf(this.models).create(
+        alarmId,
+        { organizationId, ...(more ? { buildingUntil: this.buildingUntil() } : {}) },
         items,
-        ...(more ? { buildingUntil: this.buildingUntil() } : {}),
-      });
+      );
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -198,15 +198,10 @@ export class AlarmOutbox {
   // whether more follow; false when they are no longer being built here (a sweeper finished them).
   private async append(alarmId: number, items: DeliveryItem[], more: boolean): Promise<boolean> {
     const added = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const doc = await deliveriesOf(this.models).read(alarmId);
       if (!doc?.buildingUntil) return false;
       for (const item of items) doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
-      await this.models.Deliveries.updateOne(
-        { _id: String(alarmId) },
-        more
-          ? { $set: { items: doc.items, buildingUntil: this.buildingUntil() } }
-          : { $set: { items: doc.items }, $unset: { buildingUntil: 1 } },
-      );
+      await deliveriesOf(this.models).write(doc, more ? this.buildingUntil() : null);
       return true;
     });
     if (added) this.kick(alarmId);
@@ -286,7 +281,7 @@ export class AlarmOutbox {
       try {
         const devices = new Set(batch.map((r) => String(r.deviceId)));
         const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-          const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+          const doc = await deliveriesOf(this.models).read(alarmId);
           if (!doc) return false;
           let changed = false;
           for (const item of doc.items) {
@@ -300,7 +295,7 @@ export class AlarmOutbox {
             skipWaiting(doc.items, item.recipientUserId, 'push confirmed');
             changed = true;
           }
-          if (changed) await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+          if (changed) await deliveriesOf(this.models).write(doc);
           return changed;
         });
         if (found) this.hooks.changed(alarmId);
@@ -438,7 +433,7 @@ export class AlarmOutbox {
     // Receipts applied or deliveries released with nothing to send: the wall and the room hear of it here.
     let announce = false;
     const batch = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc: DeliveriesDoc | null = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const doc = await deliveriesOf(this.models).read(alarmId);
       if (!doc) {
         // Built outside the lock (hundreds of members take a while), then claimed by the next run.
         const entry = await this.models.Outbox.findById(String(alarmId)).lean();
@@ -466,8 +461,7 @@ export class AlarmOutbox {
         item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
         items.push(item);
       }
-      if (items.length > 0 || released || confirmed)
-        await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      if (items.length > 0 || released || confirmed) await deliveriesOf(this.models).write(doc);
       if (items.length > 0) return { organizationId: doc.organizationId, items };
       announce = released || confirmed;
       const open = doc.items.filter((item) => !FINAL.has(item.status));
@@ -543,7 +537,7 @@ export class AlarmOutbox {
       'alarm deliveries built by the sweep (their raise did not store them all)',
     );
     try {
-      await this.models.Deliveries.create({ _id: String(alarmId), ...prepared });
+      await deliveriesOf(this.models).create(alarmId, { organizationId: prepared.organizationId }, prepared.items);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       await this.complete(alarmId, prepared.items);
@@ -556,16 +550,13 @@ export class AlarmOutbox {
   // target, numbered on), unless it came back and finished them meanwhile.
   private async complete(alarmId: number, items: DeliveryItem[]): Promise<void> {
     await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const doc = await deliveriesOf(this.models).read(alarmId);
       if (!doc?.buildingUntil || doc.buildingUntil.getTime() > Date.now()) return;
       const stored = new Set(doc.items.map((item) => `${item.channel}:${item.target}`));
       for (const item of items)
         if (!stored.has(`${item.channel}:${item.target}`))
           doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
-      await this.models.Deliveries.updateOne(
-        { _id: String(alarmId) },
-        { $set: { items: doc.items }, $unset: { buildingUntil: 1 } },
-      );
+      await deliveriesOf(this.models).write(doc, null);
     });
   }
 
@@ -613,7 +604,7 @@ export class AlarmOutbox {
     release: Set<string>,
   ): Promise<{ kept: Set<string>; until: number }> {
     const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await this.models.Deliveries.findById(String(alarmId)).lean();
+      const doc = await deliveriesOf(this.models).read(alarmId);
       const mine = new Set<string>();
       const until = new Date(Date.now() + this.options.claimMs);
       if (!doc) return { kept: mine, until: until.getTime() };
@@ -627,7 +618,7 @@ export class AlarmOutbox {
           mine.add(item.id);
         }
       }
-      await this.models.Deliveries.updateOne({ _id: String(alarmId) }, { $set: { items: doc.items } });
+      await deliveriesOf(this.models).write(doc);
       // Released (this process stops): due at once for any other process's next sweep, not when the
       // claim would have run out.
       if (release.size > 0)

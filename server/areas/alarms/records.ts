@@ -1,12 +1,13 @@
 // Where an alarm, its deliveries and its answers are read (docs/alarms.md): an alarm lives in its
-// organization's collection, found by its ID through alarm_ids; its deliveries in one document; the
-// answers per organization. Every part of the area reads through here.
+// organization's collection, found by its ID through alarm_ids; its deliveries in a head and its parts
+// (delivery-store.ts); the answers per organization. Every part of the area reads through here.
 import type { Actor } from '../../identity/actor.js';
 import { canRead } from '../../identity/policy.js';
 import { notFound } from '../../errors.js';
 import type { Database } from '../../db/database.js';
 import { Recent } from '../../db/recent.js';
 import { alarmModels, type AlarmDoc, type AlarmModels, type AnswerDoc, type DeliveriesDoc } from './models.js';
+import { deliveriesOf } from './delivery-store.js';
 
 /** An alarm's record with what was sent and answered for it. */
 export class AlarmRecords {
@@ -47,7 +48,7 @@ export class AlarmRecords {
   }
 
   deliveries(doc: Pick<AlarmDoc, '_id'>): Promise<DeliveriesDoc | null> {
-    return this.models.Deliveries.findById(doc._id).lean();
+    return deliveriesOf(this.models).read(Number(doc._id));
   }
 
   /** The alarm's answers, oldest first. */

@@ -1,0 +1,197 @@
+// Where an alarm's deliveries are stored (docs/alarms.md "Storage"): a small head document in
+// alarm_deliveries names the parts that hold the items, at most PART_ITEMS each, in alarm_delivery_parts.
+// A part is never changed: a write stores the parts whose items changed as new documents, then points the
+// head at them (the one write that makes the change), then removes the parts no head names any more. So a
+// part's ID names its content for good, and every process keeps the parts it read or wrote: a claim or a
+// checkpoint of 1,500 deliveries reads the head and rewrites the few parts it changed, where one document
+// of 1,500 items cost the embedded engine 145 ms to read and 190 ms to rewrite, dozens of times per alarm
+// (BENCHMARKS.md "Dispatch to phone, third round"). Writes are the callers' under the alarm's claim lock,
+// as before. A head stored before parts existed holds its items itself; its first write moves them out.
+import { randomBytes } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { ByteCache } from '../../db/byte-cache.js';
+import { CacheGeneration } from '../../db/generation.js';
+import type { AlarmModels, DeliveriesDoc, DeliveryItem, DeliveryPartDoc, DeliveryPartRef } from './models.js';
+
+/** Items per part: a claim of 250 items rewrites three or four parts. */
+export const PART_ITEMS = 100;
+/** Bytes of parts (as JSON) a process keeps: the items of about fifty 1,500-member alarms. */
+const KEPT_BYTES = 16 * 1024 * 1024;
+/** Reads of the head again when a part it named went meanwhile (a write replaced it). */
+const REREADS = 5;
+
+/** Deliveries as read: a write stores what changed since. */
+export interface StoredDeliveries extends DeliveriesDoc {
+  /** The parts as read (null: the items are in the head, stored before parts existed), and each one's JSON. */
+  readonly [READ]: { parts: DeliveryPartRef[] | null; json: string[] };
+}
+
+const READ = Symbol('as read');
+
+interface KeptPart {
+  items: DeliveryItem[];
+  json: string;
+}
+
+/** One database's deliveries, read and written whole by the outbox, the escalation and the alarm's views. */
+export class DeliveryStore {
+  // Parts never change, so what is kept holds whatever happens to the database (a restore included).
+  private readonly kept = new ByteCache<KeptPart>(KEPT_BYTES, new CacheGeneration());
+
+  constructor(
+    private readonly heads: Model<DeliveriesDoc>,
+    private readonly parts: Model<DeliveryPartDoc>,
+  ) {}
+
+  /** Stores a new alarm's deliveries; a duplicate key error when they are stored already (the first store wins). */
+  async create(
+    alarmId: number,
+    doc: Omit<DeliveriesDoc, '_id' | 'items' | 'parts'>,
+    items: DeliveryItem[],
+  ): Promise<void> {
+    const fresh = this.split(alarmId, items);
+    await this.insert(fresh);
+    try {
+      await this.heads.create({ ...doc, _id: String(alarmId), parts: fresh.map(({ _id, items }) => ref(_id, items)) });
+    } catch (err) {
+      await this.drop(fresh.map((part) => part._id));
+      throw err;
+    }
+    for (const part of fresh) this.keep(part._id, part.items, JSON.stringify(part.items));
+  }
+
+  /** The alarm's deliveries as stored now, the items the caller's own to change; null when none are stored. */
+  async read(alarmId: number): Promise<StoredDeliveries | null> {
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.heads.findById(String(alarmId)).lean();
+      if (!head) return null;
+      const { parts, items: inline, ...rest } = head;
+      if (!parts) {
+        // Stored before parts existed: its items are its own.
+        const items = inline ?? [];
+        return { ...rest, items, [READ]: { parts: null, json: [JSON.stringify(items)] } };
+      }
+      const read = await this.load(parts);
+      if (read) {
+        const items = read.flatMap((part) => structuredClone(part.items));
+        return { ...rest, items, [READ]: { parts, json: read.map((part) => part.json) } };
+      }
+      // A part it named was replaced and removed between the two reads: the head names its successor.
+      if (attempt >= REREADS) throw new Error(`the deliveries of alarm ${alarmId} changed on every read`);
+    }
+  }
+
+  /**
+   * Under the alarm's lock: stores the changes made to the items of `doc` (read by read(); items may be
+   * appended, never removed or reordered), and `buildingUntil` as given (null: removed; absent: unchanged).
+   */
+  async write(doc: StoredDeliveries, buildingUntil?: Date | null): Promise<void> {
+    const { parts: before, json } = doc[READ];
+    const alarmId = Number(doc._id);
+    const parts: DeliveryPartRef[] = [];
+    const texts: string[] = [];
+    const fresh: Array<{ _id: string; items: DeliveryItem[]; json: string }> = [];
+    const add = (_id: string, items: DeliveryItem[], text: string) => {
+      fresh.push({ _id, items, json: text });
+      parts.push(ref(_id, items));
+      texts.push(text);
+    };
+    let offset = 0;
+    for (const [i, part] of (before ?? []).entries()) {
+      const items = doc.items.slice(offset, offset + part.n);
+      offset += part.n;
+      const text = JSON.stringify(items);
+      if (text !== json[i]) add(partId(alarmId), items, text);
+      else {
+        parts.push(part);
+        texts.push(text);
+      }
+    }
+    for (const part of this.split(alarmId, doc.items.slice(offset)))
+      add(part._id, part.items, JSON.stringify(part.items));
+    if (fresh.length === 0 && before !== null && buildingUntil === undefined) return;
+    await this.insert(fresh);
+    const unset: Record<string, 1> = before === null ? { items: 1 } : {};
+    if (buildingUntil === null) unset.buildingUntil = 1;
+    try {
+      await this.heads.updateOne(
+        { _id: doc._id },
+        {
+          $set: { parts, ...(buildingUntil ? { buildingUntil } : {}) },
+          ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+        },
+      );
+    } catch (err) {
+      await this.drop(fresh.map((part) => part._id));
+      throw err;
+    }
+    for (const part of fresh) this.keep(part._id, part.items, part.json);
+    // The next read and write start from what is stored now.
+    (doc as { [READ]: StoredDeliveries[typeof READ] })[READ] = { parts, json: texts };
+    const gone = (before ?? []).filter((part) => !parts.includes(part)).map((part) => part.id);
+    await this.drop(gone);
+  }
+
+  // The parts named, from this process's memory or read by exact _id; null when one is gone.
+  private async load(parts: DeliveryPartRef[]): Promise<KeptPart[] | null> {
+    const read = await Promise.all(
+      parts.map(async ({ id }) => {
+        const kept = this.kept.get(id);
+        if (kept) return kept;
+        const doc = await this.parts.findById(id).lean();
+        if (!doc) return null;
+        return this.keep(id, doc.items, JSON.stringify(doc.items), false);
+      }),
+    );
+    return read.every((part) => part !== null) ? (read as KeptPart[]) : null;
+  }
+
+  // Kept as its own copy when the caller's items are its to change (`copy`).
+  private keep(id: string, items: DeliveryItem[], json: string, copy = true): KeptPart {
+    const part = { items: copy ? structuredClone(items) : items, json };
+    this.kept.set(id, part, json.length);
+    return part;
+  }
+
+  // New parts of the items, PART_ITEMS each.
+  private split(alarmId: number, items: DeliveryItem[]): Array<{ _id: string; items: DeliveryItem[] }> {
+    const parts = [];
+    for (let i = 0; i < items.length; i += PART_ITEMS)
+      parts.push({ _id: partId(alarmId), items: items.slice(i, i + PART_ITEMS) });
+    return parts;
+  }
+
+  // New parts in one command, cast by the schema as the items always were (no field stored as null that
+  // was absent).
+  private async insert(parts: Array<{ _id: string; items: DeliveryItem[] }>): Promise<void> {
+    if (parts.length > 0)
+      await this.parts.insertMany(
+        parts.map(({ _id, items }) => ({ _id, items })),
+        { ordered: false },
+      );
+  }
+
+  // Parts no head names (replaced, or a refused write's): removed, or left should that fail (nothing
+  // reads a part no head names).
+  private async drop(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.parts
+      .bulkWrite(
+        ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+        { ordered: false },
+      )
+      .catch(() => undefined);
+  }
+}
+
+const stores = new WeakMap<Model<DeliveriesDoc>, DeliveryStore>();
+
+/** The deliveries of the database these models are on (one store, and what it keeps, per database). */
+export function deliveriesOf(models: Pick<AlarmModels, 'Deliveries' | 'DeliveryParts'>): DeliveryStore {
+  let store = stores.get(models.Deliveries);
+  if (!store) stores.set(models.Deliveries, (store = new DeliveryStore(models.Deliveries, models.DeliveryParts)));
+  return store;
+}
+
+const partId = (alarmId: number) => `${alarmId}:${randomBytes(9).toString('base64url')}`;
+const ref = (id: string, items: DeliveryItem[]): DeliveryPartRef => ({ id, n: items.length });

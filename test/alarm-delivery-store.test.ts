@@ -1,0 +1,152 @@
+// Where an alarm's deliveries are stored (server/areas/alarms/delivery-store.ts): items in parts of 100
+// that never change; a write stores only the parts whose items changed and points the head at them, so a
+// claim of a few items of 1,500 rewrites a part, not all of them; another process (a store that kept
+// nothing) reads what was written; a head stored before parts existed is read, and moved into parts by
+// its first write.
+import * as assert from 'uvu/assert';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { serviceModels } from '../server/areas/models.js';
+import { alarmModels, type DeliveryItem } from '../server/areas/alarms/models.js';
+import { DeliveryStore, PART_ITEMS } from '../server/areas/alarms/delivery-store.js';
+import { testDbUri } from './helpers/service.js';
+import { suite } from './helpers/suite.js';
+
+const s = suite<{ db: Database }>('alarm delivery store', {} as { db: Database });
+s.before(async (ctx) => {
+  ctx.db = await openDatabase(testDbUri(), serviceModels);
+});
+s.after(async (ctx) => {
+  await ctx.db.close();
+});
+
+let next = 950_000;
+const items = (alarmId: number, count: number, from = 0): DeliveryItem[] =>
+  Array.from({ length: count }, (_, k) => ({
+    id: `${alarmId}-${from + k}`,
+    channel: 'sms',
+    recipientUserId: from + k + 1,
+    target: `0049176${1_000_000 + from + k}`,
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    nextAt: new Date(1_800_000_000_000),
+    claim: null,
+  }));
+// Two processes: each a store of its own over the same collections, keeping what it read or wrote.
+const stores = (db: Database) => {
+  const { Deliveries, DeliveryParts } = alarmModels(db);
+  return [new DeliveryStore(Deliveries, DeliveryParts), new DeliveryStore(Deliveries, DeliveryParts)];
+};
+const head = async (db: Database, alarmId: number) =>
+  (await alarmModels(db).Deliveries.findById(String(alarmId)).lean())!;
+const partsStored = async (db: Database, alarmId: number) =>
+  (await alarmModels(db).DeliveryParts.find({}, { _id: 1 }).lean())
+    .map((part) => part._id)
+    .filter((id) => id.startsWith(`${alarmId}:`))
+    .sort();
+
+s('250 deliveries are stored in three parts; another process reads them all, in order', async ({ db }) => {
+  const alarmId = ++next;
+  const [one, two] = stores(db);
+  await one.create(alarmId, { organizationId: 1 }, items(alarmId, 250));
+  const stored = await head(db, alarmId);
+  assert.equal(
+    stored.parts!.map((part) => part.n),
+    [PART_ITEMS, PART_ITEMS, 50],
+  );
+  assert.is(stored.items, undefined, 'no items in the head');
+  assert.equal(await partsStored(db, alarmId), stored.parts!.map((part) => part.id).sort());
+  const read = await two.read(alarmId);
+  assert.equal(
+    read!.items.map(({ id, target, nextAt }) => ({ id, target, nextAt })),
+    items(alarmId, 250).map(({ id, target, nextAt }) => ({ id, target, nextAt })),
+  );
+  assert.is(read!.organizationId, 1);
+});
+
+s('a change of one item stores one part anew; the others stay, the replaced one goes', async ({ db }) => {
+  const alarmId = ++next;
+  const [one, two] = stores(db);
+  await one.create(alarmId, { organizationId: 1 }, items(alarmId, 250));
+  const before = (await head(db, alarmId)).parts!;
+  const doc = (await one.read(alarmId))!;
+  doc.items[120].status = 'sent';
+  doc.items[120].attempts = 1;
+  await one.write(doc);
+  const after = (await head(db, alarmId)).parts!;
+  assert.is(after[0].id, before[0].id);
+  assert.is.not(after[1].id, before[1].id);
+  assert.is(after[2].id, before[2].id);
+  assert.equal(await partsStored(db, alarmId), after.map((part) => part.id).sort(), 'the replaced part removed');
+  const seen = (await two.read(alarmId))!.items;
+  assert.equal([seen[120].status, seen[120].attempts, seen[119].status], ['sent', 1, 'queued']);
+
+  // The other process changes another item on what it read: both changes stand.
+  const other = (await two.read(alarmId))!;
+  other.items[5].status = 'failed';
+  await two.write(other);
+  const both = (await one.read(alarmId))!.items;
+  assert.equal([both[5].status, both[120].status], ['failed', 'sent']);
+
+  // Written again unchanged: nothing is stored.
+  const same = (await one.read(alarmId))!;
+  const parts = (await head(db, alarmId)).parts!;
+  await one.write(same);
+  assert.equal((await head(db, alarmId)).parts, parts);
+});
+
+s('appended items go into new parts; the building mark is set and removed with them', async ({ db }) => {
+  const alarmId = ++next;
+  const [one, two] = stores(db);
+  const until = new Date(Date.now() + 30_000);
+  await one.create(alarmId, { organizationId: 1, buildingUntil: until }, items(alarmId, 30));
+  const doc = (await two.read(alarmId))!;
+  assert.is(doc.buildingUntil?.getTime(), until.getTime());
+  doc.items.push(...items(alarmId, 150, 30));
+  await two.write(doc, null);
+  const stored = await head(db, alarmId);
+  assert.equal(
+    stored.parts!.map((part) => part.n),
+    [30, PART_ITEMS, 50],
+  );
+  assert.is(stored.buildingUntil, undefined);
+  const read = (await one.read(alarmId))!;
+  assert.equal(
+    read.items.map((item) => item.id),
+    items(alarmId, 180).map((item) => item.id),
+  );
+});
+
+s('the first store wins: a second is refused and leaves no parts behind', async ({ db }) => {
+  const alarmId = ++next;
+  const [one, two] = stores(db);
+  await one.create(alarmId, { organizationId: 1 }, items(alarmId, 120));
+  const parts = await partsStored(db, alarmId);
+  try {
+    await two.create(alarmId, { organizationId: 1 }, items(alarmId, 120));
+    assert.unreachable('stored twice');
+  } catch (err) {
+    assert.is((err as { code?: number }).code, 11000);
+  }
+  assert.equal(await partsStored(db, alarmId), parts);
+});
+
+s('deliveries stored in their head before parts existed are read, and moved into parts by a write', async ({ db }) => {
+  const alarmId = ++next;
+  const [one] = stores(db);
+  await alarmModels(db).Deliveries.create({ _id: String(alarmId), organizationId: 1, items: items(alarmId, 130) });
+  const doc = (await one.read(alarmId))!;
+  assert.is(doc.items.length, 130);
+  doc.items[0].status = 'sent';
+  await one.write(doc);
+  const stored = await head(db, alarmId);
+  assert.is(stored.items, undefined, 'the items left the head');
+  assert.equal(
+    stored.parts!.map((part) => part.n),
+    [PART_ITEMS, 30],
+  );
+  const read = (await stores(db)[1].read(alarmId))!;
+  assert.equal([read.items.length, read.items[0].status, read.items[129].id], [130, 'sent', `${alarmId}-129`]);
+});
+
+s.run();
