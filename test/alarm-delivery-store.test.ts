@@ -77,7 +77,10 @@ s('a change of one item stores one part anew; the others stay, the replaced one 
   assert.is(after[0].id, before[0].id);
   assert.is.not(after[1].id, before[1].id);
   assert.is(after[2].id, before[2].id);
-  assert.equal(await partsStored(db, alarmId), after.map((part) => part.id).sort(), 'the replaced part removed');
+  // The replaced part stays, retired, until the deliveries are final: a writer that stalled past its lock,
+  // or a backup that took the head before the parts, may still name it.
+  assert.equal((await head(db, alarmId)).retired, [before[1].id]);
+  assert.equal(await partsStored(db, alarmId), [...after.map((part) => part.id), before[1].id].sort());
   const seen = (await two.read(alarmId))!.items;
   assert.equal([seen[120].status, seen[120].attempts, seen[119].status], ['sent', 1, 'queued']);
 
@@ -93,6 +96,27 @@ s('a change of one item stores one part anew; the others stay, the replaced one 
   const parts = (await head(db, alarmId)).parts!;
   await one.write(same);
   assert.equal((await head(db, alarmId)).parts, parts);
+
+  // Final: the retired parts go; what the head names stays.
+  await one.forgetRetired(same);
+  assert.equal((await head(db, alarmId)).retired, []);
+  assert.equal(await partsStored(db, alarmId), parts.map((part) => part.id).sort());
+  assert.is((await two.read(alarmId))!.items.length, 250);
+});
+
+s('a writer whose lock was broken while it stalled loses its change, never the deliveries', async ({ db }) => {
+  const alarmId = ++next;
+  const [one, two] = stores(db);
+  await one.create(alarmId, { organizationId: 1 }, items(alarmId, 250));
+  // Both read the same head: the stalled one (one) writes last, over the other's change.
+  const [stalled, taking] = [(await one.read(alarmId))!, (await two.read(alarmId))!];
+  taking.items[150].status = 'sent';
+  await two.write(taking);
+  stalled.items[10].status = 'failed';
+  await one.write(stalled);
+  // The head names the part the other replaced: still there, so every process reads the deliveries.
+  const read = (await stores(db)[0].read(alarmId))!.items;
+  assert.equal([read.length, read[10].status, read[150].status], [250, 'failed', 'queued']);
 });
 
 s('appended items go into new parts; the building mark is set and removed with them', async ({ db }) => {

@@ -1,8 +1,10 @@
 // Where an alarm's deliveries are stored (docs/alarms.md "Storage"): a small head document in
 // alarm_deliveries names the parts that hold the items, at most PART_ITEMS each, in alarm_delivery_parts.
 // A part is never changed: a write stores the parts whose items changed as new documents, then points the
-// head at them (the one write that makes the change), then removes the parts no head names any more. So a
-// part's ID names its content for good, and every process keeps the parts it read or wrote: a claim or a
+// head at them (the one write that makes the change). The parts it replaced stay, listed in the head as
+// retired, until the alarm's deliveries are final (forgetRetired): a writer whose lock was broken while
+// it stalled, or an online backup that took the head before the parts, may still name them. A part's
+// ID names its content for good, and every process keeps the parts it read or wrote: a claim or a
 // checkpoint of 1,500 deliveries reads the head and rewrites the few parts it changed, where one document
 // of 1,500 items cost the embedded engine 145 ms to read and 190 ms to rewrite, dozens of times per alarm
 // (BENCHMARKS.md "Dispatch to phone, third round"). Writes are the callers' under the alarm's claim lock,
@@ -11,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { ByteCache } from '../../db/byte-cache.js';
 import { CacheGeneration } from '../../db/generation.js';
+import { isDuplicateKey } from '../../db/errors.js';
 import type { AlarmModels, DeliveriesDoc, DeliveryItem, DeliveryPartDoc, DeliveryPartRef } from './models.js';
 
 /** Items per part: a claim of 250 items rewrites three or four parts. */
@@ -54,7 +57,8 @@ export class DeliveryStore {
     try {
       await this.heads.create({ ...doc, _id: String(alarmId), parts: fresh.map(({ _id, items }) => ref(_id, items)) });
     } catch (err) {
-      await this.drop(fresh.map((part) => part._id));
+      // Only a refusal is sure not to have stored the head: after a lost answer the parts may be named.
+      if (isDuplicateKey(err)) await this.drop(fresh.map((part) => part._id));
       throw err;
     }
     for (const part of fresh) this.keep(part._id, part.items, JSON.stringify(part.items));
@@ -113,23 +117,34 @@ export class DeliveryStore {
     await this.insert(fresh);
     const unset: Record<string, 1> = before === null ? { items: 1 } : {};
     if (buildingUntil === null) unset.buildingUntil = 1;
-    try {
-      await this.heads.updateOne(
-        { _id: doc._id },
-        {
-          $set: { parts, ...(buildingUntil ? { buildingUntil } : {}) },
-          ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-        },
-      );
-    } catch (err) {
-      await this.drop(fresh.map((part) => part._id));
-      throw err;
-    }
+    const retired = [
+      ...(doc.retired ?? []),
+      ...(before ?? []).filter((part) => !parts.includes(part)).map((part) => part.id),
+    ];
+    // Should this fail, its new parts are named by nothing (or, when the answer was lost, by the head).
+    await this.heads.updateOne(
+      { _id: doc._id },
+      {
+        $set: { parts, retired, ...(buildingUntil ? { buildingUntil } : {}) },
+        ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+      },
+    );
     for (const part of fresh) this.keep(part._id, part.items, part.json);
     // The next read and write start from what is stored now.
     (doc as { [READ]: StoredDeliveries[typeof READ] })[READ] = { parts, json: texts };
-    const gone = (before ?? []).filter((part) => !parts.includes(part)).map((part) => part.id);
-    await this.drop(gone);
+    doc.retired = retired;
+  }
+
+  /**
+   * Under the alarm's lock, once its deliveries are final: removes the parts its writes replaced (no
+   * write is under way that could still name them).
+   */
+  async forgetRetired(doc: StoredDeliveries): Promise<void> {
+    const retired = doc.retired ?? [];
+    if (retired.length === 0) return;
+    await this.drop(retired);
+    await this.heads.updateOne({ _id: doc._id }, { $set: { retired: [] } });
+    doc.retired = [];
   }
 
   // The parts named, from this process's memory or read by exact _id; null when one is gone.
@@ -167,20 +182,19 @@ export class DeliveryStore {
     if (parts.length > 0)
       await this.parts.insertMany(
         parts.map(({ _id, items }) => ({ _id, items })),
-        { ordered: false },
+        // Ordered: an item the schema refuses fails the write (unordered, mongoose would leave its part
+        // out without a word, and the head name a part that is not there).
+        { ordered: true },
       );
   }
 
-  // Parts no head names (replaced, or a refused write's): removed, or left should that fail (nothing
-  // reads a part no head names).
+  // Parts no head names (retired, or a refused create's).
   private async drop(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.parts
-      .bulkWrite(
-        ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
-        { ordered: false },
-      )
-      .catch(() => undefined);
+    await this.parts.bulkWrite(
+      ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+      { ordered: false },
+    );
   }
 }
 

@@ -91,6 +91,8 @@ export interface DeliveriesDoc {
   items: DeliveryItem[];
   /** The parts that hold the items, in order (delivery-store.ts); absent in heads stored before parts. */
   parts?: DeliveryPartRef[];
+  /** Parts replaced by writes, removed once the deliveries are final (delivery-store.ts). */
+  retired?: string[];
   /**
    * While the raising process is still adding its members' deliveries (outbox.ts, prepareNow): until when
    * it is taken to be alive; past it, a sweeper builds the rest. Absent once every member's are stored.
@@ -245,6 +247,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
         organizationId: Number,
         items: { type: [item], default: undefined },
         parts: { type: [new Schema({ id: String, n: Number }, { _id: false })], default: undefined },
+        retired: { type: [String], default: undefined },
         buildingUntil: Date,
       },
       opts,

@@ -469,8 +469,10 @@ export class AlarmOutbox {
       const building = doc.buildingUntil?.getTime();
       if (building !== undefined && building <= now && !this.preparingIds.has(alarmId)) this.building.add(alarmId);
       if (open.length === 0 && building === undefined) {
-        // Tries first: should this process die between, the entry brings the sweep back to them.
+        // Tries and replaced parts first: should this process die between, the entry brings the sweep
+        // back to them.
         await this.tries.forget(alarmId, doc.items);
+        await deliveriesOf(this.models).forgetRetired(doc);
         await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       } else {
         const next = Math.min(
