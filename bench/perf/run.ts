@@ -357,15 +357,21 @@ async function rest(
   headers: Record<string, string>,
   pids: { server?: number; database?: number },
 ) {
+  const load = (duration: number) =>
+    autocannon({
+      url: url + pathOf(id),
+      method,
+      headers,
+      body: method === 'PATCH' ? JSON.stringify(PATCH) : undefined,
+      connections: 10,
+      duration,
+    });
+  // Both servers warm up alike before they are measured: a fresh process compiles its hot path and fills
+  // its caches in its first seconds, and the longer path of the two pays more for it (bench/perf/notes.md
+  // "Reading the figures", REST).
+  await load(Math.max(1, Math.round(seconds / 5)));
   const before = { server: cpuMs(pids.server), database: cpuMs(pids.database) };
-  const result = await autocannon({
-    url: url + pathOf(id),
-    method,
-    headers,
-    body: method === 'PATCH' ? JSON.stringify(PATCH) : undefined,
-    connections: 10,
-    duration: seconds,
-  });
+  const result = await load(seconds);
   const requests = result.requests.total;
   const cpu = {
     server: (cpuMs(pids.server) - before.server) / requests,
