@@ -1,12 +1,15 @@
 // Every list of every area beside a neighbour 100 times its size: organization A holds `small` of each
 // thing (alarms, monitors, a monitor's screens, categories, journal entries, sms and call configurations,
-// entities, rules, credentials, and one user's devices, mobile and phone numbers); each list is timed
+// entities, rules, credentials, and one user's devices, mobile and phone numbers, as many as a user may
+// hold); each list is timed
 // alone, then again after organization B made 100 times as many of each through the API. The goal
 // (BENCHMARKS.md): each at most 1.5× its time alone. T1, T5 and T13 beside 100,000 records:
 // bench/neighbour-things.ts.
 // Usage: npx tsx bench/neighbour-lists.ts [small=10] [runs=30]; `npm run bench` runs it too.
 import { pathToFileURL } from 'node:url';
 import { apiCall, benchService, median as medianOf, neighbourTable, type NeighbourRow } from './setup.js';
+import { MAX_DEVICES_PER_OWNER } from '../server/areas/app/devices.js';
+import { MAX_NUMBERS_PER_OWNER } from '../server/areas/channels/numbers.js';
 
 export async function neighbourLists(
   small: number,
@@ -27,6 +30,25 @@ export async function neighbourLists(
 
   const call = (token: string, method: string, path: string, body?: unknown) =>
     apiCall(bench.url, token, method, path, body);
+
+  // A user holds at most MAX_NUMBERS_PER_OWNER numbers (and MAX_DEVICES_PER_OWNER devices) an
+  // organization entered for him: a user's things are spread over the organization's members, that many
+  // each, the first ones the measured member's (his list holds that many, beside the neighbour's).
+  const owners = new Map<string, Promise<number>>();
+  const ownerOf = (o: Org, i: number, per: number): Promise<number> => {
+    const k = Math.floor(i / per);
+    if (k === 0) return Promise.resolve(o.userId);
+    let owner = owners.get(`${o.id}:${k}`);
+    if (!owner) {
+      owner = (async () => {
+        const user = await bench.identity.createUser(`Member ${k} of ${o.id}`);
+        await bench.identity.addMember(o.id, user.id, 'member');
+        return user.id;
+      })();
+      owners.set(`${o.id}:${k}`, owner);
+    }
+    return owner;
+  };
   const median = (fn: () => Promise<unknown>) => medianOf(runs, fn);
 
   async function organization(name: string): Promise<Org> {
@@ -170,12 +192,12 @@ export async function neighbourLists(
     },
     {
       label: 'A1 devices of a user',
-      make: (o, i) =>
+      make: async (o, i) =>
         call(o.token, 'POST', `/api/v1/app/device?organization_id=${o.id}`, {
           active: true,
           name: `Telefon ${i}`,
           os: 'android 14',
-          ownerID: o.userId,
+          ownerID: await ownerOf(o, i, MAX_DEVICES_PER_OWNER),
           pushToken: `token${i}`,
           pushTokenDevelopment: false,
         }),
@@ -183,20 +205,20 @@ export async function neighbourLists(
     },
     {
       label: 'S9 mobile numbers of a user',
-      make: (o, i) =>
+      make: async (o, i) =>
         call(o.token, 'POST', `/api/v1/sms/mobile?organization_id=${o.id}`, {
           gsm: `0049176${digits(i, 8)}`,
-          ownerID: o.userId,
+          ownerID: await ownerOf(o, i, MAX_NUMBERS_PER_OWNER),
           name: `Handy ${i}`,
         }),
       list: (o) => call(o.token, 'GET', `/api/v1/sms/mobile?owner_id=${o.userId}&organization_id=${o.id}`),
     },
     {
       label: 'C7 phone numbers of a user',
-      make: (o, i) =>
+      make: async (o, i) =>
         call(o.token, 'POST', `/api/v1/call/phone?organization_id=${o.id}`, {
           gsm: `0049617${digits(i, 7)}`,
-          ownerID: o.userId,
+          ownerID: await ownerOf(o, i, MAX_NUMBERS_PER_OWNER),
           name: `Festnetz ${i}`,
         }),
       list: (o) => call(o.token, 'GET', `/api/v1/call/phone?owner_id=${o.userId}&organization_id=${o.id}`),
