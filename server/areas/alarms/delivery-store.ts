@@ -20,7 +20,7 @@ import type { AlarmModels, DeliveriesDoc, DeliveryItem, DeliveryPartDoc, Deliver
 export const PART_ITEMS = 100;
 /** Bytes of parts (as JSON) a process keeps: the items of about fifty 1,500-member alarms. */
 const KEPT_BYTES = 16 * 1024 * 1024;
-/** Reads of the head again when a part it named went meanwhile (a write replaced it). */
+/** Reads of the head again when a part it named went meanwhile. */
 const REREADS = 5;
 
 /** Deliveries as read: a write stores what changed since. */
@@ -80,7 +80,8 @@ export class DeliveryStore {
         const items = read.flatMap((part) => structuredClone(part.items));
         return { ...rest, items, [READ]: { parts, json: read.map((part) => part.json) } };
       }
-      // A part it named was replaced and removed between the two reads: the head names its successor.
+      // A part it named went between the two reads (the deliveries became final and their retired parts
+      // were removed, or a restore replaced them): the head read again names what is there.
       if (attempt >= REREADS) throw new Error(`the deliveries of alarm ${alarmId} changed on every read`);
     }
   }

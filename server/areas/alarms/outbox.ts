@@ -1,7 +1,7 @@
 // The durable outbox of alarm deliveries (docs/alarms.md "Delivered"). An alarm's deliveries are read and
 // written whole (a head and its parts, delivery-store.ts), changed only under the alarm's claim lock
-// (FerretDB's updates are read-modify-write without a lock); an item is sent only by the process that claimed it, and a claim that outlives its holder
-// (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with
+// (FerretDB's updates are read-modify-write without a lock); an item is sent only by the process that
+// claimed it, and a claim that outlives its holder (a process that died mid-send) expires and is taken over. alarm_outbox names the alarms with
 // unfinished items: every process sweeps it, so work left by a stopped process is finished by another.
 // Items the escalation policy holds (escalation.ts) wait in the same document until they are due.
 // Each try of an item goes to its gateway once, whoever holds the claim: a unique insert per try decides
@@ -17,7 +17,7 @@ import { isDuplicateKey } from '../../db/errors.js';
 import { DeliveryTries } from './delivery-tries.js';
 import { releaseDue, skipAnswered, skipWaiting } from './escalation.js';
 import type { AlarmDoc, AlarmModels, DeliveryItem } from './models.js';
-import { deliveriesOf } from './delivery-store.js';
+import { deliveriesOf, type DeliveryStore } from './delivery-store.js';
 
 /** Waits before the 2nd … 5th try: at most 5 tries, the last about a minute after the first. */
 export const RETRY_DELAYS_MS = [2_000, 4_000, 14_000, 40_000];
@@ -99,6 +99,7 @@ export class AlarmOutbox {
   /** Tries that failed (each counted once). */
   failedTries = 0;
   private readonly tries: DeliveryTries;
+  private readonly deliveries: DeliveryStore;
 
   constructor(
     private readonly models: Pick<AlarmModels, 'Deliveries' | 'DeliveryParts' | 'Outbox' | 'Escalation' | 'Tries'>,
@@ -109,6 +110,7 @@ export class AlarmOutbox {
     private readonly options: OutboxOptions,
   ) {
     this.tries = new DeliveryTries(models.Tries, log, options.claimMs);
+    this.deliveries = deliveriesOf(models);
   }
 
   /**
@@ -129,7 +131,7 @@ export class AlarmOutbox {
    */
   async store(alarmId: number, organizationId: number, items: DeliveryItem[], more = false): Promise<void> {
     try {
-      await deliveriesOf(this.models).create(
+      await this.deliveries.create(
         alarmId,
         { organizationId, ...(more ? { buildingUntil: this.buildingUntil() } : {}) },
         items,
@@ -198,10 +200,10 @@ export class AlarmOutbox {
   // whether more follow; false when they are no longer being built here (a sweeper finished them).
   private async append(alarmId: number, items: DeliveryItem[], more: boolean): Promise<boolean> {
     const added = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await deliveriesOf(this.models).read(alarmId);
+      const doc = await this.deliveries.read(alarmId);
       if (!doc?.buildingUntil) return false;
       for (const item of items) doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
-      await deliveriesOf(this.models).write(doc, more ? this.buildingUntil() : null);
+      await this.deliveries.write(doc, more ? this.buildingUntil() : null);
       return true;
     });
     if (added) this.kick(alarmId);
@@ -281,7 +283,7 @@ export class AlarmOutbox {
       try {
         const devices = new Set(batch.map((r) => String(r.deviceId)));
         const found = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-          const doc = await deliveriesOf(this.models).read(alarmId);
+          const doc = await this.deliveries.read(alarmId);
           if (!doc) return false;
           let changed = false;
           for (const item of doc.items) {
@@ -295,7 +297,7 @@ export class AlarmOutbox {
             skipWaiting(doc.items, item.recipientUserId, 'push confirmed');
             changed = true;
           }
-          if (changed) await deliveriesOf(this.models).write(doc);
+          if (changed) await this.deliveries.write(doc);
           return changed;
         });
         if (found) this.hooks.changed(alarmId);
@@ -433,7 +435,7 @@ export class AlarmOutbox {
     // Receipts applied or deliveries released with nothing to send: the wall and the room hear of it here.
     let announce = false;
     const batch = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await deliveriesOf(this.models).read(alarmId);
+      const doc = await this.deliveries.read(alarmId);
       if (!doc) {
         // Built outside the lock (hundreds of members take a while), then claimed by the next run.
         const entry = await this.models.Outbox.findById(String(alarmId)).lean();
@@ -461,7 +463,7 @@ export class AlarmOutbox {
         item.claim = { by: claim, until: new Date(now + this.options.claimMs) };
         items.push(item);
       }
-      if (items.length > 0 || released || confirmed) await deliveriesOf(this.models).write(doc);
+      if (items.length > 0 || released || confirmed) await this.deliveries.write(doc);
       if (items.length > 0) return { organizationId: doc.organizationId, items };
       announce = released || confirmed;
       const open = doc.items.filter((item) => !FINAL.has(item.status));
@@ -472,7 +474,7 @@ export class AlarmOutbox {
         // Tries and replaced parts first: should this process die between, the entry brings the sweep
         // back to them.
         await this.tries.forget(alarmId, doc.items);
-        await deliveriesOf(this.models).forgetRetired(doc);
+        await this.deliveries.forgetRetired(doc);
         await this.models.Outbox.deleteOne({ _id: String(alarmId) });
       } else {
         const next = Math.min(
@@ -539,7 +541,7 @@ export class AlarmOutbox {
       'alarm deliveries built by the sweep (their raise did not store them all)',
     );
     try {
-      await deliveriesOf(this.models).create(alarmId, { organizationId: prepared.organizationId }, prepared.items);
+      await this.deliveries.create(alarmId, { organizationId: prepared.organizationId }, prepared.items);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       await this.complete(alarmId, prepared.items);
@@ -552,13 +554,13 @@ export class AlarmOutbox {
   // target, numbered on), unless it came back and finished them meanwhile.
   private async complete(alarmId: number, items: DeliveryItem[]): Promise<void> {
     await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await deliveriesOf(this.models).read(alarmId);
+      const doc = await this.deliveries.read(alarmId);
       if (!doc?.buildingUntil || doc.buildingUntil.getTime() > Date.now()) return;
       const stored = new Set(doc.items.map((item) => `${item.channel}:${item.target}`));
       for (const item of items)
         if (!stored.has(`${item.channel}:${item.target}`))
           doc.items.push({ ...item, id: `${alarmId}-${doc.items.length}` });
-      await deliveriesOf(this.models).write(doc, null);
+      await this.deliveries.write(doc, null);
     });
   }
 
@@ -606,7 +608,7 @@ export class AlarmOutbox {
     release: Set<string>,
   ): Promise<{ kept: Set<string>; until: number }> {
     const kept = await withClaimLock(this.locks, `alarm-deliveries:${alarmId}`, async () => {
-      const doc = await deliveriesOf(this.models).read(alarmId);
+      const doc = await this.deliveries.read(alarmId);
       const mine = new Set<string>();
       const until = new Date(Date.now() + this.options.claimMs);
       if (!doc) return { kept: mine, until: until.getTime() };
@@ -620,7 +622,7 @@ export class AlarmOutbox {
           mine.add(item.id);
         }
       }
-      await deliveriesOf(this.models).write(doc);
+      await this.deliveries.write(doc);
       // Released (this process stops): due at once for any other process's next sweep, not when the
       // claim would have run out.
       if (release.size > 0)
