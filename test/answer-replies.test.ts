@@ -305,14 +305,15 @@ s(
       assert.equal([res.status, res.body], [202, { accepted: true }]);
     }
     // His latest alarm started more than two hours ago: nothing to answer.
-    const latest = ctx.svc.db.conn.collection('alarm_latest');
+    const notes = ctx.svc.db.conn.collection('alarm_reached');
+    const ofAlarm = { _id: { $in: [`${ctx.mobile}@${alarmId}`, `${ctx.phone}@${alarmId}`] } } as never;
     const started = { $set: { startedAt: new Date(Date.now() - 2 * 3_600_000 - 1_000) } };
-    await latest.updateMany({ _id: { $in: [ctx.mobile, ctx.phone] } } as never, started);
+    assert.is((await notes.updateMany(ofAlarm, started)).modifiedCount, 2);
     assert.is((await inbound(ctx, 'sms', { from: ctx.mobile, text: 'J' })).status, 202);
     assert.is((await inbound(ctx, 'call', { from: ctx.phone, digits: '1' })).status, 202);
     // Ended (and back within the window): nothing either.
     const back = { $set: { startedAt: new Date() } };
-    await latest.updateMany({ _id: { $in: [ctx.mobile, ctx.phone] } } as never, back);
+    await notes.updateMany(ofAlarm, back);
     assert.is((await client(ctx.svc.url, key(ctx.org)).post(`/api/v1/alarms/${alarmId}/end`)).status, 200);
     assert.is((await inbound(ctx, 'sms', { from: ctx.mobile, text: 'J' })).status, 202);
     assert.equal(await answersOf(ctx, alarmId), before);

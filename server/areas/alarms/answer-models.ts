@@ -1,8 +1,11 @@
 // The collections of answering without the app (docs/alarms.md "Answering without the app"), beside the
 // alarms area's own (models.ts). Every lookup is an exact string-_id read:
 //   alarm_answer_links  sha256 of the token (hex): the alarm and member one SMS's answer link answers for
-//   alarm_latest        "<0049…>": the latest alarm an SMS or a call went to at that number, and to whom
-// Expired links and latest entries older than the reply window leave with the hourly sweep.
+//   alarm_numbers       "<0049…>": the organizations whose alarm SMS or calls went to that number
+//   alarm_reached       "<0049…>@<alarmId>": that alarm's SMS or call went to the number, and to whom
+//   alarm_recent        "<orgId>": the organization's alarms of the reply window that went to numbers
+// (member-latest.ts). Expired links, notes older than the reply window and numbers unused for a week
+// leave with the hourly sweep.
 import { Schema, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
 
@@ -16,19 +19,36 @@ export interface AnswerLinkDoc {
   expiresAt: Date;
 }
 
-export interface LatestAlarmDoc {
+export interface ReachedNumberDoc {
   _id: string;
-  userId: number;
+  organizationIds: number[];
+  /** When a process last confirmed the organizations (refreshed at most daily while alarms go there). */
+  at: Date;
+}
+
+export interface ReachedDoc {
+  _id: string;
   alarmId: number;
   organizationId: number;
+  /** The member the alarm's first note there named. */
+  userId: number;
+  /** The alarm went to another member at the same number too: a reply from it is nobody's. */
+  shared?: boolean;
   startedAt: Date;
-  /** When a delivery of that alarm was last about to be sent there. */
-  at: Date;
+}
+
+export interface RecentAlarmsDoc {
+  _id: string;
+  alarms: Array<{ id: number; startedAt: Date }>;
+  /** The latest startedAt listed (for the sweep). */
+  latestAt: Date;
 }
 
 export interface AnswerModels {
   AnswerLink: Model<AnswerLinkDoc>;
-  LatestAlarm: Model<LatestAlarmDoc>;
+  ReachedNumber: Model<ReachedNumberDoc>;
+  Reached: Model<ReachedDoc>;
+  RecentAlarms: Model<RecentAlarmsDoc>;
 }
 
 const opts = { versionKey: false } as const;
@@ -47,20 +67,36 @@ export const answerModels = defineModels<AnswerModels>((conn) => {
   );
   // For the sweep on MongoDB (FerretDB has no TTL indexes: docs/storage.md).
   link.index({ expiresAt: 1 });
-  const latest = new Schema<LatestAlarmDoc>(
+  const number = new Schema<ReachedNumberDoc>(
+    { _id: String, organizationIds: { type: [Number], required: true }, at: { type: Date, required: true } },
+    opts,
+  );
+  number.index({ at: 1 });
+  const reached = new Schema<ReachedDoc>(
     {
       _id: String,
-      userId: { type: Number, required: true },
       alarmId: { type: Number, required: true },
       organizationId: { type: Number, required: true },
+      userId: { type: Number, required: true },
+      shared: { type: Boolean, default: undefined },
       startedAt: { type: Date, required: true },
-      at: { type: Date, required: true },
     },
     opts,
   );
-  latest.index({ startedAt: 1 });
+  reached.index({ startedAt: 1 });
+  const recent = new Schema<RecentAlarmsDoc>(
+    {
+      _id: String,
+      alarms: { type: [new Schema({ id: Number, startedAt: Date }, { _id: false })], required: true },
+      latestAt: { type: Date, required: true },
+    },
+    opts,
+  );
+  recent.index({ latestAt: 1 });
   return {
     AnswerLink: conn.model<AnswerLinkDoc>('AlarmAnswerLink', link, 'alarm_answer_links'),
-    LatestAlarm: conn.model<LatestAlarmDoc>('AlarmLatest', latest, 'alarm_latest'),
+    ReachedNumber: conn.model<ReachedNumberDoc>('AlarmReachedNumber', number, 'alarm_numbers'),
+    Reached: conn.model<ReachedDoc>('AlarmReached', reached, 'alarm_reached'),
+    RecentAlarms: conn.model<RecentAlarmsDoc>('AlarmRecent', recent, 'alarm_recent'),
   };
 });

@@ -70,8 +70,8 @@ export class MemberAnswering {
   }
 
   /**
-   * The SMS or call sender, noting beside each try that the alarm is the latest at its number (what a
-   * reply from there answers). Beside, not before: the note never delays an alarm, and it is stored long
+   * The SMS or call sender, noting beside each try that the alarm went to its number (what a reply from
+   * there answers: member-latest.ts). Beside, not before: the note never delays an alarm, and it is stored long
    * before a reply can come. A note that fails is logged: the alarm goes out all the same.
    */
   recorded(sender: Sender): Sender {
