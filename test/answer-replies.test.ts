@@ -436,7 +436,9 @@ s('at one number, an older alarm noted late by another process does not replace 
   const [one, two] = [new LatestAlarms(ctx.svc.db), new LatestAlarms(ctx.svc.db)];
   const number = nextGsm();
   const item = { channel: 'sms' as const, recipientUserId: 900_001, target: number };
-  const alarm = (id: number) => ({ id, organizationId: 900_000, startedAt: new Date() });
+  // Alarm IDs grow with time: an older alarm started earlier.
+  const start = Date.now() - 60_000;
+  const alarm = (id: number) => ({ id, organizationId: 900_000, startedAt: new Date(start + (id - 900_000) * 1_000) });
   await one.sending(item, alarm(900_002));
   await two.sending(item, alarm(900_001));
   assert.equal(await one.ofNumber(number), { userId: 900_001, alarmId: 900_002, organizationId: 900_000 });

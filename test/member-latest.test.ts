@@ -23,25 +23,76 @@ s('two members noted at one number at once, on two processes: the number is shar
   const now = Date.now();
   for (let round = 0; round < 20; round++) {
     const number = `004915${String(7_000_000 + round)}`;
-    // Member 1's alarm there is past answering by reply.
+    // Member 1's alarm there started more than the window before the two below.
     await one.sending(
       { channel: 'sms', recipientUserId: 1, target: number },
-      { id: 5, organizationId: 1, startedAt: new Date(now - REPLY_WINDOW_MS - 60_000) },
+      { id: 5 + round * 10, organizationId: 1, startedAt: new Date(now - REPLY_WINDOW_MS - 60_000) },
     );
     assert.is(await one.ofNumber(number), null, 'past the window');
     await Promise.all([
       one.sending(
         { channel: 'sms', recipientUserId: 1, target: number },
-        { id: 7, organizationId: 1, startedAt: new Date(now) },
+        { id: 7 + round * 10, organizationId: 1, startedAt: new Date(now) },
       ),
       two.sending(
         { channel: 'sms', recipientUserId: 2, target: number },
-        { id: 8, organizationId: 2, startedAt: new Date(now) },
+        { id: 8 + round * 10, organizationId: 2, startedAt: new Date(now) },
       ),
     ]);
     assert.is(await one.ofNumber(number), 'shared', `round ${round}`);
   }
 });
+
+s(
+  'one alarm to two members at one number, noted on two processes at once: shared, whoever comes first',
+  async ({ db }) => {
+    for (let round = 0; round < 10; round++) {
+      const [one, two] = [new LatestAlarms(db), new LatestAlarms(db)];
+      const number = `004915${String(7_100_000 + round)}`;
+      const alarm = { id: 500 + round, organizationId: 3, startedAt: new Date() };
+      await Promise.all([
+        one.sending({ channel: 'sms', recipientUserId: 31, target: number }, alarm),
+        two.sending({ channel: 'call', recipientUserId: 32, target: number }, alarm),
+      ]);
+      assert.is(await one.ofNumber(number), 'shared', `round ${round}`);
+    }
+  },
+);
+
+s(
+  'another member reached within the window before the latest alarm: shared, even once his alarm is past it',
+  async ({ db }) => {
+    const latest = new LatestAlarms(db);
+    const now = Date.now();
+    const hours = (h: number) => new Date(now - h * 3_600_000);
+    // 1.5 h and 0.5 h ago: the earlier member's alarm is still within the window before the later one.
+    const close = '004915755555551';
+    await latest.sending(
+      { channel: 'sms', recipientUserId: 41, target: close },
+      { id: 600, organizationId: 4, startedAt: hours(1.5) },
+    );
+    await latest.sending(
+      { channel: 'sms', recipientUserId: 42, target: close },
+      { id: 601, organizationId: 5, startedAt: hours(0.5) },
+    );
+    assert.is(await latest.ofNumber(close), 'shared');
+    // 40 minutes later the first is past answering, and the number is still shared.
+    assert.is(await latest.ofNumber(close, now + 40 * 60_000), 'shared');
+    // 2.5 h and 0.3 h ago: more than the window apart, the later alarm is his.
+    const apart = '004915755555552';
+    await latest.sending(
+      { channel: 'sms', recipientUserId: 41, target: apart },
+      { id: 602, organizationId: 4, startedAt: hours(2.5) },
+    );
+    await latest.sending(
+      { channel: 'call', recipientUserId: 42, target: apart },
+      { id: 603, organizationId: 5, startedAt: hours(0.3) },
+    );
+    assert.equal(await latest.ofNumber(apart), { userId: 42, alarmId: 603, organizationId: 5 });
+    // Past the window of the latest: nothing.
+    assert.is(await latest.ofNumber(apart, now + REPLY_WINDOW_MS), null);
+  },
+);
 
 s('a member noted again at his number: his later alarm replaces the earlier, never the other way', async ({ db }) => {
   const latest = new LatestAlarms(db);
@@ -156,11 +207,11 @@ s(
       { id: 42, organizationId: 11, startedAt: new Date(now) },
     );
     assert.equal(await two.ofNumber(number), { userId: 8, alarmId: 42, organizationId: 11 });
-    // Another number's alarm past the window: answers nothing, and the sweep takes its note and list.
+    // Another number's alarm past twice the window: answers nothing, and the sweep takes its note and list.
     const old = '004915766666667';
     await one.sending(
       { channel: 'sms', recipientUserId: 9, target: old },
-      { id: 43, organizationId: 13, startedAt: new Date(now - REPLY_WINDOW_MS - 60_000) },
+      { id: 43, organizationId: 13, startedAt: new Date(now - 2 * REPLY_WINDOW_MS - 60_000) },
     );
     assert.is(await two.ofNumber(old), null);
     const { Reached, RecentAlarms } = answerModels(db);

@@ -1,11 +1,12 @@
 // The collections of answering without the app (docs/alarms.md "Answering without the app"), beside the
 // alarms area's own (models.ts). Every lookup is an exact string-_id read:
 //   alarm_answer_links  sha256 of the token (hex): the alarm and member one SMS's answer link answers for
-//   alarm_numbers       "<0049…>": the organizations whose alarm SMS or calls went to that number
+//   alarm_numbers       "<0049…>@w<week>": the organizations whose alarm SMS or calls went to that number
+//                       that week
 //   alarm_reached       "<0049…>@<alarmId>": that alarm's SMS or call went to the number, and to whom
-//   alarm_recent        "<orgId>": the organization's alarms of the reply window that went to numbers
-// (member-latest.ts). Expired links, notes older than the reply window and numbers unused for a week
-// leave with the hourly sweep.
+//   alarm_recent        "<orgId>": the organization's recent alarms that went to numbers
+// (member-latest.ts). Expired links, notes and lists older than twice the reply window and the weeks
+// of numbers before the last leave with the hourly sweep.
 import { Schema, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
 
@@ -20,10 +21,10 @@ export interface AnswerLinkDoc {
 }
 
 export interface ReachedNumberDoc {
+  /** "<number>@w<week>": the week's entry (weeks counted from the epoch). */
   _id: string;
   organizationIds: number[];
-  /** When a process last confirmed the organizations (refreshed at most daily while alarms go there). */
-  at: Date;
+  week: number;
 }
 
 export interface ReachedDoc {
@@ -68,10 +69,10 @@ export const answerModels = defineModels<AnswerModels>((conn) => {
   // For the sweep on MongoDB (FerretDB has no TTL indexes: docs/storage.md).
   link.index({ expiresAt: 1 });
   const number = new Schema<ReachedNumberDoc>(
-    { _id: String, organizationIds: { type: [Number], required: true }, at: { type: Date, required: true } },
+    { _id: String, organizationIds: { type: [Number], required: true }, week: { type: Number, required: true } },
     opts,
   );
-  number.index({ at: 1 });
+  number.index({ week: 1 });
   const reached = new Schema<ReachedDoc>(
     {
       _id: String,
