@@ -64,30 +64,31 @@ s(
   async ({ db }) => {
     const latest = new LatestAlarms(db);
     const now = Date.now();
-    const hours = (h: number) => new Date(now - h * 3_600_000);
+    // Member 41 of organization 4, then member 42 of organization 5, at one number, so many hours ago.
+    const reached = async (
+      number: string,
+      first: [number, number],
+      second: [number, number],
+      channel: 'sms' | 'call',
+    ) => {
+      for (const [[id, hours], userId, organizationId] of [
+        [first, 41, 4],
+        [second, 42, 5],
+      ] as const)
+        await latest.sending(
+          { channel, recipientUserId: userId, target: number },
+          { id, organizationId, startedAt: new Date(now - hours * 3_600_000) },
+        );
+    };
     // 1.5 h and 0.5 h ago: the earlier member's alarm is still within the window before the later one.
     const close = '004915755555551';
-    await latest.sending(
-      { channel: 'sms', recipientUserId: 41, target: close },
-      { id: 600, organizationId: 4, startedAt: hours(1.5) },
-    );
-    await latest.sending(
-      { channel: 'sms', recipientUserId: 42, target: close },
-      { id: 601, organizationId: 5, startedAt: hours(0.5) },
-    );
+    await reached(close, [600, 1.5], [601, 0.5], 'sms');
     assert.is(await latest.ofNumber(close), 'shared');
     // 40 minutes later the first is past answering, and the number is still shared.
     assert.is(await latest.ofNumber(close, now + 40 * 60_000), 'shared');
     // 2.5 h and 0.3 h ago: more than the window apart, the later alarm is his.
     const apart = '004915755555552';
-    await latest.sending(
-      { channel: 'sms', recipientUserId: 41, target: apart },
-      { id: 602, organizationId: 4, startedAt: hours(2.5) },
-    );
-    await latest.sending(
-      { channel: 'call', recipientUserId: 42, target: apart },
-      { id: 603, organizationId: 5, startedAt: hours(0.3) },
-    );
+    await reached(apart, [602, 2.5], [603, 0.3], 'call');
     assert.equal(await latest.ofNumber(apart), { userId: 42, alarmId: 603, organizationId: 5 });
     // Past the window of the latest: nothing.
     assert.is(await latest.ofNumber(apart, now + REPLY_WINDOW_MS), null);
