@@ -127,7 +127,7 @@ export class LatestAlarms {
   private async again(note: ReachedDoc): Promise<void> {
     const held = await this.models.Reached.findById(note._id).lean();
     if (!held) {
-      // Swept in between (an alarm older than the window): written again, as the first.
+      // Swept in between (an alarm older than twice the window): written again, as the first.
       await this.models.Reached.updateOne({ _id: note._id }, { $set: note }, { upsert: true });
       return;
     }
