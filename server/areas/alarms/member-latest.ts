@@ -26,7 +26,7 @@ export const REPLY_WINDOW_MS = 2 * 3_600_000;
 const KEPT_MS = 2 * REPLY_WINDOW_MS;
 
 /** The recent alarms an organization's list keeps, newest first: a reply looks among these. */
-export const RECENT_ALARMS = 100;
+const RECENT_ALARMS = 100;
 
 /** A number's organizations are kept per week (`<number>@w<week>`): written once a week, never changed but to add one. */
 const WEEK_MS = 7 * 24 * 3_600_000;
@@ -45,6 +45,8 @@ export interface MemberAlarm {
 
 const reachedKey = (number: string, alarmId: number) => `${number}@${alarmId}`;
 const numberKey = (number: string, week: number) => `${number}@w${week}`;
+/** The claim lock of an organization's recent list (server/db/claim-lock.ts). */
+const listLock = (organizationId: string) => `alarm-recent:${organizationId}`;
 /** Later first: by start, then by ID. */
 const later = (a: ReachedDoc, b: ReachedDoc) => b.startedAt.getTime() - a.startedAt.getTime() || b.alarmId - a.alarmId;
 
@@ -194,7 +196,7 @@ export class LatestAlarms {
     const _id = String(alarm.organizationId);
     const has = (doc: { alarms: Array<{ id: number }> } | null) => Boolean(doc?.alarms.some((a) => a.id === alarm.id));
     if (has(await this.models.RecentAlarms.findById(_id).lean())) return;
-    await withClaimLock(this.locks, `alarm-recent:${_id}`, async () => {
+    await withClaimLock(this.locks, listLock(_id), async () => {
       const doc = await this.models.RecentAlarms.findById(_id).lean();
       if (has(doc)) return;
       const since = Date.now() - KEPT_MS;
@@ -247,29 +249,13 @@ export class LatestAlarms {
     const numbers = await this.models.ReachedNumber.deleteMany({ week: { $lt: weekOf(now - KEPT_MS) } });
     // A list is removed under the lock its writers take, after a look at it there: a list given a new
     // alarm in the same moment stays.
-    const lists = await this.sweepLocked(
-      this.models.RecentAlarms,
-      { latestAt: { $lt: past } },
-      (_id) => `alarm-recent:${_id}`,
-      (doc) => doc.latestAt < past,
-    );
-    return notes.deletedCount + numbers.deletedCount + lists;
-  }
-
-  private async sweepLocked<T extends { _id: string }>(
-    model: Model<T>,
-    filter: Record<string, unknown>,
-    lockKey: (id: string) => string,
-    stillOld: (doc: T) => boolean,
-  ): Promise<number> {
-    const old = await model.find(filter, { _id: 1 }).lean<Array<{ _id: string }>>();
-    let removed = 0;
-    for (const { _id } of old)
-      removed += await withClaimLock(this.locks, lockKey(_id), async () => {
-        const doc = await model.findById(_id).lean<T>();
-        if (!doc || !stillOld(doc)) return 0;
-        return (await model.deleteOne({ _id })).deletedCount;
+    const { RecentAlarms } = this.models;
+    let lists = 0;
+    for (const { _id } of await RecentAlarms.find({ latestAt: { $lt: past } }, { _id: 1 }).lean())
+      lists += await withClaimLock(this.locks, listLock(_id), async () => {
+        const doc = await RecentAlarms.findById(_id).lean();
+        return doc && doc.latestAt < past ? (await RecentAlarms.deleteOne({ _id })).deletedCount : 0;
       });
-    return removed;
+    return notes.deletedCount + numbers.deletedCount + lists;
   }
 }
