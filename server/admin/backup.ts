@@ -19,9 +19,10 @@ const BATCH = 200;
 // and revisions being written right now (a restored claim would make the next writer wait for its lease).
 const RUNTIME = new Set(['hub_processes', 'revision_claims']);
 // Derived from other collections and rebuilt from them on first use (the things records' position
-// index, docs/storage.md "Records near a point"; the journal export's chunks): not saved, and emptied by a restore, so
+// index, docs/storage.md "Records near a point"; the journal export's chunks; the copies of members'
+// targets, docs/storage.md "A member's targets in one document"): not saved, and emptied by a restore, so
 // a backup taken while records moved can never restore an index that misses one.
-const DERIVED = new Set(['things_position_index', 'journal_chunks']);
+const DERIVED = new Set(['things_position_index', 'journal_chunks', 'owner_targets']);
 const isIdCollection = (name: string): name is (typeof ID_COLLECTIONS)[number] =>
   (ID_COLLECTIONS as readonly string[]).includes(name);
 

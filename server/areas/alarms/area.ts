@@ -6,6 +6,8 @@ import * as schemas from '../../../schemas/alarms.js';
 import { Recent } from '../../db/recent.js';
 import * as answerSchemas from '../../../schemas/answer-links.js';
 import { defineArea } from '../area.js';
+import type { DeviceDoc } from '../app/models.js';
+import type { NumberDoc } from '../channels/models.js';
 import { formatSms } from '../sms/formatters.js';
 import { answerModels } from './answer-models.js';
 import { answerLinkOperations } from './answer-routes.js';
@@ -54,7 +56,7 @@ export const alarmsArea = defineArea({
   schemas: [schemas, answerSchemas],
   build({ db, config, events, limits, log, metrics, scheduler, publicUrl, need }) {
     const { monitors, store } = need('monitor');
-    const { flags } = need('channels');
+    const { flags, targets } = need('channels');
     const app = need('app');
     const sms = need('sms');
     const call = need('call');
@@ -63,23 +65,23 @@ export const alarmsArea = defineArea({
     const records = new AlarmRecords(db);
     const presenter = new AlarmPresenter(db, records);
     const wall = new AlarmWall(db, records, presenter, monitors, events, log);
-    const numbers = (list: typeof sms.mobiles) => async (userId: number, organizationId: number) =>
-      (await list.owned.usableBy(userId, organizationId)).map((n) => ({ target: n.gsm, active: n.active }));
     const escalation = new EscalationPolicies(records.models);
     const recipients = new AlarmRecipients(
       db,
       records,
       {
         flags,
-        targets: {
-          app: async (userId, organizationId) => {
-            const devices = await app.devices.owned.usableBy(userId, organizationId);
-            // Their first push takes them as read here, a moment before (AlarmPushes.remember).
-            app.alarmPushes.remember(devices.filter((d) => d.active));
-            return devices.map((d) => ({ target: d._id, active: d.active }));
-          },
-          sms: numbers(sms.mobiles),
-          call: numbers(call.phones),
+        targets: async (userId, organizationId) => {
+          const { device, mobile, phone } = await targets(userId, organizationId);
+          const devices = device as DeviceDoc[];
+          // Their first push takes them as read here, a moment before (AlarmPushes.remember).
+          app.alarmPushes.remember(devices.filter((d) => d.active));
+          const numbers = (list: unknown[]) => (list as NumberDoc[]).map((n) => ({ target: n.gsm, active: n.active }));
+          return {
+            app: devices.map((d) => ({ target: d._id, active: d.active })),
+            sms: numbers(mobile),
+            call: numbers(phone),
+          };
         },
       },
       escalation,

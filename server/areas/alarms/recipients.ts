@@ -13,12 +13,14 @@ import type { AlarmRecords } from './records.js';
 /** Where each member's targets are found: active ones only are used. */
 export interface TargetSources {
   flags: Pick<ChannelFlags, 'isDisabled'>;
-  /** A member's devices (their IDs), mobiles and phones (their numbers), active or not. */
-  /** A member's targets an alarm of the organization may use (his own, and those the organization entered). */
-  targets: Record<
-    AlarmChannel,
-    (userId: number, organizationId: number) => Promise<Array<{ target: string; active: boolean }>>
-  >;
+  /**
+   * A member's targets an alarm of the organization may use (his own, and those the organization
+   * entered), active or not, by channel: his devices (their IDs), mobiles and phones (their numbers).
+   */
+  targets: (
+    userId: number,
+    organizationId: number,
+  ) => Promise<Record<AlarmChannel, Array<{ target: string; active: boolean }>>>;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface TargetSources {
  */
 const FIRST_CHUNK = 25;
 const LARGEST_CHUNK = 200;
-/** Members' targets read at once (each a few exact lookups), over all channels: the pool serves others too. */
+/** Members' targets read at once (each mostly one exact lookup): the pool serves others too. */
 const LOOKUPS = 50;
 
 /** Runs the jobs, at most `width` at a time; their results in order. */
@@ -70,16 +72,15 @@ export async function* deliveriesFor(
   let count = 0;
   for (let i = 0, size = FIRST_CHUNK; i < userIds.length; i += size, size = Math.min(size * 2, LARGEST_CHUNK)) {
     const chunk = userIds.slice(i, i + size);
-    // Every channel's targets of the chunk's members, LOOKUPS members' at a time.
-    const read = await bounded(
-      used.flatMap((channel) => chunk.map((userId) => () => sources.targets[channel](userId, organizationId))),
+    // The targets of the chunk's members, LOOKUPS members' at a time.
+    const targets = await bounded(
+      chunk.map((userId) => () => sources.targets(userId, organizationId)),
       LOOKUPS,
     );
-    const targets = used.map((_, c) => read.slice(c * chunk.length, (c + 1) * chunk.length));
-    const byChannel = used.map((channel, c) => {
+    const byChannel = used.map((channel) => {
       const list: Array<Pick<DeliveryItem, 'channel' | 'recipientUserId' | 'target'>> = [];
       for (const [m, recipientUserId] of chunk.entries())
-        for (const { target, active } of targets[c][m]) {
+        for (const { target, active } of targets[m][channel]) {
           if (!active || seen.get(channel)!.has(target)) continue;
           seen.get(channel)!.add(target);
           list.push({ channel, recipientUserId, target });

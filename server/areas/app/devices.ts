@@ -158,10 +158,12 @@ export class Devices {
     let deactivated = false;
     // Only while it still has the token the push service called dead: a token the app registered since
     // (A4) is a new one, and the device stays active.
-    await this.db.revisions.change(appModels(this.db).Device, device._id, (current) => {
-      deactivated = current.pushToken === device.pushToken;
-      return deactivated ? { active: false, updatedAt: new Date() } : {};
-    });
+    await this.owned.changing(device.ownerID, () =>
+      this.db.revisions.change(appModels(this.db).Device, device._id, (current) => {
+        deactivated = current.pushToken === device.pushToken;
+        return deactivated ? { active: false, updatedAt: new Date() } : {};
+      }),
+    );
     return deactivated;
   }
 }

@@ -5,6 +5,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
 import { date, flag, int, opts, rev, text } from './schema-types.js';
+import type { OwnerTargetsDoc } from './targets.js';
 
 /** The ways of alarming that share these shapes. */
 export type Channel = 'app' | 'sms' | 'call';
@@ -51,6 +52,7 @@ export interface OwnerIndexDoc {
 
 export interface ChannelModels {
   OwnerIndex: Model<OwnerIndexDoc>;
+  OwnerTargets: Model<OwnerTargetsDoc>;
   ChannelFlag: Model<ChannelFlagDoc>;
 }
 
@@ -100,6 +102,18 @@ export const channelModels = defineModels((conn: Connection): ChannelModels => {
       'OwnerIndex',
       new Schema<OwnerIndexDoc>({ _id: String, ids: { type: [String], default: [] } }, opts),
       'owner_index',
+    ),
+    OwnerTargets: conn.model<OwnerTargetsDoc>(
+      'OwnerTargets',
+      new Schema<OwnerTargetsDoc>(
+        {
+          _id: String,
+          copies: { type: Schema.Types.Mixed, default: {} },
+          changing: { type: [{ _id: false, kind: String, token: String, at: Date }], default: [] },
+        },
+        { ...opts, minimize: false },
+      ),
+      'owner_targets',
     ),
     ChannelFlag: conn.model<ChannelFlagDoc>(
       'ChannelFlag',

@@ -30,7 +30,7 @@ export function presentNumber(doc: NumberDoc): NumberView {
 export class ChannelNumbers {
   readonly owned: OwnedResources<NumberDoc>;
 
-  constructor(db: Database, model: Model<NumberDoc>, noun: string) {
+  constructor(db: Database, model: Model<NumberDoc>, noun: 'mobile' | 'phone') {
     this.owned = new OwnedResources(db, model, noun, MAX_NUMBERS_PER_OWNER);
   }
 

@@ -9,7 +9,8 @@
 // A user's resources are found through an owner index ("<noun>:<ownerId>" → IDs, server/db/id-index.ts),
 // so listing them and any-active (asked per member and alarm) are exact string-_id lookups on FerretDB
 // too, however many users an installation has. An ID is added before its document is written (and
-// taken out again when the write is refused) and removed after the document was deleted.
+// taken out again when the write is refused) and removed after the document was deleted. Every write
+// also keeps the owner's copies true (targets.ts), which an alarm reads instead of the documents.
 import type { Model } from 'mongoose';
 import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
@@ -18,6 +19,31 @@ import type { Actor } from '../../identity/actor.js';
 import { membershipsOf, roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
 import { channelModels } from './models.js';
+import { OwnerTargets, type TargetKind } from './targets.js';
+
+const targets = new WeakMap<Database, OwnerTargets>();
+
+/** The copies of the database's owners' resources (one per database, every kind registered with it). */
+function targetsOf(db: Database): OwnerTargets {
+  let found = targets.get(db);
+  if (!found) targets.set(db, (found = new OwnerTargets(channelModels(db).OwnerTargets, db.system.Lock)));
+  return found;
+}
+
+/**
+ * An owner's resources of every kind an alarm of the organization may use (his own and its own), in ID
+ * order: the alarm's deliveries are built from these, mostly one exact read per member (targets.ts).
+ */
+export async function usableTargets(
+  db: Database,
+  ownerId: number,
+  organizationId: number,
+): Promise<Record<TargetKind, OwnedDoc[]>> {
+  const found = await targetsOf(db).of(ownerId);
+  const usable = (kind: TargetKind) =>
+    (found[kind] ?? []).filter((doc) => usableIn(doc, organizationId)).sort((a, b) => Number(a._id) - Number(b._id));
+  return { device: usable('device'), mobile: usable('mobile'), phone: usable('phone') };
+}
 
 /** What every owner-scoped document has. */
 export interface OwnedDoc {
@@ -45,17 +71,25 @@ const usableIn = (doc: OwnedDoc, organizationId: number) =>
 /** Reads and writes of one owner-scoped collection, with the access rule applied. */
 export class OwnedResources<D extends OwnedDoc> {
   private readonly byOwner: IdIndex;
+  private readonly targets: OwnerTargets;
 
   constructor(
     private readonly db: Database,
     private readonly model: Model<D>,
     /** Name of the resource in messages and of its ID sequence, e.g. "device". */
-    readonly noun: string,
+    readonly noun: TargetKind,
     /** How many the owner, and each organization for him, may enter (every one is alarmed). */
     private readonly maxPerOwner: number,
   ) {
     // The index was kept from the first resource on: a missing one means none.
     this.byOwner = new IdIndex(channelModels(db).OwnerIndex, db.system.Lock, noun, async () => []);
+    this.targets = targetsOf(db);
+    this.targets.register(noun, (ownerId) => this.ofOwner(ownerId));
+  }
+
+  /** Runs a write of the owner's resources, keeping the copies an alarm reads true (targets.ts). */
+  changing<T>(ownerId: number, write: () => Promise<T>): Promise<T> {
+    return this.targets.changing(this.noun, ownerId, write);
   }
 
   /** Throws unless the actor reaches resources of `ownerId`, acting in `organizationId` if given. */
@@ -127,16 +161,23 @@ export class OwnedResources<D extends OwnedDoc> {
           `${this.maxPerOwner} it entered for him: remove one first`,
       );
     const id = String(await this.db.ids.next(this.noun));
-    await this.byOwner.add(ownerId, id);
-    try {
-      const created = await this.model.create({ ...fields, _id: id, ownerID: ownerId, organizationID } as unknown as D);
-      return created.toObject() as D;
-    } catch (err) {
-      // Refused (a name already taken): the ID leaves the index again. Should that fail too, the ID names
-      // no document, and lists skip what they cannot read; the caller hears of the refusal either way.
-      await this.byOwner.remove(ownerId, id).catch(() => {});
-      throw err;
-    }
+    return this.changing(ownerId, async () => {
+      await this.byOwner.add(ownerId, id);
+      try {
+        const created = await this.model.create({
+          ...fields,
+          _id: id,
+          ownerID: ownerId,
+          organizationID,
+        } as unknown as D);
+        return created.toObject() as D;
+      } catch (err) {
+        // Refused (a name already taken): the ID leaves the index again. Should that fail too, the ID names
+        // no document, and lists skip what they cannot read; the caller hears of the refusal either way.
+        await this.byOwner.remove(ownerId, id).catch(() => {});
+        throw err;
+      }
+    });
   }
 
   /**
@@ -154,7 +195,9 @@ export class OwnedResources<D extends OwnedDoc> {
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
     }
-    const doc = await this.db.revisions.change(this.model, current._id, () => set, current);
+    const doc = await this.changing(current.ownerID, () =>
+      this.db.revisions.change(this.model, current._id, () => set, current),
+    );
     if (!doc) throw notFound(`${this.title} not found`);
     return doc;
   }
@@ -162,8 +205,10 @@ export class OwnedResources<D extends OwnedDoc> {
   /** Deletes a reachable resource. */
   async remove(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
     const doc = await this.reachable(actor, id, organizationId, 'write');
-    await this.model.deleteOne({ _id: doc._id });
-    await this.byOwner.remove(doc.ownerID, doc._id);
+    await this.changing(doc.ownerID, async () => {
+      await this.model.deleteOne({ _id: doc._id });
+      await this.byOwner.remove(doc.ownerID, doc._id);
+    });
     return doc;
   }
 
