@@ -6,13 +6,16 @@
 // pushes encrypted with the `web-push` package under one VAPID header, as the service sends them — 25 at
 // a time over keep-alive connections, as the outbox does. No escalation policy: all channels at once.
 // BENCH_COMMANDS=1 lists the database commands of the last AL1 run on all channels (count and time by
-// collection and command): where the time between the answer and the last request goes.
+// collection and command): where the time between the answer and the last request goes. With it,
+// BENCH_CPU_PROF=<file> writes a V8 CPU profile of this process during that run (open it in Chromium's
+// DevTools).
 // Usage: npx tsx bench/alarm-fanout.ts [members=500] [runs=3]
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import webpush from 'web-push';
 import { loadConfig } from '../server/config.js';
@@ -299,7 +302,15 @@ report(`bare client, the same ${members} pushes`, results.floorPush);
 if (process.env.BENCH_COMMANDS === '1') {
   // The last run was on the app alone: one more on all channels for the list.
   const [cpu, dbCpu] = [process.cpuUsage(), await databaseCpuMs()];
+  const profiling = process.env.BENCH_CPU_PROF ? new Session() : null;
+  profiling?.connect();
+  await profiling?.post('Profiler.enable');
+  await profiling?.post('Profiler.start');
   const row = await raise(['app', 'sms', 'call']);
+  if (profiling) {
+    const { profile } = await profiling.post('Profiler.stop');
+    await fs.writeFile(process.env.BENCH_CPU_PROF!, JSON.stringify(profile));
+  }
   const used = process.cpuUsage(cpu);
   console.log(
     `one more AL1 on all channels: ${row.all} ms; CPU of this process (service, client, no fakes) ` +
