@@ -13,7 +13,7 @@ import { callModels } from '../server/areas/call/models.js';
 import { channelModels } from '../server/areas/channels/models.js';
 import { membersOf } from '../server/identity/lookup.js';
 import { usableTargets, type OwnedDoc } from '../server/areas/channels/owned.js';
-import type { TargetKind } from '../server/areas/channels/targets.js';
+import { copiesOf, type TargetKind } from '../server/areas/channels/targets.js';
 import { smsModels } from '../server/areas/sms/models.js';
 import { newUser, pat, type User } from './helpers/channels.js';
 import { eventually } from './helpers/fleet.js';
@@ -55,8 +55,10 @@ async function truth(svc: TestService, userId: number, organizationId: number) {
   return { device: await read('device'), mobile: await read('mobile'), phone: await read('phone') };
 }
 
-const entryOf = async (svc: TestService, userId: number) =>
-  channelModels(svc.db).OwnerTargets.findById(String(userId)).lean();
+const entryOf = async (svc: TestService, userId: number) => {
+  const doc = await channelModels(svc.db).OwnerTargets.findById(String(userId)).lean();
+  return doc && { ...doc, copies: copiesOf(doc) };
+};
 
 async function expectTrue(svc: TestService, userId: number, organizationId: number, when: string) {
   assert.equal(

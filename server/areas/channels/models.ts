@@ -108,10 +108,10 @@ export const channelModels = defineModels((conn: Connection): ChannelModels => {
       new Schema<OwnerTargetsDoc>(
         {
           _id: String,
-          copies: { type: Schema.Types.Mixed, default: {} },
+          copies: { type: String, default: '{}' },
           changing: { type: [{ _id: false, kind: String, token: String, at: Date }], default: [] },
         },
-        { ...opts, minimize: false },
+        opts,
       ),
       'owner_targets',
     ),
