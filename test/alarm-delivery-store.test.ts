@@ -1,8 +1,8 @@
 // Where an alarm's deliveries are stored (server/areas/alarms/delivery-store.ts): items in parts of 100
 // that never change; a write stores only the parts whose items changed and points the head at them, so a
 // claim of a few items of 1,500 rewrites a part, not all of them; another process (a store that kept
-// nothing) reads what was written; a head stored before parts existed is read, and moved into parts by
-// its first write.
+// nothing) reads what was written, dates as dates; a head stored before parts existed, and a part stored
+// before parts held JSON, are read, and a write stores what it changes in the current shape.
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { serviceModels } from '../server/areas/models.js';
@@ -172,5 +172,48 @@ s('deliveries stored in their head before parts existed are read, and moved into
   const read = (await stores(db)[1].read(alarmId))!;
   assert.equal([read.items.length, read.items[0].status, read.items[129].id], [130, 'sent', `${alarmId}-129`]);
 });
+
+s(
+  'another process reads claims, due times and skips as written; a part of nested items from before is read',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const [one, two] = stores(db);
+    const written = items(alarmId, 120);
+    written[3] = { ...written[3], status: 'sending', claim: { by: 'p1', until: new Date(1_800_000_060_000) } };
+    written[4] = { ...written[4], status: 'waiting', dueAt: new Date(1_800_000_120_000) };
+    written[5] = { ...written[5], status: 'skipped', reason: 'answered', dueAt: undefined };
+    await one.create(alarmId, { organizationId: 1 }, written);
+    const read = (await two.read(alarmId))!;
+    assert.equal(
+      read.items,
+      JSON.parse(JSON.stringify(written), (key, value) =>
+        ['nextAt', 'dueAt', 'until'].includes(key) ? new Date(value) : value,
+      ),
+    );
+    assert.ok(read.items[3].claim!.until instanceof Date && read.items[4].dueAt instanceof Date, 'dates as dates');
+    assert.ok(!('dueAt' in read.items[5]), 'a field left undefined stays absent');
+    // A part as parts were stored before they held JSON: its items nested.
+    const legacy = ++next;
+    await alarmModels(db).DeliveryParts.create({ _id: `${legacy}:old`, items: items(legacy, 40) });
+    await alarmModels(db).Deliveries.create({
+      _id: String(legacy),
+      organizationId: 1,
+      parts: [{ id: `${legacy}:old`, n: 40 }],
+    });
+    const old = (await two.read(legacy))!;
+    assert.equal(old.items, items(legacy, 40));
+    old.items[39].status = 'sent';
+    await two.write(old);
+    const again = (await stores(db)[0].read(legacy))!;
+    assert.equal(
+      [again.items.length, again.items[39].status, again.items[0].nextAt instanceof Date],
+      [40, 'sent', true],
+    );
+    const part = await alarmModels(db)
+      .DeliveryParts.findById((await head(db, legacy)).parts![0].id)
+      .lean();
+    assert.type(part!.json, 'string', 'written as JSON');
+  },
+);
 
 s.run();

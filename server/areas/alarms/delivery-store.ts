@@ -9,6 +9,8 @@
 // of 1,500 items cost the embedded engine 145 ms to read and 190 ms to rewrite, dozens of times per alarm
 // (BENCHMARKS.md "Dispatch to phone, third round"). Writes are the callers' under the alarm's claim lock,
 // as before. A head stored before parts existed holds its items itself; its first write moves them out.
+// A part holds its items as one JSON string (the embedded engine inserts and reads it for a third of the
+// work of nested items: docs/storage.md "Rules for a model"); parts stored before hold them as `items`.
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { ByteCache } from '../../db/byte-cache.js';
@@ -61,7 +63,7 @@ export class DeliveryStore {
       if (isDuplicateKey(err)) await this.drop(fresh.map((part) => part._id));
       throw err;
     }
-    for (const part of fresh) this.keep(part._id, part.items, JSON.stringify(part.items));
+    for (const part of fresh) this.keep(part._id, part.items, part.json);
   }
 
   /** The alarm's deliveries as stored now, the items the caller's own to change; null when none are stored. */
@@ -112,8 +114,7 @@ export class DeliveryStore {
         texts.push(text);
       }
     }
-    for (const part of this.split(alarmId, doc.items.slice(offset)))
-      add(part._id, part.items, JSON.stringify(part.items));
+    for (const part of this.split(alarmId, doc.items.slice(offset))) add(part._id, part.items, part.json);
     if (fresh.length === 0 && before !== null && buildingUntil === undefined) return;
     await this.insert(fresh);
     const unset: Record<string, 1> = before === null ? { items: 1 } : {};
@@ -156,7 +157,9 @@ export class DeliveryStore {
         if (kept) return kept;
         const doc = await this.parts.findById(id).lean();
         if (!doc) return null;
-        return this.keep(id, doc.items, JSON.stringify(doc.items), false);
+        if (doc.json !== undefined) return this.keep(id, parseItems(doc.json), doc.json, false);
+        const items = doc.items ?? [];
+        return this.keep(id, items, JSON.stringify(items), false);
       }),
     );
     return read.every((part) => part !== null) ? (read as KeptPart[]) : null;
@@ -170,20 +173,21 @@ export class DeliveryStore {
   }
 
   // New parts of the items, PART_ITEMS each.
-  private split(alarmId: number, items: DeliveryItem[]): Array<{ _id: string; items: DeliveryItem[] }> {
+  private split(alarmId: number, items: DeliveryItem[]): Array<{ _id: string; items: DeliveryItem[]; json: string }> {
     const parts = [];
-    for (let i = 0; i < items.length; i += PART_ITEMS)
-      parts.push({ _id: partId(alarmId), items: items.slice(i, i + PART_ITEMS) });
+    for (let i = 0; i < items.length; i += PART_ITEMS) {
+      const slice = items.slice(i, i + PART_ITEMS);
+      parts.push({ _id: partId(alarmId), items: slice, json: JSON.stringify(slice) });
+    }
     return parts;
   }
 
-  // New parts in one command, as the items are (typed where they are made): not cast by mongoose, which
-  // cost about 70 µs of CPU per item, 150 ms for an alarm of 500 members on three channels. A field left
-  // undefined is left out, as a cast left it (the driver would store it as null).
-  private async insert(parts: Array<{ _id: string; items: DeliveryItem[] }>): Promise<void> {
+  // New parts in one command, their items as JSON (not cast by mongoose, which cost about 70 µs of CPU
+  // per item, 150 ms for an alarm of 500 members on three channels).
+  private async insert(parts: Array<{ _id: string; json: string }>): Promise<void> {
     if (parts.length > 0)
       await this.parts.insertMany(
-        parts.map(({ _id, items }) => ({ _id, items: items.map(defined) })),
+        parts.map(({ _id, json }) => ({ _id, json })),
         // Ordered: a part refused stops the write there, and the head is not pointed at what is missing.
         { ordered: true, lean: true },
       );
@@ -208,11 +212,14 @@ export function deliveriesOf(models: Pick<AlarmModels, 'Deliveries' | 'DeliveryP
   return store;
 }
 
-// The item without the fields that are undefined.
-function defined(item: DeliveryItem): DeliveryItem {
-  const copy = { ...item };
-  for (const key of Object.keys(copy) as Array<keyof DeliveryItem>) if (copy[key] === undefined) delete copy[key];
-  return copy;
+// The fields of an item that hold a date, written as text in a part's JSON.
+const DATES = new Set(['nextAt', 'dueAt', 'until']);
+
+/** A part's items from its JSON, dates as dates. */
+function parseItems(json: string): DeliveryItem[] {
+  return JSON.parse(json, (key, value: unknown) =>
+    DATES.has(key) && typeof value === 'string' ? new Date(value) : value,
+  ) as DeliveryItem[];
 }
 
 const partId = (alarmId: number) => `${alarmId}:${randomBytes(9).toString('base64url')}`;

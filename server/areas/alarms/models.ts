@@ -152,7 +152,9 @@ export interface DeliveryPartRef {
 
 export interface DeliveryPartDoc {
   _id: string;
-  items: DeliveryItem[];
+  /** The items as JSON (delivery-store.ts); absent in parts stored before, which hold `items`. */
+  json?: string;
+  items?: DeliveryItem[];
 }
 
 export interface AlarmModels {
@@ -256,7 +258,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
   );
   const DeliveryParts = conn.model<DeliveryPartDoc>(
     'AlarmDeliveryPart',
-    new Schema<DeliveryPartDoc>({ _id: String, items: [item] }, opts),
+    new Schema<DeliveryPartDoc>({ _id: String, json: String, items: { type: [item], default: undefined } }, opts),
     'alarm_delivery_parts',
   );
   return {
