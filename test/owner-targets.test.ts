@@ -10,10 +10,10 @@ import { alarmModels } from '../server/areas/alarms/models.js';
 import { deliveriesOf } from '../server/areas/alarms/delivery-store.js';
 import { appModels } from '../server/areas/app/models.js';
 import { callModels } from '../server/areas/call/models.js';
-import { channelModels } from '../server/areas/channels/models.js';
+import { channelModels, type TargetKind } from '../server/areas/channels/models.js';
 import { membersOf } from '../server/identity/lookup.js';
 import { usableTargets, type OwnedDoc } from '../server/areas/channels/owned.js';
-import { copiesOf, type TargetKind } from '../server/areas/channels/targets.js';
+import { copiesOf, OwnerTargets } from '../server/areas/channels/targets.js';
 import { smsModels } from '../server/areas/sms/models.js';
 import { newUser, pat, type User } from './helpers/channels.js';
 import { eventually } from './helpers/fleet.js';
@@ -215,10 +215,10 @@ s(
     );
     await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'while the write is under way');
     assert.equal((await entryOf(ctx.svc, user.userId))!.changing.length, 1, 'a live writer is left alone');
-    // The writer died: a minute later its mark is dropped and the kind copied again.
+    // The writer died: minutes later its mark is dropped and the kind copied again.
     await OwnerTargets.updateOne(
       { _id: String(user.userId) },
-      { $set: { changing: [{ kind: 'mobile', token: 'under-way', at: new Date(Date.now() - 120_000) }] } },
+      { $set: { changing: [{ kind: 'mobile', token: 'under-way', at: new Date(Date.now() - 10 * 60_000) }] } },
     );
     await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'after the writer died');
     const filled = await eventually(
@@ -248,6 +248,59 @@ s('an owner without copies (older data, a restore) is read from the documents an
   );
   assert.equal(filled!.changing, []);
   await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'from the copies');
+});
+
+s('a write whose answer was lost keeps its mark; a refused or late one takes the copies again', async (ctx) => {
+  const user = await member(ctx);
+  const mobile = await ok(
+    client(ctx.svc.url, key(ctx.org)).post('/api/v1/sms/mobile', { gsm: gsm(), ownerID: user.userId, name: 'Dienst' }),
+  );
+  const { Mobile } = smsModels(ctx.svc.db);
+  // Another process's view of the same copies, its writes as given here.
+  const targets = new OwnerTargets(channelModels(ctx.svc.db).OwnerTargets, ctx.svc.db.system.Lock, { writeByMs: 200 });
+  targets.register('mobile', async (ownerId) => Mobile.find({ ownerID: ownerId }).lean());
+  const gsmOf = async () =>
+    ((await targets.of(user.userId)).mobile ?? []).map((m) => (m as unknown as { gsm: string }).gsm);
+  const marks = async () => (await entryOf(ctx.svc, user.userId))!.changing.length;
+
+  // Stored, but its answer lost: the kind stays marked, and readers read the document.
+  const landed = gsm();
+  const lost = Object.assign(new Error('connection timed out'), { name: 'MongoNetworkTimeoutError' });
+  const lostErr = await targets
+    .changing('mobile', user.userId, async (inTime) => {
+      inTime();
+      await Mobile.updateOne({ _id: String(mobile.id) }, { $set: { gsm: landed } });
+      throw lost;
+    })
+    .catch((e: unknown) => e);
+  assert.is(lostErr, lost);
+  assert.is(await marks(), 1, 'the mark stays');
+  assert.equal(await gsmOf(), [landed]);
+  await channelModels(ctx.svc.db).OwnerTargets.updateOne({ _id: String(user.userId) }, { $set: { changing: [] } });
+
+  // Refused (a duplicate name): nothing changed, the copies are taken again and the mark goes.
+  const taken = Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+  const takenErr = await targets
+    .changing('mobile', user.userId, async () => {
+      throw taken;
+    })
+    .catch((e: unknown) => e);
+  assert.is(takenErr, taken);
+  assert.is(await marks(), 0, 'a refusal leaves no mark');
+  assert.equal(await gsmOf(), [landed], 'the copies as the documents are');
+
+  // Too late to start: refused with a 503, nothing written.
+  const late = gsm();
+  const err = await targets
+    .changing('mobile', user.userId, async (inTime) => {
+      await new Promise((r) => setTimeout(r, 300));
+      inTime();
+      await Mobile.updateOne({ _id: String(mobile.id) }, { $set: { gsm: late } });
+    })
+    .catch((e: unknown) => e);
+  assert.is((err as { status?: number }).status, 503);
+  assert.is(await marks(), 0);
+  assert.equal(await gsmOf(), [landed], 'not written');
 });
 
 s.run();

@@ -71,11 +71,11 @@ export const alarmsArea = defineArea({
       records,
       {
         flags,
-        targets: async (userId, organizationId) => {
+        targets: async (userId, organizationId, channels) => {
           const { device, mobile, phone } = await targets(userId, organizationId);
           const devices = device as DeviceDoc[];
           // Their first push takes them as read here, a moment before (AlarmPushes.remember).
-          app.alarmPushes.remember(devices.filter((d) => d.active));
+          if (channels.includes('app')) app.alarmPushes.remember(devices.filter((d) => d.active));
           const numbers = (list: unknown[]) => (list as NumberDoc[]).map((n) => ({ target: n.gsm, active: n.active }));
           return {
             app: devices.map((d) => ({ target: d._id, active: d.active })),

@@ -15,11 +15,13 @@ export interface TargetSources {
   flags: Pick<ChannelFlags, 'isDisabled'>;
   /**
    * A member's targets an alarm of the organization may use (his own, and those the organization
-   * entered), active or not, by channel: his devices (their IDs), mobiles and phones (their numbers).
+   * entered), active or not, by channel: his devices (their IDs), mobiles and phones (their numbers);
+   * `channels` are those the alarm uses.
    */
   targets: (
     userId: number,
     organizationId: number,
+    channels: AlarmChannel[],
   ) => Promise<Record<AlarmChannel, Array<{ target: string; active: boolean }>>>;
 }
 
@@ -74,7 +76,7 @@ export async function* deliveriesFor(
     const chunk = userIds.slice(i, i + size);
     // The targets of the chunk's members, LOOKUPS members' at a time.
     const targets = await bounded(
-      chunk.map((userId) => () => sources.targets(userId, organizationId)),
+      chunk.map((userId) => () => sources.targets(userId, organizationId, used)),
       LOOKUPS,
     );
     const byChannel = used.map((channel) => {

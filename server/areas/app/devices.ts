@@ -158,8 +158,9 @@ export class Devices {
     let deactivated = false;
     // Only while it still has the token the push service called dead: a token the app registered since
     // (A4) is a new one, and the device stays active.
-    await this.owned.changing(device.ownerID, () =>
+    await this.owned.changing(device.ownerID, (inTime) =>
       this.db.revisions.change(appModels(this.db).Device, device._id, (current) => {
+        inTime();
         deactivated = current.pushToken === device.pushToken;
         return deactivated ? { active: false, updatedAt: new Date() } : {};
       }),

@@ -5,7 +5,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModels } from '../../db/models.js';
 import { date, flag, int, opts, rev, text } from './schema-types.js';
-import type { OwnerTargetsDoc } from './targets.js';
 
 /** The ways of alarming that share these shapes. */
 export type Channel = 'app' | 'sms' | 'call';
@@ -48,6 +47,31 @@ export interface NumberDoc {
 export interface OwnerIndexDoc {
   _id: string;
   ids: string[];
+}
+
+/** What every owner-scoped document (device, mobile, phone) has (owned.ts). */
+export interface OwnedDoc {
+  _id: string;
+  ownerID: number;
+  /** The organization that entered it; null or absent: the owner himself. */
+  organizationID?: number | null;
+  active: boolean;
+  rev?: number;
+}
+
+/** The kinds of owner-scoped resource, by their noun. */
+export type TargetKind = 'device' | 'mobile' | 'phone';
+
+/** An owner's resources of each kind as stored when its last write ended; a kind absent: not copied yet. */
+export type Copies = Partial<Record<TargetKind, OwnedDoc[]>>;
+
+/** One owner's copies of his resources (targets.ts): _id the owner's ID as text. */
+export interface OwnerTargetsDoc {
+  _id: string;
+  /** The copies as Extended JSON (types such as dates kept). */
+  copies: string;
+  /** Writes begun and not yet copied. */
+  changing: Array<{ kind: TargetKind; token: string; at: Date }>;
 }
 
 export interface ChannelModels {

@@ -18,8 +18,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { membershipsOf, roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
-import { channelModels } from './models.js';
-import { OwnerTargets, type TargetKind } from './targets.js';
+import { channelModels, type OwnedDoc, type TargetKind } from './models.js';
+import { OwnerTargets } from './targets.js';
 
 const targets = new WeakMap<Database, OwnerTargets>();
 
@@ -45,15 +45,7 @@ export async function usableTargets(
   return { device: usable('device'), mobile: usable('mobile'), phone: usable('phone') };
 }
 
-/** What every owner-scoped document has. */
-export interface OwnedDoc {
-  _id: string;
-  ownerID: number;
-  /** The organization that entered it; null or absent: the owner himself. */
-  organizationID?: number | null;
-  active: boolean;
-  rev?: number;
-}
+export type { OwnedDoc } from './models.js';
 
 /** `refuse` for lists and creates (403), `hide` for one resource by ID (404 when out of reach, as when absent). */
 type Denial = 'refuse' | 'hide';
@@ -87,8 +79,11 @@ export class OwnedResources<D extends OwnedDoc> {
     this.targets.register(noun, (ownerId) => this.ofOwner(ownerId));
   }
 
-  /** Runs a write of the owner's resources, keeping the copies an alarm reads true (targets.ts). */
-  changing<T>(ownerId: number, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write of the owner's resources, keeping the copies an alarm reads true (targets.ts): the write
+   * calls `inTime()` right before it sends the document's insert, update or delete.
+   */
+  changing<T>(ownerId: number, write: (inTime: () => void) => Promise<T>): Promise<T> {
     return this.targets.changing(this.noun, ownerId, write);
   }
 
@@ -161,9 +156,10 @@ export class OwnedResources<D extends OwnedDoc> {
           `${this.maxPerOwner} it entered for him: remove one first`,
       );
     const id = String(await this.db.ids.next(this.noun));
-    return this.changing(ownerId, async () => {
+    return this.changing(ownerId, async (inTime) => {
       await this.byOwner.add(ownerId, id);
       try {
+        inTime();
         const created = await this.model.create({
           ...fields,
           _id: id,
@@ -195,8 +191,16 @@ export class OwnedResources<D extends OwnedDoc> {
     if (set.ownerID !== undefined && set.ownerID !== current.ownerID) {
       throw badRequest('invalid_body', message, [{ in: 'body', path: 'ownerID', problem: 'cannot be changed' }]);
     }
-    const doc = await this.changing(current.ownerID, () =>
-      this.db.revisions.change(this.model, current._id, () => set, current),
+    const doc = await this.changing(current.ownerID, (inTime) =>
+      this.db.revisions.change(
+        this.model,
+        current._id,
+        () => {
+          inTime();
+          return set;
+        },
+        current,
+      ),
     );
     if (!doc) throw notFound(`${this.title} not found`);
     return doc;
@@ -205,7 +209,8 @@ export class OwnedResources<D extends OwnedDoc> {
   /** Deletes a reachable resource. */
   async remove(actor: Actor, id: number, organizationId: number | undefined): Promise<D> {
     const doc = await this.reachable(actor, id, organizationId, 'write');
-    await this.changing(doc.ownerID, async () => {
+    await this.changing(doc.ownerID, async (inTime) => {
+      inTime();
       await this.model.deleteOne({ _id: doc._id });
       await this.byOwner.remove(doc.ownerID, doc._id);
     });

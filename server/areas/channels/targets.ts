@@ -7,33 +7,22 @@
 // marks its kind as changing in the owner's entry (a token of its own), writes, then reads that kind's
 // documents again and stores them as the copies, taking its token out — each step on the entry under the
 // owner's claim lock. A reader uses a kind's copies only while no token is on it and reads the documents
-// themselves otherwise, so no copy it uses is older than a write that has begun. A writer that dies
-// leaves its token: that kind is read the slow way until a reader, STALE_MS later, has it filled again
-// (tokens that old dropped; no write of such a resource takes that long). An owner without an entry
-// (resources from before the copies, or after a restore, which empties them: server/admin/backup.ts) is
-// read the slow way and filled in the background.
+// themselves otherwise. A write that failed without a sure refusal (its answer lost: it may still land)
+// keeps its token, as does a writer that dies: that kind is read the slow way until a reader finds the
+// token STALE_MS old and has it filled again. That is safe because a writer sends its document's write
+// within WRITE_BY_MS of its mark or not at all (`inTime`), and a command lands within the connection's
+// socket timeout (30 s) or fails, so a token that old belongs to no write still under way. An owner
+// without an entry (resources from before the copies, or after a restore, which empties them:
+// server/admin/backup.ts) is read the slow way and filled in the background.
 // The copies are stored as one Extended JSON string, not as nested documents: the embedded engine
 // reads a member's entry for about 0.2 ms of CPU that way, against 0.5 ms nested (docs/storage.md
 // "Rules for a model").
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Model } from 'mongoose';
 import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
-import type { OwnedDoc } from './owned.js';
-
-/** The kinds of resource copied, by their noun. */
-export type TargetKind = 'device' | 'mobile' | 'phone';
-
-/** Each kind's documents as stored when its last write ended; a kind absent: not copied yet. */
-export type Copies = Partial<Record<TargetKind, OwnedDoc[]>>;
-
-/** One owner's copies: _id the owner's ID as text. */
-export interface OwnerTargetsDoc {
-  _id: string;
-  /** The copies as Extended JSON (types such as dates kept). */
-  copies: string;
-  /** Writes begun and not yet copied. */
-  changing: Array<{ kind: TargetKind; token: string; at: Date }>;
-}
+import { isDuplicateKey } from '../../db/errors.js';
+import { AppError, unavailable } from '../../errors.js';
+import type { Copies, OwnedDoc, OwnerTargetsDoc, TargetKind } from './models.js';
 
 /** An entry as the code works with it. */
 type Entry = Omit<OwnerTargetsDoc, 'copies'> & { copies: Copies };
@@ -45,8 +34,23 @@ export function copiesOf(doc: Pick<OwnerTargetsDoc, 'copies'>): Copies {
   return typeof doc.copies === 'string' ? (EJSON.parse(doc.copies, { relaxed: true }) as Copies) : {};
 }
 
-/** A writer's token older than this was left by one that died. */
-const STALE_MS = 60_000;
+/** A writer's token older than this belongs to no write still under way (a few minutes: clocks of processes differ). */
+const STALE_MS = 5 * 60_000;
+/** A writer sends its document's write within this of its mark, or gives up (503) without writing. */
+const WRITE_BY_MS = 30_000;
+/**
+ * A change of an entry is written only within this of taking its lock: the lock is broken after 30 s
+ * (server/db/claim-lock.ts), and a holder must not overwrite what the breaker wrote.
+ */
+const HOLD_MS = 10_000;
+/** Owners this process fills at once (the first alarm after an upgrade or a restore finds none filled). */
+const MAX_FILLING = 10;
+
+/** Whether a write's failure is sure to have stored nothing: a refusal, not a lost answer. */
+const refused = (err: unknown) =>
+  err instanceof AppError ||
+  isDuplicateKey(err) ||
+  ['ValidationError', 'CastError', 'StrictModeError'].includes((err as Error)?.name);
 
 /** Reads one kind's documents of an owner from the documents themselves. */
 type Source = (ownerId: number) => Promise<OwnedDoc[]>;
@@ -57,32 +61,47 @@ export class OwnerTargets {
   // Owners being filled by this process.
   private readonly filling = new Set<number>();
 
+  private readonly staleMs: number;
+  private readonly writeByMs: number;
+
   constructor(
     private readonly model: Model<OwnerTargetsDoc>,
     private readonly locks: Model<LockDoc>,
-    private readonly staleMs = STALE_MS,
-  ) {}
+    options: { staleMs?: number; writeByMs?: number } = {},
+  ) {
+    this.staleMs = options.staleMs ?? STALE_MS;
+    this.writeByMs = options.writeByMs ?? WRITE_BY_MS;
+  }
 
   /** Each kind's resources register where their documents are read. */
   register(kind: TargetKind, source: Source): void {
     this.sources.set(kind, source);
   }
 
-  /** Runs a write of the owner's resources of `kind`, keeping the copies true around it. */
-  async changing<T>(kind: TargetKind, ownerId: number, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write of the owner's resources of `kind`, keeping the copies true around it. The write calls
+   * `inTime()` right before it sends the document's insert, update or delete: past WRITE_BY_MS it throws.
+   */
+  async changing<T>(kind: TargetKind, ownerId: number, write: (inTime: () => void) => Promise<T>): Promise<T> {
     const token = randomBytes(9).toString('base64url');
+    const marked = Date.now();
     await this.update(ownerId, (entry) => {
-      entry.changing.push({ kind, token, at: new Date() });
+      entry.changing.push({ kind, token, at: new Date(marked) });
     });
+    const inTime = () => {
+      if (Date.now() - marked > this.writeByMs) throw unavailable('The change took too long to start; try again', 1);
+    };
+    let result: T;
     try {
-      return await write();
-    } finally {
-      // Should this fail, the token stays: readers read the kind's documents until a fill drops it.
-      await this.update(ownerId, async (entry) => {
-        entry.changing = entry.changing.filter((mark) => mark.token !== token);
-        await this.copy(entry, ownerId, (other) => other === kind || !entry.copies[other]);
-      }).catch(() => {});
+      result = await write(inTime);
+    } catch (err) {
+      // Refused: nothing changed, and the copies are taken again. Otherwise the write may still land:
+      // the token stays, and the kind is read from its documents until a fill after STALE_MS.
+      if (refused(err)) await this.settle(kind, ownerId, token);
+      throw err;
     }
+    await this.settle(kind, ownerId, token);
+    return result;
   }
 
   /** Every registered kind's resources of the owner as stored now: copies where they are true, else read. */
@@ -108,9 +127,18 @@ export class OwnerTargets {
     return found;
   }
 
+  // Takes the copies after a write and its token out. Should this fail, the token stays: readers read the
+  // kind's documents until a fill drops it; the write itself stands.
+  private async settle(kind: TargetKind, ownerId: number, token: string): Promise<void> {
+    await this.update(ownerId, async (entry) => {
+      entry.changing = entry.changing.filter((mark) => mark.token !== token);
+      await this.copy(entry, ownerId, (other) => other === kind || !entry.copies[other]);
+    }).catch(() => {});
+  }
+
   // Copies every kind no live writer is changing, dropping the tokens of writers that died; in the background.
   private fill(ownerId: number): void {
-    if (this.filling.has(ownerId)) return;
+    if (this.filling.has(ownerId) || this.filling.size >= MAX_FILLING) return;
     this.filling.add(ownerId);
     this.update(ownerId, async (entry) => {
       const now = Date.now();
@@ -141,9 +169,11 @@ export class OwnerTargets {
   private async update(ownerId: number, change: (entry: Entry) => void | Promise<void>): Promise<void> {
     const _id = String(ownerId);
     await withClaimLock(this.locks, `owner-targets:${_id}`, async () => {
+      const locked = Date.now();
       const stored = await this.model.findById(_id).lean();
       const entry: Entry = { _id, copies: stored ? copiesOf(stored) : {}, changing: stored?.changing ?? [] };
       await change(entry);
+      if (Date.now() - locked > HOLD_MS) throw unavailable('The change took too long; try again', 1);
       await this.model.replaceOne(
         { _id },
         { copies: EJSON.stringify(entry.copies, { relaxed: true }), changing: entry.changing },
