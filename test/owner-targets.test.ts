@@ -20,6 +20,7 @@ import { eventually } from './helpers/fleet.js';
 import { client, type Credential } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
+import { readMark } from '../server/db/restores.js';
 
 interface Ctx {
   svc: TestService;
@@ -250,6 +251,32 @@ s('an owner without copies (older data, a restore) is read from the documents an
   await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'from the copies');
 });
 
+s(
+  'copies written under another restore mark (read while a restore loaded) are not trusted, but filled again',
+  async (ctx) => {
+    const user = await member(ctx);
+    const byKey = client(ctx.svc.url, key(ctx.org));
+    await ok(byKey.post('/api/v1/sms/mobile', { gsm: gsm(), ownerID: user.userId, name: 'Dienst' }));
+    const { OwnerTargets } = channelModels(ctx.svc.db);
+    const stale = {
+      mobile: [{ _id: '1', ownerID: user.userId, organizationID: null, gsm: '00491700000000', active: true }],
+    };
+    await OwnerTargets.updateOne(
+      { _id: String(user.userId) },
+      { $set: { copies: JSON.stringify(stale), mark: 'before-the-restore' } },
+    );
+    await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'an entry of another restore mark');
+    const current = await readMark(ctx.svc.db.conn.db!);
+    const filled = await eventually(
+      () => OwnerTargets.findById(String(user.userId)).lean(),
+      (entry) => (entry?.mark ?? null) === current,
+      'filled under the current mark',
+    );
+    assert.ok(!filled!.copies.includes('00491700000000'), 'the stale copy is gone');
+    await expectTrue(ctx.svc, user.userId, ctx.org.orgId, 'from the new copies');
+  },
+);
+
 s('a write whose answer was lost keeps its mark; a refused or late one takes the copies again', async (ctx) => {
   const user = await member(ctx);
   const mobile = await ok(
@@ -257,7 +284,12 @@ s('a write whose answer was lost keeps its mark; a refused or late one takes the
   );
   const { Mobile } = smsModels(ctx.svc.db);
   // Another process's view of the same copies, its writes as given here.
-  const targets = new OwnerTargets(channelModels(ctx.svc.db).OwnerTargets, ctx.svc.db.system.Lock, { writeByMs: 200 });
+  const targets = new OwnerTargets(
+    channelModels(ctx.svc.db).OwnerTargets,
+    ctx.svc.db.system.Lock,
+    { mark: () => readMark(ctx.svc.db.conn.db!), generation: ctx.svc.db.generation },
+    { writeByMs: 200 },
+  );
   targets.register('mobile', async (ownerId) => Mobile.find({ ownerID: ownerId }).lean());
   const gsmOf = async () =>
     ((await targets.of(user.userId)).mobile ?? []).map((m) => (m as unknown as { gsm: string }).gsm);

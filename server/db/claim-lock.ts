@@ -46,8 +46,15 @@ function releaseLater(locks: Model<LockDoc>, id: string, owner: string, since: n
   }, delay).unref();
 }
 
-/** Runs `task` holding the lock `key`; a lock older than 30 s (its holder died) is broken. */
-export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task: () => Promise<T>): Promise<T> {
+/**
+ * Runs `task` holding the lock `key`; a lock older than 30 s (its holder died) is broken. `task` is told
+ * when the lock was taken (its `at`, from which the 30 s count).
+ */
+export async function withClaimLock<T>(
+  locks: Model<LockDoc>,
+  key: string,
+  task: (takenAt: number) => Promise<T>,
+): Promise<T> {
   const id = `lock:${key}`;
   const deadline = Date.now() + WAIT_MS;
   let owner!: string;
@@ -70,7 +77,7 @@ export async function withClaimLock<T>(locks: Model<LockDoc>, key: string, task:
     }
   }
   try {
-    return await task();
+    return await task(since);
   } finally {
     // Ours only: a holder that outlived STALE_MS must not remove the lock its breaker now holds. A
     // removal that fails is tried again until it succeeds; the task's outcome stands.

@@ -33,7 +33,8 @@ export async function markRestored(db: mongo.Db): Promise<void> {
     );
 }
 
-async function readMark(db: mongo.Db): Promise<string | null> {
+/** The restore mark now (null: never restored). */
+export async function readMark(db: mongo.Db): Promise<string | null> {
   return (
     (await db.collection<MarkDoc>(COLLECTION).findOne({ _id: MARK }, { projection: { generation: 1 } }))?.generation ??
     null

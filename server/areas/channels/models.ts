@@ -72,6 +72,8 @@ export interface OwnerTargetsDoc {
   copies: string;
   /** Writes begun and not yet copied. */
   changing: Array<{ kind: TargetKind; token: string; at: Date }>;
+  /** The restore mark the copies were read under (server/db/restores.ts); null or absent: never restored. */
+  mark?: string | null;
 }
 
 export interface ChannelModels {
@@ -134,6 +136,7 @@ export const channelModels = defineModels((conn: Connection): ChannelModels => {
           _id: String,
           copies: { type: String, default: '{}' },
           changing: { type: [{ _id: false, kind: String, token: String, at: Date }], default: [] },
+          mark: { type: String, default: null },
         },
         opts,
       ),

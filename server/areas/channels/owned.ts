@@ -13,20 +13,28 @@
 // also keeps the owner's copies true (targets.ts), which an alarm reads instead of the documents.
 import type { Model } from 'mongoose';
 import type { Database } from '../../db/database.js';
+import { readMark } from '../../db/restores.js';
 import { IdIndex } from '../../db/id-index.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Actor } from '../../identity/actor.js';
 import { membershipsOf, roleOf } from '../../identity/lookup.js';
 import { reachOwner } from '../../identity/policy.js';
 import { channelModels, type OwnedDoc, type TargetKind } from './models.js';
-import { OwnerTargets } from './targets.js';
+import { OwnerTargets, refused } from './targets.js';
 
 const targets = new WeakMap<Database, OwnerTargets>();
 
 /** The copies of the database's owners' resources (one per database, every kind registered with it). */
 function targetsOf(db: Database): OwnerTargets {
   let found = targets.get(db);
-  if (!found) targets.set(db, (found = new OwnerTargets(channelModels(db).OwnerTargets, db.system.Lock)));
+  if (!found)
+    targets.set(
+      db,
+      (found = new OwnerTargets(channelModels(db).OwnerTargets, db.system.Lock, {
+        mark: () => readMark(db.conn.db!),
+        generation: db.generation,
+      })),
+    );
   return found;
 }
 
@@ -170,7 +178,8 @@ export class OwnedResources<D extends OwnedDoc> {
       } catch (err) {
         // Refused (a name already taken): the ID leaves the index again. Should that fail too, the ID names
         // no document, and lists skip what they cannot read; the caller hears of the refusal either way.
-        await this.byOwner.remove(ownerId, id).catch(() => {});
+        // Failed otherwise (its answer lost), the document may still be stored: the ID stays listed.
+        if (refused(err)) await this.byOwner.remove(ownerId, id).catch(() => {});
         throw err;
       }
     });

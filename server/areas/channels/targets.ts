@@ -9,11 +9,14 @@
 // owner's claim lock. A reader uses a kind's copies only while no token is on it and reads the documents
 // themselves otherwise. A write that failed without a sure refusal (its answer lost: it may still land)
 // keeps its token, as does a writer that dies: that kind is read the slow way until a reader finds the
-// token STALE_MS old and has it filled again. That is safe because a writer sends its document's write
-// within WRITE_BY_MS of its mark or not at all (`inTime`), and a command lands within the connection's
-// socket timeout (30 s) or fails, so a token that old belongs to no write still under way. An owner
-// without an entry (resources from before the copies, or after a restore, which empties them:
-// server/admin/backup.ts) is read the slow way and filled in the background.
+// token STALE_MS old and has it filled again. A token that old belongs to no write still under way: a
+// writer sends its document's write within WRITE_BY_MS of its mark or not at all (`inTime`; a change
+// through a revision up to its 5 s hold later), and the database answers a write within the
+// connection's socket timeout (30 s) or the client gives up on it (MongoDB may still be running it; five
+// minutes leave room). An owner without an entry (resources from before the copies, or after a restore,
+// which empties them: server/admin/backup.ts) is read the slow way and filled in the background. An entry
+// records the restore mark it was written under (server/db/restores.ts); one written under another mark
+// than this process knows (its documents read while a restore loaded) is not trusted, but filled again.
 // The copies are stored as one Extended JSON string, not as nested documents: the embedded engine
 // reads a member's entry for about 0.2 ms of CPU that way, against 0.5 ms nested (docs/storage.md
 // "Rules for a model").
@@ -21,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose, { type Model } from 'mongoose';
 import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import { isDuplicateKey } from '../../db/errors.js';
+import type { CacheGeneration } from '../../db/generation.js';
 import { AppError, unavailable } from '../../errors.js';
 import type { Copies, OwnedDoc, OwnerTargetsDoc, TargetKind } from './models.js';
 
@@ -39,15 +43,16 @@ const STALE_MS = 5 * 60_000;
 /** A writer sends its document's write within this of its mark, or gives up (503) without writing. */
 const WRITE_BY_MS = 30_000;
 /**
- * A change of an entry is written only within this of taking its lock: the lock is broken after 30 s
- * (server/db/claim-lock.ts), and a holder must not overwrite what the breaker wrote.
+ * A change of an entry is sent only within this of taking its lock: the lock is broken 30 s after it was
+ * taken (server/db/claim-lock.ts), so a holder never overwrites what the breaker wrote as long as the
+ * database answers the write within 20 s (as every claim lock's holder assumes).
  */
 const HOLD_MS = 10_000;
 /** Owners this process fills at once (the first alarm after an upgrade or a restore finds none filled). */
 const MAX_FILLING = 10;
 
 /** Whether a write's failure is sure to have stored nothing: a refusal, not a lost answer. */
-const refused = (err: unknown) =>
+export const refused = (err: unknown) =>
   err instanceof AppError ||
   isDuplicateKey(err) ||
   ['ValidationError', 'CastError', 'StrictModeError'].includes((err as Error)?.name);
@@ -63,10 +68,14 @@ export class OwnerTargets {
 
   private readonly staleMs: number;
   private readonly writeByMs: number;
+  // The restore mark as this process knows it, read again when it noticed a restore (its generation moved).
+  private known: { generation: number; mark: Promise<string | null> } | null = null;
 
   constructor(
     private readonly model: Model<OwnerTargetsDoc>,
     private readonly locks: Model<LockDoc>,
+    /** The database's restore mark now, and the generation of this process's cached facts. */
+    private readonly restores: { mark: () => Promise<string | null>; generation: CacheGeneration },
     options: { staleMs?: number; writeByMs?: number } = {},
   ) {
     this.staleMs = options.staleMs ?? STALE_MS;
@@ -106,7 +115,9 @@ export class OwnerTargets {
 
   /** Every registered kind's resources of the owner as stored now: copies where they are true, else read. */
   async of(ownerId: number): Promise<Copies> {
-    const entry = await this.model.findById(String(ownerId)).lean();
+    const [stored, mark] = await Promise.all([this.model.findById(String(ownerId)).lean(), this.knownMark()]);
+    // Written under another restore mark: its documents may have been read while a restore loaded.
+    const entry = stored && (stored.mark ?? null) === mark ? stored : null;
     const all = entry ? copiesOf(entry) : {};
     const now = Date.now();
     let fill = !entry;
@@ -161,6 +172,17 @@ export class OwnerTargets {
     );
   }
 
+  private knownMark(): Promise<string | null> {
+    const generation = this.restores.generation.current;
+    if (this.known?.generation !== generation) {
+      const mark = this.restores.mark();
+      // A failed read is not kept: the next reader reads it again.
+      mark.catch(() => (this.known = null));
+      this.known = { generation, mark };
+    }
+    return this.known.mark;
+  }
+
   private async read(kind: TargetKind, ownerId: number): Promise<OwnedDoc[]> {
     return this.sources.get(kind)!(ownerId);
   }
@@ -168,15 +190,22 @@ export class OwnerTargets {
   // Read-modify-write of the owner's entry, one writer at a time across processes.
   private async update(ownerId: number, change: (entry: Entry) => void | Promise<void>): Promise<void> {
     const _id = String(ownerId);
-    await withClaimLock(this.locks, `owner-targets:${_id}`, async () => {
-      const locked = Date.now();
-      const stored = await this.model.findById(_id).lean();
-      const entry: Entry = { _id, copies: stored ? copiesOf(stored) : {}, changing: stored?.changing ?? [] };
+    await withClaimLock(this.locks, `owner-targets:${_id}`, async (takenAt) => {
+      // Read before the documents: copies read while a restore loads carry the mark from before it.
+      const [stored, mark] = await Promise.all([this.model.findById(_id).lean(), this.restores.mark()]);
+      // Copies written under another restore mark are not taken over (its marks are, as they may be live).
+      const same = stored && (stored.mark ?? null) === mark;
+      const entry: Entry = {
+        _id,
+        copies: stored && same ? copiesOf(stored) : {},
+        changing: stored?.changing ?? [],
+        mark,
+      };
       await change(entry);
-      if (Date.now() - locked > HOLD_MS) throw unavailable('The change took too long; try again', 1);
+      if (Date.now() - takenAt > HOLD_MS) throw unavailable('The change took too long; try again', 1);
       await this.model.replaceOne(
         { _id },
-        { copies: EJSON.stringify(entry.copies, { relaxed: true }), changing: entry.changing },
+        { copies: EJSON.stringify(entry.copies, { relaxed: true }), changing: entry.changing, mark },
         { upsert: true },
       );
     });
