@@ -146,8 +146,18 @@ pool.before(async (ctx) => {
     );
   await setup.close();
   ctx.svc = await startTestService({ MONGODB_POOL_SIZE: '1', MONGODB_WAIT_QUEUE_TIMEOUT_MS: '200' });
+  // A collection of its own for the slow scans below, large enough that eight of them hold the one
+  // connection far longer than a request waits for it, whatever else the run's database holds.
+  const scratch = ctx.svc.db.conn.db!.collection<{ _id: string; body: string }>('hardening_pool_scan');
+  await scratch.deleteMany({});
+  for (let i = 0; i < 4; i++)
+    await scratch.insertMany(Array.from({ length: 1_000 }, (_, k) => ({ _id: `${i}:${k}`, body: 'z'.repeat(1_000) })));
 });
 pool.after(async (ctx) => {
+  await ctx.svc.db.conn
+    .db!.collection('hardening_pool_scan')
+    .drop()
+    .catch(() => undefined);
   await ctx.svc.close();
 });
 
@@ -199,9 +209,10 @@ pool(
       for (let round = 0; round < 10 && !codes.has('unavailable'); round++) {
         const slow = Promise.all(
           Array.from({ length: 8 }, () =>
-            ctx.svc.db.chains.contents
+            ctx.svc.db.conn
+              .db!.collection('hardening_pool_scan')
               .find({ body: 'no such body' })
-              .lean()
+              .toArray()
               .catch(() => null),
           ),
         );
