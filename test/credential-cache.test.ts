@@ -99,29 +99,80 @@ cache('requests arriving together with a credential not yet cached read it once'
 
 cache(
   "a credential's use is recorded at most once a minute, also when another process recorded it: " +
-    'one read with a recent lastUsedAt writes nothing',
+    'one read with a recent last use writes nothing',
   async (ctx) => {
-    const { Token } = identityModels(ctx.svc.db);
-    const [fresh, stale] = await Promise.all(
-      ['fresh', 'stale'].map((name) => ctx.svc.identity.createApiKey(ctx.org.orgId, `touch ${name}`)),
+    const { Token, TokenUse } = identityModels(ctx.svc.db);
+    const [fresh, stale, older] = await Promise.all(
+      ['fresh', 'stale', 'older'].map((name) => ctx.svc.identity.createApiKey(ctx.org.orgId, `touch ${name}`)),
     );
     const recent = new Date(Date.now() - 10_000);
-    await Token.updateOne({ _id: hashToken(fresh.token) }, { $set: { lastUsedAt: recent } });
-    await Token.updateOne({ _id: hashToken(stale.token) }, { $set: { lastUsedAt: new Date(Date.now() - 5 * 60_000) } });
+    await TokenUse.create({ _id: hashToken(fresh.token), at: recent });
+    await TokenUse.create({ _id: hashToken(stale.token), at: new Date(Date.now() - 5 * 60_000) });
+    // A last use written into the token by an earlier version counts too.
+    const legacy = new Date(Date.now() - 20_000);
+    await Token.updateOne({ _id: hashToken(older.token) }, { $set: { lastUsedAt: legacy } });
     // Read as a process that has not used them yet would read them.
     const reader = new CredentialReader(ctx.svc.db);
-    assert.ok(await reader.resolve('apikey', fresh.token));
-    assert.ok(await reader.resolve('apikey', stale.token));
-    const lastUsed = async (token: string) =>
-      (await Token.findById(hashToken(token), { lastUsedAt: 1 }).lean())!.lastUsedAt!.getTime();
+    for (const t of [fresh, stale, older]) assert.ok(await reader.resolve('apikey', t.token));
+    const lastUsed = async (token: string) => (await TokenUse.findById(hashToken(token)).lean())?.at.getTime() ?? null;
     await eventually(
       () => lastUsed(stale.token),
-      (at) => Date.now() - at < 60_000,
+      (at) => at !== null && Date.now() - at < 60_000,
       "the stale credential's use recorded",
     );
     assert.is(await lastUsed(fresh.token), recent.getTime(), 'a use recorded 10 s ago was written again');
+    assert.is(await lastUsed(older.token), null, 'a use recorded 20 s ago in the token was written again');
+    const keys = await ctx.svc.identity.apiKeysOf(ctx.org.orgId);
+    assert.is(keys.find((k) => k.id === older.id)!.lastUsedAt, legacy.toISOString(), "the token's own last use");
+    assert.is(keys.find((k) => k.id === fresh.id)!.lastUsedAt, recent.toISOString(), 'the recorded last use');
   },
 );
+
+cache('recording a use never writes the token, so a revocation at the same moment is never lost', async () => {
+  const svc = await startTestService({}, { monitorCommands: true });
+  try {
+    const org = await createOrg(svc);
+    const { Token } = identityModels(svc.db);
+    const keys = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => svc.identity.createApiKey(org.orgId, `race ${i}`)),
+    );
+    const tokenWrites: string[] = [];
+    const driver = svc.db.conn.getClient();
+    const watch = (event: { commandName: string; command: Record<string, unknown> }) => {
+      if (['update', 'findAndModify'].includes(event.commandName) && event.command[event.commandName] === 'tokens')
+        tokenWrites.push(JSON.stringify(event.command));
+    };
+    driver.on('commandStarted', watch);
+    try {
+      // Each key's first use (its use is recorded) and its revocation, together: on the embedded engine an
+      // update of the token for the use would write back the token as read before the revocation.
+      const reader = new CredentialReader(svc.db);
+      const used = (
+        await Promise.all(
+          keys.map(async (k) => {
+            const [actor] = await Promise.all([
+              reader.resolve('apikey', k.token),
+              Token.updateOne({ _id: hashToken(k.token) }, { $set: { revokedAt: new Date() } }),
+            ]);
+            return actor ? hashToken(k.token) : null;
+          }),
+        )
+      ).filter((c) => c !== null);
+      await eventually(
+        () => identityModels(svc.db).TokenUse.countDocuments({ _id: { $in: used } }),
+        (n) => n === used.length,
+        'every use recorded',
+      );
+    } finally {
+      driver.off('commandStarted', watch);
+    }
+    assert.is(tokenWrites.length, keys.length, `only the revocations wrote tokens: ${tokenWrites.join('\n')}`);
+    const revoked = await Promise.all(keys.map((k) => Token.findById(hashToken(k.token), { revokedAt: 1 }).lean()));
+    assert.is(revoked.filter((t) => !t?.revokedAt).length, 0, 'a revocation was lost');
+  } finally {
+    await svc.close();
+  }
+});
 
 cache.run();
 

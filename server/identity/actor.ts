@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { identityModels, type Role, type TokenKind } from './models.js';
+import { recordUse } from './token-uses.js';
 import { hashToken } from './tokens.js';
 
 /** An organization's API key: full rights in its own organization. */
@@ -67,11 +68,14 @@ export class CredentialReader {
   async resolve(kind: TokenKind, token: string): Promise<Caller | null> {
     if (!token || token.length > MAX_TOKEN_LENGTH) return null;
     const credential = hashToken(token);
-    const found = await identityModels(this.db).Token.findById(credential).lean();
+    const [found, use] = await Promise.all([
+      identityModels(this.db).Token.findById(credential).lean(),
+      identityModels(this.db).TokenUse.findById(credential, { at: 1 }).lean(),
+    ]);
     if (!found || found.revokedAt || found.kind !== kind) return null;
-    if (kind === 'session' && Date.now() - (found.lastUsedAt ?? found.createdAt).getTime() > SESSION_IDLE_MS)
-      return null;
-    this.touch(credential, found.lastUsedAt);
+    const lastUsed = Math.max(found.lastUsedAt?.getTime() ?? 0, use?.at.getTime() ?? 0);
+    if (kind === 'session' && Date.now() - (lastUsed || found.createdAt.getTime()) > SESSION_IDLE_MS) return null;
+    this.touch(credential, lastUsed);
     if (found.kind === 'apikey')
       return { kind: 'apikey', tokenId: found.tokenId, credential, organizationId: found.organizationId! };
     if (found.kind === 'screen')
@@ -94,20 +98,19 @@ export class CredentialReader {
     };
   }
 
-  private touch(credential: string, recorded: Date | null | undefined): void {
+  private touch(credential: string, recorded: number): void {
     const { touched } = this;
     const now = Date.now();
-    const last = Math.max(touched.get(credential) ?? 0, recorded?.getTime() ?? 0);
+    const last = Math.max(touched.get(credential) ?? 0, recorded);
     touched.delete(credential);
     if (now - last < TOUCH_EVERY_MS) {
       touched.set(credential, last);
     } else {
       touched.set(credential, now);
       // Bookkeeping, behind the reads others wait for (server/db/lane.ts).
+      // Into a document of its own, never into the token (TokenUse in models.ts).
       void this.db.bookkeeping
-        .run(() =>
-          identityModels(this.db).Token.updateOne({ _id: credential }, { $set: { lastUsedAt: new Date(now) } }),
-        )
+        .run(() => recordUse(this.db, credential, new Date(now)))
         .catch((err) =>
           // Only "last used" is a little older; the next use a minute on writes it again.
           this.log?.debug({ err }, "a credential's last use could not be recorded"),

@@ -5,6 +5,7 @@ import { notFound } from '../errors.js';
 import { credentialsChanged } from './credential-changes.js';
 import { organizationExists, userExists } from './lookup.js';
 import { identityModels, type MembershipEntry, type Role, type Token, type TokenKind } from './models.js';
+import { lastUseOf, withLastUse } from './token-uses.js';
 import { generateToken, hashToken } from './tokens.js';
 
 /** The identity commands over one database. */
@@ -126,7 +127,7 @@ export class IdentityCommands {
    * an admin: the scan of the tokens by organization is cheap enough here.
    */
   async apiKeysOf(organizationId: number) {
-    const docs = await this.models.Token.find({ organizationId, kind: 'apikey' }).lean();
+    const docs = await withLastUse(this.db, await this.models.Token.find({ organizationId, kind: 'apikey' }).lean());
     return docs.sort((a, b) => a.tokenId - b.tokenId).map(apiKeyView);
   }
 
@@ -138,7 +139,7 @@ export class IdentityCommands {
     const doc = await this.models.Token.findOne({ tokenId: keyId }).lean();
     if (!doc || doc.kind !== 'apikey' || doc.organizationId !== organizationId)
       throw notFound(`API key ${keyId} not found in organization ${organizationId}`);
-    return { key: apiKeyView(doc), hash: doc._id };
+    return { key: apiKeyView({ ...doc, lastUsedAt: await lastUseOf(this.db, doc) }), hash: doc._id };
   }
 
   /** Every organization, by ID, with the record limit that applies to it: its own, else `defaultRecordLimit`. */
@@ -190,9 +191,12 @@ export class IdentityCommands {
   async listTokens(owner: { organizationId: number } | { userId: number }) {
     if ('organizationId' in owner) await this.requireOrganization(owner.organizationId);
     else if (!(await userExists(this.db, owner.userId))) throw notFound(`User ${owner.userId} not found`);
-    const docs = await this.models.Token.find(
-      'organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId },
-    ).lean();
+    const docs = await withLastUse(
+      this.db,
+      await this.models.Token.find(
+        'organizationId' in owner ? { organizationId: owner.organizationId } : { userId: owner.userId },
+      ).lean(),
+    );
     return docs
       .map((t) => ({
         id: t.tokenId,

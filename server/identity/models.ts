@@ -49,9 +49,24 @@ export interface Token {
   screenId?: number | null;
   monitorId?: number | null;
   createdAt: Date;
-  /** When a request or screen last presented it (recorded at most once a minute per process). */
+  /**
+   * Written by versions before last uses moved to `token_uses` (TokenUse), and still read as the earliest
+   * last use: nothing writes it any more.
+   */
   lastUsedAt?: Date | null;
   revokedAt: Date | null;
+}
+
+/**
+ * When a credential was last presented, in a document of its own under the token's _id (recorded at
+ * most once a minute per process). Kept apart from the token so that the token is written only by its
+ * revocation: on the embedded engine an update is read-modify-write without a lock, and a last use
+ * written into the token could write a revocation that landed meanwhile away (docs/storage.md "Rules
+ * for a model").
+ */
+export interface TokenUse {
+  _id: string;
+  at: Date;
 }
 
 /**
@@ -112,6 +127,7 @@ export interface IdentityModels {
   Organization: Model<Organization>;
   User: Model<User>;
   Token: Model<Token>;
+  TokenUse: Model<TokenUse>;
   CredentialChange: Model<CredentialChange>;
   Invitation: Model<Invitation>;
   /** One per code used, keyed by the code's hash: the unique _id lets exactly one request use it. */
@@ -204,6 +220,11 @@ export const identityModels = defineModels((conn: Connection): IdentityModels =>
     ),
     User: conn.model<User>('User', user, 'users'),
     Token: conn.model<Token>('Token', token, 'tokens'),
+    TokenUse: conn.model<TokenUse>(
+      'TokenUse',
+      new Schema<TokenUse>({ _id: String, at: { type: Date, required: true } }, opts),
+      'token_uses',
+    ),
     CredentialChange: conn.model<CredentialChange>(
       'CredentialChange',
       new Schema<CredentialChange>(

@@ -9,6 +9,7 @@ import { SESSION_IDLE_MS, type UserActor } from './actor.js';
 import type { IdentityCommands } from './commands.js';
 import { credentialsChanged } from './credential-changes.js';
 import { identityModels, type Invitation, type Role } from './models.js';
+import { forgetUses, recordUse, withLastUse } from './token-uses.js';
 import { generateCode, generateToken, hashToken } from './tokens.js';
 
 /** An invitation is valid this long; a sign-in link for another device much less. */
@@ -167,17 +168,19 @@ export class People {
   async startSession(userId: number, device: string): Promise<string> {
     const session = generateToken('session');
     const now = new Date();
+    const credential = hashToken(session);
     await this.models.Token.create({
-      _id: hashToken(session),
+      _id: credential,
       tokenId: await this.db.ids.next('token'),
       kind: 'session',
       name: device.slice(0, 120) || 'browser',
       organizationId: null,
       userId,
       createdAt: now,
-      lastUsedAt: now,
       revokedAt: null,
     });
+    // Signing in is its first use (P6's last seen).
+    await recordUse(this.db, credential, now);
     return session;
   }
 
@@ -224,10 +227,13 @@ export class People {
       { name: 1, memberships: 1 },
     ).lean();
     const listed = users.filter((u) => u.memberships.some((m) => m.organizationId === organizationId));
-    const tokens = await this.models.Token.find(
-      { userId: { $in: listed.map((u) => Number(u._id)) } },
-      { userId: 1, lastUsedAt: 1 },
-    ).lean();
+    const tokens = await withLastUse(
+      this.db,
+      await this.models.Token.find(
+        { userId: { $in: listed.map((u) => Number(u._id)) } },
+        { userId: 1, lastUsedAt: 1 },
+      ).lean(),
+    );
     const seen = new Map<number, number>();
     for (const t of tokens)
       if (t.lastUsedAt) seen.set(t.userId!, Math.max(seen.get(t.userId!) ?? 0, t.lastUsedAt.getTime()));
@@ -296,10 +302,21 @@ export class People {
     const challenges = await PasskeyChallenge.deleteMany({ expiresAt: { $lt: new Date(now) } });
     const invitations = await Invitation.deleteMany({ expiresAt: { $lt: new Date(now - 30 * day) } });
     const uses = await InvitationUse.deleteMany({ at: { $lt: new Date(now - 8 * day) } });
-    const sessions = await Token.deleteMany({
-      kind: 'session',
-      $or: [{ revokedAt: { $lt: new Date(now - day) } }, { lastUsedAt: { $lt: new Date(now - SESSION_IDLE_MS) } }],
-    });
+    // Sessions signed out a day ago, or unused for 30 days (their last use lives beside them, token-uses.ts).
+    const ended = (
+      await withLastUse(
+        this.db,
+        await Token.find({ kind: 'session' }, { createdAt: 1, lastUsedAt: 1, revokedAt: 1 }).lean(),
+      )
+    )
+      .filter((t) =>
+        t.revokedAt
+          ? t.revokedAt.getTime() < now - day
+          : (t.lastUsedAt ?? t.createdAt).getTime() < now - SESSION_IDLE_MS,
+      )
+      .map((t) => t._id);
+    const sessions = ended.length ? await Token.deleteMany({ _id: { $in: ended } }) : { deletedCount: 0 };
+    await forgetUses(this.db, ended);
     return {
       challenges: challenges.deletedCount,
       invitations: invitations.deletedCount,
