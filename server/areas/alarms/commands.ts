@@ -10,6 +10,7 @@ import {
   type AlarmDetailView,
   type AlarmView,
 } from '../../../schemas/alarms.js';
+import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { OrganizationEvents } from '../../hub/events.js';
@@ -21,7 +22,7 @@ import type { AlarmDoc, AlarmSource, AlarmSourceEntry } from './models.js';
 import type { AlarmOutbox } from './outbox.js';
 import { alarmView, type AlarmPresenter } from './presenter.js';
 import type { AlarmRecipients } from './recipients.js';
-import type { AlarmRecords } from './records.js';
+import { alarmLockKey, type AlarmRecords } from './records.js';
 import type { AlarmWall } from './wall.js';
 
 /** An alarm as the raising paths describe it. */
@@ -185,7 +186,15 @@ export class AlarmCommands {
     if (doc.endedAt) return presenter.present(doc);
     const endedAt = new Date();
     const model = await records.models.alarms.of(doc.organizationId);
-    await model.updateOne({ _id: doc._id, endedAt: null }, { $set: { endedAt } });
+    // Under the alarm's lock, as a merge (incidents.ts): an update on the embedded engine writes back the
+    // whole document it read, so an end and a merge at once would lose one of them.
+    const earlier = await withClaimLock(this.parts.db.system.Lock, alarmLockKey(alarmId), async () => {
+      const current = await records.find(alarmId);
+      if (!current || current.endedAt) return current;
+      await model.updateOne({ _id: doc._id }, { $set: { endedAt } });
+      return null;
+    });
+    if (earlier) return presenter.present(earlier);
     await wall.ended(doc, endedAt);
     const alarm = await presenter.present({ ...doc, endedAt });
     events.toOrganization(doc.organizationId, 'alarm:updated', { alarm });

@@ -6,17 +6,20 @@
 // (incident-models.ts), so two documents on two processes at once still raise one alarm.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.js';
+import { withClaimLock } from '../../db/claim-lock.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import type { AlarmCommands, AlarmInput } from './commands.js';
 import { incidentModels, type IncidentModels } from './incident-models.js';
 import type { AlarmDoc, AlarmSourceEntry } from './models.js';
-import type { AlarmRecords } from './records.js';
+import { alarmLockKey, type AlarmRecords } from './records.js';
 import type { AlarmWall } from './wall.js';
 
 /** A later document of the incident merges within this time of the alarm's start. */
 export const MERGE_WINDOW_MS = 30 * 60_000;
 /** How long a later document waits for the alarm its incident's claim names to be stored. */
 const STORED_WITHIN_MS = 10_000;
+/** Alarms followed from a claim to the running one: more within the merge window is a storm of ended alarms. */
+const MAX_FOLLOWERS = 50;
 
 /** An alarm as an input describes it. */
 export interface IncidentInput extends AlarmInput {
@@ -79,32 +82,29 @@ export class Incidents {
         return { alarmId: open.id, outcome: 'merged' };
       }
       const alarmId = await this.db.ids.next('alarm');
-      const claimed = await this.models.Incident.create({ _id, organizationId, alarmId, at: new Date() }).then(
-        () => true,
-        (err: unknown) => {
-          if (isDuplicateKey(err)) return false;
-          throw err;
-        },
-      );
-      if (claimed) {
+      if (await this.claim(_id, organizationId, alarmId)) {
         await this.commands.raise(organizationId, 'input', fields, alarmId);
         return { alarmId, outcome: 'raised' };
       }
-      const held = await this.models.Incident.findById(_id).lean();
-      if (!held) continue;
-      const running = await this.stored(held.alarmId, held.at);
-      if (running && running.organizationId === organizationId && this.open(running)) {
-        await this.merge(running, input, source);
-        return { alarmId: running.id, outcome: 'merged' };
-      }
-      // Ended, too old, or never stored (its process died): this document's incident starts anew.
-      const { matchedCount } = await this.models.Incident.updateOne(
-        { _id, alarmId: held.alarmId },
-        { $set: { alarmId, at: new Date() } },
-      );
-      if (matchedCount === 1) {
-        await this.commands.raise(organizationId, 'input', fields, alarmId);
-        return { alarmId, outcome: 'raised' };
+      // The claim is another's: its alarm, or, once that is over (ended, too old, or never stored: its
+      // process died), the alarm of the document that followed it. Who follows an alarm is decided by a
+      // unique insert ("<claim>><alarmId>") too — a conditional update would not do: on the embedded
+      // engine two at once both match (docs/storage.md "Rules for a model").
+      let held = await this.models.Incident.findById(_id).lean();
+      for (let step = 0; held && step < MAX_FOLLOWERS; step++) {
+        const running = await this.stored(held.alarmId, held.at);
+        if (running && running.organizationId === organizationId && this.open(running)) {
+          await this.merge(running, input, source);
+          return { alarmId: running.id, outcome: 'merged' };
+        }
+        const next = `${_id}>${held.alarmId}`;
+        if (await this.claim(next, organizationId, alarmId)) {
+          // The incident's claim names the new alarm for the documents after; only its follower writes it.
+          await this.models.Incident.updateOne({ _id }, { $set: { alarmId, at: new Date() } });
+          await this.commands.raise(organizationId, 'input', fields, alarmId);
+          return { alarmId, outcome: 'raised' };
+        }
+        held = await this.models.Incident.findById(next).lean();
       }
     }
     throw new Error('the incident was claimed and released too often at once');
@@ -114,6 +114,17 @@ export class Incidents {
   async sweep(now = Date.now()): Promise<number> {
     const old = new Date(now - MERGE_WINDOW_MS - STORED_WITHIN_MS);
     return (await this.models.Incident.deleteMany({ at: { $lt: old } })).deletedCount;
+  }
+
+  // True when this insert took the key.
+  private claim(_id: string, organizationId: number, alarmId: number): Promise<boolean> {
+    return this.models.Incident.create({ _id, organizationId, alarmId, at: new Date() }).then(
+      () => true,
+      (err: unknown) => {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      },
+    );
   }
 
   private open(alarm: AlarmDoc): boolean {
@@ -130,7 +141,17 @@ export class Incidents {
   }
 
   // The fields the alarm lacked, and the source; the wall shows the new place at once. Nobody is rung again.
-  private async merge(alarm: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<void> {
+  // Under the alarm's lock, read afresh (an end, or another document of the incident, may have landed).
+  private async merge(running: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<void> {
+    const merged = await withClaimLock(this.db.system.Lock, alarmLockKey(running.id), async () => {
+      const alarm = await this.records.find(running.id);
+      return alarm ? this.mergeInto(alarm, input, source) : null;
+    });
+    if (merged) this.wall.rewriteSoon(merged);
+  }
+
+  // The merged alarm when the wall must show a new place, else null.
+  private async mergeInto(alarm: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<AlarmDoc | null> {
     const lacked: Partial<AlarmDoc> = {};
     if (!alarm.message && input.message) lacked.message = input.message.slice(0, 10_000);
     if (!alarm.address && input.address) lacked.address = input.address.slice(0, 500);
@@ -142,9 +163,8 @@ export class Incidents {
     const alarms = await this.records.models.alarms.of(alarm.organizationId);
     // Each input once: the repeats of a pager telegram do not grow the alarm.
     const listed = (alarm.sources ?? []).some((s) => s.inputId === source.inputId);
-    if (listed && Object.keys(lacked).length === 0) return;
+    if (listed && Object.keys(lacked).length === 0) return null;
     await alarms.updateOne({ _id: alarm._id }, { $set: lacked, ...(listed ? {} : { $push: { sources: source } }) });
-    const merged = await this.records.find(alarm.id);
-    if (merged && Object.keys(lacked).length > 0) this.wall.rewriteSoon(merged);
+    return Object.keys(lacked).length > 0 ? this.records.find(alarm.id) : null;
   }
 }

@@ -9,6 +9,12 @@ import { Recent } from '../../db/recent.js';
 import { alarmModels, type AlarmDoc, type AlarmModels, type AnswerDoc, type DeliveriesDoc } from './models.js';
 import { deliveriesOf } from './delivery-store.js';
 
+/**
+ * The claim lock every write of an alarm's own document takes (AL4's end, an incident's merge): on the
+ * embedded engine an update writes back the whole document it read (docs/storage.md "Rules for a model").
+ */
+export const alarmLockKey = (alarmId: number) => `alarm:${alarmId}`;
+
 /** An alarm's record with what was sent and answered for it. */
 export class AlarmRecords {
   readonly models: AlarmModels;

@@ -2,6 +2,7 @@
 // its admins and API key write them. An IMAP password is encrypted at rest for its input and field and
 // never answered; a pager input's codes are indexed so that IN3 finds them by exact lookups.
 import { MASK, type IP1Input, type InputView, type PagerSettingsInput } from '../../../schemas/inputs.js';
+import { withClaimLock } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
 import { badRequest, conflict, forbidden, notFound, type ErrorDetail } from '../../errors.js';
@@ -10,6 +11,7 @@ import { canConfigure, canRead } from '../../identity/policy.js';
 import type { Keyring } from '../els-cobra/secrets.js';
 import { inputModels, type InputDoc, type InputModels } from './models.js';
 import { profileProblems } from './profile.js';
+import { forgetStatus, statusOf, type InputStatus } from './status.js';
 
 const NOT_FOUND = 'Input not found';
 const WRITERS = "Inputs are written by organization admins and the organization's API key";
@@ -66,10 +68,9 @@ export class InputCommands {
   async list(actor: Actor, organizationId: number): Promise<InputView[]> {
     if (!canRead(actor, organizationId)) throw forbidden('Not allowed in this organization');
     const docs = await this.byOrganization.load(organizationId, (id) => this.models.Input.findById(id).lean());
-    return docs
-      .filter((d) => d.organizationId === organizationId)
-      .map(presentInput)
-      .sort((a, b) => a.id - b.id);
+    const own = docs.filter((d) => d.organizationId === organizationId);
+    const status = await Promise.all(own.map((d) => statusOf(this.models, d)));
+    return own.map((d, i) => presentInput(d, status[i]!)).sort((a, b) => a.id - b.id);
   }
 
   /** IP1: a new input of an organization the actor configures. */
@@ -88,22 +89,28 @@ export class InputCommands {
       _id: id,
       organizationId: input.organizationID,
       ...this.fieldsOf(id, input, null),
-      lastReceivedAt: null,
-      lastError: null,
     };
     for (const key of input.kind === 'pager' ? pagerKeys(input.settings) : []) await this.byCode.add(key, id);
     if (input.kind === 'imap') await this.imapInputs.add('all', id);
     await this.models.Input.create(doc);
-    return presentInput(doc);
+    return presentInput(doc, { lastReceivedAt: null, lastError: null });
   }
 
   /** IP3 GET: an input the actor may read; another organization's is not found. */
   async get(actor: Actor, id: number): Promise<InputView> {
-    return presentInput(await this.readable(actor, id));
+    const doc = await this.readable(actor, id);
+    return presentInput(doc, await statusOf(this.models, doc));
   }
 
   /** IP3 PUT: replaces an input; its organization and kind stay. Absent or masked, the password stays. */
   async update(actor: Actor, id: number, input: IP1Input): Promise<InputView> {
+    await this.writable(actor, id);
+    // One change of an input at a time, read afresh: two at once leave the pager codes' index as the
+    // input that was stored last names them.
+    return withClaimLock(this.db.system.Lock, `input:${id}`, () => this.replace(actor, id, input));
+  }
+
+  private async replace(actor: Actor, id: number, input: IP1Input): Promise<InputView> {
     const current = await this.writable(actor, id);
     const problems: ErrorDetail[] = [];
     if (input.organizationID !== current.organizationId)
@@ -126,13 +133,19 @@ export class InputCommands {
     ).lean();
     for (const key of before.filter((k) => !after.includes(k))) await this.byCode.remove(key, current._id);
     if (!doc) throw notFound(NOT_FOUND);
-    return presentInput(doc);
+    return presentInput(doc, await statusOf(this.models, doc));
   }
 
   /** IP3 DELETE: removes an input; the alarms it raised stay, its documents go. */
   async remove(actor: Actor, id: number): Promise<{ status: 'deleted' }> {
+    await this.writable(actor, id);
+    return withClaimLock(this.db.system.Lock, `input:${id}`, () => this.delete(actor, id));
+  }
+
+  private async delete(actor: Actor, id: number): Promise<{ status: 'deleted' }> {
     const current = await this.writable(actor, id);
     await this.models.Input.deleteOne({ _id: current._id });
+    await forgetStatus(this.models, current._id);
     await this.byOrganization.remove(current.organizationId, current._id);
     for (const key of current.kind === 'pager' ? pagerKeys(current.settings) : [])
       await this.byCode.remove(key, current._id);
@@ -260,7 +273,7 @@ function checkProfile(input: IP1Input): void {
 }
 
 /** An input as IP1–IP3 answer it: the password masked. */
-export function presentInput(doc: InputDoc): InputView {
+export function presentInput(doc: InputDoc, status: InputStatus): InputView {
   return {
     id: Number(doc._id),
     organizationId: doc.organizationId,
@@ -271,7 +284,7 @@ export function presentInput(doc: InputDoc): InputView {
     monitorIds: doc.monitorIds,
     channels: doc.channels,
     active: doc.active,
-    lastReceivedAt: doc.lastReceivedAt?.toISOString() ?? null,
-    lastError: doc.lastError,
+    lastReceivedAt: status.lastReceivedAt?.toISOString() ?? null,
+    lastError: status.lastError,
   };
 }

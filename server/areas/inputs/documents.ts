@@ -5,6 +5,7 @@ import type { DocumentOutcome, InputDocumentView } from '../../../schemas/inputs
 import type { Database } from '../../db/database.js';
 import { IdIndex } from '../../db/id-index.js';
 import type { InputDoc, InputDocumentDoc, InputModels } from './models.js';
+import { noteReceived } from './status.js';
 
 /** Documents kept per input. */
 export const KEPT = 50;
@@ -50,10 +51,7 @@ export class InputDocuments {
     await this.models.InputDocument.create(doc);
     await this.byInput.add(input._id, id);
     const failed = received.outcome === 'failed';
-    await this.models.Input.updateOne(
-      { _id: input._id },
-      { $set: { lastReceivedAt: doc.receivedAt, lastError: failed ? doc.reason : null } },
-    );
+    await noteReceived(this.models, input._id, doc.receivedAt, failed ? doc.reason : null);
     const ids = await this.byInput.ids(input._id);
     for (const old of ids.slice(0, Math.max(0, ids.length - KEPT))) {
       await this.models.InputDocument.deleteOne({ _id: old });

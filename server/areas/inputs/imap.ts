@@ -13,13 +13,15 @@ import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
+import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { ImapSettingsInput } from '../../../schemas/inputs.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { linkLocal, type InputCommands } from './commands.js';
 import type { InputIntake } from './intake.js';
-import type { InputDoc } from './models.js';
+import type { InputDoc, MailClaimDoc } from './models.js';
+import { noteError } from './status.js';
 
 /** A message older than this when first seen raises nothing. */
 export const TOO_OLD_MS = 10 * 60_000;
@@ -356,28 +358,8 @@ class Watcher {
   }
 
   // Mine (made now, or taken over from a process that died: its time ran out), done, or busy elsewhere.
-  private async claim(_id: string): Promise<'mine' | 'done' | 'busy'> {
-    const claims = this.parts.commands.models.MailClaim;
-    const until = () => new Date(Date.now() + CLAIM_MS);
-    const made = await claims
-      .create({ _id, inputId: Number(this.input._id), by: this.processId, until: until(), done: false })
-      .then(
-        () => true,
-        (err: unknown) => {
-          if (isDuplicateKey(err)) return false;
-          throw err;
-        },
-      );
-    if (made) return 'mine';
-    const held = await claims.findById(_id).lean();
-    if (!held) return 'busy';
-    if (held.done) return 'done';
-    if (held.until.getTime() > Date.now()) return 'busy';
-    const { matchedCount } = await claims.updateOne(
-      { _id, by: held.by, until: held.until },
-      { $set: { by: this.processId, until: until() } },
-    );
-    return matchedCount === 1 ? 'mine' : 'busy';
+  private claim(_id: string): Promise<'mine' | 'done' | 'busy'> {
+    return claimMail(this.parts.commands.models.MailClaim, _id, Number(this.input._id), this.processId);
   }
 
   private async release(_id: string): Promise<void> {
@@ -385,10 +367,40 @@ class Watcher {
   }
 
   private async note(lastError: string | null): Promise<void> {
-    await this.parts.commands.models.Input.updateOne({ _id: this.input._id }, { $set: { lastError } }).catch(
-      () => undefined,
-    );
+    await noteError(this.parts.commands.models, this.input._id, lastError).catch(() => undefined);
   }
+}
+
+/**
+ * Claims a message for a process: 'mine' (made now, or taken over from a process that died: its time
+ * ran out), 'done', or 'busy' elsewhere. The takeover is a unique insert too, of the expired claim's
+ * successor ("<claim>@<until>"): a conditional update would not do, on the embedded engine two at once
+ * both match (docs/storage.md "Rules for a model").
+ */
+export async function claimMail(
+  claims: Model<MailClaimDoc>,
+  _id: string,
+  inputId: number,
+  by: string,
+): Promise<'mine' | 'done' | 'busy'> {
+  const until = () => new Date(Date.now() + CLAIM_MS);
+  const insert = (key: string) =>
+    claims.create({ _id: key, inputId, by, until: until(), done: false }).then(
+      () => true,
+      (err: unknown) => {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      },
+    );
+  if (await insert(_id)) return 'mine';
+  const held = await claims.findById(_id).lean();
+  if (!held) return 'busy';
+  if (held.done) return 'done';
+  if (held.until.getTime() > Date.now()) return 'busy';
+  if (!(await insert(`${_id}@${held.until.getTime()}`))) return 'busy';
+  // Only the successor writes the claim: done, release and the next takeover read it there.
+  await claims.updateOne({ _id }, { $set: { by, until: until() } });
+  return 'mine';
 }
 
 // Why the mailbox could not be used, in words an admin acts on.

@@ -5,6 +5,9 @@
 //                       documents ("documents:<inputId>"), each pager code's inputs ("code:<code>")
 //   input_documents     a received document under its ID: what it said and what became of it (IP6)
 //   input_mail_claims   "<inputId>:<uidvalidity>:<uid>": the process that handles one e-mail, and whether it did
+//   input_status        "<inputId>:received" (when its latest document came) and "<inputId>:error" (its
+//                       latest problem, or null): written by watchers and intake, never by IP3, each
+//                       document whole (status.ts)
 //   input_vehicle_statuses  a vehicle's latest FMS status ("<organizationId>:<FMS>"): one document per
 //                       vehicle, so two statuses at once never overwrite each other (the embedded engine's
 //                       updates are read-modify-write); a wall reads its organization's by their codes
@@ -28,9 +31,21 @@ export interface InputDoc {
   monitorIds: number[] | null;
   channels: AlarmChannel[] | null;
   active: boolean;
-  lastReceivedAt: Date | null;
-  lastError: string | null;
+  /** Written by versions before input_status (InputStatusDoc); still read where no status is stored. */
+  lastReceivedAt?: Date | null;
+  lastError?: string | null;
   updatedAt: Date;
+}
+
+/**
+ * An input's status, apart from the input: on the embedded engine an update is read-modify-write, so a
+ * watcher's note written into the input could put back an admin's IP3 change that landed meanwhile (an
+ * old password, senders, active). Under "<inputId>:received" (`at`) or "<inputId>:error" (`error`).
+ */
+export interface InputStatusDoc {
+  _id: string;
+  at: Date;
+  error?: string | null;
 }
 
 export interface InputDocumentDoc {
@@ -71,6 +86,7 @@ export interface InputModels {
   InputIndex: Model<IdIndexDoc>;
   InputDocument: Model<InputDocumentDoc>;
   MailClaim: Model<MailClaimDoc>;
+  InputStatus: Model<InputStatusDoc>;
   VehicleStatuses: Model<VehicleStatusDoc>;
 }
 
@@ -130,6 +146,11 @@ export const inputModels = defineModels<InputModels>((conn) => {
     InputIndex: idIndexModel(conn, 'AlarmInputIndex', 'input_index'),
     InputDocument: conn.model<InputDocumentDoc>('AlarmInputDocument', document, 'input_documents'),
     MailClaim: conn.model<MailClaimDoc>('AlarmInputMailClaim', claim, 'input_mail_claims'),
+    InputStatus: conn.model<InputStatusDoc>(
+      'AlarmInputStatus',
+      new Schema<InputStatusDoc>({ _id: String, at: { type: Date, required: true }, error: String }, opts),
+      'input_status',
+    ),
     VehicleStatuses: conn.model<VehicleStatusDoc>('AlarmInputVehicleStatus', vehicles, 'input_vehicle_statuses'),
   };
 });

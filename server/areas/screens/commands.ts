@@ -2,6 +2,7 @@
 // write → publish, like every area; the hub delivers commands and test alarms.
 import type { Database } from '../../db/database.js';
 import { KeptReads } from '../../db/fresh-reads.js';
+import { isDuplicateKey } from '../../db/errors.js';
 import { IdIndex } from '../../db/id-index.js';
 import { forbidden, notFound, rateLimited } from '../../errors.js';
 import type { Limiter, Limits } from '../../http/limits.js';
@@ -11,7 +12,7 @@ import type { Actor } from '../../identity/actor.js';
 import { revokeCredential } from '../../identity/lookup.js';
 import { canConfigure, canRead } from '../../identity/policy.js';
 import type { MonitorCommands } from '../monitor/commands.js';
-import { screenModels, type ScreenDoc } from './models.js';
+import { removedMark, screenModels, type ScreenDoc } from './models.js';
 import { Pairings } from './pairing.js';
 import { presentScreen, type ScreenView } from './presenter.js';
 
@@ -102,6 +103,14 @@ export class ScreenCommands {
 
   /** F5: removes a screen; its token is revoked and its sockets are disconnected. */
   async remove(actor: Actor, screenId: number): Promise<void> {
+    await this.configurable(actor, screenId);
+    // Said before the screen is read, for a pairing's poll storing the screen's first token at this
+    // moment (pairing.ts): either this read sees its token, or the poll sees this mark and revokes it.
+    await screenModels(this.db)
+      .ScreenClaim.create({ _id: removedMark(screenId), at: new Date() })
+      .catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
     const screen = await this.configurable(actor, screenId);
     if (screen.credential) {
       await revokeCredential(this.db, screen.credential);

@@ -38,6 +38,9 @@ export interface ClaimDoc {
   at: Date;
 }
 
+/** The claim F5 writes before it reads the screen it removes (commands.ts, pairing.ts). */
+export const removedMark = (screenId: number) => `removed:${screenId}`;
+
 export interface TestAlarmDoc {
   /** The monitor's ID as a string: one test alarm per monitor at a time. */
   _id: string;

@@ -6,7 +6,8 @@ import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { notFound } from '../../errors.js';
 import { IdentityCommands } from '../../identity/commands.js';
-import { screenModels, type ScreenModels } from './models.js';
+import { revokeCredential } from '../../identity/lookup.js';
+import { removedMark, screenModels, type ScreenModels } from './models.js';
 
 /** Letters and digits nobody confuses on a wall or a phone: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, G/6, Q. */
 export const CODE_ALPHABET = 'ACDEFHJKMNPRTUVWXY3479';
@@ -109,6 +110,11 @@ export class Pairings {
       name: screen.name,
     });
     await this.models.Screen.updateOne({ _id: screen._id }, { $set: { tokenId, credential: sha256(token) } });
+    // F5 removed the screen meanwhile, having read it before its token was stored: the token goes too.
+    if (await this.models.ScreenClaim.exists({ _id: removedMark(pairing.screenId) })) {
+      await revokeCredential(this.db, sha256(token));
+      throw this.gone();
+    }
     return { status: 'paired', token, screenId: pairing.screenId, monitorId: screen.monitorId, name: screen.name };
   }
 
