@@ -12,6 +12,8 @@ import { connectScreen, WAIT_MS } from './helpers/screen.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { identityModels } from '../server/identity/models.js';
 import { CredentialReader } from '../server/identity/actor.js';
+import { People } from '../server/identity/people.js';
+import { Lane } from '../server/db/lane.js';
 import { credentialChangeMark } from '../server/identity/credential-changes.js';
 import { screenModels } from '../server/areas/screens/models.js';
 import { pairScreen } from './helpers/world.js';
@@ -111,14 +113,21 @@ cache(
     // A last use written into the token by an earlier version counts too.
     const legacy = new Date(Date.now() - 20_000);
     await Token.updateOne({ _id: hashToken(older.token) }, { $set: { lastUsedAt: legacy } });
-    // Read as a process that has not used them yet would read them.
-    const reader = new CredentialReader(ctx.svc.db);
+    // Read as a process that has not used them yet would read them, its writes on a lane of its own.
+    const lane = new Lane(1);
+    const reader = new CredentialReader({ conn: ctx.svc.db.conn, bookkeeping: lane });
     for (const t of [fresh, stale, older]) assert.ok(await reader.resolve('apikey', t.token));
     const lastUsed = async (token: string) => (await TokenUse.findById(hashToken(token)).lean())?.at.getTime() ?? null;
     await eventually(
       () => lastUsed(stale.token),
       (at) => at !== null && Date.now() - at < 60_000,
       "the stale credential's use recorded",
+    );
+    // Whatever else was written is written by now.
+    await eventually(
+      async () => lane.size,
+      (size) => size === 0,
+      'the lane idle',
     );
     assert.is(await lastUsed(fresh.token), recent.getTime(), 'a use recorded 10 s ago was written again');
     assert.is(await lastUsed(older.token), null, 'a use recorded 20 s ago in the token was written again');
@@ -127,6 +136,34 @@ cache(
     assert.is(keys.find((k) => k.id === fresh.id)!.lastUsedAt, recent.toISOString(), 'the recorded last use');
   },
 );
+
+cache('the hourly sweep ends sessions unused for 30 days by their last use, wherever it was recorded', async (ctx) => {
+  const people = new People(ctx.svc.db, ctx.svc.identity, async () => undefined);
+  const { Token, TokenUse } = identityModels(ctx.svc.db);
+  const day = 24 * 3_600_000;
+  const now = Date.now();
+  const user = ctx.org.member.userId;
+  const names = ['used now', 'used long ago', 'used long ago, in the token', 'signed out', 'signed out today'];
+  const sessions = await Promise.all(names.map((name) => people.startSession(user, name)));
+  const [usedNow, longAgo, inToken, signedOut, today] = sessions.map((t) => hashToken(t));
+  // All began 40 days ago; how each was used since.
+  for (const _id of [usedNow, longAgo, inToken, signedOut, today])
+    await Token.updateOne({ _id }, { $set: { createdAt: new Date(now - 40 * day) } });
+  await TokenUse.updateOne({ _id: usedNow }, { $set: { at: new Date(now - day) } });
+  await TokenUse.updateOne({ _id: longAgo }, { $set: { at: new Date(now - 31 * day) } });
+  await TokenUse.deleteOne({ _id: inToken });
+  await Token.updateOne({ _id: inToken }, { $set: { lastUsedAt: new Date(now - 31 * day) } });
+  await Token.updateOne({ _id: signedOut }, { $set: { revokedAt: new Date(now - 2 * day) } });
+  await Token.updateOne({ _id: today }, { $set: { revokedAt: new Date(now - 3_600_000) } });
+  const swept = await people.sweep(now);
+  assert.ok(swept.sessions >= 3, JSON.stringify(swept));
+  const left = await Promise.all(sessions.map((t) => Token.findById(hashToken(t), { _id: 1 }).lean()));
+  assert.equal(
+    names.filter((_, i) => left[i]),
+    ['used now', 'signed out today'],
+  );
+  assert.is(await TokenUse.findById(longAgo).lean(), null, "a swept session's use goes with it");
+});
 
 cache('recording a use never writes the token, so a revocation at the same moment is never lost', async () => {
   const svc = await startTestService({}, { monitorCommands: true });

@@ -178,6 +178,18 @@ s('a mail claim that ran out is taken over by one process of many at once', asyn
     assert.is((await MailClaim.findById(_id).lean())!.by, winner);
     assert.is(await claimMail(MailClaim, _id, 900, 'late'), 'busy');
   }
+  // One that took it over and died before it wrote the claim: its own takeover runs out in turn.
+  const _id = '900:1:99';
+  const past = new Date(Date.now() - 60_000);
+  await MailClaim.create({ _id, inputId: 900, by: 'gone', until: past, done: false });
+  const successor = { _id: `${_id}@${past.getTime()}`, inputId: 900, by: 'died too', done: false };
+  await MailClaim.create({ ...successor, until: new Date(Date.now() + 60_000) });
+  assert.is(await claimMail(MailClaim, _id, 900, 'p1'), 'busy', 'while the takeover may still run');
+  await MailClaim.updateOne({ _id: successor._id }, { $set: { until: new Date(Date.now() - 1_000) } });
+  assert.is(await claimMail(MailClaim, _id, 900, 'p2'), 'mine');
+  assert.is((await MailClaim.findById(_id).lean())!.by, 'p2');
+  await MailClaim.updateOne({ _id }, { $set: { done: true } });
+  assert.is(await claimMail(MailClaim, _id, 900, 'p3'), 'done');
 });
 
 s("a screen removed while its pairing's poll stores its token: the token does not outlive the screen", async (ctx) => {

@@ -9,7 +9,7 @@ import { SESSION_IDLE_MS, type UserActor } from './actor.js';
 import type { IdentityCommands } from './commands.js';
 import { credentialsChanged } from './credential-changes.js';
 import { identityModels, type Invitation, type Role } from './models.js';
-import { forgetUses, recordUse, withLastUse } from './token-uses.js';
+import { forgetUse, lastUseOf, recordUse, withLastUse } from './token-uses.js';
 import { generateCode, generateToken, hashToken } from './tokens.js';
 
 /** An invitation is valid this long; a sign-in link for another device much less. */
@@ -179,8 +179,8 @@ export class People {
       createdAt: now,
       revokedAt: null,
     });
-    // Signing in is its first use (P6's last seen).
-    await recordUse(this.db, credential, now);
+    // Signing in is its first use (P6's last seen); without it, the session's start counts.
+    await recordUse(this.db, credential, now).catch(() => undefined);
     return session;
   }
 
@@ -302,26 +302,26 @@ export class People {
     const challenges = await PasskeyChallenge.deleteMany({ expiresAt: { $lt: new Date(now) } });
     const invitations = await Invitation.deleteMany({ expiresAt: { $lt: new Date(now - 30 * day) } });
     const uses = await InvitationUse.deleteMany({ at: { $lt: new Date(now - 8 * day) } });
-    // Sessions signed out a day ago, or unused for 30 days (their last use lives beside them, token-uses.ts).
-    const ended = (
-      await withLastUse(
-        this.db,
-        await Token.find({ kind: 'session' }, { createdAt: 1, lastUsedAt: 1, revokedAt: 1 }).lean(),
-      )
-    )
-      .filter((t) =>
-        t.revokedAt
-          ? t.revokedAt.getTime() < now - day
-          : (t.lastUsedAt ?? t.createdAt).getTime() < now - SESSION_IDLE_MS,
-      )
-      .map((t) => t._id);
-    const sessions = ended.length ? await Token.deleteMany({ _id: { $in: ended } }) : { deletedCount: 0 };
-    await forgetUses(this.db, ended);
+    // Sessions signed out a day ago, or unused for 30 days. Their last use lives beside them
+    // (token-uses.ts): it is read, by exact lookups, only for those the token alone calls unused.
+    const idle = now - SESSION_IDLE_MS;
+    const sessions = await Token.find({ kind: 'session' }, { createdAt: 1, lastUsedAt: 1, revokedAt: 1 }).lean();
+    const signedOut = sessions.filter((t) => t.revokedAt && t.revokedAt.getTime() < now - day);
+    const maybeIdle = sessions.filter(
+      (t) => !t.revokedAt && Math.max(t.createdAt.getTime(), t.lastUsedAt?.getTime() ?? 0) < idle,
+    );
+    const lastUses = await Promise.all(maybeIdle.map((t) => lastUseOf(this.db, t)));
+    const ended = [...signedOut, ...maybeIdle.filter((_, i) => (lastUses[i]?.getTime() ?? 0) < idle)].map((t) => t._id);
+    let deleted = 0;
+    for (const _id of ended) {
+      deleted += (await Token.deleteOne({ _id })).deletedCount;
+      await forgetUse(this.db, _id);
+    }
     return {
       challenges: challenges.deletedCount,
       invitations: invitations.deletedCount,
       uses: uses.deletedCount,
-      sessions: sessions.deletedCount,
+      sessions: deleted,
     };
   }
 

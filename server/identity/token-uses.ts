@@ -29,9 +29,9 @@ export async function withLastUse<T extends Pick<Token, '_id' | 'lastUsedAt'>>(
   return tokens.map((t) => ({ ...t, lastUsedAt: later(t.lastUsedAt, at.get(t._id)) }));
 }
 
-/** Removes the uses of tokens that were deleted. */
-export async function forgetUses(db: Connected, credentials: string[]): Promise<void> {
-  if (credentials.length) await identityModels(db).TokenUse.deleteMany({ _id: { $in: credentials } });
+/** Removes the use of a token that was deleted. */
+export async function forgetUse(db: Connected, credential: string): Promise<void> {
+  await identityModels(db).TokenUse.deleteOne({ _id: credential });
 }
 
 function later(a: Date | null | undefined, b: Date | null | undefined): Date | null {

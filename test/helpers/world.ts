@@ -416,8 +416,10 @@ export function exampleBody(op: DocOperation, w: World): unknown {
   return body;
 }
 
-// Collections whose documents change without any request: process heartbeats, claims with expiry.
-const VOLATILE = new Set(['hub_processes']);
+// Collections whose documents change without any request: process heartbeats, claims with expiry; when
+// a credential was last used (bookkeeping of every request, refused or not); an input's status (an
+// e-mail input's watcher notes how the mailbox answers, or does not).
+const VOLATILE = new Set(['hub_processes', 'token_uses', 'input_status']);
 
 /** Every document of the database, by collection, as canonical Extended JSON lines (sorted). */
 export async function dumpDatabase(svc: TestService): Promise<Map<string, string[]>> {

@@ -188,15 +188,15 @@ export class AlarmCommands {
     const model = await records.models.alarms.of(doc.organizationId);
     // Under the alarm's lock, as a merge (incidents.ts): an update on the embedded engine writes back the
     // whole document it read, so an end and a merge at once would lose one of them.
-    const earlier = await withClaimLock(this.parts.db.system.Lock, alarmLockKey(alarmId), async () => {
-      const current = await records.find(alarmId);
-      if (!current || current.endedAt) return current;
+    const { current, endedNow } = await withClaimLock(this.parts.db.system.Lock, alarmLockKey(alarmId), async () => {
+      const read = (await records.find(alarmId)) ?? doc;
+      if (read.endedAt) return { current: read, endedNow: false };
       await model.updateOne({ _id: doc._id }, { $set: { endedAt } });
-      return null;
+      return { current: { ...read, endedAt }, endedNow: true };
     });
-    if (earlier) return presenter.present(earlier);
-    await wall.ended(doc, endedAt);
-    const alarm = await presenter.present({ ...doc, endedAt });
+    if (!endedNow) return presenter.present(current);
+    await wall.ended(current, endedAt);
+    const alarm = await presenter.present(current);
     events.toOrganization(doc.organizationId, 'alarm:updated', { alarm });
     return alarm;
   }

@@ -77,10 +77,8 @@ export class Incidents {
       // A running incident first: a merge draws no alarm ID.
       const known = await this.models.Incident.findById(_id).lean();
       const open = known ? await this.stored(known.alarmId, known.at) : null;
-      if (open && open.organizationId === organizationId && this.open(open)) {
-        await this.merge(open, input, source);
+      if (open && open.organizationId === organizationId && this.open(open) && (await this.merge(open, input, source)))
         return { alarmId: open.id, outcome: 'merged' };
-      }
       const alarmId = await this.db.ids.next('alarm');
       if (await this.claim(_id, organizationId, alarmId)) {
         await this.commands.raise(organizationId, 'input', fields, alarmId);
@@ -93,10 +91,13 @@ export class Incidents {
       let held = await this.models.Incident.findById(_id).lean();
       for (let step = 0; held && step < MAX_FOLLOWERS; step++) {
         const running = await this.stored(held.alarmId, held.at);
-        if (running && running.organizationId === organizationId && this.open(running)) {
-          await this.merge(running, input, source);
+        if (
+          running &&
+          running.organizationId === organizationId &&
+          this.open(running) &&
+          (await this.merge(running, input, source))
+        )
           return { alarmId: running.id, outcome: 'merged' };
-        }
         const next = `${_id}>${held.alarmId}`;
         if (await this.claim(next, organizationId, alarmId)) {
           // The incident's claim names the new alarm for the documents after; only its follower writes it.
@@ -141,13 +142,16 @@ export class Incidents {
   }
 
   // The fields the alarm lacked, and the source; the wall shows the new place at once. Nobody is rung again.
-  // Under the alarm's lock, read afresh (an end, or another document of the incident, may have landed).
-  private async merge(running: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<void> {
+  // Under the alarm's lock, read afresh (an end, or another document of the incident, may have landed):
+  // false when the alarm is over by then, and the document's incident starts anew.
+  private async merge(running: AlarmDoc, input: IncidentInput, source: AlarmSourceEntry): Promise<boolean> {
     const merged = await withClaimLock(this.db.system.Lock, alarmLockKey(running.id), async () => {
       const alarm = await this.records.find(running.id);
-      return alarm ? this.mergeInto(alarm, input, source) : null;
+      if (!alarm || !this.open(alarm)) return false;
+      return { moved: await this.mergeInto(alarm, input, source) };
     });
-    if (merged) this.wall.rewriteSoon(merged);
+    if (merged && merged.moved) this.wall.rewriteSoon(merged.moved);
+    return merged !== false;
   }
 
   // The merged alarm when the wall must show a new place, else null.

@@ -371,6 +371,9 @@ class Watcher {
   }
 }
 
+/** Takeovers of one message followed: more is a storm of processes dying with it. */
+const MAX_TAKEOVERS = 50;
+
 /**
  * Claims a message for a process: 'mine' (made now, or taken over from a process that died: its time
  * ran out), 'done', or 'busy' elsewhere. The takeover is a unique insert too, of the expired claim's
@@ -396,11 +399,19 @@ export async function claimMail(
   const held = await claims.findById(_id).lean();
   if (!held) return 'busy';
   if (held.done) return 'done';
-  if (held.until.getTime() > Date.now()) return 'busy';
-  if (!(await insert(`${_id}@${held.until.getTime()}`))) return 'busy';
-  // Only the successor writes the claim: done, release and the next takeover read it there.
-  await claims.updateOne({ _id }, { $set: { by, until: until() } });
-  return 'mine';
+  // The claim's holder, or the last of those who took it over: should one of them have died before it
+  // wrote the claim, its own successor document still runs out, and the next takes over from it.
+  let holder: Pick<MailClaimDoc, 'until'> | null = held;
+  for (let step = 0; holder && step < MAX_TAKEOVERS; step++) {
+    if (holder.until.getTime() > Date.now()) return 'busy';
+    if (await insert(`${_id}@${holder.until.getTime()}`)) {
+      // Done, release and the next look read the claim itself.
+      await claims.updateOne({ _id }, { $set: { by, until: until() } });
+      return 'mine';
+    }
+    holder = await claims.findById(`${_id}@${holder.until.getTime()}`, { until: 1 }).lean();
+  }
+  return 'busy';
 }
 
 // Why the mailbox could not be used, in words an admin acts on.
