@@ -8,6 +8,7 @@ import { client, request, type Credential } from './helpers/http.js';
 import { admin, channelSuite, key, member, newUser, unauthorizedCases, type Ctx } from './helpers/channels.js';
 import { eventually } from './helpers/fleet.js';
 import { startGateway, type FakeGateway } from './helpers/gateways.js';
+import { createDocumentInput, FAX_PROFILE } from './helpers/inputs.js';
 import { connectScreen } from './helpers/screen.js';
 
 const INBOUND = 'inbound-secret';
@@ -22,17 +23,7 @@ s.after(async () => {
   await sms.close();
 });
 
-const PROFILE = {
-  fields: {
-    event: '^Stichwort:\\s*(.+)$',
-    dispatchNumber: '^Einsatznummer:\\s*(\\S+)',
-    address: '^Einsatzort:\\s*(.+)$',
-    message: '^Bemerkung:\\s*(.+)$',
-    latitude: '^Koordinaten:\\s*([0-9.,]+)',
-    longitude: '^Koordinaten:\\s*[0-9.,]+\\s*[,;/]\\s*([0-9.,]+)',
-    units: '(?:^Einsatzmittel:|,)\\s*((?:HLF|DLK|RTW|ELW)\\s?[0-9/]+)',
-  },
-};
+const PROFILE = FAX_PROFILE;
 const fax = (lines: Record<string, string>) =>
   Object.entries(lines)
     .map(([k, v]) => `${k}: ${v}`)
@@ -40,18 +31,7 @@ const fax = (lines: Record<string, string>) =>
 
 let n = 0;
 async function documentInput(ctx: Ctx, over: Record<string, unknown> = {}, org = ctx.a) {
-  const res = await client(ctx.svc.url, key(org)).post('/api/v1/inputs', {
-    organizationID: org.orgId,
-    name: `Fax ${++n}`,
-    kind: 'document',
-    settings: {},
-    profile: PROFILE,
-    channels: ['sms'],
-    active: true,
-    ...over,
-  });
-  assert.is(res.status, 201, JSON.stringify(res.body));
-  return res.body as { id: number };
+  return { id: await createDocumentInput(ctx.svc, org, { name: `Fax ${++n}`, channels: ['sms'], ...over }) };
 }
 
 /** IP4 with a raw body. */

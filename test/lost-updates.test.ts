@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { suite } from './helpers/suite.js';
 import { client, request } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
+import { createDocumentInput, FAX_PROFILE } from './helpers/inputs.js';
 import { claimMail } from '../server/areas/inputs/imap.js';
 import { inputModels } from '../server/areas/inputs/models.js';
 import { identityModels } from '../server/identity/models.js';
@@ -26,28 +27,9 @@ s.after(async (ctx) => {
   await ctx.svc.close();
 });
 
-const PROFILE = {
-  fields: {
-    event: '^Stichwort:\\s*(.+)$',
-    dispatchNumber: '^Einsatznummer:\\s*(\\S+)',
-    address: '^Einsatzort:\\s*(.+)$',
-    message: '^Bemerkung:\\s*(.+)$',
-  },
-};
-
 let n = 0;
-async function documentInput(ctx: Ctx, name = `Fax ${++n}`): Promise<number> {
-  const res = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/inputs', {
-    organizationID: ctx.org.orgId,
-    name,
-    kind: 'document',
-    settings: {},
-    profile: PROFILE,
-    channels: ['app'],
-    active: true,
-  });
-  assert.is(res.status, 201, JSON.stringify(res.body));
-  return res.body.id;
+function documentInput(ctx: Ctx, name = `Fax ${++n}`): Promise<number> {
+  return createDocumentInput(ctx.svc, ctx.org, { name });
 }
 
 /** IP4 with a text; the document's outcome as IP6 lists it. */
@@ -100,7 +82,7 @@ s(
             name: `Leitstelle ${i}`,
             kind: 'document',
             settings: {},
-            profile: PROFILE,
+            profile: FAX_PROFILE,
             channels: ['app'],
             active: i % 2 === 0,
           }),

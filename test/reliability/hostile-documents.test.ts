@@ -16,6 +16,7 @@ import * as assert from 'uvu/assert';
 import { readMail } from '../../server/areas/inputs/convert-mail.js';
 import { allowedSender } from '../../server/areas/inputs/imap.js';
 import { client } from '../helpers/http.js';
+import { createDocumentInput } from '../helpers/inputs.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from '../helpers/service.js';
 import { suite } from '../helpers/suite.js';
 import { figure } from './figures.js';
@@ -88,17 +89,7 @@ hostile.after(async (ctx) => {
 });
 
 async function documentInput(ctx: Ctx, name: string): Promise<number> {
-  const res = await client(ctx.svc.url, { apiKey: ctx.org.apiKey }).post('/api/v1/inputs', {
-    organizationID: ctx.org.orgId,
-    name,
-    kind: 'document',
-    settings: {},
-    profile: PROFILE,
-    channels: [],
-    active: true,
-  });
-  assert.is(res.status, 201, JSON.stringify(res.body));
-  return (res.body as { id: number }).id;
+  return createDocumentInput(ctx.svc, ctx.org, { name, profile: PROFILE, channels: [] });
 }
 
 /** IP4 (or IP5) with a raw body. */
