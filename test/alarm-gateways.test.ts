@@ -76,8 +76,8 @@ s('sends {to, text, alarmId, deliveryId} with the token; 2xx is sent; connection
   }
 });
 
-s('a refusal is final, a server error, throttling or a timeout is tried again', async () => {
-  const statuses = [400, 404, 408, 429, 500, 503];
+s('a refusal or a redirect is final, a server error, throttling or a timeout is tried again', async () => {
+  const statuses = [400, 404, 408, 429, 500, 503, 301, 307];
   let next = 0;
   const g = await gateway((_req, res) => res.writeHead(statuses[next++]!).end('nein'));
   try {
@@ -92,6 +92,8 @@ s('a refusal is final, a server error, throttling or a timeout is tried again', 
       'gateway answered 429',
       'gateway answered 500',
       'gateway answered 503',
+      'gateway answered 301, a redirect, which is not followed (final)',
+      'gateway answered 307, a redirect, which is not followed (final)',
     ]);
     assert.is(g.seen[0]!.headers.authorization, undefined, 'no token configured, none sent');
   } finally {
@@ -127,6 +129,58 @@ s("no answer in time, a gateway that is not there, the try's end, none configure
     await outcome(gatewaySender(undefined, 't', 5_000, text)(item('none'), 1, new AbortController().signal)),
     'no gateway configured (final)',
   );
+});
+
+s('an answer counts by its status, however slowly its body comes', async () => {
+  const g = await gateway((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"queued":');
+    // The rest never comes.
+  });
+  try {
+    const send = gatewaySender(g.url, 't', 300, text);
+    assert.is(await outcome(send(item('slow body'), 1, new AbortController().signal)), 'sent');
+  } finally {
+    await g.close();
+  }
+});
+
+s('a token Node cannot send in a header fails for good, with why', async () => {
+  const g = await gateway((_req, res) => res.writeHead(200).end());
+  try {
+    const send = gatewaySender(g.url, 'secret\n', 5_000, text);
+    assert.match(
+      await outcome(send(item('d'), 1, new AbortController().signal)),
+      /^the gateway request could not be made \(.+\) \(final\)$/,
+    );
+    assert.is(g.seen.length, 0);
+  } finally {
+    await g.close();
+  }
+});
+
+s('a kept connection the gateway drops as the next request comes: that request goes again on a new one', async () => {
+  let n = 0;
+  const g = await gateway((req, res) => {
+    // The second request, on the kept connection: dropped unanswered, as a server closing idle ones does.
+    if (++n === 2) req.socket.destroy();
+    else res.writeHead(200).end();
+  });
+  try {
+    const send = gatewaySender(g.url, 't', 5_000, text);
+    assert.is(await outcome(send(item('first'), 1, new AbortController().signal)), 'sent');
+    assert.is(await outcome(send(item('second'), 1, new AbortController().signal)), 'sent');
+    assert.equal(
+      g.seen.map((x) => [JSON.parse(x.body).deliveryId, x.socket]),
+      [
+        ['first', 0],
+        ['second', 0],
+        ['second', 1],
+      ],
+    );
+  } finally {
+    await g.close();
+  }
 });
 
 s('a gateway that closes its kept connection is reached again by a new one', async () => {

@@ -43,6 +43,9 @@ export interface MemberView {
   lastSeenAt: string | null;
 }
 
+/** Last uses the hourly sweep reads at a time. */
+const SWEEP_READS = 25;
+
 /** The people of every organization, over one database. */
 export class People {
   private readonly models;
@@ -310,7 +313,9 @@ export class People {
     const maybeIdle = sessions.filter(
       (t) => !t.revokedAt && Math.max(t.createdAt.getTime(), t.lastUsedAt?.getTime() ?? 0) < idle,
     );
-    const lastUses = await Promise.all(maybeIdle.map((t) => lastUseOf(this.db, t)));
+    const lastUses: Array<Date | null> = [];
+    for (let i = 0; i < maybeIdle.length; i += SWEEP_READS)
+      lastUses.push(...(await Promise.all(maybeIdle.slice(i, i + SWEEP_READS).map((t) => lastUseOf(this.db, t)))));
     const ended = [...signedOut, ...maybeIdle.filter((_, i) => (lastUses[i]?.getTime() ?? 0) < idle)].map((t) => t._id);
     let deleted = 0;
     for (const _id of ended) {

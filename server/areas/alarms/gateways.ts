@@ -41,62 +41,103 @@ export function gatewaySender(
     });
     // The try's limit passed while its text was made: the retry sends it (outbox.ts, Sender).
     if (signal.aborted) throw new DeliveryError('the try ran out of time before it was sent');
-    const status = await post(body, token, timeoutMs, signal);
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
+    const deadline = Date.now() + timeoutMs;
+    let status: number;
+    try {
+      status = await post(headers, body, deadline, timeoutMs, signal);
+    } catch (err) {
+      // A kept connection the gateway closed as we sent on it: the request never reached it (Node's
+      // advice for keep-alive agents), so it goes once more on a new connection.
+      if (!(err instanceof StaleConnection)) throw err;
+      try {
+        status = await post(headers, body, deadline, timeoutMs, signal, true);
+      } catch (again) {
+        throw again instanceof StaleConnection ? new DeliveryError(`gateway unreachable (${again.message})`) : again;
+      }
+    }
     if (status >= 200 && status < 300) return;
+    // A redirect is not followed: the configured URL is wrong, and stays so on a retry.
+    if (status >= 300 && status < 400)
+      throw new DeliveryError(`gateway answered ${status}, a redirect, which is not followed`, true);
     // A refusal (4xx) will not change on a retry; a timeout, throttling or a server error may.
     const final = status >= 400 && status < 500 && status !== 408 && status !== 429;
     throw new DeliveryError(`gateway answered ${status}`, final);
   };
 }
 
+class StaleConnection extends Error {}
+
+/** How long a kept connection may sit idle: below the 5 s most servers keep one. */
+const IDLE_MS = 4_000;
+
 /**
- * POSTs JSON to one gateway over connections kept alive (the outbox's concurrency bounds how many):
- * the answer's status, or a DeliveryError when none came. node:http rather than fetch: per request,
- * fetch's streams and signals cost about 0.1 ms of CPU more, 100 ms for the 1,000 SMS and calls of a
- * 500-member alarm (bench/perf/notes.md "Dispatch to phone").
+ * POSTs to one gateway over connections kept alive (the outbox's concurrency bounds how many): the
+ * answer's status as soon as it comes (the body is read only to free the connection, so a body cut off
+ * or slow changes nothing), or a DeliveryError when none came. node:http rather than fetch: per
+ * request, fetch's streams and signals cost about 0.1 ms of CPU more, 100 ms for the 1,000 SMS and calls
+ * of a 500-member alarm (bench/perf/notes.md "Dispatch to phone, fourth round").
  */
 function poster(url: string) {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  return (body: string, token: string | undefined, timeoutMs: number, signal: AbortSignal) =>
+  const options = { keepAlive: true, timeout: IDLE_MS };
+  const agent = secure ? new https.Agent(options) : new http.Agent(options);
+  return (
+    headers: Record<string, string | number>,
+    body: string,
+    deadline: number,
+    timeoutMs: number,
+    signal: AbortSignal,
+    fresh = false,
+  ) =>
     new Promise<number>((resolve, reject) => {
       let settled = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         outcome();
       };
-      const req = (secure ? https : http).request(
-        target,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
+      let req: http.ClientRequest;
+      try {
+        req = (secure ? https : http).request(
+          target,
+          { method: 'POST', agent: fresh ? false : agent, headers },
+          (res) => {
+            settle(() => resolve(res.statusCode ?? 0));
+            res.on('end', () => clearTimeout(timer));
+            res.on('close', () => clearTimeout(timer));
+            res.resume();
           },
-        },
-        (res) => {
-          // The answer is read to free the connection; only its status counts, so a body cut off
-          // changes nothing.
-          const status = res.statusCode ?? 0;
-          res.on('end', () => settle(() => resolve(status)));
-          res.on('close', () => settle(() => resolve(status)));
-          res.resume();
-        },
-      );
+        );
+      } catch (err) {
+        // A header Node refuses (a GATEWAY_TOKEN with a line break): no try will do better.
+        reject(new DeliveryError(`the gateway request could not be made (${(err as Error).message})`, true));
+        return;
+      }
       const fail = (reason: string) => {
         settle(() => reject(new DeliveryError(reason)));
         req.destroy();
       };
-      const timer = setTimeout(() => fail(`gateway did not answer within ${timeoutMs} ms`), timeoutMs);
+      // No answer by the deadline fails the try; an answer whose body has not ended by then frees its
+      // connection.
+      const timer = setTimeout(
+        () => fail(`gateway did not answer within ${timeoutMs} ms`),
+        Math.max(0, deadline - Date.now()),
+      );
       const onAbort = () => fail(`gateway unreachable (${(signal.reason as Error | undefined)?.message ?? 'aborted'})`);
       signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (err: Error & { code?: string }) => fail(`gateway unreachable (${err.code ?? err.message})`));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        if (req.reusedSocket && !fresh && ['ECONNRESET', 'EPIPE'].includes(err.code ?? ''))
+          settle(() => reject(new StaleConnection(err.code)));
+        else settle(() => reject(new DeliveryError(`gateway unreachable (${err.code ?? err.message})`)));
+      });
       req.end(body);
     });
 }

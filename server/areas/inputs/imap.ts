@@ -386,9 +386,11 @@ export async function claimMail(
   inputId: number,
   by: string,
 ): Promise<'mine' | 'done' | 'busy'> {
-  const until = () => new Date(Date.now() + CLAIM_MS);
+  // One time for the claim and its takeover: a takeover that read the claim long ago finds its own
+  // successor's key taken, not a key of a later time.
+  const until = new Date(Date.now() + CLAIM_MS);
   const insert = (key: string) =>
-    claims.create({ _id: key, inputId, by, until: until(), done: false }).then(
+    claims.create({ _id: key, inputId, by, until, done: false }).then(
       () => true,
       (err: unknown) => {
         if (isDuplicateKey(err)) return false;
@@ -406,7 +408,7 @@ export async function claimMail(
     if (holder.until.getTime() > Date.now()) return 'busy';
     if (await insert(`${_id}@${holder.until.getTime()}`)) {
       // Done, release and the next look read the claim itself.
-      await claims.updateOne({ _id }, { $set: { by, until: until() } });
+      await claims.updateOne({ _id }, { $set: { by, until } });
       return 'mine';
     }
     holder = await claims.findById(`${_id}@${holder.until.getTime()}`, { until: 1 }).lean();
