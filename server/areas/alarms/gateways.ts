@@ -46,20 +46,7 @@ export function gatewaySender(
       'content-length': Buffer.byteLength(body),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     };
-    const deadline = Date.now() + timeoutMs;
-    let status: number;
-    try {
-      status = await post(headers, body, deadline, timeoutMs, signal);
-    } catch (err) {
-      // A kept connection the gateway closed as we sent on it: the request never reached it (Node's
-      // advice for keep-alive agents), so it goes once more on a new connection.
-      if (!(err instanceof StaleConnection)) throw err;
-      try {
-        status = await post(headers, body, deadline, timeoutMs, signal, true);
-      } catch (again) {
-        throw again instanceof StaleConnection ? new DeliveryError(`gateway unreachable (${again.message})`) : again;
-      }
-    }
+    const status = await post(headers, body, timeoutMs, signal);
     if (status >= 200 && status < 300) return;
     // A redirect is not followed: the configured URL is wrong, and stays so on a retry.
     if (status >= 300 && status < 400)
@@ -69,8 +56,6 @@ export function gatewaySender(
     throw new DeliveryError(`gateway answered ${status}`, final);
   };
 }
-
-class StaleConnection extends Error {}
 
 /** How long a kept connection may sit idle: below the 5 s most servers keep one. */
 const IDLE_MS = 4_000;
@@ -87,14 +72,7 @@ function poster(url: string) {
   const secure = target.protocol === 'https:';
   const options = { keepAlive: true, timeout: IDLE_MS };
   const agent = secure ? new https.Agent(options) : new http.Agent(options);
-  return (
-    headers: Record<string, string | number>,
-    body: string,
-    deadline: number,
-    timeoutMs: number,
-    signal: AbortSignal,
-    fresh = false,
-  ) =>
+  return (headers: Record<string, string | number>, body: string, timeoutMs: number, signal: AbortSignal) =>
     new Promise<number>((resolve, reject) => {
       let settled = false;
       const settle = (outcome: () => void) => {
@@ -105,16 +83,12 @@ function poster(url: string) {
       };
       let req: http.ClientRequest;
       try {
-        req = (secure ? https : http).request(
-          target,
-          { method: 'POST', agent: fresh ? false : agent, headers },
-          (res) => {
-            settle(() => resolve(res.statusCode ?? 0));
-            res.on('end', () => clearTimeout(timer));
-            res.on('close', () => clearTimeout(timer));
-            res.resume();
-          },
-        );
+        req = (secure ? https : http).request(target, { method: 'POST', agent, headers }, (res) => {
+          settle(() => resolve(res.statusCode ?? 0));
+          res.on('end', () => clearTimeout(timer));
+          res.on('close', () => clearTimeout(timer));
+          res.resume();
+        });
       } catch (err) {
         // A header Node refuses (a GATEWAY_TOKEN with a line break): no try will do better.
         reject(new DeliveryError(`the gateway request could not be made (${(err as Error).message})`, true));
@@ -126,17 +100,14 @@ function poster(url: string) {
       };
       // No answer by the deadline fails the try; an answer whose body has not ended by then frees its
       // connection.
-      const timer = setTimeout(
-        () => fail(`gateway did not answer within ${timeoutMs} ms`),
-        Math.max(0, deadline - Date.now()),
-      );
+      const timer = setTimeout(() => fail(`gateway did not answer within ${timeoutMs} ms`), timeoutMs);
       const onAbort = () => fail(`gateway unreachable (${(signal.reason as Error | undefined)?.message ?? 'aborted'})`);
       signal.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err: NodeJS.ErrnoException) => {
+        // Also a kept connection the gateway closed as this request went out: the outbox tries again
+        // (counted, as every request a gateway sees is: AL3's attempts).
         clearTimeout(timer);
-        if (req.reusedSocket && !fresh && ['ECONNRESET', 'EPIPE'].includes(err.code ?? ''))
-          settle(() => reject(new StaleConnection(err.code)));
-        else settle(() => reject(new DeliveryError(`gateway unreachable (${err.code ?? err.message})`)));
+        settle(() => reject(new DeliveryError(`gateway unreachable (${err.code ?? err.message})`)));
       });
       req.end(body);
     });
