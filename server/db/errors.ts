@@ -28,6 +28,17 @@ export function isDuplicateKey(err: unknown): boolean {
   return e?.code === 11000 || (e?.code === 1 && /duplicate key|UNIQUE constraint failed/i.test(e.message ?? ''));
 }
 
+/** Inserts `doc`: true when this insert took its _id, false when another had (any other failure is thrown). */
+export async function insertOnce(model: { create(doc: object): Promise<unknown> }, doc: object): Promise<boolean> {
+  try {
+    await model.create(doc);
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+}
+
 /**
  * Inserts `docs` unordered; returns the indexes of those whose _id or unique key was taken (by another
  * writer, or an earlier try). Any other failure is thrown.

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.js';
 import { withClaimLock } from '../../db/claim-lock.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import { insertOnce } from '../../db/errors.js';
 import type { AlarmCommands, AlarmInput } from './commands.js';
 import { incidentModels, type IncidentModels } from './incident-models.js';
 import type { AlarmDoc, AlarmSourceEntry } from './models.js';
@@ -119,13 +119,7 @@ export class Incidents {
 
   // True when this insert took the key.
   private claim(_id: string, organizationId: number, alarmId: number): Promise<boolean> {
-    return this.models.Incident.create({ _id, organizationId, alarmId, at: new Date() }).then(
-      () => true,
-      (err: unknown) => {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      },
-    );
+    return insertOnce(this.models.Incident, { _id, organizationId, alarmId, at: new Date() });
   }
 
   private open(alarm: AlarmDoc): boolean {

@@ -17,7 +17,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { ImapSettingsInput } from '../../../schemas/inputs.js';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import { insertOnce } from '../../db/errors.js';
 import { linkLocal, type InputCommands } from './commands.js';
 import type { InputIntake } from './intake.js';
 import type { InputDoc, MailClaimDoc } from './models.js';
@@ -389,14 +389,7 @@ export async function claimMail(
   // One time for the claim and its takeover: a takeover that read the claim long ago finds its own
   // successor's key taken, not a key of a later time.
   const until = new Date(Date.now() + CLAIM_MS);
-  const insert = (key: string) =>
-    claims.create({ _id: key, inputId, by, until, done: false }).then(
-      () => true,
-      (err: unknown) => {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      },
-    );
+  const insert = (key: string) => insertOnce(claims, { _id: key, inputId, by, until, done: false });
   if (await insert(_id)) return 'mine';
   const held = await claims.findById(_id).lean();
   if (!held) return 'busy';

@@ -3,7 +3,7 @@
 // change of state is claimed under a unique _id per online period ("<screen>:off:<n>",
 // "<screen>:on:<n>"), so `screen:offline` and `screen:online` reach the organization once, however many
 // hub processes notice.
-import { isDuplicateKey } from '../../db/errors.js';
+import { insertOnce } from '../../db/errors.js';
 import { KeyedLock } from '../../db/keyed-lock.js';
 import type { Database } from '../../db/database.js';
 import type { Lane } from '../../db/lane.js';
@@ -147,13 +147,7 @@ export class ScreenHealth {
     }
   }
 
-  private async claim(id: string): Promise<boolean> {
-    try {
-      await this.models.ScreenClaim.create({ _id: id, at: new Date() });
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+  private claim(id: string): Promise<boolean> {
+    return insertOnce(this.models.ScreenClaim, { _id: id, at: new Date() });
   }
 }
