@@ -248,6 +248,37 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
 });
 
 s(
+  'tries still under way at a checkpoint have their results recorded by the run, not left to a later claim',
+  async ({ db }) => {
+    const alarmId = ++next;
+    let ended = 0;
+    // Tries of 0.4–0.9 s, 10 at a time, against checkpoints every second (a third of the claim): most
+    // checkpoints come while tries are under way, and those tries end after it.
+    const send: Sender = async (item) => {
+      await new Promise((r) => setTimeout(r, 400 + (Number(item.id.split('-')[1]) % 6) * 100));
+      ended++;
+    };
+    const box = outbox(db, send, { concurrency: 10, claimMs: 3_000, sweepMs: 60_000 });
+    await enqueue(box, alarmId, items(alarmId, 40));
+    try {
+      await eventually(
+        async () => ended,
+        (n) => n === 40,
+        'every try ended',
+      );
+    } finally {
+      // Waits for the run's last record.
+      await box.stop();
+    }
+    const list = await stored(db, alarmId);
+    assert.equal(
+      list.filter((item) => item.status !== 'sent').map((item) => `${item.id} ${item.status}`),
+      [],
+    );
+  },
+);
+
+s(
   'a try past its limit is told to stop: its late request is not made, and the retry sends the item once',
   async ({ db }) => {
     const alarmId = ++next;

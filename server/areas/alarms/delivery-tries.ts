@@ -71,6 +71,9 @@ export class DeliveryTries {
     return docs.map(() => undefined);
   });
 
+  // Notes of tries that ended, not yet written.
+  private readonly noting = new Set<Promise<void>>();
+
   constructor(
     private readonly Tries: Model<DeliveryTryDoc>,
     private readonly log: Pick<Logger, 'warn'>,
@@ -123,12 +126,22 @@ export class DeliveryTries {
       lastError: change.lastError ?? null,
       ...(change.nextAt ? { nextAt: change.nextAt } : {}),
     };
-    await this.notes
+    // The try's slot is free once it is sent: its note follows. The outbox records the outcome in any case;
+    // the note is for the next holder should that record be lost, and until it is written that holder
+    // takes the try as still under way (earlier()), as it would a try whose process died before noting.
+    const noted = this.notes
       .ask({ _id: noteKey(item, n), alarmId, at: new Date(), outcome })
       .catch((err) =>
         this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it"),
       );
+    this.noting.add(noted);
+    void noted.finally(() => this.noting.delete(noted));
     return change;
+  }
+
+  /** Once the notes of the tries that ended so far are written (or given up). */
+  async noted(): Promise<void> {
+    await Promise.all([...this.noting]);
   }
 
   /**
@@ -165,6 +178,8 @@ export class DeliveryTries {
    * a sent item's one past was two of the five deletes a push cost at an alarm's end.
    */
   async forget(alarmId: number, items: DeliveryItem[]): Promise<void> {
+    // A note still on its way would land after its delete, and stay.
+    await this.noted();
     const deletes = items.flatMap((item) =>
       [
         ...Array.from({ length: item.attempts + (item.status === 'sent' ? 0 : 1) }, (_, i) => [

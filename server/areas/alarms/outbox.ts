@@ -224,6 +224,7 @@ export class AlarmOutbox {
     while (this.preparing.size > 0) await Promise.allSettled([...this.preparing]);
     this.stopped = true;
     await Promise.allSettled([...this.running.values()]);
+    await this.tries.noted();
   }
 
   /**
@@ -332,17 +333,21 @@ export class AlarmOutbox {
       // The channels' flags are read before the first try, while no checkpoint extends the claims: a
       // read that stalls (the database slow) lets them run out for another process to take over, and
       // nothing is sent here once they did.
-      const channels = [...new Set(batch.items.map((item) => item.channel))];
-      const flags = await Promise.all(
-        channels.map((channel) =>
-          this.hooks.blocked(channel, batch.organizationId).catch((err) => {
-            // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
-            this.log.warn({ err, alarmId, channel }, 'a channel flag could not be read; sending');
-            return null;
-          }),
-        ),
-      );
-      const blocked = new Map(channels.map((channel, i) => [channel, flags[i]]));
+      const blocked = new Map<AlarmChannel, string | null>();
+      const readFlags = async (items: DeliveryItem[]) => {
+        const channels = [...new Set(items.map((item) => item.channel))].filter((channel) => !blocked.has(channel));
+        const flags = await Promise.all(
+          channels.map((channel) =>
+            this.hooks.blocked(channel, batch.organizationId).catch((err) => {
+              // A flag that cannot be read does not hold an alarm back: sent as if not disabled.
+              this.log.warn({ err, alarmId, channel }, 'a channel flag could not be read; sending');
+              return null;
+            }),
+          ),
+        );
+        channels.forEach((channel, i) => blocked.set(channel, flags[i]));
+      };
+      await readFlags(batch.items);
       let queue = batch.items;
       let results = new Map<string, Change>();
       let until = batch.items[0].claim!.until.getTime();
@@ -361,12 +366,29 @@ export class AlarmOutbox {
         // Left claimed: whoever claims it once the claim has run out sends it (or reads its try).
         if (!reason && Date.now() >= until) return;
         // Into the results of the checkpoint to come, whichever that is when the try ends.
-        results.set(
-          item.id,
-          reason ? { status: 'failed', lastError: reason, claim: null } : await this.attempt(alarmId, item),
-        );
+        // (`results` is read once the try ended: a checkpoint meanwhile started a new map.)
+        const change = reason
+          ? { status: 'failed' as const, lastError: reason, claim: null }
+          : await this.attempt(alarmId, item);
+        results.set(item.id, change);
       };
+      // More due than one batch (or more stored since the claim): the next batch is claimed, under the
+      // same claim, as soon as this one's last items are under way, so that the pool never runs dry
+      // between batches while their slowest tries end.
+      let more = batch.items.length >= BATCH;
       while ((queue.length > 0 || flying.size > 0) && !this.stopped && failures.length === 0) {
+        if (queue.length === 0 && Date.now() < until && (more || this.again.delete(alarmId))) {
+          more = false;
+          const next = await this.claim(alarmId, claim).catch((err: unknown) => {
+            this.log.warn({ err, alarmId }, 'more alarm deliveries could not be claimed now; they follow this batch');
+            return null;
+          });
+          if (next) {
+            await readFlags(next.items);
+            queue = next.items;
+            more = next.items.length >= BATCH;
+          }
+        }
         while (queue.length > 0 && flying.size < limit) {
           const item = queue.shift()!;
           flying.set(
