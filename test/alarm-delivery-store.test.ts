@@ -104,6 +104,45 @@ s('a change of one item stores one part anew; the others stay, the replaced one 
   assert.is((await two.read(alarmId))!.items.length, 250);
 });
 
+s(
+  "a change found however it is made: a date set in place, a claim's time alone, a write after a write",
+  async ({ db }) => {
+    const alarmId = ++next;
+    const [one, two] = stores(db);
+    await one.create(alarmId, { organizationId: 1 }, items(alarmId, 250));
+    const partOf = async (k: number) => (await head(db, alarmId)).parts![Math.floor(k / PART_ITEMS)].id;
+
+    const doc = (await one.read(alarmId))!;
+    let before = await partOf(10);
+    doc.items[10].nextAt.setTime(1_900_000_000_000);
+    await one.write(doc);
+    assert.is.not(await partOf(10), before, 'a date changed in place');
+
+    // The same doc again: what the last write stored is what this one compares with.
+    before = await partOf(130);
+    doc.items[130].claim = { by: 'a', until: new Date(1_800_000_000_000) };
+    await one.write(doc);
+    assert.is.not(await partOf(130), before, 'a claim set');
+    before = await partOf(130);
+    doc.items[130].claim.until = new Date(1_800_000_001_000);
+    await one.write(doc);
+    assert.is.not(await partOf(130), before, "only the claim's time");
+    const unchanged = (await head(db, alarmId)).parts!;
+    await one.write(doc);
+    assert.equal((await head(db, alarmId)).parts, unchanged, 'nothing changed: nothing stored');
+
+    // What one process read is its own: a change it makes without writing is no one else's.
+    const mine = (await one.read(alarmId))!;
+    mine.items[200].status = 'failed';
+    const seen = (await one.read(alarmId))!.items;
+    assert.equal(
+      [seen[10].nextAt.getTime(), seen[130].claim?.until.getTime(), seen[200].status],
+      [1_900_000_000_000, 1_800_000_001_000, 'queued'],
+    );
+    assert.equal((await two.read(alarmId))!.items[130].claim, { by: 'a', until: new Date(1_800_000_001_000) });
+  },
+);
+
 s('a writer whose lock was broken while it stalled loses its change, never the deliveries', async ({ db }) => {
   const alarmId = ++next;
   const [one, two] = stores(db);

@@ -96,7 +96,8 @@ export class DeliveryTries {
     const refused = await this.takes.ask({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
     if (refused && !isDuplicateKey(refused)) return failure(refused);
     if (refused) return this.earlier(item, n, failure);
-    const late = new Error(`no answer within ${limitMs} ms`);
+    // Made when the limit passes (an Error's stack costs, and most tries end in time).
+    let late: Error | undefined;
     const stop = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let change: Change;
@@ -109,6 +110,7 @@ export class DeliveryTries {
         new Promise<never>(
           (_, reject) =>
             (timer = setTimeout(() => {
+              late = new Error(`no answer within ${limitMs} ms`);
               stop.abort(late);
               // A turn later: a sender that had sent and only waited on side work settles first.
               setImmediate(() => reject(late));
@@ -117,7 +119,7 @@ export class DeliveryTries {
       ]);
       change = { status: 'sent', attempts: n, lastError: null, claim: null };
     } catch (err) {
-      change = err === late ? failure(null, late.message) : failure(err);
+      change = late && err === late ? failure(null, late.message) : failure(err);
     } finally {
       clearTimeout(timer);
     }

@@ -376,6 +376,8 @@ export class AlarmOutbox {
       // same claim, as soon as this one's last items are under way, so that the pool never runs dry
       // between batches while their slowest tries end.
       let more = batch.items.length >= BATCH;
+      // Told when a try ends.
+      let wake: (() => void) | null = null;
       while ((queue.length > 0 || flying.size > 0) && !this.stopped && failures.length === 0) {
         if (queue.length === 0 && Date.now() < until && (more || this.again.delete(alarmId))) {
           more = false;
@@ -395,18 +397,21 @@ export class AlarmOutbox {
             item.id,
             send(item)
               .catch((err: unknown) => void failures.push(err))
-              .finally(() => flying.delete(item.id)),
+              .finally(() => {
+                flying.delete(item.id);
+                wake?.();
+              }),
           );
         }
-        // Until a try ends or the checkpoint is due.
-        const tick = new AbortController();
-        await Promise.race([
-          ...flying.values(),
-          sleep(Math.max(0, checkpointMs - (Date.now() - since)), undefined, { signal: tick.signal }).catch(
-            () => undefined,
-          ),
-        ]);
-        tick.abort();
+        // Until a try ends or the checkpoint is due (one waiter and one timer: not a race over every try in
+        // flight, nor a sleep aborted at every turn, each abort making an AbortError with its stack).
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, Math.max(0, checkpointMs - (Date.now() - since)));
+        });
+        wake = null;
+        clearTimeout(timer);
         if ((queue.length > 0 || flying.size > 0) && failures.length === 0 && Date.now() - since >= checkpointMs) {
           // The tries in flight keep their claims, as the queued items do.
           const pending = new Set([...queue.map((item) => item.id), ...flying.keys()]);
