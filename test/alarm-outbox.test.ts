@@ -247,6 +247,36 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
   }
 });
 
+s('the next batch is claimed while the last tries of one are under way: the pool does not run dry', async ({ db }) => {
+  const alarmId = ++next;
+  // 300 items, a batch being 250, 10 at a time: the last five of the first batch are held until an item
+  // of the second begins (or 10 s pass, which fails the test): a second batch claimed only after the
+  // first ended would wait for them.
+  let second!: () => void;
+  const secondBegan = new Promise<void>((resolve) => (second = resolve));
+  let heldOut = false;
+  const send: Sender = async (item) => {
+    const k = Number(item.id.split('-')[1]);
+    if (k >= 250) second();
+    else if (k >= 245) {
+      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000));
+      if ((await Promise.race([secondBegan, timer])) === 'timeout') heldOut = true;
+    }
+  };
+  const box = outbox(db, send, { concurrency: 10, claimMs: 60_000, sweepMs: 60_000 });
+  await enqueue(box, alarmId, items(alarmId, 300));
+  try {
+    await eventually(
+      () => stored(db, alarmId),
+      (list) => list.every((item) => item.status === 'sent'),
+      'every item sent',
+    );
+  } finally {
+    await box.stop();
+  }
+  assert.not.ok(heldOut, 'the second batch waited for the first to end');
+});
+
 s(
   'tries still under way at a checkpoint have their results recorded by the run, not left to a later claim',
   async ({ db }) => {

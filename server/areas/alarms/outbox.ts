@@ -330,12 +330,12 @@ export class AlarmOutbox {
         if (this.building.delete(alarmId) && (await this.build(alarmId))) continue;
         return;
       }
-      // The channels' flags are read before the first try, while no checkpoint extends the claims: a
-      // read that stalls (the database slow) lets them run out for another process to take over, and
-      // nothing is sent here once they did.
+      // The channels' flags are read before each batch's first try (the next batch's too), while no
+      // checkpoint extends the claims: a read that stalls (the database slow) lets them run out for
+      // another process to take over, and nothing is sent here once they did.
       const blocked = new Map<AlarmChannel, string | null>();
       const readFlags = async (items: DeliveryItem[]) => {
-        const channels = [...new Set(items.map((item) => item.channel))].filter((channel) => !blocked.has(channel));
+        const channels = [...new Set(items.map((item) => item.channel))];
         const flags = await Promise.all(
           channels.map((channel) =>
             this.hooks.blocked(channel, batch.organizationId).catch((err) => {
