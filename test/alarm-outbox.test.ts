@@ -278,6 +278,75 @@ s('the next batch is claimed while the last tries of one are under way: the pool
 });
 
 s(
+  'a process stopping while it claims the next batch begins none of it: the batch goes back to the queue',
+  async ({ db }) => {
+    const alarmId = ++next;
+    const begun: number[] = [];
+    // The first batch's last five tries are held until the next batch is claimed (or 10 s have passed):
+    // the run is still sending when it claims it.
+    let claimed!: () => void;
+    const nextClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const send: Sender = async (item) => {
+      const k = Number(item.id.split('-')[1]);
+      begun.push(k);
+      if (k >= 245 && k < 250) await Promise.race([nextClaimed, new Promise((r) => setTimeout(r, 10_000))]);
+    };
+    const box = outbox(db, send, { concurrency: 10, claimMs: 60_000, sweepMs: 60_000 });
+    // The flags are read for each batch: the second read is the next batch's, claimed by then. The
+    // process is told to stop right then (the outbox's own stop, which stops at once: this box's sweep
+    // was never started), and the held tries end.
+    let reads = 0;
+    let stopping: Promise<void> | undefined;
+    box.testHooks.blocked = async () => {
+      if (++reads === 2) {
+        stopping = AlarmOutbox.prototype.stop.call(box);
+        claimed();
+      }
+      return null;
+    };
+    await enqueue(box, alarmId, items(alarmId, 300));
+    try {
+      await eventually(
+        async () => reads,
+        (n) => n >= 2,
+        'the next batch claimed',
+      );
+      await stopping;
+    } finally {
+      await box.stop();
+    }
+    const [beforeStop, list] = [begun.filter((k) => k >= 250), await stored(db, alarmId)];
+    // Another process sends the rest (the alarm is left finished for the tests after this one).
+    const other = outbox(db, send, { concurrency: 10, claimMs: 60_000 });
+    other.start();
+    try {
+      await eventually(
+        () => stored(db, alarmId),
+        (items) => items.every((item) => item.status === 'sent'),
+        'the rest sent by the other',
+      );
+    } finally {
+      await other.stop();
+    }
+    assert.equal(beforeStop, [], 'none of the next batch begun');
+    assert.equal(
+      list.slice(250).filter((item) => item.status !== 'queued' || item.claim !== null),
+      [],
+      'the next batch is queued again, unclaimed',
+    );
+    assert.ok(
+      list.slice(0, 250).every((item) => item.status === 'sent'),
+      'the first batch sent',
+    );
+    // Each item of the rest once.
+    assert.equal(
+      begun.filter((k) => k >= 250).sort((a, b) => a - b),
+      Array.from({ length: 50 }, (_, k) => 250 + k),
+    );
+  },
+);
+
+s(
   'tries still under way at a checkpoint have their results recorded by the run, not left to a later claim',
   async ({ db }) => {
     const alarmId = ++next;

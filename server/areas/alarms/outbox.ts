@@ -374,22 +374,32 @@ export class AlarmOutbox {
       };
       // More due than one batch (or more stored since the claim): the next batch is claimed, under the
       // same claim, as soon as this one's last items are under way, so that the pool never runs dry
-      // between batches while their slowest tries end.
+      // between batches while their slowest tries end. The claim runs beside the loop, which goes on
+      // recording and extending the claims meanwhile (it waits for the alarm's lock, like a record).
       let more = batch.items.length >= BATCH;
-      // Told when a try ends.
+      let refilling: Promise<void> | null = null;
+      // Told when a try ends, or the next batch is in.
       let wake: (() => void) | null = null;
-      while ((queue.length > 0 || flying.size > 0) && !this.stopped && failures.length === 0) {
-        if (queue.length === 0 && Date.now() < until && (more || this.again.delete(alarmId))) {
+      const refill = async () => {
+        const next = await this.claim(alarmId, claim, true);
+        if (!next) return;
+        await readFlags(next.items);
+        // Items of this run's own that the claim found out of time (they are still this claim's) are
+        // in flight or have their result waiting for the next record: not sent again.
+        queue.push(...next.items.filter((item) => !flying.has(item.id) && !results.has(item.id)));
+        more = next.items.length >= BATCH;
+      };
+      while ((queue.length > 0 || flying.size > 0 || refilling) && !this.stopped && failures.length === 0) {
+        if (!refilling && queue.length === 0 && Date.now() < until && (more || this.again.delete(alarmId))) {
           more = false;
-          const next = await this.claim(alarmId, claim).catch((err: unknown) => {
-            this.log.warn({ err, alarmId }, 'more alarm deliveries could not be claimed now; they follow this batch');
-            return null;
-          });
-          if (next) {
-            await readFlags(next.items);
-            queue = next.items;
-            more = next.items.length >= BATCH;
-          }
+          refilling = refill()
+            .catch((err: unknown) =>
+              this.log.warn({ err, alarmId }, 'more alarm deliveries could not be claimed now; they follow this batch'),
+            )
+            .finally(() => {
+              refilling = null;
+              wake?.();
+            });
         }
         while (queue.length > 0 && flying.size < limit) {
           const item = queue.shift()!;
@@ -412,7 +422,11 @@ export class AlarmOutbox {
         });
         wake = null;
         clearTimeout(timer);
-        if ((queue.length > 0 || flying.size > 0) && failures.length === 0 && Date.now() - since >= checkpointMs) {
+        if (
+          (queue.length > 0 || flying.size > 0 || refilling) &&
+          failures.length === 0 &&
+          Date.now() - since >= checkpointMs
+        ) {
           // The tries in flight keep their claims, as the queued items do.
           const pending = new Set([...queue.map((item) => item.id), ...flying.keys()]);
           let kept: Set<string>;
@@ -420,11 +434,14 @@ export class AlarmOutbox {
           results = new Map();
           since = Date.now();
           ({ kept, until } = await this.recordRetrying(alarmId, claim, recorded, pending, previous));
-          queue = queue.filter((item) => kept.has(item.id));
+          // (Items the next batch brought meanwhile are not among those asked about.)
+          queue = queue.filter((item) => kept.has(item.id) || !pending.has(item.id));
         }
       }
       // Stopping (or a try threw): the tries in flight end first, so that their results are recorded, and
-      // what was not sent goes back to the queue for any process, at once.
+      // what was not sent (the next batch's items claimed meanwhile too) goes back to the queue for any
+      // process, at once.
+      await refilling;
       await Promise.all(flying.values());
       await this.recordRetrying(alarmId, claim, results, new Set(), since, new Set(queue.map((item) => item.id)));
       if (failures.length > 0) throw failures[0];
@@ -441,6 +458,9 @@ export class AlarmOutbox {
     since: number,
     release = new Set<string>(),
   ): Promise<{ kept: Set<string>; until: number }> {
+    // The notes of the tries recorded are written first: once a record makes the last items final, any
+    // process may remove the alarm's tries, and a note written after that would stay.
+    await this.tries.noted();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.record(alarmId, claim, results, pending, release);
@@ -458,6 +478,8 @@ export class AlarmOutbox {
   private async claim(
     alarmId: number,
     claim: string,
+    /** The next batch of a run still sending: none due is all it says (the run's end brings the entry up to date). */
+    next = false,
   ): Promise<{ organizationId: number; items: DeliveryItem[] } | null> {
     // Receipts applied or deliveries released with nothing to send: the wall and the room hear of it here.
     let announce = false;
@@ -493,6 +515,9 @@ export class AlarmOutbox {
       if (items.length > 0 || released || confirmed) await this.deliveries.write(doc);
       if (items.length > 0) return { organizationId: doc.organizationId, items };
       announce = released || confirmed;
+      // Tries of this run are still under way: the alarm is not finished, whatever the items say (a receipt
+      // may have come before its push's answer).
+      if (next) return null;
       const open = doc.items.filter((item) => !FINAL.has(item.status));
       // Still being built: its builder's time, or, once that is up, the rest built here.
       const building = doc.buildingUntil?.getTime();
