@@ -28,41 +28,57 @@ async function reachable(port: number): Promise<boolean> {
   return spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG';
 }
 
-cluster.before(async (ctx) => {
-  ctx.dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-cluster-'));
-  ctx.ports = [await freePort(), await freePort(), await freePort()];
-  for (const port of ctx.ports) {
-    const dir = path.join(ctx.dir, String(port));
+// A cluster node on a free port, answering PING. A port another process took between freePort() and the
+// node's bind makes the node exit: it is started again on another port; its output says why it stopped.
+async function startNode(root: string): Promise<{ port: number; node: ChildProcess }> {
+  let said = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const port = await freePort();
+    const dir = path.join(root, String(port));
     await fs.mkdir(dir);
-    ctx.nodes.push(
-      spawn(
-        'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          'nodes.conf',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
-        ],
-        { stdio: 'ignore' },
-      ),
+    const node = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-  }
-  for (const port of ctx.ports) {
+    said = '';
+    node.stdout!.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-2_000)));
+    node.stderr!.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-2_000)));
+    let exited = false;
+    node.once('exit', () => (exited = true));
     const deadline = Date.now() + 10_000;
-    while (!(await reachable(port))) {
-      if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
+    while (!exited && Date.now() < deadline) {
+      if (await reachable(port)) return { port, node };
       await new Promise((r) => setTimeout(r, 50));
     }
+    node.kill('SIGKILL');
+    if (!exited) throw new Error(`redis-server on ${port} did not answer within 10 s: ${said}`);
+  }
+  throw new Error(`redis-server did not start on three ports; the last said: ${said}`);
+}
+
+cluster.before(async (ctx) => {
+  ctx.dir = await fs.mkdtemp(path.join(os.tmpdir(), 'alarm-hub-cluster-'));
+  ctx.ports = [];
+  for (let i = 0; i < 3; i++) {
+    const { port, node } = await startNode(ctx.dir);
+    ctx.ports.push(port);
+    ctx.nodes.push(node);
   }
   const create = spawnSync(
     'redis-cli',
