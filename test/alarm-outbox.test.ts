@@ -351,13 +351,14 @@ s(
   async ({ db }) => {
     const alarmId = ++next;
     let ended = 0;
-    // Tries of 0.4–0.9 s, 10 at a time, against checkpoints every second (a third of the claim): most
-    // checkpoints come while tries are under way, and those tries end after it.
+    // Tries of 0.4–0.9 s, 10 at a time (about 3 s for all), against a checkpoint every 2 s: it comes
+    // while tries are under way, which end after it. A try may take 3 s (a third of the claim), so a
+    // busy machine's late timers do not fail one.
     const send: Sender = async (item) => {
       await new Promise((r) => setTimeout(r, 400 + (Number(item.id.split('-')[1]) % 6) * 100));
       ended++;
     };
-    const box = outbox(db, send, { concurrency: 10, claimMs: 3_000, sweepMs: 60_000 });
+    const box = outbox(db, send, { concurrency: 10, claimMs: 9_000, sweepMs: 60_000 });
     await enqueue(box, alarmId, items(alarmId, 40));
     try {
       await eventually(
