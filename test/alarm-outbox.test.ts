@@ -78,6 +78,13 @@ const enqueue = async (box: AlarmOutbox, alarmId: number, list: DeliveryItem[]) 
   await box.store(alarmId, 1, list);
 };
 const stored = async (db: Database, alarmId: number) => (await deliveriesOf(alarmModels(db)).read(alarmId))!.items;
+// Until every item of the alarm is recorded sent; its items then.
+const everySent = (db: Database, alarmId: number, what = 'every item sent') =>
+  eventually(
+    () => stored(db, alarmId),
+    (list) => list.every((item) => item.status === 'sent'),
+    what,
+  );
 
 s('two outboxes sweeping the same alarm send each of 40 items exactly once', async ({ db }) => {
   const alarmId = ++next;
@@ -93,11 +100,7 @@ s('two outboxes sweeping the same alarm send each of 40 items exactly once', asy
   one.start();
   two.start();
   try {
-    await eventually(
-      () => stored(db, alarmId),
-      (list) => list.every((i) => i.status === 'sent'),
-      'every item sent',
-    );
+    await everySent(db, alarmId);
     assert.is(sent.size, 40);
     assert.ok(
       [...sent.values()].every((k) => k === 1),
@@ -126,11 +129,7 @@ s('an item claimed by a process that died is sent after its claim expires, not b
   const survivor = outbox(db, async () => void at.push(Date.now()));
   survivor.start();
   try {
-    await eventually(
-      () => stored(db, alarmId),
-      (list) => list.every((i) => i.status === 'sent'),
-      'the orphaned items sent',
-    );
+    await everySent(db, alarmId, 'the orphaned items sent');
     assert.is(at.length, 3);
     assert.ok(
       at.every((t) => t >= until.getTime()),
@@ -232,11 +231,7 @@ s('a slow gateway: two outboxes send each of 60 items once, no claim expiring un
   one.start();
   two.start();
   try {
-    await eventually(
-      () => stored(db, alarmId),
-      (list) => list.every((i) => i.status === 'sent'),
-      'every item sent',
-    );
+    await everySent(db, alarmId);
     assert.is(sent.size, 60);
     assert.ok(
       [...sent.values()].every((k) => k === 1),
@@ -266,11 +261,7 @@ s('the next batch is claimed while the last tries of one are under way: the pool
   const box = outbox(db, send, { concurrency: 10, claimMs: 60_000, sweepMs: 60_000 });
   await enqueue(box, alarmId, items(alarmId, 300));
   try {
-    await eventually(
-      () => stored(db, alarmId),
-      (list) => list.every((item) => item.status === 'sent'),
-      'every item sent',
-    );
+    await everySent(db, alarmId);
   } finally {
     await box.stop();
   }
@@ -320,11 +311,7 @@ s(
     const other = outbox(db, send, { concurrency: 10, claimMs: 60_000 });
     other.start();
     try {
-      await eventually(
-        () => stored(db, alarmId),
-        (items) => items.every((item) => item.status === 'sent'),
-        'the rest sent by the other',
-      );
+      await everySent(db, alarmId, 'the rest sent by the other');
     } finally {
       await other.stop();
     }
@@ -557,11 +544,7 @@ s('a process stopping in the middle of an alarm: another takes the rest within a
       "the entry due at the first process's claims' end",
     );
     await first.stop();
-    await eventually(
-      () => stored(db, alarmId),
-      (list) => list.every((i) => i.status === 'sent'),
-      'every item sent',
-    );
+    await everySent(db, alarmId);
     assert.ok(secondSentAt > 0 && secondSentAt < claimed, 'taken before the released claims would have run out');
     assert.equal(
       [...new Set(sent)].sort(),
@@ -605,11 +588,7 @@ s(
       assert.is(sent.size, 5);
       // The batch's claims ran out meanwhile: the next claim takes the items over as a dead process's.
       await db.system.Lock.deleteOne({ _id: lockId });
-      const list = await eventually(
-        () => stored(db, alarmId),
-        (l) => l.every((i) => i.status === 'sent'),
-        'every item recorded sent',
-      );
+      const list = await everySent(db, alarmId, 'every item recorded sent');
       assert.equal([...sent.values()], [1, 1, 1, 1, 1], JSON.stringify([...sent]));
       assert.ok(
         list.every((i) => i.attempts === 1 && i.claim === null),
@@ -635,11 +614,7 @@ s('a holder stalled past its claim (a slow flag read) sends nothing of what anot
   // Its flag read answers only once the other process has taken every item over and sent it.
   stalled.testHooks.blocked = async () => {
     stalling = true;
-    await eventually(
-      () => stored(db, alarmId),
-      (l) => l.every((i) => i.status === 'sent'),
-      'the items taken over and sent',
-    );
+    await everySent(db, alarmId, 'the items taken over and sent');
     return null;
   };
   stalled.start();
@@ -652,11 +627,7 @@ s('a holder stalled past its claim (a slow flag read) sends nothing of what anot
       'the stalled holder claimed the items',
     );
     other.start();
-    await eventually(
-      () => stored(db, alarmId),
-      (l) => l.every((i) => i.status === 'sent'),
-      'every item sent',
-    );
+    await everySent(db, alarmId);
     await stalled.stop();
     // All by the other: the stalled holder's claims were not extended while it waited (had they been,
     // its read would end only when the wait above gives up, and it would send them itself).
