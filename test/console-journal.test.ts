@@ -1,9 +1,10 @@
 // The journal page (/console/journal, docs/console.md) and the overview's latest journal entries, in
 // Chromium: writing during an incident (lock, Enter and Ctrl+Enter, the button, delete with a confirm,
 // unlock), the API's refusals in words with the text kept, changes made elsewhere over REST shown live
-// through journal:changed and read again after the socket reconnects, a member's page without admin
-// controls, categories, breaking a lock, older pages, an alarm's journal, closing it, the export as a
-// file; axe in German and English, 360 px.
+// through journal:changed and read again after the socket reconnects, an answer older than an alarm's
+// event not hiding the alarm (console/src/fresh.ts), a member's page without admin controls,
+// categories, breaking a lock, older pages, an alarm's journal, closing it, the export as a file; axe
+// in German and English, 360 px.
 import { readFile } from 'node:fs/promises';
 import * as assert from 'uvu/assert';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
@@ -250,6 +251,58 @@ journal('what the hub could not bring is read again on the next connection', asy
   await relays[relays.length - 1].close();
   await see(page, 'Während der Funkstille');
   assert.ok(connected >= 2, 'a second connection');
+  assert.equal(errors, []);
+  await context.close();
+});
+
+journal("a read that answers after an alarm's event does not hide the alarm", async (ctx) => {
+  const { org, key } = await setUp(ctx);
+  const { page, errors, context, base } = await signedIn(ctx.browser, ctx.svc, org, { role: 'admin' });
+  // The page's reads of the alarms answered before the alarm is raised are handed to the page only after
+  // its event was shown: answers older than the event, as a busy network may deliver them.
+  const alarms = /\/api\/v1\/alarms\?organization_id=/;
+  const held: Array<() => Promise<void>> = [];
+  let raising = false;
+  const reads = { requested: 0, finished: 0 };
+  page.on('request', (request) => void (alarms.test(request.url()) && reads.requested++));
+  page.on('requestfinished', (request) => void (alarms.test(request.url()) && reads.finished++));
+  await page.route(alarms, async (route) => {
+    const answer = await route.fetch();
+    if (raising) await route.fulfill({ response: answer });
+    else held.push(() => route.fulfill({ response: answer }));
+  });
+  let connected = 0;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (typeof message === 'string' && message.startsWith('40')) connected++;
+      ws.send(message);
+    });
+  });
+  await page.goto(`${base}/console/journal`);
+  await eventually(
+    async () => connected,
+    (n) => n >= 1,
+    'the socket in its rooms',
+  );
+  // The read on opening and at least one on connecting, each answered and held.
+  await eventually(
+    async () => held.length,
+    (n) => n >= 2 && n === reads.requested,
+    'every read so far answered and held',
+  );
+  raising = true;
+  const raised = await raise(key, org, 'B2 Kellerbrand');
+  assert.is(raised.status, 201, JSON.stringify(raised.body));
+  await see(page, 'Ein Alarm läuft: B2 Kellerbrand.');
+  for (const release of held) await release();
+  // No answer older than the event is used: each is read once more.
+  await eventually(
+    async () => reads.finished,
+    (n) => n > held.length && n === reads.requested,
+    'the held reads and one after them finished',
+  );
+  assert.ok(await page.getByText('Ein Alarm läuft: B2 Kellerbrand.').isVisible(), 'the alarm still shown');
   assert.equal(errors, []);
   await context.close();
 });

@@ -3,18 +3,26 @@
 // after the server closed it (a role changed, the database was away) it connects again, and every page
 // reads its data once more on each connection, so nothing missed while it was away stays missing. A
 // refused session (signed out elsewhere, removed) sends the person to the sign-in page.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../common/hub-protocol.js';
+import { Reads } from './fresh.js';
 
 type Hub = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const RETRY_MS = 2_000;
 
-const connection: { socket: Hub | null } = { socket: null };
+type EventName = keyof ServerToClientEvents;
+
+/** The events that bring an alarm into a page's list as they come. */
+export const ALARM_EVENTS: readonly EventName[] = ['alarm:created', 'alarm:updated'];
+
+const connection: { socket: Hub | null; events: Map<string, number> } = { socket: null, events: new Map() };
 
 function open(): Hub {
   const socket: Hub = io({ path: '/socket.io', auth: { scheme: 'session' }, transports: ['websocket', 'polling'] });
+  // Counted before the event's own listeners run: a read answering after this may be read again (fresh.ts).
+  socket.onAny((event: string) => connection.events.set(event, (connection.events.get(event) ?? 0) + 1));
   socket.on('connect_error', (error) => {
     if (error.message === 'unauthorized') {
       socket.close();
@@ -61,4 +69,18 @@ export function useHubEvent<E extends keyof ServerToClientEvents>(
       socket.off('connect', again);
     };
   }, [event, handler, missed]);
+}
+
+/**
+ * One loader's reads (fresh.ts): `newest(read)` gives the answer to use, or undefined when a newer read's
+ * answer was used meanwhile. `applied` names the events whose data the page applies as they come: a
+ * read during which one of them arrived is read again.
+ */
+export function useNewest(applied: readonly EventName[] = []): Reads['newest'] {
+  const newest = useRef<Reads['newest'] | null>(null);
+  if (!newest.current) {
+    const reads = new Reads(() => applied.reduce((sum, event) => sum + (connection.events.get(event) ?? 0), 0));
+    newest.current = (read) => reads.newest(read);
+  }
+  return newest.current;
 }

@@ -1,11 +1,12 @@
 // The member's alarms (docs/members-app.md "The app"): those of every organization he belongs to (AL2
 // for each, newest first), and one alarm with its answers by name (AL3). Read once, then kept live by
 // the hub's alarm:created and alarm:updated on his organizations' rooms, and read again on every
-// (re)connection of the socket; nothing asks again on a timer.
+// (re)connection of the socket (an answer older than an event or a newer read is not used:
+// console/src/fresh.ts); nothing asks again on a timer.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { AlarmDetailView, AlarmView } from '../../schemas/alarms.js';
 import { api } from '../../console/src/api.js';
-import { useHubEvent } from '../../console/src/hub.js';
+import { ALARM_EVENTS, useHubEvent, useNewest } from '../../console/src/hub.js';
 import { formatTime, lang } from '../../console/src/i18n.js';
 import type { Session } from '../../console/src/session.js';
 import { explain } from '../../console/src/ui.js';
@@ -23,12 +24,16 @@ export function useAlarms(session: Session): { alarms: AlarmView[] | null; probl
   const [alarms, setAlarms] = useState<AlarmView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const ids = session.organizations.map((o) => o.id).join(',');
+  const reads = useNewest(ALARM_EVENTS);
   const load = useCallback(async () => {
-    const read = await Promise.allSettled(
-      session.organizations.map((o) =>
-        api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${o.id}&limit=${LIMIT}`),
+    const read = await reads(() =>
+      Promise.allSettled(
+        session.organizations.map((o) =>
+          api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${o.id}&limit=${LIMIT}`),
+        ),
       ),
     );
+    if (!read) return;
     const failed = read.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     setProblem(failed ? explain(failed.reason) : null);
     if (failed && read.every((r) => r.status === 'rejected')) return;
@@ -55,9 +60,12 @@ export function useAlarm(id: number): {
 } {
   const [alarm, setAlarm] = useState<AlarmDetailView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      setAlarm(await api<AlarmDetailView>('GET', `/alarms/${id}`));
+      const found = await reads(() => api<AlarmDetailView>('GET', `/alarms/${id}`));
+      if (!found) return;
+      setAlarm(found);
       setProblem(null);
     } catch (err) {
       setProblem(explain(err));

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { AlarmDetailView, AlarmView } from '../../../schemas/alarms.js';
 import { api } from '../api.js';
-import { hub, useHubEvent } from '../hub.js';
+import { ALARM_EVENTS, hub, useHubEvent, useNewest } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
@@ -45,12 +45,14 @@ function AlarmRow({ alarm }: { alarm: AlarmView }) {
 export function AlarmsPage({ session, organization }: { session: Session; organization: Organization | null }) {
   const [alarms, setAlarms] = useState<AlarmView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const reads = useNewest(ALARM_EVENTS);
   const load = useCallback(async () => {
     if (!organization) return;
     try {
-      setAlarms(
-        (await api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${organization.id}&limit=20`)).alarms,
+      const found = await reads(() =>
+        api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${organization.id}&limit=20`),
       );
+      if (found) setAlarms(found.alarms);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -126,9 +128,11 @@ export function AlarmPage({
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [problem, setProblem] = useState<string | null>(null);
   const [connected, setConnected] = useState(true);
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      setAlarm(await api<AlarmDetailView>('GET', `/alarms/${alarmId}`));
+      const found = await reads(() => api<AlarmDetailView>('GET', `/alarms/${alarmId}`));
+      if (found) setAlarm(found);
     } catch (err) {
       setProblem(explain(err));
     }

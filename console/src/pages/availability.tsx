@@ -3,7 +3,7 @@
 // `availability:changed`; when someone's `until` passes, read again at that moment (W3's nextChangeAt).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { formatTime, lang, t, words } from '../i18n.js';
 import { Problem, fieldProblems } from '../ui.js';
 
@@ -95,10 +95,12 @@ export function AvailabilityBadge({ said }: { said: MemberAvailability | undefin
 /** The organization's availability (W3), kept live; null until read (or when it cannot be read). */
 export function useAvailability(organizationId: number | undefined): AvailabilitySummary | null {
   const [summary, setSummary] = useState<AvailabilitySummary | null>(null);
+  const reads = useNewest();
   const load = useCallback(async () => {
     if (organizationId === undefined) return;
     try {
-      setSummary(await api<AvailabilitySummary>('GET', `/organizations/${organizationId}/availability`));
+      const found = await reads(() => api<AvailabilitySummary>('GET', `/organizations/${organizationId}/availability`));
+      if (found) setSummary(found);
     } catch {
       // The counts are an extra on the pages that show them: the page's own problems are said there.
     }

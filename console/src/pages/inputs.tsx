@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { AlarmView } from '../../../schemas/alarms.js';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
@@ -24,9 +24,11 @@ function InputList({ organization }: { organization: Organization }) {
   const [creating, setCreating] = useState(false);
   const now = useNow();
 
+  const reads = useNewest();
   const read = useCallback(async () => {
     try {
-      const found = await api<Input[]>('GET', `/inputs?organization_id=${organization.id}`);
+      const found = await reads(() => api<Input[]>('GET', `/inputs?organization_id=${organization.id}`));
+      if (!found) return null;
       setInputs(found);
       setProblem(null);
       return JSON.stringify(found.map((i) => [i.id, i.lastReceivedAt, i.lastError]));

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { AlarmView } from '../../../schemas/alarms.js';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { ALARM_EVENTS, useHubEvent, useNewest } from '../hub.js';
 import { formatTime, t, words } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
@@ -131,10 +131,16 @@ export function JournalPage({ session, organization }: { session: Session; organ
     const page = await api<JournalView>('GET', `/journal?${query}&limit=${PAGE}&offset=${offset}`);
     if (shown.current.query === query) showEntries(merged(shown.current.entries ?? [], page.entryList.entries));
   };
+  const alarmReads = useNewest(ALARM_EVENTS);
+  const nameReads = useNewest();
+  const categoryReads = useNewest();
   const loadAlarms = useCallback(async () => {
     if (!org) return;
     try {
-      setAlarms((await api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${org}&limit=20`)).alarms);
+      const found = await alarmReads(() =>
+        api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${org}&limit=20`),
+      );
+      if (found) setAlarms(found.alarms);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -142,11 +148,10 @@ export function JournalPage({ session, organization }: { session: Session; organ
   const loadNames = useCallback(async () => {
     if (!org) return;
     try {
-      const { members } = await api<{ members: Array<{ userId: number; name: string }> }>(
-        'GET',
-        `/organizations/${org}/members`,
+      const found = await nameReads(() =>
+        api<{ members: Array<{ userId: number; name: string }> }>('GET', `/organizations/${org}/members`),
       );
-      setNames(new Map(members.map((m) => [m.userId, m.name])));
+      if (found) setNames(new Map(found.members.map((m) => [m.userId, m.name])));
     } catch (err) {
       setProblem(explain(err));
     }
@@ -154,7 +159,8 @@ export function JournalPage({ session, organization }: { session: Session; organ
   const loadCategories = useCallback(async () => {
     if (!org) return;
     try {
-      setCategories(await api<CategoryView[]>('GET', `/journal/categories?organization_id=${org}`));
+      const found = await categoryReads(() => api<CategoryView[]>('GET', `/journal/categories?organization_id=${org}`));
+      if (found) setCategories(found);
     } catch (err) {
       setProblem(explain(err));
     }

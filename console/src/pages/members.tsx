@@ -2,7 +2,7 @@
 // they change, and for admins the ways to invite (P1), import (P9), change roles (P7) and remove (P8).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
@@ -25,10 +25,12 @@ export function MembersPage({ session, organization }: { session: Session; organ
   const admin = organization?.role === 'admin';
   const availability = useAvailability(organization?.id);
 
+  const reads = useNewest();
   const load = useCallback(async () => {
     if (!organization) return;
     try {
-      setMembers((await api<{ members: Member[] }>('GET', `/organizations/${organization.id}/members`)).members);
+      const found = await reads(() => api<{ members: Member[] }>('GET', `/organizations/${organization.id}/members`));
+      if (found) setMembers(found.members);
     } catch (err) {
       setProblem(explain(err));
     }

@@ -3,7 +3,7 @@
 // screen:offline), its commands, and a test alarm on a monitor.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { formatTime, t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { formatPosition } from '../map.js';
@@ -40,9 +40,11 @@ function MonitorCard({ monitor, admin, onChanged }: { monitor: Monitor; admin: b
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [pairProblems, setPairProblems] = useState<Record<string, string>>({});
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      setScreens(await api<Screen[]>('GET', `/monitor/${monitor.id}/screens`));
+      const found = await reads(() => api<Screen[]>('GET', `/monitor/${monitor.id}/screens`));
+      if (found) setScreens(found);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -239,10 +241,12 @@ export function MonitorsPage({ session, organization }: { session: Session; orga
   const [problem, setProblem] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const admin = organization?.role === 'admin';
+  const reads = useNewest();
   const load = useCallback(async () => {
     if (!organization) return;
     try {
-      setMonitors(await api<Monitor[]>('GET', `/monitor?organization=${organization.id}`));
+      const found = await reads(() => api<Monitor[]>('GET', `/monitor?organization=${organization.id}`));
+      if (found) setMonitors(found);
     } catch (err) {
       setProblem(explain(err));
     }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { JournalChangedEvent } from '../../../common/hub-protocol.js';
 import type { AlarmView } from '../../../schemas/alarms.js';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { ALARM_EVENTS, useHubEvent, useNewest } from '../hub.js';
 import { aw, useAvailability } from './availability.js';
 import { formatTime, t, words } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
@@ -44,12 +44,17 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   const org = organization?.id;
   const suffix = location.search;
 
+  const alarmReads = useNewest(ALARM_EVENTS);
+  const screenReads = useNewest(['screen:online', 'screen:offline']);
+  const memberReads = useNewest();
+  const journalReads = useNewest(['journal:changed']);
   const loadAlarms = useCallback(async () => {
     if (!org) return;
     try {
-      setAlarms(
-        (await api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${org}&active=true&limit=10`)).alarms,
+      const found = await alarmReads(() =>
+        api<{ alarms: AlarmView[] }>('GET', `/alarms?organization_id=${org}&active=true&limit=10`),
       );
+      if (found) setAlarms(found.alarms);
     } catch (err) {
       setProblem(explain(err));
     }
@@ -57,8 +62,11 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   const loadScreens = useCallback(async () => {
     if (!org) return;
     try {
-      const monitors = await api<Array<{ id: number }>>('GET', `/monitor?organization=${org}`);
-      const lists = await Promise.all(monitors.map((m) => api<Screen[]>('GET', `/monitor/${m.id}/screens`)));
+      const lists = await screenReads(async () => {
+        const monitors = await api<Array<{ id: number }>>('GET', `/monitor?organization=${org}`);
+        return Promise.all(monitors.map((m) => api<Screen[]>('GET', `/monitor/${m.id}/screens`)));
+      });
+      if (!lists) return;
       setScreens(lists.flat());
       setProblem(null);
     } catch (err) {
@@ -68,9 +76,11 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   const loadMembers = useCallback(async () => {
     if (!org) return;
     try {
-      const list = (
-        await api<{ members: Array<{ userId: number; name: string }> }>('GET', `/organizations/${org}/members`)
-      ).members;
+      const found = await memberReads(() =>
+        api<{ members: Array<{ userId: number; name: string }> }>('GET', `/organizations/${org}/members`),
+      );
+      if (!found) return;
+      const list = found.members;
       setMembers(list.length);
       setNames(new Map(list.map((m) => [m.userId, m.name])));
       setProblem(null);
@@ -82,7 +92,10 @@ export function OverviewPage({ session, organization }: { session: Session; orga
   const loadJournal = useCallback(async () => {
     if (!org) return;
     try {
-      const journal = await api<JournalView>('GET', `/journal?organization_id=${org}&limit=${LATEST}`);
+      const journal = await journalReads(() =>
+        api<JournalView>('GET', `/journal?organization_id=${org}&limit=${LATEST}`),
+      );
+      if (!journal) return;
       setLatest(journal.entryList.entries);
     } catch (err) {
       setProblem(explain(err));

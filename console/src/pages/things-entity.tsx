@@ -4,7 +4,7 @@
 // whenever the hub's things:changed names this thing (a record or the thing changed, here or elsewhere).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { t } from '../i18n.js';
 import { MapView, viewOf } from '../map.js';
 import type { Organization } from '../session.js';
@@ -73,12 +73,16 @@ export function EntityPage({
   const openHeading = useRef<HTMLHeadingElement>(null);
   const base = `/things/entities/${entityId}`;
 
+  const entityReads = useNewest();
+  const recordReads = useNewest();
+  const mapReads = useNewest();
   const loadEntity = useCallback(async () => {
     try {
-      const [found, used] = await Promise.all([
-        api<Entity>('GET', base),
-        api<Usage>('GET', `/things/usage?organization_id=${organization.id}`),
-      ]);
+      const both = await entityReads(() =>
+        Promise.all([api<Entity>('GET', base), api<Usage>('GET', `/things/usage?organization_id=${organization.id}`)]),
+      );
+      if (!both) return;
+      const [found, used] = both;
       setEntity(found);
       setUsage(used);
       setProblem(null);
@@ -89,7 +93,10 @@ export function EntityPage({
   }, [base, organization.id]);
   const loadRecords = useCallback(async () => {
     try {
-      setList(await api<RecordList>('GET', `${base}/records?${recordQuery(query, order, offset, PAGE)}`));
+      const found = await recordReads(() =>
+        api<RecordList>('GET', `${base}/records?${recordQuery(query, order, offset, PAGE)}`),
+      );
+      if (found) setList(found);
     } catch (err) {
       setProblem(problemOf(err));
     }
@@ -98,18 +105,21 @@ export function EntityPage({
   const loadMap = useCallback(async () => {
     if (!hasMap) return;
     try {
-      const all: ThingRecord[] = [];
-      let total = 0;
-      do {
-        const page = await api<RecordList>(
-          'GET',
-          `${base}/records?${recordQuery(query, { by: null, dir: 'asc' }, all.length, 50)}`,
-        );
-        all.push(...page.records);
-        total = page.total;
-        if (page.records.length === 0) break;
-      } while (all.length < Math.min(total, MAP_CAP));
-      setMapped({ records: all, total });
+      const found = await mapReads(async () => {
+        const all: ThingRecord[] = [];
+        let total: number;
+        do {
+          const page = await api<RecordList>(
+            'GET',
+            `${base}/records?${recordQuery(query, { by: null, dir: 'asc' }, all.length, 50)}`,
+          );
+          all.push(...page.records);
+          total = page.total;
+          if (page.records.length === 0) break;
+        } while (all.length < Math.min(total, MAP_CAP));
+        return { records: all, total };
+      });
+      if (found) setMapped(found);
     } catch (err) {
       setProblem(problemOf(err));
     }

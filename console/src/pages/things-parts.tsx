@@ -1,7 +1,7 @@
 // Pieces the things page's parts share: the organization's record usage, its members' names, paging.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { lang } from '../i18n.js';
 import type { Organization } from '../session.js';
 import type { Member, Usage } from './things-model.js';
@@ -29,10 +29,12 @@ export function UsageMeter({ usage }: { usage: Usage | null }) {
 /** The organization's members (P6), for the access lists: names instead of numbers. */
 export function useMembers(organization: Organization | null): Member[] | null {
   const [members, setMembers] = useState<Member[] | null>(null);
+  const reads = useNewest();
   const load = useCallback(async () => {
     if (!organization) return;
     try {
-      setMembers((await api<{ members: Member[] }>('GET', `/organizations/${organization.id}/members`)).members);
+      const found = await reads(() => api<{ members: Member[] }>('GET', `/organizations/${organization.id}/members`));
+      if (found) setMembers(found.members);
     } catch {
       // Without the list the access lists show numbers; the page's own reads report the problem.
       setMembers([]);

@@ -4,7 +4,7 @@
 // event for entities to the organization's room: the list is read again on each connection.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { useHubEvent } from '../hub.js';
+import { useHubEvent, useNewest } from '../hub.js';
 import { t } from '../i18n.js';
 import type { Organization, Session } from '../session.js';
 import { Problem, Shell, explain } from '../ui.js';
@@ -28,6 +28,7 @@ function EntityList({ organization }: { organization: Organization }) {
   const [notice, setNotice] = useState<string | null>(null);
   const members = useMembers(admin ? organization : null);
 
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
       const q = new URLSearchParams({
@@ -36,10 +37,14 @@ function EntityList({ organization }: { organization: Organization }) {
         offset: String(offset),
       });
       if (query) q.set('search', query);
-      const [list, used] = await Promise.all([
-        api<{ entities: Entity[]; total: number }>('GET', `/things/entities?${q}`),
-        api<Usage>('GET', `/things/usage?organization_id=${organization.id}`),
-      ]);
+      const found = await reads(() =>
+        Promise.all([
+          api<{ entities: Entity[]; total: number }>('GET', `/things/entities?${q}`),
+          api<Usage>('GET', `/things/usage?organization_id=${organization.id}`),
+        ]),
+      );
+      if (!found) return;
+      const [list, used] = found;
       setEntities(list.entities);
       setTotal(list.total);
       setUsage(used);
