@@ -18,6 +18,12 @@ function server<T>() {
   };
 }
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Why `call` failed ('answered' when it did not). */
+const why = (call: Promise<unknown>) =>
+  call.then(
+    () => 'answered',
+    (err: Error) => err.message,
+  );
 
 test("an older read's answer arriving after a newer one's is not used", async () => {
   const reads = new Reads(() => 0);
@@ -80,13 +86,7 @@ test('reads answering in the order they began are each used (a read per event ne
 test('a failed read fails the call', async () => {
   const reads = new Reads(() => 0);
   const failed = reads.newest(() => Promise.reject(new Error('offline')));
-  assert.is(
-    await failed.then(
-      () => 'answered',
-      (err: Error) => err.message,
-    ),
-    'offline',
-  );
+  assert.is(await why(failed), 'offline');
 });
 
 test('an older read that fails after a newer one began is no failure; a newer one that fails leaves the older answer', async () => {
@@ -102,13 +102,7 @@ test('an older read that fails after a newer one began is no failure; a newer on
   const first = server<string>();
   const good = again.newest(first.read);
   const failed = again.newest(() => Promise.reject(new Error('offline')));
-  assert.is(
-    await failed.then(
-      () => 'answered',
-      (err: Error) => err.message,
-    ),
-    'offline',
-  );
+  assert.is(await why(failed), 'offline');
   first.answer('the older answer');
   assert.is(await good, 'the older answer');
 });
