@@ -50,6 +50,21 @@ test('an answer during whose read an event came is read again, and the second an
   assert.is(await result, 'with the alarm');
 });
 
+test('of reads an event overlapped, only the newest is read again; the others give way to it', async () => {
+  let events = 0;
+  const reads = new Reads(() => events);
+  const { read, waiting, answer } = server<string>();
+  const results = [reads.newest(read), reads.newest(read), reads.newest(read)];
+  events++;
+  for (let n = 1; n <= 3; n++) answer(`before the event ${n}`);
+  assert.is(await results[0], undefined);
+  assert.is(await results[1], undefined);
+  await tick();
+  assert.is(waiting.length, 1, 'one read again, not three');
+  answer('after the event');
+  assert.is(await results[2], 'after the event');
+});
+
 test('a read without events meanwhile is used at once', async () => {
   const reads = new Reads(() => 7);
   const { read, waiting, answer } = server<number>();

@@ -4,7 +4,7 @@
 // after the page applied that event. Either would put the older state back on the screen until the next
 // change, which on a quiet evening may be hours. A loader's reads go through one Reads: an answer older
 // than one already used is not used, and where the page applies events as they come (an alarm into the
-// list), an answer during whose read such an event came is read once more.
+// list), the newest read during which such an event came is read once more.
 
 /**
  * Reads at most this often while the page's events keep coming; then the answer is used (what it lacks
@@ -23,7 +23,8 @@ export class Reads {
   constructor(private readonly events: () => number) {}
 
   /**
-   * The answer of `read`, or undefined when an answer of a newer read was used meanwhile. A failed read
+   * The answer of `read`, or undefined when an answer of a newer read was used meanwhile, or when an
+   * event came during this read and a newer read began (that one answers in its place). A failed read
    * throws, unless a newer read began meanwhile (that one answers or throws in its place).
    */
   async newest<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -42,6 +43,9 @@ export class Reads {
         this.used = mine;
         return answer;
       }
+      // Only the newest read is read again: one begun later answers in its place (a read per event in a
+      // storm of them must not become five).
+      if (mine !== this.begun) return undefined;
     }
   }
 }
