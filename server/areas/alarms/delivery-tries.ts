@@ -5,11 +5,11 @@
 // of sending it again. The insert, not a conditional update, decides: FerretDB's updates are
 // read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The outcome
 // is inserted as "<deliveryId>:<try>:outcome". The takes and notes of a wave's tries go as one command
-// each (the embedded engine writes one at a time otherwise).
+// each (write-batch.ts; the embedded engine writes one at a time otherwise).
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { isDuplicateKey } from '../../db/errors.js';
-import { itemErrors } from '../../db/write-batch.js';
+import { itemErrors, WriteBatch } from '../../db/write-batch.js';
 import type { DeliveryItem, DeliveryTryDoc, TryOutcome } from './models.js';
 
 type Change = Partial<DeliveryItem>;
@@ -24,51 +24,26 @@ const receiptKey = (alarmId: number, deviceId: string) => `${alarmId}:receipt:${
 /** Receipts looked up at once. */
 const PARALLEL = 25;
 
-/** Gathers what is asked in one turn of the event loop into one call of `run`, which answers each. */
-class Gathered<T, R> {
-  private waiting: Array<{ item: T; done: (r: R) => void; fail: (err: unknown) => void }> = [];
-
-  constructor(private readonly run: (items: T[]) => Promise<R[]>) {}
-
-  ask(item: T): Promise<R> {
-    return new Promise((done, fail) => {
-      if (this.waiting.push({ item, done, fail }) === 1) setImmediate(() => this.flush());
-    });
-  }
-
-  private flush(): void {
-    const batch = this.waiting.splice(0);
-    this.run(batch.map((b) => b.item)).then(
-      (answers) => batch.forEach((b, i) => b.done(answers[i])),
-      (err: unknown) => batch.forEach((b) => b.fail(err)),
-    );
-  }
-}
-
 /** The tries of one process's deliveries. */
 export class DeliveryTries {
   // Each insert's error, or null when it was stored.
-  private readonly takes = new Gathered<DeliveryTryDoc, unknown>(async (docs) => {
+  private readonly takes = new WriteBatch<DeliveryTryDoc>(async (docs) => {
     try {
       await this.Tries.insertMany(docs, { ordered: false, lean: true });
       return docs.map(() => null);
     } catch (err) {
-      const failed = (err as { writeErrors?: Array<{ index: number; code?: number; errmsg?: string }> }).writeErrors;
-      if (!Array.isArray(failed)) throw err;
-      const byIndex = new Map(failed.map((e) => [e.index, { code: e.code, message: e.errmsg }]));
-      return docs.map((_, i) => byIndex.get(i) ?? null);
+      return itemErrors(err, docs.length);
     }
   });
   // An outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch
   // at once but updates document by document, reading each first (docs/storage.md).
-  private readonly notes = new Gathered<DeliveryTryDoc, void>(async (docs) => {
+  private readonly notes = new WriteBatch<DeliveryTryDoc>(async (docs) => {
     try {
       await this.Tries.insertMany(docs, { ordered: false, lean: true });
     } catch (err) {
       // Noted before (a note retried after its answer was lost): what it says stands.
       if (!itemErrors(err, docs.length).every((e) => e === null || e.code === 11000)) throw err;
     }
-    return docs.map(() => undefined);
   });
 
   // Notes of tries that ended, not yet written.
@@ -93,7 +68,7 @@ export class DeliveryTries {
     send: (signal: AbortSignal) => Promise<void>,
     failure: (err: unknown, reason?: string) => Change,
   ): Promise<Change> {
-    const refused = await this.takes.ask({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
+    const refused = await this.takes.add({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
     if (refused && !isDuplicateKey(refused)) return failure(refused);
     if (refused) return this.earlier(item, n, failure);
     // Made when the limit passes (an Error's stack costs, and most tries end in time).
@@ -132,7 +107,7 @@ export class DeliveryTries {
     // the note is for the next holder should that record be lost, and until it is written that holder
     // takes the try as still under way (earlier()), as it would a try whose process died before noting.
     const noted = this.notes
-      .ask({ _id: noteKey(item, n), alarmId, at: new Date(), outcome })
+      .add({ _id: noteKey(item, n), alarmId, at: new Date(), outcome })
       .catch((err) =>
         this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it"),
       );
