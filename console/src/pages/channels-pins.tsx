@@ -3,6 +3,7 @@
 // "Raised"). Admins create, change and remove them; members read them.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { useNewest } from '../hub.js';
 import { t, words } from '../i18n.js';
 import { Problem, explain } from '../ui.js';
 import { Field, channelProblems, shownNumber, typedNumber } from './channels-common.js';
@@ -211,14 +212,19 @@ export function PinSection({
   const [editing, setEditing] = useState<number | null>(null);
   const [preset, setPreset] = useState<string | undefined>(undefined);
 
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      const [list, made] = await Promise.all([
-        api<PinConfig[]>('GET', `/${channel}/alarming?organization_id=${organizationId}`),
-        channel === 'call'
-          ? api<Template[]>('GET', `/alarm-templates?organization_id=${organizationId}`)
-          : Promise.resolve([]),
-      ]);
+      const found = await reads(() =>
+        Promise.all([
+          api<PinConfig[]>('GET', `/${channel}/alarming?organization_id=${organizationId}`),
+          channel === 'call'
+            ? api<Template[]>('GET', `/alarm-templates?organization_id=${organizationId}`)
+            : Promise.resolve([]),
+        ]),
+      );
+      if (!found) return;
+      const [list, made] = found;
       setConfigs(list);
       setTemplates(made);
       setTemplatesRead(true);

@@ -2,6 +2,7 @@
 // alarm SMS (S7/S8). Admins change them; members read them.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { useNewest } from '../hub.js';
 import { t, words } from '../i18n.js';
 import { Problem, explain } from '../ui.js';
 
@@ -108,13 +109,17 @@ export function FlagsSection({
   const [disabled, setDisabled] = useState<Record<Channel, boolean> | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<Channel | null>(null);
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      const flags = await Promise.all(
-        CHANNELS.map((c) =>
-          api<Array<{ isDisabled: boolean }>>('GET', `/${c}/disabled?organization_id=${organizationId}`),
+      const flags = await reads(() =>
+        Promise.all(
+          CHANNELS.map((c) =>
+            api<Array<{ isDisabled: boolean }>>('GET', `/${c}/disabled?organization_id=${organizationId}`),
+          ),
         ),
       );
+      if (!flags) return;
       setDisabled({ app: !!flags[0][0]?.isDisabled, sms: !!flags[1][0]?.isDisabled, call: !!flags[2][0]?.isDisabled });
     } catch (err) {
       setProblem(explain(err));
@@ -200,12 +205,14 @@ export function FormatterSection({
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const reads = useNewest();
   const load = useCallback(async () => {
     try {
-      const { textFormatterName } = await api<{ textFormatterName: Formatter }>(
-        'GET',
-        `/sms/formatter?organization=${organizationId}`,
+      const found = await reads(() =>
+        api<{ textFormatterName: Formatter }>('GET', `/sms/formatter?organization=${organizationId}`),
       );
+      if (!found) return;
+      const { textFormatterName } = found;
       setStored(textFormatterName);
       setPicked((now) => now ?? textFormatterName);
     } catch (err) {

@@ -129,7 +129,8 @@ export function JournalPage({ session, organization }: { session: Session; organ
     if (!current || !list?.length) return;
     const offset = current.totalEntries - list[list.length - 1].serialNumber + 1;
     const page = await api<JournalView>('GET', `/journal?${query}&limit=${PAGE}&offset=${offset}`);
-    if (shown.current.query === query) showEntries(merged(shown.current.entries ?? [], page.entryList.entries));
+    // An entry shown already stays as shown: an event may have changed it while this page was read.
+    if (shown.current.query === query) showEntries(merged(page.entryList.entries, shown.current.entries ?? []));
   };
   const alarmReads = useNewest(ALARM_EVENTS);
   const nameReads = useNewest();
