@@ -195,4 +195,32 @@ s('a gateway that closes its kept connection is reached again by a new one', asy
   }
 });
 
+s("an alarm's many tries reach a gateway over at most 64 connections: the rest wait for one", async () => {
+  // Answers are held until 64 requests are in, then given; later requests are answered at once.
+  const held: http.ServerResponse[] = [];
+  let open = false;
+  const g = await gateway((_req, res) => {
+    if (open) return void res.writeHead(202).end();
+    held.push(res);
+    if (held.length === 64) {
+      open = true;
+      for (const r of held) r.writeHead(202).end();
+    }
+  });
+  try {
+    const send = gatewaySender(g.url, 'secret', 10_000, text);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => outcome(send(item(`d${i}`), 42, new AbortController().signal))),
+    );
+    assert.equal(
+      results.filter((r) => r !== 'sent'),
+      [],
+    );
+    assert.is(g.seen.length, 100);
+    assert.is(new Set(g.seen.map((x) => x.socket)).size, 64, 'the connections the gateway saw');
+  } finally {
+    await g.close();
+  }
+});
+
 s.run();

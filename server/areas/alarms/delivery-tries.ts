@@ -4,8 +4,8 @@
 // lock held, its holder dead): whoever holds the item next then reads what became of the try instead
 // of sending it again. The insert, not a conditional update, decides: FerretDB's updates are
 // read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The outcome
-// is inserted as "<deliveryId>:<try>:outcome". The takes and notes of a wave's tries go as one command
-// each (write-batch.ts; the embedded engine writes one at a time otherwise).
+// is inserted as "<deliveryId>:<try>:outcome". The takes and notes of a wave's tries go as few commands
+// (write-batch.ts; the embedded engine writes one at a time otherwise).
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { isDuplicateKey } from '../../db/errors.js';
@@ -26,23 +26,15 @@ const PARALLEL = 25;
 
 /** The tries of one process's deliveries. */
 export class DeliveryTries {
-  // Each insert's error, or null when it was stored.
-  private readonly takes = new WriteBatch<DeliveryTryDoc>(async (docs) => {
+  // Takes and notes go into the collection together, each insert's error, or null when it was stored. An
+  // outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch at
+  // once but updates document by document, reading each first (docs/storage.md).
+  private readonly inserts = new WriteBatch<DeliveryTryDoc>(async (docs) => {
     try {
       await this.Tries.insertMany(docs, { ordered: false, lean: true });
       return docs.map(() => null);
     } catch (err) {
       return itemErrors(err, docs.length);
-    }
-  });
-  // An outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch
-  // at once but updates document by document, reading each first (docs/storage.md).
-  private readonly notes = new WriteBatch<DeliveryTryDoc>(async (docs) => {
-    try {
-      await this.Tries.insertMany(docs, { ordered: false, lean: true });
-    } catch (err) {
-      // Noted before (a note retried after its answer was lost): what it says stands.
-      if (!itemErrors(err, docs.length).every((e) => e === null || e.code === 11000)) throw err;
     }
   });
 
@@ -68,7 +60,7 @@ export class DeliveryTries {
     send: (signal: AbortSignal) => Promise<void>,
     failure: (err: unknown, reason?: string) => Change,
   ): Promise<Change> {
-    const refused = await this.takes.add({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
+    const refused = await this.inserts.add({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
     if (refused && !isDuplicateKey(refused)) return failure(refused);
     if (refused) return this.earlier(item, n, failure);
     // Made when the limit passes (an Error's stack costs, and most tries end in time).
@@ -106,11 +98,11 @@ export class DeliveryTries {
     // The try's slot is free once it is sent: its note follows. The outbox records the outcome in any case;
     // the note is for the next holder should that record be lost, and until it is written that holder
     // takes the try as still under way (earlier()), as it would a try whose process died before noting.
-    const noted = this.notes
-      .add({ _id: noteKey(item, n), alarmId, at: new Date(), outcome })
-      .catch((err) =>
-        this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it"),
-      );
+    const noted = this.inserts.add({ _id: noteKey(item, n), alarmId, at: new Date(), outcome }).catch((err) => {
+      // Noted before (a note retried after its answer was lost): what it says stands.
+      if (isDuplicateKey(err)) return;
+      this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it");
+    });
     this.noting.add(noted);
     void noted.finally(() => this.noting.delete(noted));
     return change;

@@ -59,9 +59,11 @@ export function gatewaySender(
 
 /** How long a kept connection may sit idle: below the 5 s most servers keep one. */
 const IDLE_MS = 4_000;
+/** Connections per gateway and process: an alarm's tries go out 100 at a time, an SMS-only alarm's all to one gateway. */
+const SOCKETS = 64;
 
 /**
- * POSTs to one gateway over connections kept alive (the outbox's concurrency bounds how many): the
+ * POSTs to one gateway over at most SOCKETS connections kept alive (more requests wait for one): the
  * answer's status as soon as it comes (the body is read only to free the connection, so a body cut off
  * or slow changes nothing), or a DeliveryError when none came. node:http rather than fetch: per
  * request, fetch's streams and signals cost about 0.1 ms of CPU more, 100 ms for the 1,000 SMS and calls
@@ -70,7 +72,7 @@ const IDLE_MS = 4_000;
 function poster(url: string) {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
-  const options = { keepAlive: true, timeout: IDLE_MS };
+  const options = { keepAlive: true, timeout: IDLE_MS, maxSockets: SOCKETS };
   const agent = secure ? new https.Agent(options) : new http.Agent(options);
   return (headers: Record<string, string | number>, body: string, timeoutMs: number, signal: AbortSignal) =>
     new Promise<number>((resolve, reject) => {

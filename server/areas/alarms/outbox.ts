@@ -44,7 +44,11 @@ export interface OutboxOptions {
   sweepMs: number;
   /** How long a claim holds: longer than a try can take (the gateways' timeout). */
   claimMs: number;
-  /** Items sent at once per alarm. */
+  /**
+   * Tries under way at once per alarm. Most of a try's time is its bookkeeping (its take, its note, a
+   * push's token, an SMS's link and number), written in batches (write-batch.ts). The gateways and push
+   * services see at most 64 connections each (gateways.ts, push/web-client.ts).
+   */
   concurrency?: number;
   retryDelaysMs?: number[];
   /** How long the raising process has to store an alarm's deliveries before a sweeper builds them. */
