@@ -214,13 +214,25 @@ async function raise(channels: string[]): Promise<Row> {
 // The floor: the same requests from a bare client.
 const vapid = webpush.generateVAPIDKeys();
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function send(url: string, headers: Record<string, string | number>, body: Buffer | string): Promise<void> {
+// A kept connection the fakes closed (idle past their keep-alive timeout) as a request went out on it:
+// sent once more on a new one, as the service's push client does. Without this the benchmark ended on
+// its own "socket hang up" or "read ECONNRESET" now and then (bench/perf/notes.md, sixth round).
+function send(
+  url: string,
+  headers: Record<string, string | number>,
+  body: Buffer | string,
+  fresh = false,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
+    const req = http.request(url, { method: 'POST', agent: fresh ? false : agent, headers }, (res) => {
       res.resume();
       res.on('end', () => (res.statusCode! < 300 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`))));
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (!fresh && req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(err.code ?? ''))
+        send(url, headers, body, true).then(resolve, reject);
+      else reject(err);
+    });
     req.end(body);
   });
 }

@@ -160,7 +160,7 @@ export const alarmsArea = defineArea({
         ended: async (alarmId) => Boolean((await records.find(alarmId))?.endedAt),
       },
       log,
-      { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 100 },
+      { sweepMs: gateways.outboxSweepMs, claimMs: gateways.gatewayTimeoutMs * 3, concurrency: 250 },
     );
     scheduler.every('alarm-outbox-sweep', gateways.outboxSweepMs, () => outbox.sweep());
 

@@ -59,7 +59,7 @@ export function gatewaySender(
 
 /** How long a kept connection may sit idle: below the 5 s most servers keep one. */
 const IDLE_MS = 4_000;
-/** Connections per gateway and process: an alarm's tries go out 100 at a time, an SMS-only alarm's all to one gateway. */
+/** Connections per gateway and process: an alarm's tries go out 250 at a time, an SMS-only alarm's all to one gateway. */
 const SOCKETS = 64;
 
 /**

@@ -46,8 +46,9 @@ export interface OutboxOptions {
   claimMs: number;
   /**
    * Tries under way at once per alarm. Most of a try's time is its bookkeeping (its take, its note, a
-   * push's token, an SMS's link and number), written in batches (write-batch.ts). The gateways and push
-   * services see at most 64 connections each (gateways.ts, push/web-client.ts).
+   * push's token, an SMS's link and number), written in batches (write-batch.ts): the more tries at once,
+   * the larger and fewer those commands. The gateways and push services see at most 64 connections each
+   * (gateways.ts, push/web-client.ts).
    */
   concurrency?: number;
   retryDelaysMs?: number[];

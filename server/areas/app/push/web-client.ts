@@ -17,7 +17,7 @@ export interface WebReply {
 
 /** What a push service answers that we read: its reason, a line or a small JSON. */
 const BODY_LIMIT = 4096;
-/** Connections per push service and process: an alarm's tries go out 100 at a time, its pushes a third of them. */
+/** Connections per push service and process: an alarm's tries go out 250 at a time, its pushes about a third of them. */
 const SOCKETS_PER_ORIGIN = 64;
 /** Push service origins whose connections are kept; the longest unused beyond them are closed. */
 const MAX_ORIGINS = 64;
