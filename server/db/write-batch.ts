@@ -63,3 +63,15 @@ export function itemErrors(err: unknown, count: number): Array<{ code?: number; 
   const byIndex = new Map(failed.map((e) => [e.index, { code: e.code, message: e.errmsg }]));
   return Array.from({ length: count }, (_, i) => byIndex.get(i) ?? null);
 }
+
+/** A batch's write that inserts the items unordered and answers each: null when stored, else its error. */
+export const insertEach =
+  <T>(model: { insertMany(docs: T[], options: { ordered: false; lean: true }): Promise<unknown> }) =>
+  async (docs: T[]) => {
+    try {
+      await model.insertMany(docs, { ordered: false, lean: true });
+      return docs.map(() => null);
+    } catch (err) {
+      return itemErrors(err, docs.length);
+    }
+  };

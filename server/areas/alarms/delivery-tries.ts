@@ -9,7 +9,7 @@
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { isDuplicateKey } from '../../db/errors.js';
-import { itemErrors, WriteBatch } from '../../db/write-batch.js';
+import { insertEach, WriteBatch } from '../../db/write-batch.js';
 import type { DeliveryItem, DeliveryTryDoc, TryOutcome } from './models.js';
 
 type Change = Partial<DeliveryItem>;
@@ -29,14 +29,7 @@ export class DeliveryTries {
   // Takes and notes go into the collection together, each insert's error, or null when it was stored. An
   // outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch at
   // once but updates document by document, reading each first (docs/storage.md).
-  private readonly inserts = new WriteBatch<DeliveryTryDoc>(async (docs) => {
-    try {
-      await this.Tries.insertMany(docs, { ordered: false, lean: true });
-      return docs.map(() => null);
-    } catch (err) {
-      return itemErrors(err, docs.length);
-    }
-  });
+  private readonly inserts = new WriteBatch<DeliveryTryDoc>((docs) => insertEach(this.Tries)(docs));
 
   // Notes of tries that ended, not yet written.
   private readonly noting = new Set<Promise<void>>();

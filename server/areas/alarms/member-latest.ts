@@ -12,7 +12,7 @@ import { withClaimLock, type LockDoc } from '../../db/claim-lock.js';
 import type { Database } from '../../db/database.js';
 import { isDuplicateKey } from '../../db/errors.js';
 import { Recent } from '../../db/recent.js';
-import { itemErrors, WriteBatch } from '../../db/write-batch.js';
+import { insertEach, WriteBatch } from '../../db/write-batch.js';
 import { answerModels, type AnswerModels, type ReachedDoc, type ReachedNumberDoc } from './answer-models.js';
 import type { AlarmDoc, DeliveryItem } from './models.js';
 
@@ -68,18 +68,8 @@ export class LatestAlarms {
     this.noted = new Recent(10_000, db.generation);
     this.listed = new Recent(1_000, db.generation);
     this.confirmed = new Recent(10_000, db.generation);
-    const insert =
-      <T>(model: Model<T>) =>
-      async (docs: T[]) => {
-        try {
-          await model.insertMany(docs, { ordered: false, lean: true });
-          return docs.map(() => null);
-        } catch (err) {
-          return itemErrors(err, docs.length);
-        }
-      };
-    this.notes = new WriteBatch(insert(this.models.Reached));
-    this.numbers = new WriteBatch(insert(this.models.ReachedNumber));
+    this.notes = new WriteBatch(insertEach(this.models.Reached));
+    this.numbers = new WriteBatch(insertEach(this.models.ReachedNumber));
   }
 
   /**
