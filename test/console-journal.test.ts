@@ -7,7 +7,7 @@
 // in German and English, 360 px.
 import { readFile } from 'node:fs/promises';
 import * as assert from 'uvu/assert';
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, Request, WebSocketRoute } from 'playwright-core';
 import { launchChromium, WAIT_MS } from './helpers/browser.js';
 import { eventually } from './helpers/fleet.js';
 import { axeViolations, DESKTOP, fits, signedIn } from './helpers/console.js';
@@ -241,9 +241,22 @@ journal('what the hub could not bring is read again on the next connection', asy
     });
     relays.push(ws);
   });
+  // The page reads the journal on loading and again on each connection, the first too (console/src/hub.ts):
+  // the write below must come after those reads, or one of them would show it.
+  let reads = 0;
+  let answered = 0;
+  const isRead = (request: Request) => request.method() === 'GET' && /\/api\/v1\/journal\?/.test(request.url());
+  page.on('request', (request) => void (isRead(request) && reads++));
+  page.on('requestfinished', (request) => void (isRead(request) && answered++));
+  page.on('requestfailed', (request) => void (isRead(request) && answered++));
   await page.goto(`${base}/console/journal`);
   await see(page, 'Noch keine Einträge.');
   await until(() => connected, 1, 'the socket in its rooms');
+  await until(
+    () => (reads >= 2 && answered === reads ? 1 : 0),
+    1,
+    "the page's reads on loading and on connecting answered",
+  );
   await write(key, journalId, categories[0], ['Während der Funkstille']);
   await until(() => dropped, 3, 'the three journal:changed (lock, entry, unlock) the page never got');
   assert.is(await page.getByText('Während der Funkstille').count(), 0);

@@ -41,7 +41,7 @@ func indexIDPaths(ctx context.Context, dir string, interval time.Duration) {
 }
 
 func indexFile(ctx context.Context, file string) error {
-	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)&_txlock=immediate")
 	if err != nil {
 		return err
 	}
@@ -61,13 +61,26 @@ func indexFile(ctx context.Context, file string) error {
 		tables = append(tables, name)
 	}
 	rows.Close()
+	if len(tables) == 0 {
+		return nil
+	}
+	// All of a round's indexes in one transaction, so the file's schema changes once per round. A
+	// statement being prepared on another connection meanwhile re-reads the schema once and goes on;
+	// a second change during that one retry fails it with "database schema has changed" (SQLITE_SCHEMA).
+	// Index by index, a new database's first round made dozens of changes in a row under its traffic.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
 	for _, table := range tables {
 		quoted := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
 		index := `"` + strings.ReplaceAll(table+idPathIndexSuffix, `"`, `""`) + `"`
 		// A table dropped meanwhile is no error worth reporting: the next round will not list it.
-		if _, err := db.ExecContext(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (_ferretdb_sjson->'$._id')`, index, quoted)); err != nil && !strings.Contains(err.Error(), "no such table") {
+		// (A statement that fails to prepare leaves the transaction as it was.)
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (_ferretdb_sjson->'$._id')`, index, quoted)); err != nil && !strings.Contains(err.Error(), "no such table") {
 			return err
 		}
 	}
-	return nil
+	return tx.Commit()
 }
