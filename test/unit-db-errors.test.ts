@@ -19,6 +19,15 @@ test('the database away: 503, also wrapped in a bulk write or labelled transient
   assert.is(status(ended), 503);
 });
 
+test("the embedded engine's SQLite busy or its schema changed under a statement: 503, nothing was done", () => {
+  const engine = (message: string) => named('MongoServerError', { code: 1, message });
+  const changed = '[collection.go:94 sqlite.(*collection).Query] database schema has changed (17)';
+  assert.is(status(engine(changed)), 503);
+  assert.ok(translateDbError(engine(changed))?.headers?.['Retry-After']);
+  assert.is(status(engine('[msg_insert.go:120] database is locked (5)')), 503);
+  assert.is(status(engine('[msg_find.go:10] no such function: json_each (1)')), null);
+});
+
 test('a client mistake is a 4xx; an unknown error is none of ours', () => {
   assert.is(status({ name: 'MongoServerError', code: 11000, message: 'E11000 duplicate key' }), 409);
   assert.is(status(named('CastError')), 400);

@@ -113,11 +113,18 @@ function unreachable(err: unknown, depth = 0): boolean {
   return unreachable(e.cause, depth + 1);
 }
 
+// The embedded engine's SQLite, busy past its timeout or with its schema changed twice during one
+// statement's preparation (a collection or index created meanwhile): nothing was done, a retry succeeds.
+const ENGINE_TRANSIENT = /\b(database is locked \(5\)|database schema has changed \(17\))/;
+
 /** Maps a database error to an AppError, or null when it is not one we know. */
 export function translateDbError(err: unknown): AppError | null {
   const e = err as { name?: string; message?: string };
   if (!e || typeof e !== 'object') return null;
   if (unreachable(err)) return unavailable('The database is unavailable');
+  if (e.name === 'MongoServerError' && ENGINE_TRANSIENT.test(e.message ?? '')) {
+    return unavailable('The database is busy; try again');
+  }
   if (
     e.name === 'MongooseError' &&
     /buffering timed out|not connected|Client must be connected/i.test(e.message ?? '')
