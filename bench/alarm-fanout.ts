@@ -6,9 +6,10 @@
 // pushes encrypted with the `web-push` package under one VAPID header, as the service sends them — 25 at
 // a time over keep-alive connections, as the outbox does. No escalation policy: all channels at once.
 // BENCH_COMMANDS=1 lists the database commands of the last AL1 run on all channels (count and time by
-// collection and command): where the time between the answer and the last request goes. With it,
+// collection and command, with the documents written and the bytes sent): where the time between the
+// answer and the last request goes. With it,
 // BENCH_CPU_PROF=<file> writes a V8 CPU profile of this process during that run (open it in Chromium's
-// DevTools).
+// DevTools), and ALARMHUB_ENGINE_CPU_PROFILE=<file> one of the embedded engine (`go tool pprof -top`).
 // Usage: npx tsx bench/alarm-fanout.ts [members=500] [runs=3]
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -16,7 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
+import mongoose from 'mongoose';
 import webpush from 'web-push';
 import { loadConfig } from '../server/config.js';
 import { launchDatabase } from '../server/db/launcher.js';
@@ -67,13 +70,21 @@ const service = await startService(
   { monitorCommands: process.env.BENCH_COMMANDS === '1' },
 );
 
-// CPU seconds of the embedded database's processes so far (none with MONGODB_URI).
-async function databaseCpuMs(): Promise<number> {
-  let ticks = 0;
+// The embedded database's processes (none with MONGODB_URI).
+async function databasePids(): Promise<number[]> {
+  const pids: number[] = [];
   for (const pid of await fs.readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (!cmdline.includes('ferretdb')) continue;
+    if (cmdline.includes('ferretdb')) pids.push(Number(pid));
+  }
+  return pids;
+}
+
+// Their CPU time so far, in ms.
+async function databaseCpuMs(): Promise<number> {
+  let ticks = 0;
+  for (const pid of await databasePids()) {
     const fields = (await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ') ?? [];
     ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
   }
@@ -81,20 +92,29 @@ async function databaseCpuMs(): Promise<number> {
 }
 
 // The database commands since the last reset: count and summed time by collection and command.
-const commands = new Map<string, { count: number; ms: number }>();
-const started = new Map<number, string>();
+const commands = new Map<string, { count: number; ms: number; docs: number; bytes: number }>();
+const started = new Map<number, { name: string; docs: number; bytes: number }>();
 if (process.env.BENCH_COMMANDS === '1') {
   const client = service.db.conn.getClient();
   client.on('commandStarted', (e) => {
-    const target = (e.command as Record<string, unknown>)[e.commandName];
-    started.set(e.requestId, `${e.commandName} ${typeof target === 'string' ? target : ''}`);
+    const command = e.command as Record<string, unknown>;
+    const target = command[e.commandName];
+    // Documents written (inserts, updates, deletes) and the command's size: what the engine stores.
+    const docs = [command.documents, command.updates, command.deletes].find(Array.isArray)?.length ?? 0;
+    started.set(e.requestId, {
+      name: `${e.commandName} ${typeof target === 'string' ? target : ''}`,
+      docs,
+      bytes: mongoose.mongo.BSON.calculateObjectSize(command),
+    });
   });
   client.on('commandSucceeded', (e) => {
-    const name = started.get(e.requestId) ?? e.commandName;
+    const { name, docs, bytes } = started.get(e.requestId) ?? { name: e.commandName, docs: 0, bytes: 0 };
     started.delete(e.requestId);
-    const entry = commands.get(name) ?? { count: 0, ms: 0 };
+    const entry = commands.get(name) ?? { count: 0, ms: 0, docs: 0, bytes: 0 };
     entry.count++;
     entry.ms += e.duration;
+    entry.docs += docs;
+    entry.bytes += bytes;
     commands.set(name, entry);
   });
 }
@@ -332,7 +352,15 @@ if (process.env.BENCH_COMMANDS === '1') {
   profiling?.connect();
   await profiling?.post('Profiler.enable');
   await profiling?.post('Profiler.start');
+  // The embedded engine profiles itself between these signals (tools/ferretdb/main.go).
+  const engineProfile = (signal: NodeJS.Signals) =>
+    process.env.ALARMHUB_ENGINE_CPU_PROFILE &&
+    databasePids().then((pids) => pids.forEach((pid) => process.kill(pid, signal)));
+  await engineProfile('SIGUSR1');
+  const loop = performance.eventLoopUtilization();
   const row = await raise(['app', 'sms', 'call']);
+  const busy = performance.eventLoopUtilization(loop).utilization;
+  await engineProfile('SIGUSR2');
   if (profiling) {
     const { profile } = await profiling.post('Profiler.stop');
     await fs.writeFile(process.env.BENCH_CPU_PROF!, JSON.stringify(profile));
@@ -344,11 +372,15 @@ if (process.env.BENCH_COMMANDS === '1') {
   const ms = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1000).toFixed(0);
   console.log(
     `one more AL1 on all channels: ${row.all} ms; CPU of this process (service, client, no fakes) ` +
-      `${ms(used)} ms, of the embedded database ${usedDb} ms; until its tries were removed ${ms(all)} and ${allDb} ms`,
+      `${ms(used)} ms, of the embedded database ${usedDb} ms; until its tries were removed ${ms(all)} and ${allDb} ms; ` +
+      `this process's event loop busy ${(busy * 100).toFixed(0)} % of the run`,
   );
-  console.log('its database commands (count, summed ms):');
-  for (const [name, { count, ms }] of [...commands].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20))
-    console.log(`  ${name.padEnd(40)} ${String(count).padStart(6)} ${ms.toFixed(0).padStart(8)}`);
+  console.log('its database commands (count, summed ms, documents written, KB sent):');
+  for (const [name, { count, ms, docs, bytes }] of [...commands].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25))
+    console.log(
+      `  ${name.padEnd(40)} ${String(count).padStart(6)} ${ms.toFixed(0).padStart(8)} ${String(docs).padStart(6)} ` +
+        `${(bytes / 1024).toFixed(0).padStart(7)}`,
+    );
 }
 
 await service.close();

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -48,6 +49,11 @@ func main() {
 			stop()
 		}()
 	}
+	// ALARMHUB_ENGINE_CPU_PROFILE=<file>: SIGUSR1 starts a Go CPU profile of the engine, SIGUSR2 writes it
+	// to the file (`go tool pprof -top <binary> <file>`): where a benchmark's database time goes.
+	if file := os.Getenv("ALARMHUB_ENGINE_CPU_PROFILE"); file != "" {
+		go profileOnSignal(file)
+	}
 	done := make(chan struct{})
 	go func() {
 		f.Run(ctx)
@@ -57,4 +63,30 @@ func main() {
 	// The parent reads this one line to learn the address when -listen used port 0.
 	fmt.Println(f.MongoDBURI())
 	<-done
+}
+
+func profileOnSignal(file string) {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGUSR1, syscall.SIGUSR2)
+	var out *os.File
+	for sig := range signals {
+		switch {
+		case sig == syscall.SIGUSR1 && out == nil:
+			f, err := os.Create(file)
+			if err != nil {
+				log.Printf("alarm-hub: CPU profile: %v", err)
+				continue
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Printf("alarm-hub: CPU profile: %v", err)
+				_ = f.Close()
+				continue
+			}
+			out = f
+		case sig == syscall.SIGUSR2 && out != nil:
+			pprof.StopCPUProfile()
+			_ = out.Close()
+			out = nil
+		}
+	}
 }
