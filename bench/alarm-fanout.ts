@@ -70,13 +70,14 @@ const service = await startService(
   { monitorCommands: process.env.BENCH_COMMANDS === '1' },
 );
 
-// The embedded database's processes (none with MONGODB_URI).
+// This benchmark's embedded database processes (none with MONGODB_URI): named by its data directory, so
+// that no other on the machine (a test run's) is counted or signalled.
 async function databasePids(): Promise<number[]> {
   const pids: number[] = [];
   for (const pid of await fs.readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('ferretdb')) pids.push(Number(pid));
+    if (cmdline.includes('ferretdb') && cmdline.includes(dataDir)) pids.push(Number(pid));
   }
   return pids;
 }
