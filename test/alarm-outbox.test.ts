@@ -12,6 +12,7 @@ import { eventually } from './helpers/fleet.js';
 import { testDbUri } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
 import { deliveriesOf } from '../server/areas/alarms/delivery-store.js';
+import { DeliveryTries } from '../server/areas/alarms/delivery-tries.js';
 
 const s = suite<{ db: Database }>('alarm outbox', {} as { db: Database });
 s.before(async (ctx) => {
@@ -712,6 +713,46 @@ s(
     } finally {
       await box.stop();
     }
+  },
+);
+
+s(
+  "a try's outcome goes into the alarm's notes, numbered on past another process's: another holder takes it without sending, and the alarm's end removes them all",
+  async ({ db }) => {
+    const alarmId = ++next;
+    const { Tries } = alarmModels(db);
+    const [item] = items(alarmId, 1, { status: 'sending' });
+    // Another process noted the first batch of this alarm's tries.
+    await Tries.create({ _id: `${alarmId}:notes:0`, alarmId, at: new Date(), notes: JSON.stringify([]) });
+    const here = new DeliveryTries(Tries, log, 60_000);
+    const failure = (err: unknown, reason?: string) => ({
+      status: 'failed' as const,
+      lastError: reason ?? String(err),
+    });
+    const sent: string[] = [];
+    const change = await here.once(
+      { alarmId, item, n: 1, limitMs: 1_000 },
+      async () => void sent.push(item.id),
+      failure,
+    );
+    assert.equal(change.status, 'sent');
+    await here.noted();
+    const ours = await Tries.findById(`${alarmId}:notes:1`).lean();
+    assert.equal(JSON.parse(ours!.notes!), [[`${item.id}:1`, 'sent', null, null]]);
+    assert.is(await Tries.findById(`${alarmId}:notes:2`).lean(), null);
+    // Another holder (its claim taken over) finds the try taken and its outcome noted: not sent again.
+    const there = new DeliveryTries(Tries, log, 60_000);
+    const taken = await there.once(
+      { alarmId, item, n: 1, limitMs: 1_000 },
+      async () => void sent.push(item.id),
+      failure,
+    );
+    assert.equal({ status: taken.status, attempts: taken.attempts }, { status: 'sent', attempts: 1 });
+    assert.equal(sent, [item.id]);
+    // The first notes removed already (a forget that stopped part-way): the rest go all the same.
+    await Tries.deleteOne({ _id: `${alarmId}:notes:0` });
+    await there.forget(alarmId, [{ ...item, status: 'sent', attempts: 1 }]);
+    assert.equal(await Tries.find({ alarmId }).lean(), []);
   },
 );
 

@@ -1,11 +1,13 @@
 // One try of one delivery, decided by a unique insert (docs/alarms.md "Delivered", at most once per recipient): the
-// process whose insert of "<deliveryId>:<try>" wins sends that try and notes its outcome beside it. A claim
-// can run out under a live sender (a stalled machine) and a record of results can fail (the alarm's
-// lock held, its holder dead): whoever holds the item next then reads what became of the try instead
-// of sending it again. The insert, not a conditional update, decides: FerretDB's updates are
-// read-modify-write without a lock, a unique _id holds on both engines (docs/storage.md). The outcome
-// is inserted as "<deliveryId>:<try>:outcome". The takes and notes of a wave's tries go as few commands
-// (write-batch.ts; the embedded engine writes one at a time otherwise).
+// process whose insert of "<deliveryId>:<try>" wins sends that try and notes its outcome. A claim can run
+// out under a live sender (a stalled machine) and a record of results can fail (the alarm's lock held,
+// its holder dead): whoever holds the item next then reads what became of the try instead of sending it
+// again. The insert, not a conditional update, decides: FerretDB's updates are read-modify-write without
+// a lock, a unique _id holds on both engines (docs/storage.md). The takes of a wave's tries go as few
+// commands (write-batch.ts; the embedded engine writes one at a time otherwise). Their outcomes go in
+// fewer documents still: the notes of the tries that ended together, one document per alarm,
+// "<alarmId>:notes:<k>" with k counting from 0 without a gap (docs/alarms.md "Delivered"), where a
+// document per try made half of what a 500-member alarm wrote (bench/perf/notes.md, seventh round).
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { isDuplicateKey } from '../../db/errors.js';
@@ -17,19 +19,41 @@ type Change = Partial<DeliveryItem>;
 const key = (item: DeliveryItem, n: number) => `${item.id}:${n}`;
 /** Tries removed per command once an alarm's deliveries are final. */
 const FORGET_AT_ONCE = 250;
-/** Where the try's outcome is noted. */
+/** Where a version before the notes by alarm noted a try's outcome: read and removed still. */
 const noteKey = (item: DeliveryItem, n: number) => `${key(item, n)}:outcome`;
+/** The k-th document of an alarm's notes. */
+const notesKey = (alarmId: number, k: number) => `${alarmId}:notes:${k}`;
+/** Documents of an alarm's notes read, or removed, at once. */
+const NOTES_AT_ONCE = 25;
+/** Alarms whose next free notes document this process remembers (one forgotten starts again at 0). */
+const KNOWN_NOTES = 1_000;
 /** Where a push's receipt is kept until the alarm's deliveries are final (docs/alarms.md "Escalation"). */
 const receiptKey = (alarmId: number, deviceId: string) => `${alarmId}:receipt:${deviceId}`;
 /** Receipts looked up at once. */
 const PARALLEL = 25;
 
+/** A try's outcome on its way into the alarm's notes. */
+interface Note {
+  alarmId: number;
+  /** The try's key, "<deliveryId>:<try>". */
+  key: string;
+  outcome: TryOutcome;
+}
+
+/** Notes as stored: one JSON string of [key, status, lastError, nextAt in ms or null] (docs/storage.md). */
+type StoredNote = [string, TryOutcome['status'], string | null, number | null];
+
 /** The tries of one process's deliveries. */
 export class DeliveryTries {
-  // Takes and notes go into the collection together, each insert's error, or null when it was stored. An
-  // outcome is a document of its own beside its try's, inserted: the embedded engine inserts a batch at
-  // once but updates document by document, reading each first (docs/storage.md).
+  // Takes go into the collection together, each insert's error, or null when it was stored.
   private readonly inserts = new WriteBatch<DeliveryTryDoc>((docs) => insertEach(this.Tries)(docs));
+  // Notes go in as one document per alarm and batch, inserted: the embedded engine inserts a batch at
+  // once but updates document by document, reading each first (docs/storage.md).
+  private readonly notes = new WriteBatch<Note>((notes) => this.writeNotes(notes));
+  // Per alarm, the first notes document this process has not seen taken.
+  private readonly nextNotes = new Map<number, number>();
+  // An alarm's notes being read, shared by the readers that ask meanwhile.
+  private readonly reading = new Map<number, Promise<Map<string, TryOutcome>>>();
 
   // Notes of tries that ended, not yet written.
   private readonly noting = new Set<Promise<void>>();
@@ -55,7 +79,7 @@ export class DeliveryTries {
   ): Promise<Change> {
     const refused = await this.inserts.add({ _id: key(item, n), alarmId, at: new Date() }).catch((err: unknown) => err);
     if (refused && !isDuplicateKey(refused)) return failure(refused);
-    if (refused) return this.earlier(item, n, failure);
+    if (refused) return this.earlier(alarmId, item, n, failure);
     // Made when the limit passes (an Error's stack costs, and most tries end in time).
     let late: Error | undefined;
     const stop = new AbortController();
@@ -91,9 +115,7 @@ export class DeliveryTries {
     // The try's slot is free once it is sent: its note follows. The outbox records the outcome in any case;
     // the note is for the next holder should that record be lost, and until it is written that holder
     // takes the try as still under way (earlier()), as it would a try whose process died before noting.
-    const noted = this.inserts.add({ _id: noteKey(item, n), alarmId, at: new Date(), outcome }).catch((err) => {
-      // Noted before (a note retried after its answer was lost): what it says stands.
-      if (isDuplicateKey(err)) return;
+    const noted = this.notes.add({ alarmId, key: key(item, n), outcome }).catch((err) => {
       this.log.warn({ err, alarmId, delivery: item.id }, "a try's outcome was not noted; its record holds it");
     });
     this.noting.add(noted);
@@ -142,31 +164,117 @@ export class DeliveryTries {
   async forget(alarmId: number, items: DeliveryItem[]): Promise<void> {
     // A note still on its way would land after its delete, and stay.
     await this.noted();
-    const deletes = items.flatMap((item) =>
-      [
-        ...Array.from({ length: item.attempts + (item.status === 'sent' ? 0 : 1) }, (_, i) => [
-          key(item, i + 1),
-          noteKey(item, i + 1),
-        ]).flat(),
+    let tries = 0;
+    const deletes = items.flatMap((item) => {
+      const taken = item.attempts + (item.status === 'sent' ? 0 : 1);
+      tries += taken;
+      // A note of a version before the notes by alarm costs its delete a lookup that finds nothing, a
+      // tenth of what removing a document costs the embedded engine.
+      return [
+        ...Array.from({ length: taken }, (_, i) => [key(item, i + 1), noteKey(item, i + 1)]).flat(),
         ...(item.channel === 'app' ? [receiptKey(alarmId, item.target)] : []),
-      ].map((_id) => ({ deleteOne: { filter: { _id } } })),
-    );
+      ].map((_id) => ({ deleteOne: { filter: { _id } } }));
+    });
     // A few hundred at a time: one command of thousands would hold the embedded engine's writes (a new
     // alarm's among them) until it is done.
     for (let i = 0; i < deletes.length; i += FORGET_AT_ONCE)
       await this.Tries.bulkWrite(deletes.slice(i, i + FORGET_AT_ONCE), { ordered: false });
+    // The notes, from the first on: they have no gap, so a round that removes none after one that did is
+    // past the last. One removed earlier (a forget that stopped part-way) leaves a gap at the start: the
+    // rounds go on past it, up to one document per try (each holds a note at least).
+    let removed = 0;
+    for (let k = 0; ; k += NOTES_AT_ONCE) {
+      const { deletedCount } = await this.Tries.bulkWrite(
+        Array.from({ length: NOTES_AT_ONCE }, (_, i) => ({ deleteOne: { filter: { _id: notesKey(alarmId, k + i) } } })),
+        { ordered: false },
+      );
+      removed += deletedCount;
+      if (deletedCount === 0 && (removed > 0 || k + NOTES_AT_ONCE >= tries)) break;
+    }
+    this.nextNotes.delete(alarmId);
   }
 
-  private async earlier(item: DeliveryItem, n: number, failure: (err: unknown, reason?: string) => Change) {
-    // Unreadable now: looked at again once it would be over. An outcome of an older version sits in the try.
-    const [doc, note] = await Promise.all(
-      [key(item, n), noteKey(item, n)].map((_id) =>
-        this.Tries.findById(_id)
-          .lean()
-          .catch(() => null),
-      ),
+  // Each alarm's notes of the batch as one document, the next one free: a number another process took
+  // meanwhile (duplicate key) is passed, so that no number is skipped; one whose insert failed otherwise
+  // (its answer lost: it may have been stored) is tried again by the next batch.
+  private async writeNotes(notes: Note[]): Promise<unknown[]> {
+    const byAlarm = new Map<number, Note[]>();
+    for (const note of notes) byAlarm.set(note.alarmId, [...(byAlarm.get(note.alarmId) ?? []), note]);
+    const failed = new Map<number, unknown>();
+    await Promise.all(
+      [...byAlarm].map(async ([alarmId, list]) => {
+        const stored: StoredNote[] = list.map(({ key: tried, outcome }) => [
+          tried,
+          outcome.status,
+          outcome.lastError,
+          outcome.nextAt ? outcome.nextAt.getTime() : null,
+        ]);
+        const doc = { alarmId, at: new Date(), notes: JSON.stringify(stored) };
+        let k = this.nextNotes.get(alarmId) ?? 0;
+        for (;;) {
+          try {
+            await this.Tries.create({ _id: notesKey(alarmId, k), ...doc });
+            k++;
+            break;
+          } catch (err) {
+            if (isDuplicateKey(err)) {
+              k++;
+              continue;
+            }
+            failed.set(alarmId, err);
+            break;
+          }
+        }
+        // Remembered as the newest (Map order), the oldest forgotten past the bound.
+        this.nextNotes.delete(alarmId);
+        this.nextNotes.set(alarmId, k);
+        if (this.nextNotes.size > KNOWN_NOTES) this.nextNotes.delete(this.nextNotes.keys().next().value!);
+      }),
     );
-    const outcome = note?.outcome ?? doc?.outcome;
+    return notes.map((note) => failed.get(note.alarmId) ?? null);
+  }
+
+  // The outcomes in the alarm's notes as stored now: its documents from the first, NOTES_AT_ONCE at a time,
+  // up to the first missing. A reading under way is shared: a claim taken over asks for many tries at once.
+  private notesOf(alarmId: number): Promise<Map<string, TryOutcome>> {
+    let reading = this.reading.get(alarmId);
+    if (!reading) {
+      reading = (async () => {
+        const outcomes = new Map<string, TryOutcome>();
+        for (let k = 0; ; k += NOTES_AT_ONCE) {
+          const docs = await Promise.all(
+            Array.from({ length: NOTES_AT_ONCE }, (_, i) => this.Tries.findById(notesKey(alarmId, k + i)).lean()),
+          );
+          const end = docs.findIndex((doc) => !doc);
+          for (const doc of end === -1 ? docs : docs.slice(0, end))
+            for (const [tried, status, lastError, nextAt] of JSON.parse(doc!.notes ?? '[]') as StoredNote[])
+              outcomes.set(tried, { status, lastError, ...(nextAt !== null ? { nextAt: new Date(nextAt) } : {}) });
+          if (end !== -1) return outcomes;
+        }
+      })().finally(() => this.reading.delete(alarmId));
+      this.reading.set(alarmId, reading);
+    }
+    return reading;
+  }
+
+  private async earlier(
+    alarmId: number,
+    item: DeliveryItem,
+    n: number,
+    failure: (err: unknown, reason?: string) => Change,
+  ) {
+    // Unreadable now: looked at again once it would be over. Older versions noted an outcome in the try, or
+    // in a document of its own beside it.
+    const [doc, note, notes] = await Promise.all([
+      this.Tries.findById(key(item, n))
+        .lean()
+        .catch(() => null),
+      this.Tries.findById(noteKey(item, n))
+        .lean()
+        .catch(() => null),
+      this.notesOf(alarmId).catch(() => new Map<string, TryOutcome>()),
+    ]);
+    const outcome = notes.get(key(item, n)) ?? note?.outcome ?? doc?.outcome;
     if (outcome) return { ...outcome, attempts: n, claim: null };
     const over = (doc?.at.getTime() ?? Date.now()) + this.lifetimeMs;
     if (over > Date.now()) return { status: 'queued', nextAt: new Date(over), claim: null } as Change;

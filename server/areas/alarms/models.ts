@@ -140,8 +140,10 @@ export interface DeliveryTryDoc {
   alarmId: number;
   /** When the try began. */
   at: Date;
-  /** Absent while it is under way (or when its process stopped during it). */
+  /** Absent while it is under way (or when its process stopped during it); set by versions before the notes. */
   outcome?: TryOutcome;
+  /** In "<alarmId>:notes:<k>": the outcomes of tries that ended together, as JSON (delivery-tries.ts). */
+  notes?: string;
 }
 
 /** A part of an alarm's deliveries, as its head names it: its ID and how many items it holds. */
@@ -237,6 +239,7 @@ export const alarmModels = defineModels((conn: Connection): AlarmModels => {
       alarmId: Number,
       at: Date,
       outcome: { type: new Schema({ status: String, lastError: String, nextAt: Date }, { _id: false }) },
+      notes: String,
     },
     opts,
   );
