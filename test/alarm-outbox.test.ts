@@ -756,4 +756,43 @@ s(
   },
 );
 
+s(
+  "an alarm's notes past a round of 25: the next one free found after them, and all removed though the first round's were gone",
+  async ({ db }) => {
+    const alarmId = ++next;
+    const { Tries } = alarmModels(db);
+    const list = items(alarmId, 31, { status: 'sending' });
+    // Another process noted 30 batches of this alarm's tries, one try each.
+    for (let k = 0; k < 30; k++)
+      await Tries.create({
+        _id: `${alarmId}:notes:${k}`,
+        alarmId,
+        at: new Date(),
+        notes: JSON.stringify([[`${list[k].id}:1`, 'sent', null, null]]),
+      });
+    const here = new DeliveryTries(Tries, log, 60_000);
+    const failure = (err: unknown) => ({ status: 'failed' as const, lastError: String(err) });
+    await here.once({ alarmId, item: list[30], n: 1, limitMs: 1_000 }, async () => undefined, failure);
+    await here.noted();
+    assert.equal(JSON.parse((await Tries.findById(`${alarmId}:notes:30`).lean())!.notes!), [
+      [`${list[30].id}:1`, 'sent', null, null],
+    ]);
+    // A try of the first batch, its holder gone: its outcome read from the notes, not sent.
+    await Tries.create({ _id: `${list[3].id}:1`, alarmId, at: new Date() });
+    const taken = await here.once(
+      { alarmId, item: list[3], n: 1, limitMs: 1_000 },
+      async () => assert.unreachable('sent again'),
+      failure,
+    );
+    assert.is(taken.status, 'sent');
+    // A forget that stopped after the first round: the next one goes on past the gap.
+    await Tries.deleteMany({ _id: { $in: Array.from({ length: 25 }, (_, k) => `${alarmId}:notes:${k}`) } });
+    await here.forget(
+      alarmId,
+      list.map((item) => ({ ...item, status: 'sent', attempts: 1 })),
+    );
+    assert.equal(await Tries.find({ alarmId }).lean(), []);
+  },
+);
+
 s.run();

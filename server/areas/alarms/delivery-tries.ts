@@ -25,6 +25,8 @@ const noteKey = (item: DeliveryItem, n: number) => `${key(item, n)}:outcome`;
 const notesKey = (alarmId: number, k: number) => `${alarmId}:notes:${k}`;
 /** Documents of an alarm's notes read, or removed, at once. */
 const NOTES_AT_ONCE = 25;
+/** An alarm's notes that could not be read are read again this much later (the try's item waits till then). */
+const UNREADABLE_MS = 5_000;
 /** Alarms whose next free notes document this process remembers (one forgotten starts again at 0). */
 const KNOWN_NOTES = 1_000;
 /** Where a push's receipt is kept until the alarm's deliveries are final (docs/alarms.md "Escalation"). */
@@ -52,8 +54,12 @@ export class DeliveryTries {
   private readonly notes = new WriteBatch<Note>((notes) => this.writeNotes(notes));
   // Per alarm, the first notes document this process has not seen taken.
   private readonly nextNotes = new Map<number, number>();
-  // An alarm's notes being read, shared by the readers that ask meanwhile.
-  private readonly reading = new Map<number, Promise<Map<string, TryOutcome>>>();
+  // Per alarm, the readers that asked for its notes (counted) and the reading under way, which answers
+  // those that asked before it began.
+  private readonly reading = new Map<
+    number,
+    { asked: number; read: Promise<{ from: number; outcomes: Map<string, TryOutcome> }> | null }
+  >();
 
   // Notes of tries that ended, not yet written.
   private readonly noting = new Set<Promise<void>>();
@@ -217,12 +223,19 @@ export class DeliveryTries {
             k++;
             break;
           } catch (err) {
-            if (isDuplicateKey(err)) {
-              k++;
-              continue;
+            if (!isDuplicateKey(err)) {
+              failed.set(alarmId, err);
+              break;
             }
-            failed.set(alarmId, err);
-            break;
+            // Taken (by another process, or by this one's insert whose answer was lost): the first number
+            // after the stored ones, found by reading (a process new to the alarm starts at 0).
+            const next = await this.scan(alarmId, k + 1, () => undefined).catch((failure: unknown) => failure);
+            if (typeof next !== 'number') {
+              failed.set(alarmId, next);
+              k++;
+              break;
+            }
+            k = next;
           }
         }
         // Remembered as the newest (Map order), the oldest forgotten past the bound.
@@ -234,27 +247,46 @@ export class DeliveryTries {
     return notes.map((note) => failed.get(note.alarmId) ?? null);
   }
 
-  // The outcomes in the alarm's notes as stored now: its documents from the first, NOTES_AT_ONCE at a time,
-  // up to the first missing. A reading under way is shared: a claim taken over asks for many tries at once.
-  private notesOf(alarmId: number): Promise<Map<string, TryOutcome>> {
-    let reading = this.reading.get(alarmId);
-    if (!reading) {
-      reading = (async () => {
-        const outcomes = new Map<string, TryOutcome>();
-        for (let k = 0; ; k += NOTES_AT_ONCE) {
-          const docs = await Promise.all(
-            Array.from({ length: NOTES_AT_ONCE }, (_, i) => this.Tries.findById(notesKey(alarmId, k + i)).lean()),
-          );
-          const end = docs.findIndex((doc) => !doc);
-          for (const doc of end === -1 ? docs : docs.slice(0, end))
-            for (const [tried, status, lastError, nextAt] of JSON.parse(doc!.notes ?? '[]') as StoredNote[])
-              outcomes.set(tried, { status, lastError, ...(nextAt !== null ? { nextAt: new Date(nextAt) } : {}) });
-          if (end !== -1) return outcomes;
-        }
-      })().finally(() => this.reading.delete(alarmId));
-      this.reading.set(alarmId, reading);
+  // Reads the alarm's notes documents from `from` on, NOTES_AT_ONCE at a time, each found to `each`; the
+  // number of the first missing one (there is no gap: none after it either).
+  private async scan(alarmId: number, from: number, each: (doc: DeliveryTryDoc) => void): Promise<number> {
+    for (let k = from; ; k += NOTES_AT_ONCE) {
+      const docs = await Promise.all(
+        Array.from({ length: NOTES_AT_ONCE }, (_, i) => this.Tries.findById(notesKey(alarmId, k + i)).lean()),
+      );
+      const end = docs.findIndex((doc) => !doc);
+      for (const doc of end === -1 ? docs : docs.slice(0, end)) each(doc!);
+      if (end !== -1) return k + end;
     }
-    return reading;
+  }
+
+  // The outcomes in the alarm's notes as stored when it was asked for, or later. Readers share a reading,
+  // but only one that began after they asked: a note stored while a reading was under way may be missing
+  // from it, and taken for a try still under way (or, once that is surely over, for one whose process
+  // stopped: sent again). A claim taken over asks for many tries at once: one reading answers them.
+  private async notesOf(alarmId: number): Promise<Map<string, TryOutcome>> {
+    let state = this.reading.get(alarmId);
+    if (!state) this.reading.set(alarmId, (state = { asked: 0, read: null }));
+    const ticket = ++state.asked;
+    for (;;) {
+      if (!state.read) {
+        const from = state.asked;
+        const outcomes = new Map<string, TryOutcome>();
+        const reading = state;
+        state.read = this.scan(alarmId, 0, (doc) => {
+          for (const [tried, status, lastError, nextAt] of JSON.parse(doc.notes ?? '[]') as StoredNote[])
+            outcomes.set(tried, { status, lastError, ...(nextAt !== null ? { nextAt: new Date(nextAt) } : {}) });
+        })
+          .then(() => ({ from, outcomes }))
+          .finally(() => {
+            reading.read = null;
+            // Nobody asked since it began: nobody waits for another.
+            if (reading.asked === from && this.reading.get(alarmId) === reading) this.reading.delete(alarmId);
+          });
+      }
+      const { from, outcomes } = await state.read;
+      if (from >= ticket) return outcomes;
+    }
   }
 
   private async earlier(
@@ -263,8 +295,8 @@ export class DeliveryTries {
     n: number,
     failure: (err: unknown, reason?: string) => Change,
   ) {
-    // Unreadable now: looked at again once it would be over. Older versions noted an outcome in the try, or
-    // in a document of its own beside it.
+    // Unreadable now: looked at again once it would be over, or shortly (the notes). Older versions noted an
+    // outcome in the try, or in a document of its own beside it.
     const [doc, note, notes] = await Promise.all([
       this.Tries.findById(key(item, n))
         .lean()
@@ -272,10 +304,11 @@ export class DeliveryTries {
       this.Tries.findById(noteKey(item, n))
         .lean()
         .catch(() => null),
-      this.notesOf(alarmId).catch(() => new Map<string, TryOutcome>()),
+      this.notesOf(alarmId).catch(() => null),
     ]);
-    const outcome = notes.get(key(item, n)) ?? note?.outcome ?? doc?.outcome;
+    const outcome = notes?.get(key(item, n)) ?? note?.outcome ?? doc?.outcome;
     if (outcome) return { ...outcome, attempts: n, claim: null };
+    if (!notes) return { status: 'queued', nextAt: new Date(Date.now() + UNREADABLE_MS), claim: null } as Change;
     const over = (doc?.at.getTime() ?? Date.now()) + this.lifetimeMs;
     if (over > Date.now()) return { status: 'queued', nextAt: new Date(over), claim: null } as Change;
     return failure(null, 'its process stopped during the try (it may have reached the gateway)');
