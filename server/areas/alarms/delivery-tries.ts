@@ -205,7 +205,11 @@ export class DeliveryTries {
   // (its answer lost: it may have been stored) is tried again by the next batch.
   private async writeNotes(notes: Note[]): Promise<unknown[]> {
     const byAlarm = new Map<number, Note[]>();
-    for (const note of notes) byAlarm.set(note.alarmId, [...(byAlarm.get(note.alarmId) ?? []), note]);
+    for (const note of notes) {
+      const list = byAlarm.get(note.alarmId);
+      if (list) list.push(note);
+      else byAlarm.set(note.alarmId, [note]);
+    }
     const failed = new Map<number, unknown>();
     await Promise.all(
       [...byAlarm].map(async ([alarmId, list]) => {
@@ -229,7 +233,7 @@ export class DeliveryTries {
             }
             // Taken (by another process, or by this one's insert whose answer was lost): the first number
             // after the stored ones, found by reading (a process new to the alarm starts at 0).
-            const next = await this.scan(alarmId, k + 1, () => undefined).catch((failure: unknown) => failure);
+            const next = await this.scan(alarmId, k + 1).catch((failure: unknown) => failure);
             if (typeof next !== 'number') {
               failed.set(alarmId, next);
               k++;
@@ -248,14 +252,17 @@ export class DeliveryTries {
   }
 
   // Reads the alarm's notes documents from `from` on, NOTES_AT_ONCE at a time, each found to `each`; the
-  // number of the first missing one (there is no gap: none after it either).
-  private async scan(alarmId: number, from: number, each: (doc: DeliveryTryDoc) => void): Promise<number> {
+  // number of the first missing one (there is no gap: none after it either). Without `each`, only the
+  // numbers are read.
+  private async scan(alarmId: number, from: number, each?: (doc: DeliveryTryDoc) => void): Promise<number> {
     for (let k = from; ; k += NOTES_AT_ONCE) {
       const docs = await Promise.all(
-        Array.from({ length: NOTES_AT_ONCE }, (_, i) => this.Tries.findById(notesKey(alarmId, k + i)).lean()),
+        Array.from({ length: NOTES_AT_ONCE }, (_, i) =>
+          this.Tries.findById(notesKey(alarmId, k + i), each ? undefined : { _id: 1 }).lean(),
+        ),
       );
       const end = docs.findIndex((doc) => !doc);
-      for (const doc of end === -1 ? docs : docs.slice(0, end)) each(doc!);
+      if (each) for (const doc of end === -1 ? docs : docs.slice(0, end)) each(doc!);
       if (end !== -1) return k + end;
     }
   }
