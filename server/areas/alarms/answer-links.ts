@@ -46,7 +46,7 @@ export class AnswerLinks {
   ) {
     this.models = answerModels(db);
     this.inserts = new WriteBatch(async (docs) => {
-      await this.models.AnswerLink.insertMany(docs, { ordered: false });
+      await this.models.AnswerLink.insertMany(docs, { ordered: false, lean: true });
     });
   }
 
