@@ -7,7 +7,7 @@ import { dateTime } from './common.js';
 const nullableTime = { anyOf: [dateTime, { type: 'null' }] } as const;
 /** Travel minutes a member may give: up to a day (the page offers 5, 10, 15, 20 or a typed number). */
 const minutes = { type: 'integer', minimum: 0, maximum: 1440 } as const;
-const TOKEN_EXAMPLE = 'Yq3ZbV8mN1xT0rL6yK2wC9';
+const TOKEN_EXAMPLE = 'AQLEdwDu83DoFkh3x_4';
 
 export const AnswerTokenParams = {
   $id: 'AnswerTokenParams',
@@ -19,7 +19,8 @@ export const AnswerTokenParams = {
       minLength: 1,
       maxLength: 64,
       pattern: '^[A-Za-z0-9_-]+$',
-      description: 'The answer token of the link in the alarm SMS (22 characters, base64url)',
+      description:
+        'The answer token of the link in the alarm SMS (base64url: the alarm and the member, signed; 22 characters from before 2026-12-02)',
       examples: [TOKEN_EXAMPLE],
     },
   },

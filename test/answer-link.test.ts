@@ -20,7 +20,7 @@ interface Ctx {
 }
 
 const s = suite<Ctx>('the answer page /a/<token> in Chromium', {} as Ctx);
-const LINK = /\n(http:\/\/localhost:\d+\/a\/[A-Za-z0-9_-]{22})$/;
+const LINK = /\n(http:\/\/localhost:\d+\/a\/[A-Za-z0-9_-]+)$/;
 
 s.before(async (ctx) => {
   ctx.sms = await startGateway();

@@ -3,9 +3,10 @@
 // operations (AN1, AN2) read the alarm and take the answer; a reply SMS (IN1) and the keys of the alarm
 // call (IN2) from the member's number answer his latest running alarm; his latest answer counts,
 // whichever way it came; bad and spent tokens are 404s; the token never reaches the log.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import { pino } from 'pino';
+import { LINK_TTL_MS } from '../server/areas/alarms/answer-links.js';
 import { LatestAlarms } from '../server/areas/alarms/member-latest.js';
 import { CALL_KEYS, readKeys, readReply } from '../server/areas/alarms/replies.js';
 import { formatSms } from '../server/areas/sms/formatters.js';
@@ -18,7 +19,7 @@ import { createOrg, startTestService, type OrgFixture, type TestService } from '
 import { suite, test } from './helpers/suite.js';
 
 const INBOUND = 'inbound-secret';
-const LINK = /\n(http:\/\/localhost:\d+\/a\/([A-Za-z0-9_-]{22}))$/;
+const LINK = /\n(http:\/\/localhost:\d+\/a\/([A-Za-z0-9_-]+))$/;
 
 interface Ctx {
   svc: TestService;
@@ -145,7 +146,7 @@ s(
     assert.not.match(call.body.text, '/a/');
     // A short alarm keeps its whole text beside the link.
     const short = await smsOf(ctx, await raise(ctx, { event: 'H1 Tür öffnen', message: 'Person hilflos' }));
-    assert.match(short, /^H1 Tür öffnen\nPerson hilflos\nhttp:\/\/localhost:\d+\/a\/[A-Za-z0-9_-]{22}$/);
+    assert.match(short, /^H1 Tür öffnen\nPerson hilflos\nhttp:\/\/localhost:\d+\/a\/[A-Za-z0-9_-]+$/);
   },
 );
 
@@ -208,7 +209,7 @@ s(
     const FORMAT = 'token missing or in wrong format';
     for (const bad of ['a.b', '%00', 'x'.repeat(65), '%F0%9F%94%A5'])
       expectBadRequest(await answerLink(ctx, bad), 'invalid_parameter', FORMAT, 'path', 'token');
-    for (const unknown of ['A'.repeat(22), 'x', token.slice(0, 21), `${token}A`]) {
+    for (const unknown of ['A'.repeat(22), 'x', token.slice(0, -1), `${token}A`]) {
       expectError(await answerLink(ctx, unknown), 404, 'invalid_code');
       expectError(await answerLink(ctx, unknown, { response: true }), 404, 'invalid_code');
     }
@@ -240,11 +241,13 @@ s(
     const alarms = ctx.svc.db.conn.collection(`alarms_${ctx.org.orgId}`);
     await alarms.updateOne({ _id: String(alarmId) } as never, { $set: { endedAt: new Date(Date.now() - 3_600_001) } });
     expectError(await answerLink(ctx, token), 404, 'invalid_code');
-    const links = ctx.svc.db.conn.collection('alarm_answer_links');
-    const second = await tokenOf(ctx, await raise(ctx, {}));
-    const hash = createHash('sha256').update(second).digest('hex');
+    // A day after the alarm began, though it still runs.
+    const secondId = await raise(ctx, {});
+    const second = await tokenOf(ctx, secondId);
     assert.is((await answerLink(ctx, second)).status, 200);
-    await links.updateOne({ _id: hash } as never, { $set: { expiresAt: new Date(Date.now() - 1) } });
+    await alarms.updateOne({ _id: String(secondId) } as never, {
+      $set: { startedAt: new Date(Date.now() - LINK_TTL_MS - 1) },
+    });
     expectError(await answerLink(ctx, second), 404, 'invalid_code');
   },
 );
@@ -262,6 +265,60 @@ s("a link answers its own alarm only: a used token of another alarm leaves this 
     [[ctx.org.member.userId, false]],
   );
 });
+
+// Unsigned LEB128, as a token spells the IDs it signs.
+const leb128 = (n: number): number[] => (n < 128 ? [n] : [(n % 128) | 128, ...leb128(Math.floor(n / 128))]);
+
+s(
+  'a token is signed: other IDs under its MAC, or a MAC of another key, are 404s; a stored link of before answers',
+  async (ctx) => {
+    const alarmId = await raise(ctx, { event: 'Signierter Alarm' });
+    const token = await tokenOf(ctx, alarmId);
+    const bytes = Buffer.from(token, 'base64url');
+    const claims = Buffer.from([...leb128(alarmId), ...leb128(ctx.org.member.userId)]);
+    assert.equal(bytes.subarray(0, claims.length), claims, 'the token names the alarm and the member');
+    const mac = bytes.subarray(claims.length);
+    assert.is(mac.length, 12);
+    const spell = (...parts: Buffer[]) => Buffer.concat(parts).toString('base64url');
+    const forged = [
+      // The admin (a member of the same organization) or another alarm, under the member's MAC.
+      spell(Buffer.from([...leb128(alarmId), ...leb128(ctx.org.admin.userId)]), mac),
+      spell(Buffer.from([...leb128(alarmId - 1), ...leb128(ctx.org.member.userId)]), mac),
+      // The right IDs under a key of its own.
+      spell(claims, createHmac('sha256', randomBytes(32)).update(claims).digest().subarray(0, 12)),
+      // The MAC cut, or a byte more.
+      spell(claims, mac.subarray(1)),
+      spell(claims, mac, Buffer.from([0])),
+    ];
+    for (const other of forged) {
+      expectError(await answerLink(ctx, other), 404, 'invalid_code');
+      expectError(await answerLink(ctx, other, { response: true }), 404, 'invalid_code');
+    }
+    assert.is((await answersOf(ctx, alarmId)).length, 0, 'no forged token answered');
+    // An SMS sent before signed links (2026-12-02) carries a stored one: it answers until its day is out.
+    const stored = randomBytes(16).toString('base64url');
+    await ctx.svc.db.conn.collection('alarm_answer_links').insertOne({
+      _id: createHash('sha256').update(stored).digest('hex'),
+      alarmId,
+      organizationId: ctx.org.orgId,
+      userId: ctx.org.member.userId,
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    } as never);
+    const viaStored = await answerLink(ctx, stored, { response: true, duration: 7 });
+    assert.is(viaStored.status, 200, JSON.stringify(viaStored.body));
+    assert.equal(
+      (await answersOf(ctx, alarmId)).map((a) => [a.userId, a.response, a.duration]),
+      [[ctx.org.member.userId, true, 7]],
+    );
+    // The signed one answers beside it, his latest counting.
+    assert.is((await answerLink(ctx, token, { response: false })).status, 200);
+    assert.equal(
+      (await answersOf(ctx, alarmId)).map((a) => [a.userId, a.response]),
+      [[ctx.org.member.userId, false]],
+    );
+  },
+);
 
 s('a reply SMS from his mobile answers his latest running alarm, "+49…" and "0049…" alike', async (ctx) => {
   const alarmId = await raise(ctx, { event: 'Antwort per SMS' });
@@ -497,7 +554,7 @@ s('the page /a/<token> is the console served with no referrer and the console po
 s.run();
 
 test('formatSms with an answer link: never cut; standard and compact one segment, detailed as long as it needs', () => {
-  const link = 'https://alarm.ff-musterstadt.de/a/Yq3ZbV8mN1xT0rL6yK2wC9';
+  const link = 'https://alarm.ff-musterstadt.de/a/Yq3ZbV8mN1xT0rL6yK2wC9h7Ks';
   const data = {
     event: 'B3 Wohnungsbrand',
     message: `Rauch aus Fenster … 🔥 ${'Lage unklar. '.repeat(30)}`,
@@ -518,7 +575,7 @@ test('formatSms with an answer link: never cut; standard and compact one segment
   // Text outside GSM-7 is transliterated, never UCS-2: "…" becomes "...", the emoji "?".
   assert.match(formatSms('standard', { event: 'Brand 🔥 …' }, link).text, /^Brand \? \.\.\.\n/);
   // A PUBLIC_URL too long to leave 40 units for the alarm: two segments, the alarm's start kept.
-  const long = `https://${'x'.repeat(110)}.example/a/Yq3ZbV8mN1xT0rL6yK2wC9`;
+  const long = `https://${'x'.repeat(110)}.example/a/Yq3ZbV8mN1xT0rL6yK2wC9h7Ks`;
   const two = formatSms('compact', data, long);
   assert.ok(two.text.endsWith(`\n${long}`));
   assert.is(two.segments, 2);

@@ -1,10 +1,13 @@
 // Answer links (AN1, AN2; docs/alarms.md "Answering without the app"): every alarm SMS ends with
 // <PUBLIC_URL>/a/<token>, a page that shows the alarm and takes the member's answer without signing in.
-// A token is 128 random bits (22 base64url characters, so the link fits one SMS segment beside the alarm)
-// answering for one member on one alarm, stored only as its SHA-256 — the _id, so every use is one exact
-// read. It works while the alarm runs (an hour after its end it still shows it, taking no answer), at
-// most a day, and only while he is a member. Unknown, expired and foreign tokens answer the same 404.
-import { randomBytes } from 'node:crypto';
+// A token names the alarm and the member and is signed: the two IDs (unsigned LEB128) and 96 bits of an
+// HMAC-SHA256 over them under a key derived from the secrets key (els-cobra/secrets.ts), in base64url —
+// 19 to 27 characters for IDs up to eight digits, so the link fits one SMS segment beside the alarm.
+// Issuing one writes nothing, and using one reads the alarm by its ID. It works while the alarm runs (an
+// hour after its end it still shows it, taking no answer), at most a day after the alarm began, and only
+// while he is a member. Unknown, expired and foreign tokens answer the same 404. Links issued before
+// 2026-12-02 were 128 random bits, stored as their SHA-256: those still answer until their day is out.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AN2Input, AnswerLinkViewOut } from '../../../schemas/answer-links.js';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
@@ -15,9 +18,8 @@ import { answerModels, type AnswerLinkDoc, type AnswerModels } from './answer-mo
 import { ENDED } from './answers.js';
 import type { AlarmDoc } from './models.js';
 import type { AlarmRecords } from './records.js';
-import { WriteBatch } from '../../db/write-batch.js';
 
-/** A link answers for at most this long after its SMS was written. */
+/** A link answers for at most this long after its alarm began. */
 export const LINK_TTL_MS = 24 * 3_600_000;
 /** After the alarm ended its page still shows it (and his answer) this long. */
 export const SHOWN_AFTER_END_MS = 3_600_000;
@@ -30,11 +32,46 @@ export const invalidLink = () =>
     'This answer link is unknown or no longer valid: it works while the alarm runs, and shows it for an hour after',
   );
 
+/** Bytes of a token's MAC: 96 bits, against which every guess is checked online (and rate limited). */
+const MAC_BYTES = 12;
+/** What the secrets key derives the links' key for. */
+export const LINK_PURPOSE = 'answer links';
+
+/** What a link answers for: the alarm and the member, and until when at most. */
+type LinkClaims = Pick<AnswerLinkDoc, 'alarmId' | 'organizationId' | 'userId' | 'expiresAt'>;
+
+// Unsigned LEB128 of a non-negative safe integer.
+function leb128(n: number, out: number[]): void {
+  for (;;) {
+    const low = n % 128;
+    n = Math.floor(n / 128);
+    if (n === 0) return void out.push(low);
+    out.push(low | 128);
+  }
+}
+
+// The integer at `at` and where the next begins, or null (cut short, or past a safe integer).
+function readLeb128(bytes: Buffer, at: number): [number, number] | null {
+  let n = 0;
+  for (let i = at, scale = 1; i < bytes.length && i < at + 8; i++, scale *= 128) {
+    n += (bytes[i] & 127) * scale;
+    if (bytes[i] < 128) return Number.isSafeInteger(n) ? [n, i + 1] : null;
+  }
+  return null;
+}
+
+const claimsOf = (alarmId: number, userId: number) => {
+  const out: number[] = [];
+  leb128(alarmId, out);
+  leb128(userId, out);
+  return Buffer.from(out);
+};
+const macOf = (key: Buffer, claims: Buffer) => createHmac('sha256', key).update(claims).digest().subarray(0, MAC_BYTES);
+
 /** Issues answer links and takes the answers given through them. */
 export class AnswerLinks {
   private readonly models: AnswerModels;
-  // The links of SMS written in the same moment are stored together (write-batch.ts).
-  private readonly inserts: WriteBatch<AnswerLinkDoc>;
+  private signing: Buffer[] | null = null;
 
   constructor(
     private readonly db: Database,
@@ -43,26 +80,16 @@ export class AnswerLinks {
     private readonly answered: (answer: AlarmAnswer) => Promise<void>,
     /** The service's public URL, without a trailing slash. */
     private readonly base: () => string,
+    /** The links' keys, the one that signs first (Keyring.derived(LINK_PURPOSE)). */
+    private readonly keys: () => Buffer[],
   ) {
     this.models = answerModels(db);
-    this.inserts = new WriteBatch(async (docs) => {
-      await this.models.AnswerLink.insertMany(docs, { ordered: false, lean: true });
-    });
   }
 
-  /** A new link answering the alarm for the member (one per SMS written). */
-  async issue(alarm: Pick<AlarmDoc, 'id' | 'organizationId'>, userId: number): Promise<string> {
-    const token = randomBytes(16).toString('base64url');
-    const now = new Date();
-    await this.inserts.add({
-      _id: hashToken(token),
-      alarmId: alarm.id,
-      organizationId: alarm.organizationId,
-      userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + LINK_TTL_MS),
-    });
-    return `${this.base()}/a/${token}`;
+  /** The link answering the alarm for the member: the same in each of his SMS of that alarm. */
+  issue(alarm: Pick<AlarmDoc, 'id'>, userId: number): string {
+    const claims = claimsOf(alarm.id, userId);
+    return `${this.base()}/a/${Buffer.concat([claims, macOf(this.keyring()[0], claims)]).toString('base64url')}`;
   }
 
   /** AN1: the alarm the link answers, and his answer so far. */
@@ -89,26 +116,63 @@ export class AnswerLinks {
     return this.present(link, alarm);
   }
 
-  /** Removes the links past their time (the hourly sweep); how many went. */
+  /** Removes the stored links (issued before 2026-12-02) past their time (the hourly sweep); how many went. */
   async sweep(now = Date.now()): Promise<number> {
     return (await this.models.AnswerLink.deleteMany({ expiresAt: { $lt: new Date(now) } })).deletedCount;
   }
 
-  private async open(token: string): Promise<{ link: AnswerLinkDoc; alarm: AlarmDoc }> {
-    const link = await this.models.AnswerLink.findById(hashToken(token)).lean();
+  private async open(token: string): Promise<{ link: LinkClaims; alarm: AlarmDoc }> {
+    const signed = this.verify(token);
+    let link: LinkClaims | null;
+    let alarm: AlarmDoc | null;
+    let role: unknown;
+    if (signed) {
+      alarm = await this.records.find(signed.alarmId);
+      if (!alarm) throw invalidLink();
+      link = {
+        ...signed,
+        organizationId: alarm.organizationId,
+        expiresAt: new Date(alarm.startedAt.getTime() + LINK_TTL_MS),
+      };
+      role = await roleOf(this.db, link.organizationId, link.userId);
+    } else {
+      link = await this.models.AnswerLink.findById(hashToken(token)).lean();
+      if (!link) throw invalidLink();
+      [alarm, role] = await Promise.all([
+        this.records.find(link.alarmId),
+        roleOf(this.db, link.organizationId, link.userId),
+      ]);
+    }
     const now = Date.now();
-    if (!link || link.expiresAt.getTime() <= now) throw invalidLink();
-    const [alarm, role] = await Promise.all([
-      this.records.find(link.alarmId),
-      roleOf(this.db, link.organizationId, link.userId),
-    ]);
-    // The alarm gone or long over, or he left the organization: the link is spent.
+    // Past its day, the alarm gone or long over, or he left the organization: the link is spent.
+    if (link.expiresAt.getTime() <= now) throw invalidLink();
     if (!alarm || alarm.organizationId !== link.organizationId || role === null) throw invalidLink();
     if (alarm.endedAt && alarm.endedAt.getTime() + SHOWN_AFTER_END_MS <= now) throw invalidLink();
     return { link, alarm };
   }
 
-  private async present(link: AnswerLinkDoc, alarm: AlarmDoc): Promise<AnswerLinkViewOut> {
+  // The alarm and member a token signs, or null: not one of ours (a stored link's, or a guess).
+  private verify(token: string): { alarmId: number; userId: number } | null {
+    const bytes = Buffer.from(token, 'base64url');
+    // Only the one spelling of those bytes: no token has a second that answers too.
+    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) return null;
+    const alarm = readLeb128(bytes, 0);
+    const user = alarm && readLeb128(bytes, alarm[1]);
+    if (!alarm || !user || user[1] !== bytes.length - MAC_BYTES) return null;
+    const claims = bytes.subarray(0, user[1]);
+    if (!claims.equals(claimsOf(alarm[0], user[0]))) return null;
+    const given = bytes.subarray(user[1]);
+    return this.keyring().some((key) => timingSafeEqual(macOf(key, claims), given))
+      ? { alarmId: alarm[0], userId: user[0] }
+      : null;
+  }
+
+  // Derived once (the secrets key does not change while the service runs); a failure is not kept.
+  private keyring(): Buffer[] {
+    return (this.signing ??= this.keys());
+  }
+
+  private async present(link: LinkClaims, alarm: AlarmDoc): Promise<AnswerLinkViewOut> {
     const answers = await this.records.models.answers.of(link.organizationId);
     const [organization, names, answer] = await Promise.all([
       organizationName(this.db, link.organizationId),
