@@ -295,6 +295,15 @@ s(
       expectError(await answerLink(ctx, other, { response: true }), 404, 'invalid_code');
     }
     assert.is((await answersOf(ctx, alarmId)).length, 0, 'no forged token answered');
+    // Another process on the database verifies it with the same key.
+    const other = await startTestService({});
+    try {
+      const view = await request(other.url, 'GET', `/api/v1/answer/${token}`);
+      assert.is(view.status, 200, JSON.stringify(view.body));
+      assert.is(view.body.event, 'Signierter Alarm');
+    } finally {
+      await other.close();
+    }
     // An SMS sent before signed links (2026-12-02) carries a stored one: it answers until its day is out.
     const stored = randomBytes(16).toString('base64url');
     await ctx.svc.db.conn.collection('alarm_answer_links').insertOne({

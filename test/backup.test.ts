@@ -43,12 +43,21 @@ backups(
   'backup create writes every collection and a manifest; restore into a new database gives back a working installation',
   async (ctx) => {
     const dir = path.join(ctx.tmp, 'first');
+    // The answer links' key, as the first alarm SMS makes it: the database's own, never in a backup.
+    const keys = ctx.svc.db.conn.collection('alarm_link_keys');
+    await keys.insertOne({
+      _id: 'answer-links',
+      key: randomBytes(32).toString('base64'),
+      createdAt: new Date(),
+    } as never);
     const made = await admin(ctx.source, 'backup', 'create', '--dir', dir);
     assert.is(made.code, 0, made.stdout + made.stderr);
     assert.ok(made.json.documents > 10, made.stdout);
     const manifest = JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8'));
     assert.is(manifest.installationId, ctx.svc.installationId);
     assert.ok(manifest.collections.organizations >= 1 && manifest.collections.chain_links >= 1);
+    assert.not.ok('alarm_link_keys' in manifest.collections, "the answer links' key is not saved");
+    assert.not.ok((await fs.readdir(dir)).some((file) => file.startsWith('alarm_link_keys')));
     assert.is((await admin(ctx.source, 'backup', 'create', '--dir', dir)).code, 1, 'never over an existing backup');
 
     const target = otherDatabase(`backup_dst_${randomBytes(4).toString('hex')}`);
@@ -59,6 +68,7 @@ backups(
     const copy = await startTestService({}, { dbUri: target });
     try {
       assert.is(copy.installationId, ctx.svc.installationId, 'the installation keeps its identity');
+      assert.is(await copy.db.conn.collection('alarm_link_keys').countDocuments(), 0, 'a copy makes a key of its own');
       // Tokens made since the backup are gone: a new credential change mark has the hub check every
       // connected socket again, even one whose handshake read its token before the restore.
       assert.is.not(
@@ -101,8 +111,15 @@ backups(
       const before = screen.version;
       let disconnected = false;
       screen.socket.on('disconnect', () => (disconnected = true));
+      const key = await ctx.svc.db.conn.collection('alarm_link_keys').findOne({});
+      assert.ok(key);
       const restored = await admin(ctx.source, 'backup', 'restore', '--dir', dir, '--replace');
       assert.is(restored.code, 0, restored.stdout + restored.stderr);
+      assert.equal(
+        await ctx.svc.db.conn.collection('alarm_link_keys').findOne({}),
+        key,
+        "a restore keeps the database's key: the links of alarms under way still answer",
+      );
       // The service lets every hub connection go once it sees the restore; the client reconnects by itself
       // and subscribes with what it shows, as the display does, and gets the stored state.
       await screen.waitFor(

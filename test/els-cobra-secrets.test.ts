@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { suite } from './helpers/suite.js';
 import * as assert from 'uvu/assert';
-import { Keyring, keyIdOf, openKeyring } from '../server/areas/els-cobra/secrets.js';
+import { keyIdOf, openKeyring } from '../server/areas/els-cobra/secrets.js';
 import { loadConfig } from '../server/config.js';
 import { startService } from '../server/service.js';
 import { ELS, TEST_KEY, pem } from './helpers/els-cobra.js';
@@ -182,24 +182,6 @@ secrets(
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  },
-);
-
-secrets(
-  "derived keys (the answer links' MAC): one per purpose, the current key's first, a previous key's after it",
-  () => {
-    const [one, two] = [Buffer.from(TEST_KEY, 'base64'), Buffer.from(KEY_2, 'base64')];
-    const before = new Keyring(one).derived('answer links');
-    assert.is(before.length, 1);
-    assert.is(before[0].length, 32);
-    assert.not.equal(before[0], one, 'not the secrets key itself');
-    assert.not.equal(new Keyring(one).derived('something else')[0], before[0]);
-    const rotated = new Keyring(two, [one]).derived('answer links');
-    assert.is(rotated.length, 2);
-    assert.equal(rotated[0], new Keyring(two).derived('answer links')[0], 'the new key signs');
-    assert.equal(rotated[1], before[0], 'the old key still verifies what it signed');
-    // The current key named again among the previous ones is not a second key.
-    assert.is(new Keyring(two, [two, one]).derived('answer links').length, 2);
   },
 );
 

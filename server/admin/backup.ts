@@ -18,6 +18,11 @@ const BATCH = 200;
 // State of the running processes, not data: the processes of this database (each keeps its own entry)
 // and revisions being written right now (a restored claim would make the next writer wait for its lease).
 const RUNTIME = new Set(['hub_processes', 'revision_claims']);
+// Keys of this database of its own, kept out of backups (a copy restored elsewhere makes its own): the
+// answer links' (server/areas/alarms/answer-links.ts). A restore leaves them as they are, so the links
+// of the alarms under way still answer.
+const OWN_KEYS = new Set(['alarm_link_keys']);
+const notData = (name: string) => RUNTIME.has(name) || OWN_KEYS.has(name);
 // Derived from other collections and rebuilt from them on first use (the things records' position
 // index, docs/storage.md "Records near a point"; the journal export's chunks; the copies of members'
 // targets, docs/storage.md "A member's targets in one document"): not saved, and emptied by a restore, so
@@ -45,7 +50,7 @@ export async function backup(
   const native = db.conn.db!;
   const names = (await native.listCollections({}, { nameOnly: true }).toArray())
     .map((c) => c.name)
-    .filter((name) => !RUNTIME.has(name) && !DERIVED.has(name))
+    .filter((name) => !notData(name) && !DERIVED.has(name))
     .sort();
   const manifest: Manifest = {
     format: 'alarm-hub-backup/1',
@@ -90,12 +95,12 @@ export async function restore(
     }
   }
   let documents = 0;
-  const names = Object.keys(manifest.collections).filter((name) => !RUNTIME.has(name));
+  const names = Object.keys(manifest.collections).filter((name) => !notData(name));
   // The database becomes the backup: a collection the backup does not hold is emptied too (an
   // organization's record collection made after the backup, an index the backup's version kept none
   // of, which is then built again from the restored documents).
   for (const { name } of await native.listCollections({}, { nameOnly: true }).toArray()) {
-    if (!RUNTIME.has(name) && !isIdCollection(name) && !(name in manifest.collections))
+    if (!notData(name) && !isIdCollection(name) && !(name in manifest.collections))
       await native.collection(name).deleteMany({});
   }
   for (const name of names) {

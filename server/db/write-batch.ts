@@ -1,5 +1,5 @@
 // Writes made in the same moment, sent as one command: an alarm's deliveries go out many at a time, and
-// each push stores its confirmation token, each SMS its answer link and the note of its number
+// each push stores its confirmation token, each SMS the note of its number
 // (docs/alarms.md "Answering without the app"), each try its take and its outcome.
 // The embedded engine takes one insertMany of 25 documents in about a fortieth of the time of 25 single
 // inserts (it writes one at a time), so the batch keeps an alarm's SMS from waiting on their bookkeeping.

@@ -1,16 +1,18 @@
 // Answer links (AN1, AN2; docs/alarms.md "Answering without the app"): every alarm SMS ends with
 // <PUBLIC_URL>/a/<token>, a page that shows the alarm and takes the member's answer without signing in.
 // A token names the alarm and the member and is signed: the two IDs (unsigned LEB128) and 96 bits of an
-// HMAC-SHA256 over them under a key derived from the secrets key (els-cobra/secrets.ts), in base64url —
-// 19 to 27 characters for IDs up to eight digits, so the link fits one SMS segment beside the alarm.
-// Issuing one writes nothing, and using one reads the alarm by its ID. It works while the alarm runs (an
-// hour after its end it still shows it, taking no answer), at most a day after the alarm began, and only
-// while he is a member. Unknown, expired and foreign tokens answer the same 404. Links issued before
-// 2026-12-02 were 128 random bits, stored as their SHA-256: those still answer until their day is out.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// HMAC-SHA256 over them, the alarm's organization and its start, in base64url — 19 to 27 characters for
+// IDs up to eight digits, so the link fits one SMS segment beside the alarm. The key is the database's
+// own (`alarm_link_keys`, made by the first process that needs it, never in a backup). Issuing a link
+// writes nothing; using one reads the alarm by its ID. It works while the alarm runs (an hour after its
+// end it still shows it, taking no answer), at most a day after the alarm began, and only while he is a
+// member. Unknown, expired and foreign tokens answer the same 404. Links issued before 2026-12-02 were
+// 128 random bits, stored as their SHA-256: those still answer until their day is out.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AN2Input, AnswerLinkViewOut } from '../../../schemas/answer-links.js';
 import type { Database } from '../../db/database.js';
-import { AppError } from '../../errors.js';
+import { isDuplicateKey } from '../../db/errors.js';
+import { AppError, unavailable } from '../../errors.js';
 import { namesOf, organizationName, roleOf } from '../../identity/lookup.js';
 import { hashToken } from '../../identity/tokens.js';
 import type { AlarmAnswer } from '../app/replies.js';
@@ -34,20 +36,20 @@ export const invalidLink = () =>
 
 /** Bytes of a token's MAC: 96 bits, against which every guess is checked online (and rate limited). */
 const MAC_BYTES = 12;
-/** What the secrets key derives the links' key for. */
-export const LINK_PURPOSE = 'answer links';
+/** The one key document's _id. */
+const KEY_ID = 'answer-links';
+/** The signed input's format, first in it: a later format cannot be taken for this one. */
+const FORMAT = 1;
 
 /** What a link answers for: the alarm and the member, and until when at most. */
 type LinkClaims = Pick<AnswerLinkDoc, 'alarmId' | 'organizationId' | 'userId' | 'expiresAt'>;
 
 // Unsigned LEB128 of a non-negative safe integer.
-function leb128(n: number, out: number[]): void {
-  for (;;) {
-    const low = n % 128;
-    n = Math.floor(n / 128);
-    if (n === 0) return void out.push(low);
-    out.push(low | 128);
-  }
+function leb128(n: number, out: number[]): number[] {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not an ID: ${n}`);
+  for (; n >= 128; n = Math.floor(n / 128)) out.push((n % 128) | 128);
+  out.push(n);
+  return out;
 }
 
 // The integer at `at` and where the next begins, or null (cut short, or past a safe integer).
@@ -60,18 +62,34 @@ function readLeb128(bytes: Buffer, at: number): [number, number] | null {
   return null;
 }
 
-const claimsOf = (alarmId: number, userId: number) => {
-  const out: number[] = [];
-  leb128(alarmId, out);
-  leb128(userId, out);
-  return Buffer.from(out);
-};
-const macOf = (key: Buffer, claims: Buffer) => createHmac('sha256', key).update(claims).digest().subarray(0, MAC_BYTES);
+/** What a token spells: the alarm's ID and the member's. */
+const claimsOf = (alarmId: number, userId: number) => Buffer.from(leb128(userId, leb128(alarmId, [])));
+
+/** The MAC of a link: over the claims, the alarm's organization and its start (a reused ID is another alarm). */
+function macOf(key: Buffer, alarm: Pick<AlarmDoc, 'id' | 'organizationId' | 'startedAt'>, userId: number): Buffer {
+  const signed = leb128(
+    alarm.startedAt.getTime(),
+    leb128(alarm.organizationId, [FORMAT, ...claimsOf(alarm.id, userId)]),
+  );
+  return createHmac('sha256', key).update(Buffer.from(signed)).digest().subarray(0, MAC_BYTES);
+}
+
+// The claims of a token in our one spelling, or null (a stored link's token, or a guess).
+function decode(token: string): { alarmId: number; userId: number; mac: Buffer } | null {
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) return null;
+  const alarm = readLeb128(bytes, 0);
+  const user = alarm && readLeb128(bytes, alarm[1]);
+  if (!alarm || !user || user[1] !== bytes.length - MAC_BYTES) return null;
+  if (!bytes.subarray(0, user[1]).equals(claimsOf(alarm[0], user[0]))) return null;
+  return { alarmId: alarm[0], userId: user[0], mac: bytes.subarray(user[1]) };
+}
 
 /** Issues answer links and takes the answers given through them. */
 export class AnswerLinks {
   private readonly models: AnswerModels;
-  private signing: Buffer[] | null = null;
+  // The key as this process read it, again after a restore (the generation moves).
+  private key: { generation: number; value: Promise<Buffer> } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -80,16 +98,14 @@ export class AnswerLinks {
     private readonly answered: (answer: AlarmAnswer) => Promise<void>,
     /** The service's public URL, without a trailing slash. */
     private readonly base: () => string,
-    /** The links' keys, the one that signs first (Keyring.derived(LINK_PURPOSE)). */
-    private readonly keys: () => Buffer[],
   ) {
     this.models = answerModels(db);
   }
 
   /** The link answering the alarm for the member: the same in each of his SMS of that alarm. */
-  issue(alarm: Pick<AlarmDoc, 'id'>, userId: number): string {
-    const claims = claimsOf(alarm.id, userId);
-    return `${this.base()}/a/${Buffer.concat([claims, macOf(this.keyring()[0], claims)]).toString('base64url')}`;
+  async issue(alarm: Pick<AlarmDoc, 'id' | 'organizationId' | 'startedAt'>, userId: number): Promise<string> {
+    const mac = macOf(await this.signingKey(), alarm, userId);
+    return `${this.base()}/a/${Buffer.concat([claimsOf(alarm.id, userId), mac]).toString('base64url')}`;
   }
 
   /** AN1: the alarm the link answers, and his answer so far. */
@@ -122,15 +138,15 @@ export class AnswerLinks {
   }
 
   private async open(token: string): Promise<{ link: LinkClaims; alarm: AlarmDoc }> {
-    const signed = this.verify(token);
+    const signed = await this.verify(token);
     let link: LinkClaims | null;
     let alarm: AlarmDoc | null;
     let role: unknown;
     if (signed) {
-      alarm = await this.records.find(signed.alarmId);
-      if (!alarm) throw invalidLink();
+      alarm = signed.alarm;
       link = {
-        ...signed,
+        alarmId: alarm.id,
+        userId: signed.userId,
         organizationId: alarm.organizationId,
         expiresAt: new Date(alarm.startedAt.getTime() + LINK_TTL_MS),
       };
@@ -152,24 +168,42 @@ export class AnswerLinks {
   }
 
   // The alarm and member a token signs, or null: not one of ours (a stored link's, or a guess).
-  private verify(token: string): { alarmId: number; userId: number } | null {
-    const bytes = Buffer.from(token, 'base64url');
-    // Only the one spelling of those bytes: no token has a second that answers too.
-    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) return null;
-    const alarm = readLeb128(bytes, 0);
-    const user = alarm && readLeb128(bytes, alarm[1]);
-    if (!alarm || !user || user[1] !== bytes.length - MAC_BYTES) return null;
-    const claims = bytes.subarray(0, user[1]);
-    if (!claims.equals(claimsOf(alarm[0], user[0]))) return null;
-    const given = bytes.subarray(user[1]);
-    return this.keyring().some((key) => timingSafeEqual(macOf(key, claims), given))
-      ? { alarmId: alarm[0], userId: user[0] }
+  private async verify(token: string): Promise<{ alarm: AlarmDoc; userId: number } | null> {
+    const claims = decode(token);
+    if (!claims) return null;
+    const [alarm, key] = await Promise.all([this.records.find(claims.alarmId), this.signingKey()]);
+    return alarm && timingSafeEqual(macOf(key, alarm, claims.userId), claims.mac)
+      ? { alarm, userId: claims.userId }
       : null;
   }
 
-  // Derived once (the secrets key does not change while the service runs); a failure is not kept.
-  private keyring(): Buffer[] {
-    return (this.signing ??= this.keys());
+  /** The database's key of the links: made by the first process that needs one, read once per process. */
+  private signingKey(): Promise<Buffer> {
+    const generation = this.db.generation.current;
+    if (this.key?.generation !== generation) {
+      const value = this.readKey();
+      // Not kept when it failed: the next caller reads again.
+      value.catch(() => {
+        if (this.key?.value === value) this.key = null;
+      });
+      this.key = { generation, value };
+    }
+    return this.key.value;
+  }
+
+  private async readKey(): Promise<Buffer> {
+    const { LinkKey } = this.models;
+    const stored = await LinkKey.findById(KEY_ID).lean();
+    if (stored) return Buffer.from(stored.key, 'base64');
+    try {
+      await LinkKey.create({ _id: KEY_ID, key: randomBytes(32).toString('base64'), createdAt: new Date() });
+    } catch (err) {
+      // Another process made it first: its key is the database's.
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const made = await LinkKey.findById(KEY_ID).lean();
+    if (!made) throw unavailable("The answer links' key could not be read yet");
+    return Buffer.from(made.key, 'base64');
   }
 
   private async present(link: LinkClaims, alarm: AlarmDoc): Promise<AnswerLinkViewOut> {

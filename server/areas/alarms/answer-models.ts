@@ -1,6 +1,8 @@
 // The collections of answering without the app (docs/alarms.md "Answering without the app"), beside the
 // alarms area's own (models.ts). Every lookup is an exact string-_id read:
 //   alarm_answer_links  sha256 of the token (hex): the alarm and member one SMS's answer link answers for
+//                       (links issued before 2026-12-02; later ones are signed, not stored)
+//   alarm_link_keys     "answer-links": the key the answer links are signed with (never in a backup)
 //   alarm_numbers       "<0049…>@w<week>": the organizations whose alarm SMS or calls went to that number
 //                       that week
 //   alarm_reached       "<0049…>@<alarmId>": that alarm's SMS or call went to the number, and to whom
@@ -18,6 +20,14 @@ export interface AnswerLinkDoc {
   createdAt: Date;
   /** The latest the link answers, whatever the alarm does (it also ends an hour after the alarm). */
   expiresAt: Date;
+}
+
+/** The database's key of the answer links (one document, `answer-links`; never in a backup). */
+export interface LinkKeyDoc {
+  _id: string;
+  /** 32 random bytes, base64. */
+  key: string;
+  createdAt: Date;
 }
 
 export interface ReachedNumberDoc {
@@ -47,6 +57,7 @@ export interface RecentAlarmsDoc {
 
 export interface AnswerModels {
   AnswerLink: Model<AnswerLinkDoc>;
+  LinkKey: Model<LinkKeyDoc>;
   ReachedNumber: Model<ReachedNumberDoc>;
   Reached: Model<ReachedDoc>;
   RecentAlarms: Model<RecentAlarmsDoc>;
@@ -68,6 +79,10 @@ export const answerModels = defineModels<AnswerModels>((conn) => {
   );
   // For the sweep on MongoDB (FerretDB has no TTL indexes: docs/storage.md).
   link.index({ expiresAt: 1 });
+  const linkKey = new Schema<LinkKeyDoc>(
+    { _id: String, key: { type: String, required: true }, createdAt: { type: Date, required: true } },
+    opts,
+  );
   const number = new Schema<ReachedNumberDoc>(
     { _id: String, organizationIds: { type: [Number], required: true }, week: { type: Number, required: true } },
     opts,
@@ -96,6 +111,7 @@ export const answerModels = defineModels<AnswerModels>((conn) => {
   recent.index({ latestAt: 1 });
   return {
     AnswerLink: conn.model<AnswerLinkDoc>('AlarmAnswerLink', link, 'alarm_answer_links'),
+    LinkKey: conn.model<LinkKeyDoc>('AlarmLinkKey', linkKey, 'alarm_link_keys'),
     ReachedNumber: conn.model<ReachedNumberDoc>('AlarmReachedNumber', number, 'alarm_numbers'),
     Reached: conn.model<ReachedDoc>('AlarmReached', reached, 'alarm_reached'),
     RecentAlarms: conn.model<RecentAlarmsDoc>('AlarmRecent', recent, 'alarm_recent'),

@@ -7,8 +7,7 @@ import type { Database } from '../../db/database.js';
 import type { Metrics } from '../../metrics.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { AlarmAnswer } from '../app/replies.js';
-import { AnswerLinks, LINK_PURPOSE } from './answer-links.js';
-import type { Keyring } from '../els-cobra/secrets.js';
+import { AnswerLinks } from './answer-links.js';
 import { LatestAlarms } from './member-latest.js';
 import type { AlarmDoc, DeliveryItem } from './models.js';
 import type { Sender } from './outbox.js';
@@ -34,8 +33,6 @@ export interface AnsweringParts {
   answered(answer: AlarmAnswer): Promise<void>;
   /** The service's public URL, without a trailing slash. */
   base(): string;
-  /** The secrets key (its file made when missing): the answer links' key is derived from it. */
-  keyring(): Keyring;
   log: Pick<Logger, 'info' | 'warn'>;
   scheduler: Pick<Scheduler, 'every'>;
   metrics: Pick<Metrics, 'counter'>;
@@ -53,7 +50,7 @@ export class MemberAnswering {
     const { db, records, log } = parts;
     this.log = log;
     this.alarmOf = parts.alarmOf;
-    this.links = new AnswerLinks(db, records, parts.answered, parts.base, () => parts.keyring().derived(LINK_PURPOSE));
+    this.links = new AnswerLinks(db, records, parts.answered, parts.base);
     this.latest = new LatestAlarms(db);
     this.replies = new MemberReplies(db, this.latest, records, parts.answered, log);
     parts.scheduler.every('alarm-answer-sweep', SWEEP_MS, async () => {
@@ -96,8 +93,9 @@ export class MemberAnswering {
 
   /** The answer link an SMS of the alarm ends with; none when its key could not be read (the SMS goes without). */
   async linkFor(item: Pick<DeliveryItem, 'id' | 'recipientUserId'>, alarmId: number): Promise<string | undefined> {
+    const alarm = await this.alarmOf(alarmId);
     try {
-      return this.links.issue({ id: alarmId }, item.recipientUserId);
+      return await this.links.issue(alarm, item.recipientUserId);
     } catch (err) {
       this.log.warn({ err, alarmId, delivery: item.id }, 'no answer link for an alarm SMS: it goes without');
       return undefined;

@@ -28,7 +28,6 @@ import { AlarmRecipients } from './recipients.js';
 import { AlarmRecords } from './records.js';
 import { CALL_KEYS } from './replies.js';
 import { alarmOperations } from './routes.js';
-import { openKeyring, type Keyring } from '../els-cobra/secrets.js';
 import { AlarmWall } from './wall.js';
 
 /** What the alarms area offers the others. */
@@ -96,14 +95,12 @@ export const alarmsArea = defineArea({
       return alarm;
     };
     // An SMS ends with its recipient's answer link; a call tells which keys answer.
-    let keyring: Keyring | undefined;
     const answering = new MemberAnswering({
       db,
       records,
       alarmOf,
       answered: (answer) => answers.answered(answer),
       base: () => publicUrl.href,
-      keyring: () => (keyring ??= openKeyring(config).keyring),
       log,
       scheduler,
       metrics,

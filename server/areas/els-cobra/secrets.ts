@@ -3,7 +3,7 @@
 // ciphertext cannot be moved to another organization or field unnoticed. Each value names the key it
 // was written under: the current key (SECRETS_KEY, or the key file under DATA_DIR) encrypts, and the
 // previous keys (SECRETS_PREVIOUS_KEYS) still decrypt what they wrote, so the key can be rotated.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.js';
@@ -41,15 +41,6 @@ export class Keyring {
   constructor(current: Buffer, previous: Buffer[] = []) {
     this.keyId = keyIdOf(current);
     for (const key of [current, ...previous]) this.keys.set(keyIdOf(key), key);
-  }
-
-  /**
-   * A key of its own for `purpose` from each key, the current key's first: what it signs now, the previous
-   * keys' still verify what they signed (the answer links: server/areas/alarms/answer-links.ts).
-   */
-  derived(purpose: string): Buffer[] {
-    // The current key was set first (a previous key equal to it keeps that place).
-    return [...this.keys.values()].map((key) => createHmac('sha256', key).update(`alarm-hub ${purpose}`).digest());
   }
 
   /** Encrypts `plain` under the current key, bound to `context`. */
