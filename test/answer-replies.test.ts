@@ -241,14 +241,19 @@ s(
     const alarms = ctx.svc.db.conn.collection(`alarms_${ctx.org.orgId}`);
     await alarms.updateOne({ _id: String(alarmId) } as never, { $set: { endedAt: new Date(Date.now() - 3_600_001) } });
     expectError(await answerLink(ctx, token), 404, 'invalid_code');
-    // A day after the alarm began, though it still runs.
+    // A day after the alarm began, though it still runs: the alarm's start moved back, and the link of
+    // that start signed with the database's key (the SMS's own no longer matches it).
     const secondId = await raise(ctx, {});
-    const second = await tokenOf(ctx, secondId);
-    assert.is((await answerLink(ctx, second)).status, 200);
-    await alarms.updateOne({ _id: String(secondId) } as never, {
-      $set: { startedAt: new Date(Date.now() - LINK_TTL_MS - 1) },
-    });
-    expectError(await answerLink(ctx, second), 404, 'invalid_code');
+    await tokenOf(ctx, secondId);
+    const linkSecret = await linkKey(ctx);
+    const user = ctx.org.member.userId;
+    const startedAt = async (msAgo: number) => {
+      const at = new Date(Date.now() - msAgo);
+      await alarms.updateOne({ _id: String(secondId) } as never, { $set: { startedAt: at } });
+      return signed(linkSecret, { id: secondId, organizationId: ctx.org.orgId, startedAt: at }, user);
+    };
+    assert.is((await answerLink(ctx, await startedAt(LINK_TTL_MS - 60_000))).status, 200, 'within its day');
+    expectError(await answerLink(ctx, await startedAt(LINK_TTL_MS + 1)), 404, 'invalid_code');
   },
 );
 
@@ -266,27 +271,48 @@ s("a link answers its own alarm only: a used token of another alarm leaves this 
   );
 });
 
-// Unsigned LEB128, as a token spells the IDs it signs.
+// A link's token as docs/alarms.md "Answering without the app" specifies it, made here on its own.
 const leb128 = (n: number): number[] => (n < 128 ? [n] : [(n % 128) | 128, ...leb128(Math.floor(n / 128))]);
+function signed(key: Buffer, alarm: { id: number; organizationId: number; startedAt: Date }, userId: number) {
+  const claims = [...leb128(alarm.id), ...leb128(userId)];
+  const input = [1, ...claims, ...leb128(alarm.organizationId), ...leb128(alarm.startedAt.getTime())];
+  const mac = createHmac('sha256', key).update(Buffer.from(input)).digest().subarray(0, 12);
+  return Buffer.concat([Buffer.from(claims), mac]).toString('base64url');
+}
+/** The database's key of the answer links. */
+async function linkKey(ctx: Ctx): Promise<Buffer> {
+  const doc = await ctx.svc.db.conn.collection('alarm_link_keys').findOne({ _id: 'answer-links' } as never);
+  assert.ok(doc, 'the key is made with the first link');
+  return Buffer.from(doc.key as string, 'base64');
+}
+async function alarmDoc(ctx: Ctx, alarmId: number) {
+  const doc = await ctx.svc.db.conn.collection(`alarms_${ctx.org.orgId}`).findOne({ _id: String(alarmId) } as never);
+  return { id: alarmId, organizationId: ctx.org.orgId, startedAt: doc!.startedAt as Date };
+}
 
 s(
-  'a token is signed: other IDs under its MAC, or a MAC of another key, are 404s; a stored link of before answers',
+  'a token is signed: other IDs, another key or a cut signature are 404s; a stored link of before answers',
   async (ctx) => {
     const alarmId = await raise(ctx, { event: 'Signierter Alarm' });
     const token = await tokenOf(ctx, alarmId);
+    const key = await linkKey(ctx);
+    const alarm = await alarmDoc(ctx, alarmId);
+    const { userId } = ctx.org.member;
+    assert.is(token, signed(key, alarm, userId), 'the SMS carries the link as specified');
+    const otherId = await raise(ctx, { event: 'Anderer Alarm' });
+    await tokenOf(ctx, otherId);
     const bytes = Buffer.from(token, 'base64url');
-    const claims = Buffer.from([...leb128(alarmId), ...leb128(ctx.org.member.userId)]);
-    assert.equal(bytes.subarray(0, claims.length), claims, 'the token names the alarm and the member');
+    const claims = Buffer.from([...leb128(alarmId), ...leb128(userId)]);
     const mac = bytes.subarray(claims.length);
-    assert.is(mac.length, 12);
     const spell = (...parts: Buffer[]) => Buffer.concat(parts).toString('base64url');
     const forged = [
-      // The admin (a member of the same organization) or another alarm, under the member's MAC.
+      // The admin (a member of the same organization) or the other alarm, under the member's signature.
       spell(Buffer.from([...leb128(alarmId), ...leb128(ctx.org.admin.userId)]), mac),
-      spell(Buffer.from([...leb128(alarmId - 1), ...leb128(ctx.org.member.userId)]), mac),
-      // The right IDs under a key of its own.
-      spell(claims, createHmac('sha256', randomBytes(32)).update(claims).digest().subarray(0, 12)),
-      // The MAC cut, or a byte more.
+      spell(Buffer.from([...leb128(otherId), ...leb128(userId)]), mac),
+      // Signed as specified, but with a key of its own; or with the key, for an alarm there is not.
+      signed(randomBytes(32), alarm, userId),
+      signed(key, { ...alarm, id: otherId + 1_000 }, userId),
+      // The signature cut, or a byte more.
       spell(claims, mac.subarray(1)),
       spell(claims, mac, Buffer.from([0])),
     ];
@@ -295,14 +321,22 @@ s(
       expectError(await answerLink(ctx, other, { response: true }), 404, 'invalid_code');
     }
     assert.is((await answersOf(ctx, alarmId)).length, 0, 'no forged token answered');
-    // Another process on the database verifies it with the same key.
-    const other = await startTestService({});
+    assert.is((await answersOf(ctx, otherId)).length, 0);
+    // Another process on the database, with another secrets key, verifies it with the database's key (its
+    // sweep idle: the alarms here are this process's to send).
+    const process2 = await startTestService({
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      SMS_GATEWAY_URL: ctx.sms.url,
+      CALL_GATEWAY_URL: ctx.call.url,
+      GATEWAY_TOKEN: 'gw',
+      ALARM_OUTBOX_SWEEP_MS: '3600000',
+    });
     try {
-      const view = await request(other.url, 'GET', `/api/v1/answer/${token}`);
+      const view = await request(process2.url, 'GET', `/api/v1/answer/${token}`);
       assert.is(view.status, 200, JSON.stringify(view.body));
       assert.is(view.body.event, 'Signierter Alarm');
     } finally {
-      await other.close();
+      await process2.close();
     }
     // An SMS sent before signed links (2026-12-02) carries a stored one: it answers until its day is out.
     const stored = randomBytes(16).toString('base64url');
@@ -310,7 +344,7 @@ s(
       _id: createHash('sha256').update(stored).digest('hex'),
       alarmId,
       organizationId: ctx.org.orgId,
-      userId: ctx.org.member.userId,
+      userId,
       createdAt: new Date(),
       expiresAt: new Date(Date.now() + 3_600_000),
     } as never);
@@ -318,13 +352,13 @@ s(
     assert.is(viaStored.status, 200, JSON.stringify(viaStored.body));
     assert.equal(
       (await answersOf(ctx, alarmId)).map((a) => [a.userId, a.response, a.duration]),
-      [[ctx.org.member.userId, true, 7]],
+      [[userId, true, 7]],
     );
     // The signed one answers beside it, his latest counting.
     assert.is((await answerLink(ctx, token, { response: false })).status, 200);
     assert.equal(
       (await answersOf(ctx, alarmId)).map((a) => [a.userId, a.response]),
-      [[ctx.org.member.userId, false]],
+      [[userId, false]],
     );
   },
 );

@@ -38,6 +38,10 @@ export const invalidLink = () =>
 const MAC_BYTES = 12;
 /** The one key document's _id. */
 const KEY_ID = 'answer-links';
+/** The key as read is trusted this long, then read again. */
+const KEY_TRUST_MS = 60_000;
+/** The length of the tokens of links stored before 2026-12-02 (128 random bits). */
+const STORED_LENGTH = 22;
 /** The signed input's format, first in it: a later format cannot be taken for this one. */
 const FORMAT = 1;
 
@@ -89,7 +93,7 @@ function decode(token: string): { alarmId: number; userId: number; mac: Buffer }
 export class AnswerLinks {
   private readonly models: AnswerModels;
   // The key as this process read it, again after a restore (the generation moves).
-  private key: { generation: number; value: Promise<Buffer> } | null = null;
+  private key: { generation: number; at: number; value: Promise<Buffer> } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -152,7 +156,7 @@ export class AnswerLinks {
       };
       role = await roleOf(this.db, link.organizationId, link.userId);
     } else {
-      link = await this.models.AnswerLink.findById(hashToken(token)).lean();
+      link = token.length === STORED_LENGTH ? await this.models.AnswerLink.findById(hashToken(token)).lean() : null;
       if (!link) throw invalidLink();
       [alarm, role] = await Promise.all([
         this.records.find(link.alarmId),
@@ -170,23 +174,29 @@ export class AnswerLinks {
   // The alarm and member a token signs, or null: not one of ours (a stored link's, or a guess).
   private async verify(token: string): Promise<{ alarm: AlarmDoc; userId: number } | null> {
     const claims = decode(token);
-    if (!claims) return null;
-    const [alarm, key] = await Promise.all([this.records.find(claims.alarmId), this.signingKey()]);
-    return alarm && timingSafeEqual(macOf(key, alarm, claims.userId), claims.mac)
+    const alarm = claims && (await this.records.find(claims.alarmId));
+    if (!claims || !alarm) return null;
+    return timingSafeEqual(macOf(await this.signingKey(), alarm, claims.userId), claims.mac)
       ? { alarm, userId: claims.userId }
       : null;
   }
 
-  /** The database's key of the links: made by the first process that needs one, read once per process. */
+  /**
+   * The database's key of the links: made by the first process that needs one, read again after a restore
+   * or KEY_TRUST_MS (a key document removed or replaced by hand is everyone's again within that).
+   */
   private signingKey(): Promise<Buffer> {
     const generation = this.db.generation.current;
-    if (this.key?.generation !== generation) {
-      const value = this.readKey();
+    const now = Date.now();
+    if (this.key?.generation !== generation || now - this.key.at > KEY_TRUST_MS) {
+      // A read again that fails keeps the key read before (the same generation: no restore between).
+      const before = this.key?.generation === generation ? this.key.value : null;
+      const value = this.readKey().catch((err: unknown) => before ?? Promise.reject(err));
       // Not kept when it failed: the next caller reads again.
       value.catch(() => {
         if (this.key?.value === value) this.key = null;
       });
-      this.key = { generation, value };
+      this.key = { generation, at: now, value };
     }
     return this.key.value;
   }

@@ -6,8 +6,8 @@ import { defineOperation, type Operation } from '../../http/operation.js';
 import type { AnswerLinks } from './answer-links.js';
 
 const params = { schema: AnswerTokenParams, message: 'token missing or in wrong format' };
-// Generous: members behind one carrier's shared address answer in the same minute; a 128-bit token is
-// not guessed at any rate.
+// Generous: members behind one carrier's shared address answer in the same minute; a token's 96-bit
+// signature is not guessed at any rate.
 const PER_MINUTE = 120;
 const LIMITS =
   `An unknown, expired or spent token answers 404 \`invalid_code\` alike. Limited to ${PER_MINUTE} per minute ` +
