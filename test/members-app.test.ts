@@ -241,25 +241,47 @@ app("an alarm's push shows a notification with both answers and confirms its rec
   );
   assert.is(push.payload.type, 'alarm');
 
-  // The browser's push service hands the push to the worker: the DevTools protocol does it here.
-  const registrations = new Map<string, string>();
+  // The browser's push service hands the push to the worker: the DevTools protocol does it here, to the
+  // registration of /app that is live and has an activated worker (one replaced by an update is told too).
+  const live = new Map<string, string>();
+  const activated = new Set<string>();
   cdp.on(
     'ServiceWorker.workerRegistrationUpdated',
-    (event: { registrations: Array<{ scopeURL: string; registrationId: string }> }) => {
-      for (const r of event.registrations) registrations.set(r.scopeURL, r.registrationId);
+    (event: { registrations: Array<{ scopeURL: string; registrationId: string; isDeleted: boolean }> }) => {
+      for (const r of event.registrations) {
+        if (r.isDeleted) {
+          if (live.get(r.scopeURL) === r.registrationId) live.delete(r.scopeURL);
+        } else live.set(r.scopeURL, r.registrationId);
+      }
+    },
+  );
+  cdp.on(
+    'ServiceWorker.workerVersionUpdated',
+    (event: { versions: Array<{ registrationId: string; status: string }> }) => {
+      for (const v of event.versions) if (v.status === 'activated') activated.add(v.registrationId);
     },
   );
   await cdp.send('ServiceWorker.enable');
-  const registrationId = await until('the registration of /app', async () => registrations.get(`${base}/app`));
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: base,
-    registrationId,
-    data: JSON.stringify(push.payload),
+  const registrationId = await until('the activated registration of /app', async () => {
+    const id = live.get(`${base}/app`);
+    return id && activated.has(id) ? id : null;
   });
-
+  // A push service delivers again what a worker did not take; so does the test, when a busy machine's
+  // browser let a hand-over go (seen once in a loaded CI run: the worker never got the event). Showing
+  // the same alarm again replaces its notification (one tag per alarm), so the count stays one.
+  const deliver = () =>
+    cdp.send('ServiceWorker.deliverPushMessage', { origin: base, registrationId, data: JSON.stringify(push.payload) });
+  await deliver();
+  let handedOver = Date.now();
   const [shown] = await until('the notification', async () => {
     const all = await notifications(page);
-    return all.length ? all : null;
+    if (all.length) return all;
+    if (Date.now() - handedOver > 10_000) {
+      process.stderr.write('members-app: no notification 10 s after the push; the push is delivered again\n');
+      await deliver();
+      handedOver = Date.now();
+    }
+    return null;
   });
   assert.is(shown.title, 'B3 Wohnungsbrand');
   assert.match(shown.body, 'Goethestraße 5, 52064 Aachen\nRauch aus Fenster 2. OG');

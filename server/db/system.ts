@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { lockModel, type LockDoc } from './claim-lock.js';
-import { isDuplicateKey } from './errors.js';
+import { madeOnce } from './made-once.js';
 import { revisionClaimModel, type RevisionClaimDoc } from './revisions.js';
 
 export interface InstallationDoc {
@@ -71,17 +71,10 @@ const INSTALLATION = 'installation';
 
 /** The installation's identity: created by the first process that starts on this database, then kept. */
 export async function installationId(models: SystemModels): Promise<string> {
-  const found = await models.Installation.findById(INSTALLATION).lean();
-  if (found) return found.installationId;
-  try {
-    await models.Installation.create({
-      _id: INSTALLATION,
-      installationId: randomBytes(8).toString('hex'),
-      createdAt: new Date(),
-    });
-  } catch (err) {
-    // Two first processes raced: the one whose insert won names the installation.
-    if (!isDuplicateKey(err)) throw err;
-  }
-  return (await models.Installation.findById(INSTALLATION).lean())!.installationId;
+  const made = await madeOnce(models.Installation, INSTALLATION, () => ({
+    installationId: randomBytes(8).toString('hex'),
+    createdAt: new Date(),
+  }));
+  if (!made) throw new Error("The installation's identity could not be read after it was made");
+  return made.installationId;
 }

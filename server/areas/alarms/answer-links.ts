@@ -11,7 +11,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AN2Input, AnswerLinkViewOut } from '../../../schemas/answer-links.js';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import { madeOnce } from '../../db/made-once.js';
 import { AppError, unavailable } from '../../errors.js';
 import { namesOf, organizationName, roleOf } from '../../identity/lookup.js';
 import { hashToken } from '../../identity/tokens.js';
@@ -202,16 +202,11 @@ export class AnswerLinks {
   }
 
   private async readKey(): Promise<Buffer> {
-    const { LinkKey } = this.models;
-    const stored = await LinkKey.findById(KEY_ID).lean();
-    if (stored) return Buffer.from(stored.key, 'base64');
-    try {
-      await LinkKey.create({ _id: KEY_ID, key: randomBytes(32).toString('base64'), createdAt: new Date() });
-    } catch (err) {
-      // Another process made it first: its key is the database's.
-      if (!isDuplicateKey(err)) throw err;
-    }
-    const made = await LinkKey.findById(KEY_ID).lean();
+    // The first process to need the key makes it; every other one reads the winner's.
+    const made = await madeOnce(this.models.LinkKey, KEY_ID, () => ({
+      key: randomBytes(32).toString('base64'),
+      createdAt: new Date(),
+    }));
     if (!made) throw unavailable("The answer links' key could not be read yet");
     return Buffer.from(made.key, 'base64');
   }

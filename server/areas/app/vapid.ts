@@ -8,7 +8,7 @@ import { createECDH } from 'node:crypto';
 import type { WebPushConfig } from '../../config.js';
 import { ConfigError } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { isDuplicateKey } from '../../db/errors.js';
+import { madeOnce } from '../../db/made-once.js';
 import { AppError, unavailable } from '../../errors.js';
 import type { Keyring } from '../els-cobra/secrets.js';
 import { appModels, type VapidKeyDoc } from './models.js';
@@ -62,27 +62,19 @@ export class VapidKeys {
   }
 
   private async load(): Promise<VapidPair> {
-    const { VapidKey } = appModels(this.db);
-    const stored = await VapidKey.findById(ID).lean();
-    if (stored) return this.open(stored);
-    // Loaded only here: web-push costs every start (and admin command) its load.
-    const { default: webpush } = await import('web-push');
-    const made = webpush.generateVAPIDKeys();
-    try {
-      await VapidKey.create({
-        _id: ID,
+    // The first process to need a pair makes it; every other one reads the winner's.
+    const pair = await madeOnce(appModels(this.db).VapidKey, ID, async () => {
+      // Loaded only here: web-push costs every start (and admin command) its load.
+      const { default: webpush } = await import('web-push');
+      const made = webpush.generateVAPIDKeys();
+      return {
         publicKey: made.publicKey,
         privateKey: this.keyring().encrypt(made.privateKey, CONTEXT),
         createdAt: new Date(),
-      });
-      return made;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    // Another process made it first: its pair is the installation's.
-    const winner = await VapidKey.findById(ID).lean();
-    if (!winner) throw unavailable('The Web Push key pair could not be read yet');
-    return this.open(winner);
+      };
+    });
+    if (!pair) throw unavailable('The Web Push key pair could not be read yet');
+    return this.open(pair);
   }
 
   private open(doc: VapidKeyDoc): VapidPair {
