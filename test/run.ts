@@ -63,6 +63,8 @@ let skipped = 0;
 // What failed, told again at the end (above the duration and the counts): CI's record of a run may keep
 // only its start and end.
 const recap: string[] = [];
+// Each file's time from its start to its end, for the slowest files named at the end of the run.
+const took: Array<{ name: string; seconds: number }> = [];
 const started = Date.now();
 const running = new Set<ChildProcess>();
 // The files run in their own process group (below), which a Ctrl-C at the terminal does not reach.
@@ -95,12 +97,16 @@ async function runOne(file: string, index: number): Promise<void> {
   const say = (text: string) => (jobs === 1 ? process.stdout.write(text) : lines.push(text));
   say(`\n${name}\n`);
   let outcome: Outcome;
+  const began = Date.now();
   try {
     outcome = await runFile(file, databaseOf(index, name), say);
   } catch (err) {
     // The runner's own failure for this file (its database, its process): one failure, and the run goes on.
     outcome = { kind: 'ended', exit: `not run: ${(err as Error).message}`, plain: '', errTail: '', summary: null };
   }
+  const seconds = (Date.now() - began) / 1000;
+  took.push({ name, seconds });
+  say(`(${name}: ${seconds.toFixed(1)} s)\n`);
   const failedBefore = failed;
   if (outcome.kind === 'late') {
     say(
@@ -233,6 +239,11 @@ function killGroup(child: ChildProcess): void {
 // A hung test may hold the database: do not wait for it forever.
 await Promise.race([database.stop(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
 await fs.rm(dataDir, { recursive: true, force: true });
+const slowest = took.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+if (took.length > 1)
+  process.stdout.write(
+    `\nslowest files:\n${slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)} s  ${t.name}`).join('\n')}\n`,
+  );
 if (recap.length) process.stdout.write(`\nfailed:\n${recap.join('\n\n')}\n`);
 process.stdout.write(`\nduration: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
