@@ -266,23 +266,27 @@ app("an alarm's push shows a notification with both answers and confirms its rec
     const id = live.get(`${base}/app`);
     return id && activated.has(id) ? id : null;
   });
-  // A push service delivers again what a worker did not take; so does the test, when a busy machine's
-  // browser let a hand-over go (seen once in a loaded CI run: the worker never got the event). Showing
-  // the same alarm again replaces its notification (one tag per alarm), so the count stays one.
+  // A push service delivers again what a worker did not take; so does the test, once, when a busy
+  // machine's browser let a hand-over go (seen once in a loaded CI run: the worker never got the event).
+  // Showing the same alarm again replaces its notification (one tag per alarm), so the count stays one.
   const deliver = () =>
     cdp.send('ServiceWorker.deliverPushMessage', { origin: base, registrationId, data: JSON.stringify(push.payload) });
-  await deliver();
   let handedOver = Date.now();
+  await deliver();
+  let again = false;
   const [shown] = await until('the notification', async () => {
     const all = await notifications(page);
     if (all.length) return all;
-    if (Date.now() - handedOver > 10_000) {
-      process.stderr.write('members-app: no notification 10 s after the push; the push is delivered again\n');
-      await deliver();
+    if (!again && Date.now() - handedOver > 10_000) {
+      process.stderr.write('members-app: no notification 10 s after the push; the push is delivered once more\n');
+      again = true;
       handedOver = Date.now();
+      await deliver();
     }
     return null;
   });
+  // A first push that was only late is shown too: the next test must not find it replacing its answer.
+  if (again) await new Promise((resolve) => setTimeout(resolve, 3_000));
   assert.is(shown.title, 'B3 Wohnungsbrand');
   assert.match(shown.body, 'Goethestraße 5, 52064 Aachen\nRauch aus Fenster 2. OG');
   assert.is(shown.tag, `alarm-${ctx.alarmId}`);

@@ -2,7 +2,7 @@
 // installation's identity (system.ts), the Web Push key pair (areas/app/vapid.ts), the answer links'
 // key (areas/alarms/answer-links.ts).
 import type { Model } from 'mongoose';
-import { isDuplicateKey } from './errors.js';
+import { insertOnce } from './errors.js';
 
 /**
  * The document `id` of `model`: read; when there is none, `make()` is inserted under that `id`. When
@@ -17,10 +17,6 @@ export async function madeOnce<T extends { _id: string }>(
 ): Promise<T | null> {
   const found = await model.findById(id).lean<T>();
   if (found) return found;
-  try {
-    await model.create({ ...(await make()), _id: id } as unknown as T);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  await insertOnce(model, { ...(await make()), _id: id });
   return model.findById(id).lean<T>();
 }
