@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { addPasskeyDevice, launchChromium, openScreen, WAIT_MS } from './helpers/browser.js';
-import { shownCode } from './helpers/fleet.js';
+import { eventually, shownCode } from './helpers/fleet.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
@@ -414,6 +414,49 @@ pages(
       .getByText('Nur die Verwaltung der Organisation sieht und verwaltet ihre API-Schlüssel.')
       .waitFor({ timeout: WAIT_MS });
     await member.context.close();
+  },
+);
+
+pages(
+  'a page load reads the session once, preloaded as the page starts, and each of the overview’s lists once, then once more when its socket connects',
+  async (ctx) => {
+    const org = await createOrg(ctx.svc);
+    const { context, page, errors } = await adminJoined(ctx, org, 'Wehrführerin');
+    const asked = new Map<string, number>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) asked.set(url.pathname, (asked.get(url.pathname) ?? 0) + 1);
+    });
+    await page.reload();
+    await page.getByText('Kein laufender Alarm.').waitFor({ timeout: WAIT_MS });
+    const availability = `/api/v1/organizations/${org.orgId}/availability`;
+    // Read as the page starts, and again when the hub's socket connects (what changed in between).
+    await eventually(
+      async () => asked.get(availability) ?? 0,
+      (n) => n >= 2,
+      'the availability read again on connecting',
+    );
+    // Requests are reported in the order they are made: once this one is, any made before it is too.
+    await page.evaluate(() => fetch('/api/v1/organizations/0/members').catch(() => undefined));
+    await eventually(
+      async () => asked.has('/api/v1/organizations/0/members'),
+      (seen) => seen,
+      'the marker request reported',
+    );
+    asked.delete('/api/v1/organizations/0/members');
+    // The page's read of the session took the preloaded answer: one request, not two.
+    assert.is(asked.get('/api/v1/session'), 1, JSON.stringify([...asked]));
+    for (const [path, times] of asked)
+      assert.ok(times <= 2, `${path} was requested ${times} times on one page load: ${JSON.stringify([...asked])}`);
+    for (const path of [
+      availability,
+      `/api/v1/organizations/${org.orgId}/members`,
+      '/api/v1/alarms',
+      '/api/v1/journal',
+    ])
+      assert.is(asked.get(path), 2, `${path}: ${JSON.stringify([...asked])}`);
+    assert.equal(errors, []);
+    await context.close();
   },
 );
 

@@ -19,10 +19,18 @@ export const ALARM_EVENTS: readonly EventName[] = ['alarm:created', 'alarm:updat
 
 const connection: { socket: Hub | null; events: Map<string, number> } = { socket: null, events: new Map() };
 
+// What the shown pages read again on each connection, each once however many of its events it follows
+// (a loader following alarm:created and alarm:updated read three times on every page load before):
+// the loader and how many of its hooks are mounted.
+const onConnect = new Map<() => void, number>();
+
 function open(): Hub {
   const socket: Hub = io({ path: '/socket.io', auth: { scheme: 'session' }, transports: ['websocket', 'polling'] });
   // Counted before the event's own listeners run: a read answering after this may be read again (fresh.ts).
   socket.onAny((event: string) => connection.events.set(event, (connection.events.get(event) ?? 0) + 1));
+  socket.on('connect', () => {
+    for (const missed of [...onConnect.keys()]) missed();
+  });
   socket.on('connect_error', (error) => {
     if (error.message === 'unauthorized') {
       socket.close();
@@ -50,7 +58,7 @@ export function hub(): Hub {
 /**
  * Calls `handler` for every `event` while the component is shown, and `missed` on each connection, the
  * first too: what changed between the page's own read and the socket joining its rooms, or while it
- * was away, is read again.
+ * was away, is read again. A `missed` given for several events is called once per connection.
  */
 export function useHubEvent<E extends keyof ServerToClientEvents>(
   event: E,
@@ -61,12 +69,13 @@ export function useHubEvent<E extends keyof ServerToClientEvents>(
     const socket = hub();
     // The event's handler type is checked by the signature above; the socket's own typing cannot follow a generic event.
     const listener = handler as never;
-    const again = () => missed();
     socket.on(event, listener);
-    socket.on('connect', again);
+    onConnect.set(missed, (onConnect.get(missed) ?? 0) + 1);
     return () => {
       socket.off(event, listener);
-      socket.off('connect', again);
+      const left = onConnect.get(missed)! - 1;
+      if (left > 0) onConnect.set(missed, left);
+      else onConnect.delete(missed);
     };
   }, [event, handler, missed]);
 }

@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { buildMembersApp, ICONS } from '../../members-app/build.js';
+import { SESSION_PRELOAD } from './console-routes.js';
 import { serveFile, staticFile, withTileUrl } from './static-files.js';
 
 // As the console's (console-routes.ts): scripts, styles, requests, the hub's socket and the worker only
@@ -31,7 +32,8 @@ export async function appRoutes(tileUrl: string): Promise<Router> {
     return worker(ctx);
   });
   for (const name of ICONS) router.get(`/app/${name}`, file(icons[name], 'image/png'));
-  const page = file(withTileUrl(texts['index.html'], tileUrl), 'text/html; charset=utf-8');
+  // Every screen of the app reads the session first: fetched while the script loads (console-routes.ts).
+  const page = file(withTileUrl(texts['index.html'], tileUrl, SESSION_PRELOAD), 'text/html; charset=utf-8');
   for (const path of ['/app', '/app/{*rest}']) router.get(path, page);
   return router;
 }

@@ -12,14 +12,27 @@ const CSP =
   "default-src 'self'; img-src 'self' data: http: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; " +
   "object-src 'none'; frame-ancestors 'none'";
 
+/**
+ * The session read as the page starts: a fetch with the same URL, mode and credentials (console/src/api.ts:
+ * same-origin credentials, CORS mode) takes the preloaded answer instead of asking again.
+ */
+export const SESSION_PRELOAD = '\n    <link rel="preload" href="/api/v1/session" as="fetch" crossorigin="anonymous" />';
+
 /** Builds the console and returns its router. */
 export async function consoleRoutes(tileUrl: string): Promise<Router> {
   const built = await buildConsole();
-  const page = serveFile(staticFile(withTileUrl(built['index.html'], tileUrl), 'text/html; charset=utf-8'), CSP);
+  const html = (extra = '') =>
+    serveFile(staticFile(withTileUrl(built['index.html'], tileUrl, extra), 'text/html; charset=utf-8'), CSP);
+  const page = html();
+  // The signed-in pages read the session first (P3), before anything else can be asked; the browser
+  // fetches it while the script loads (console/src/session.ts reads the preloaded answer). The join,
+  // sign-in and answer pages never read it.
+  const signedInPage = html(SESSION_PRELOAD);
   const router = new Router();
   router.get('/console/app.js', serveFile(staticFile(built['app.js'], 'application/javascript; charset=utf-8'), CSP));
   router.get('/console/app.css', serveFile(staticFile(built['app.css'], 'text/css; charset=utf-8'), CSP));
   // A join or answer link carries its code in the path: with no referrer, no page it leads to learns it.
-  for (const path of ['/console', '/console/{*rest}', '/join/:code', '/signin', '/a/:token']) router.get(path, page);
+  for (const path of ['/console', '/console/{*rest}']) router.get(path, signedInPage);
+  for (const path of ['/join/:code', '/signin', '/a/:token']) router.get(path, page);
   return router;
 }
