@@ -421,13 +421,19 @@ pages(
   'a page load reads the session once, preloaded as the page starts, and each of the overview’s lists once, then once more when its socket connects',
   async (ctx) => {
     const org = await createOrg(ctx.svc);
-    const { context, page, errors } = await adminJoined(ctx, org, 'Wehrführerin');
+    const joined = await adminJoined(ctx, org, 'Wehrführerin');
+    // A page of its own in the signed-in browser, so that nothing the first page asked is counted.
+    const page = await joined.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    // Chromium warns when a preloaded answer goes unused (a request that does not match it).
+    page.on('console', (m) => /preload/i.test(m.text()) && errors.push(m.text()));
     const asked = new Map<string, number>();
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/')) asked.set(url.pathname, (asked.get(url.pathname) ?? 0) + 1);
     });
-    await page.reload();
+    await page.goto(`${ctx.base}/console`);
     await page.getByText('Kein laufender Alarm.').waitFor({ timeout: WAIT_MS });
     const availability = `/api/v1/organizations/${org.orgId}/availability`;
     // Read as the page starts, and again when the hub's socket connects (what changed in between).
@@ -444,8 +450,16 @@ pages(
       'the marker request reported',
     );
     asked.delete('/api/v1/organizations/0/members');
-    // The page's read of the session took the preloaded answer: one request, not two.
+    // The session was asked for by the page's preload link, and the page's own read took that answer:
+    // one request, not two.
     assert.is(asked.get('/api/v1/session'), 1, JSON.stringify([...asked]));
+    const initiators = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname === '/api/v1/session')
+        .map((e) => (e as PerformanceResourceTiming).initiatorType),
+    );
+    assert.equal(initiators, ['link']);
     for (const [path, times] of asked)
       assert.ok(times <= 2, `${path} was requested ${times} times on one page load: ${JSON.stringify([...asked])}`);
     for (const path of [
@@ -456,7 +470,8 @@ pages(
     ])
       assert.is(asked.get(path), 2, `${path}: ${JSON.stringify([...asked])}`);
     assert.equal(errors, []);
-    await context.close();
+    assert.equal(joined.errors, []);
+    await joined.context.close();
   },
 );
 

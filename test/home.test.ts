@@ -48,4 +48,22 @@ home('GET / is a page in German or English leading to /display and /docs; JSON f
   }
 });
 
+home(
+  'the pages that read the session first name it in a preload link; the join, sign-in and answer pages do not',
+  async (ctx) => {
+    const preload = '<link rel="preload" href="/api/v1/session" as="fetch" crossorigin="anonymous" />';
+    for (const path of ['/console', '/console/alarms/7', '/app', '/app/history']) {
+      const page = await request(ctx.svc.url, 'GET', path, { headers: { Accept: 'text/html' } });
+      assert.is(page.status, 200, path);
+      assert.ok(String(page.body).includes(preload), path);
+    }
+    for (const path of ['/join/abcdefgh', '/signin', '/a/abcdefgh']) {
+      const page = await request(ctx.svc.url, 'GET', path, { headers: { Accept: 'text/html' } });
+      assert.is(page.status, 200, path);
+      assert.match(String(page.body), '<div id="app">', path);
+      assert.not.ok(String(page.body).includes('rel="preload"'), path);
+    }
+  },
+);
+
 home.run();
