@@ -67,6 +67,8 @@ async function signedIn(viewport: { width: number; height: number }, member: num
 
 interface Load {
   lcp: number;
+  /** When the page's data first showed (its `shown` element), after the navigation began. */
+  shown: number;
   bytes: number;
   /** The same files gzip -9 compressed, as a reverse proxy sends them. */
   gzip: number;
@@ -77,40 +79,61 @@ async function load(context: BrowserContext, url: string, shown: string): Promis
   await cdp.send('Network.enable');
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
-  await page.addInitScript(() => {
-    (window as unknown as { lcp: number }).lcp = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) (window as unknown as { lcp: number }).lcp = entry.startTime;
-    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  // Nothing of Playwright's own runs in the page while it loads: its locators and evaluate() inject a
+  // script of their own (350–450 ms of the main thread at 4× throttling, measured in a trace), which
+  // would be counted as the page's. The page notes its largest paint and when `shown` first appears;
+  // the benchmark asks for both through the DevTools protocol alone.
+  // A script's text, not a function: tsx would wrap the function's inner functions in a helper the page
+  // does not have.
+  await page.addInitScript({
+    content: `(() => {
+      window.lcp = 0;
+      window.shown = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.lcp = entry.startTime;
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+      const observer = new MutationObserver(() => {
+        if (window.shown || !document.querySelector(${JSON.stringify(shown)})) return;
+        window.shown = performance.now();
+        observer.disconnect();
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    })();`,
   });
+  const inPage = async <T>(expression: string): Promise<T> =>
+    (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as T;
   await page.goto(url, { waitUntil: 'load' });
-  await page.locator(shown).first().waitFor();
+  for (const started = Date.now(); !(await inPage<number>('window.shown'));) {
+    if (Date.now() - started > 30_000) throw new Error(`${url}: ${shown} not shown within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   // Later paints of larger elements replace the entry: give the page a moment to settle.
-  await page.waitForTimeout(1_000);
-  const result = await page.evaluate(() => {
-    const entries = [
-      ...performance.getEntriesByType('navigation'),
-      ...performance.getEntriesByType('resource'),
-    ] as PerformanceResourceTiming[];
-    return {
-      lcp: (window as unknown as { lcp: number }).lcp,
-      bytes: entries.reduce((sum, e) => sum + e.transferSize, 0),
-      // What was transferred, the API's answers and the hub's polling aside.
-      urls: entries.filter((e) => e.transferSize > 0 && !/\/api\/|socket\.io/.test(e.name)).map((e) => e.name),
-    };
-  });
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const result = JSON.parse(
+    await inPage<string>(`JSON.stringify((() => {
+      const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+      return {
+        lcp: window.lcp,
+        shown: window.shown,
+        bytes: entries.reduce((sum, e) => sum + e.transferSize, 0),
+        // What was transferred, the API's answers and the hub's polling aside.
+        urls: entries.filter((e) => e.transferSize > 0 && !e.name.includes("/api/") && !e.name.includes("/socket.io/")).map((e) => e.name),
+      };
+    })())`),
+  ) as { lcp: number; shown: number; bytes: number; urls: string[] };
   let gzip = 0;
   for (const url of result.urls)
     gzip += gzipSync(Buffer.from(await (await context.request.get(url)).body()), { level: 9 }).length;
   await page.close();
-  return { lcp: result.lcp, bytes: result.bytes, gzip };
+  return { lcp: result.lcp, shown: result.shown, bytes: result.bytes, gzip };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const report = (name: string, loads: Load[]) =>
   console.log(
     `${name.padEnd(9)} LCP median ${median(loads.map((l) => l.lcp)).toFixed(0)} ms ` +
-      `(runs ${loads.map((l) => l.lcp.toFixed(0)).join(', ')}), first load ${median(loads.map((l) => l.bytes))} B ` +
+      `(runs ${loads.map((l) => l.lcp.toFixed(0)).join(', ')}), data shown median ` +
+      `${median(loads.map((l) => l.shown)).toFixed(0)} ms, first load ${median(loads.map((l) => l.bytes))} B ` +
       `transferred, its page, scripts and styles ${median(loads.map((l) => l.gzip))} B gzip`,
   );
 
@@ -118,8 +141,8 @@ try {
   const admin = await signedIn({ width: 1280, height: 800 }, 0);
   const consoleLoads: Load[] = [];
   // Once unthrottled first: the service's own first reads are not the page's.
-  await load(admin, `${base}/console`, 'h1');
-  for (let i = 0; i < runs; i++) consoleLoads.push(await load(admin, `${base}/console`, 'h1'));
+  await load(admin, `${base}/console`, '.alarm-link');
+  for (let i = 0; i < runs; i++) consoleLoads.push(await load(admin, `${base}/console`, '.alarm-link'));
   const appLoads: Load[] = [];
   for (let i = 0; i < runs; i++) {
     const phone = await signedIn({ width: 390, height: 844 }, nextMember++);
