@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { addPasskeyDevice, launchChromium, openScreen, WAIT_MS } from './helpers/browser.js';
 import { eventually, shownCode } from './helpers/fleet.js';
+import { COUNT_INTL } from './helpers/console.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
@@ -433,8 +434,12 @@ pages(
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/')) asked.set(url.pathname, (asked.get(url.pathname) ?? 0) + 1);
     });
+    await page.addInitScript({ content: COUNT_INTL });
     await page.goto(`${ctx.base}/console`);
     await page.getByText('Kein laufender Alarm.').waitFor({ timeout: WAIT_MS });
+    await page.getByTestId('availability-counts').waitFor({ timeout: WAIT_MS });
+    // Nothing on the way to the overview's data loads the browser's locale data (docs/console.md).
+    assert.equal(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade), []);
     const availability = `/api/v1/organizations/${org.orgId}/availability`;
     // Read as the page starts, and again when the hub's socket connects (what changed in between).
     await eventually(

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import * as assert from 'uvu/assert';
 import type { Browser, CDPSession, Page, Worker } from 'playwright-core';
 import { addPasskeyDevice, launchChromium, WAIT_MS } from './helpers/browser.js';
-import { axeViolations, fits, PHONE, signedIn, type SignedIn } from './helpers/console.js';
+import { axeViolations, COUNT_INTL, fits, PHONE, signedIn, type SignedIn } from './helpers/console.js';
 import { client } from './helpers/http.js';
 import { createOrg, startTestService, type OrgFixture, type TestService } from './helpers/service.js';
 import { suite } from './helpers/suite.js';
@@ -372,6 +372,38 @@ app('opened, the app shows the alarm, who comes by name, live; "Komme nicht" and
   assert.equal(await axeViolations(page), [], 'the alarm, German');
   assert.ok(await fits(page), 'the alarm fits 360 px');
   assert.equal(ctx.phone.errors, []);
+});
+
+app('the running alarm shows from the list at once (AL2); who comes by name follows with AL3', async (ctx) => {
+  // A phone of its own without the service worker: Playwright's routes do not see a worker's requests,
+  // and this one holds AL3's answer back until the alarm has shown without it.
+  const other = await signedIn(ctx.browser, ctx.svc, ctx.org, { role: 'member', serviceWorkers: 'block' });
+  try {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    await other.page.route(new RegExp(`/api/v1/alarms/${ctx.alarmId}$`), async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    await other.page.addInitScript({ content: COUNT_INTL });
+    await other.page.goto(`${other.base}/app`);
+    await other.page.getByTestId('alarm-event').filter({ hasText: 'B3 Wohnungsbrand' }).waitFor({ timeout: WAIT_MS });
+    assert.ok(asked > 0, 'AL3 was asked for, and has not answered');
+    assert.is(await other.page.locator('[aria-labelledby="who-comes"] [aria-busy="true"]').count(), 1);
+    assert.is(await other.page.getByTestId('coming').count(), 0, 'nobody is shown as coming before AL3 says who');
+    assert.is(await other.page.getByTestId('my-answer').textContent(), 'Lädt …');
+    assert.match((await other.page.getByTestId('counts').textContent()) ?? '', 'Kommen');
+    release();
+    await other.page.getByTestId('coming').filter({ hasText: 'Anna Keller' }).waitFor({ timeout: WAIT_MS });
+    await other.page.getByTestId('my-answer').filter({ hasText: 'Noch keine' }).waitFor({ timeout: WAIT_MS });
+    // The alarm and its times showed without loading the browser's locale data (docs/members-app.md).
+    assert.equal(await other.page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade), []);
+    assert.equal(other.errors, []);
+  } finally {
+    await other.context.close();
+  }
 });
 
 app('offline, /app still opens and shows the last alarm and its answers', async (ctx) => {

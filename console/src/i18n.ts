@@ -380,9 +380,28 @@ export function words<T extends Record<string, unknown>>(german: T, english: NoI
   return lang === 'de' ? german : english;
 }
 
-/** A time as people read it in the page's language. */
+// Times are written by hand, as Intl.DateTimeFormat writes them for de-DE and en-GB (a medium date, a
+// short time, in the browser's time zone): a page's first Intl call loads the browser's locale data,
+// which held the first alarm on a slowed phone back by a quarter of a second (docs/console.md "Loading").
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+const clock = (at: Date) => `${two(at.getHours())}:${two(at.getMinutes())}`;
+
+/** A day as people read it in the page's language: "02.12.2026", "2 Dec 2026". */
+export function formatDay(at: Date): string {
+  return lang === 'de'
+    ? `${two(at.getDate())}.${two(at.getMonth() + 1)}.${at.getFullYear()}`
+    : `${at.getDate()} ${MONTHS_EN[at.getMonth()]} ${at.getFullYear()}`;
+}
+
+/** A time as people read it in the page's language: "02.12.2026, 17:35". */
 export function formatTime(iso: string): string {
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
+  const at = new Date(iso);
+  return `${formatDay(at)}, ${clock(at)}`;
+}
+
+/** A time as short as it reads: the clock alone today ("17:35"), else with the date. */
+export function shortTime(iso: string): string {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? clock(at) : formatTime(iso);
 }

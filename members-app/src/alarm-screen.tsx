@@ -1,16 +1,22 @@
 // One alarm as the member sees it at night (docs/members-app.md "The app"): what happened and where, how
 // long ago, who is coming (by name, with their minutes) and who is not, the place on a map, and — while
 // it runs — his answer at the bottom. Live through the hub (alarms.ts).
-import { t } from '../../console/src/i18n.js';
+import { shortTime, t } from '../../console/src/i18n.js';
 import { MapView } from '../../console/src/map.js';
 import type { Session } from '../../console/src/session.js';
 import { Problem } from '../../console/src/ui.js';
-import { useAlarm, useMinutesSince, when, type AlarmDetailView } from './alarms.js';
+import { useAlarm, useMinutesSince, type AlarmDetailView, type AlarmView } from './alarms.js';
 import { AnswerBar } from './answer.js';
 import type { Push } from './push.js';
 import { w } from './words.js';
 
-function Counts({ alarm }: { alarm: AlarmDetailView }) {
+/** The alarm as far as it is known: from the list (AL2) at once, with its answers by name once AL3 came. */
+export type ShownAlarm = AlarmView | AlarmDetailView;
+
+/** Who answered, by name; null while only the list's entry is known. */
+const answersOf = (alarm: ShownAlarm) => ('answers' in alarm ? alarm.answers : null);
+
+function Counts({ alarm }: { alarm: ShownAlarm }) {
   return (
     <p class="app-counts" aria-live="polite" data-testid="counts">
       <span class="app-count app-count-yes">
@@ -26,8 +32,18 @@ function Counts({ alarm }: { alarm: AlarmDetailView }) {
   );
 }
 
-function People({ alarm, coming, userId }: { alarm: AlarmDetailView; coming: boolean; userId: number }) {
-  const people = alarm.answers
+function People({ alarm, coming, userId }: { alarm: ShownAlarm; coming: boolean; userId: number }) {
+  const answers = answersOf(alarm);
+  if (!answers)
+    return coming ? (
+      <section aria-labelledby="who-comes">
+        <h2 id="who-comes">{w.whoComes}</h2>
+        <p class="hint" aria-busy="true">
+          {t.loading}
+        </p>
+      </section>
+    ) : null;
+  const people = answers
     .filter((a) => a.response === coming)
     // Those who need the fewest minutes first: they are there first.
     .sort((a, b) => (a.duration ?? 999) - (b.duration ?? 999) || a.name.localeCompare(b.name));
@@ -53,15 +69,15 @@ function People({ alarm, coming, userId }: { alarm: AlarmDetailView; coming: boo
   );
 }
 
-function Since({ alarm }: { alarm: AlarmDetailView }) {
+function Since({ alarm }: { alarm: ShownAlarm }) {
   const minutes = useMinutesSince(alarm.startedAt);
   return (
     <p class="alarm-when">
       {alarm.endedAt ? (
-        <span class="alarm-ended">{w.endedAt(when(alarm.endedAt))}</span>
+        <span class="alarm-ended">{w.endedAt(shortTime(alarm.endedAt))}</span>
       ) : (
         <>
-          <span class="alarm-live">{w.ago(minutes)}</span> · {w.raisedAt(when(alarm.startedAt))}
+          <span class="alarm-live">{w.ago(minutes)}</span> · {w.raisedAt(shortTime(alarm.startedAt))}
         </>
       )}
     </p>
@@ -75,7 +91,7 @@ export function AlarmDetail({
   push,
   onAnswered,
 }: {
-  alarm: AlarmDetailView;
+  alarm: ShownAlarm;
   session: Session;
   push: Push;
   onAnswered: () => Promise<void>;
@@ -112,9 +128,23 @@ export function AlarmDetail({
   );
 }
 
-/** /app/alarm/<id>: one alarm, read and kept live. */
-export function AlarmScreen({ id, session, push }: { id: number; session: Session; push: Push }) {
-  const { alarm, problem, reload } = useAlarm(id);
+/**
+ * /app/alarm/<id>: one alarm, read and kept live. `listed` is its entry in the alarms already read (the
+ * start page's running alarm): shown at once, while its answers by name are read (docs/members-app.md).
+ */
+export function AlarmScreen({
+  id,
+  listed,
+  session,
+  push,
+}: {
+  id: number;
+  listed?: AlarmView;
+  session: Session;
+  push: Push;
+}) {
+  const { alarm: read, problem, reload } = useAlarm(id);
+  const alarm = read ?? (listed?.id === id && !problem ? listed : null);
   if (!alarm)
     return problem ? (
       <Problem text={problem} />

@@ -7,7 +7,6 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { AlarmDetailView, AlarmView } from '../../schemas/alarms.js';
 import { api } from '../../console/src/api.js';
 import { ALARM_EVENTS, useHubEvent, useNewest } from '../../console/src/hub.js';
-import { formatTime, lang } from '../../console/src/i18n.js';
 import type { Session } from '../../console/src/session.js';
 import { explain } from '../../console/src/ui.js';
 
@@ -96,11 +95,4 @@ export function useMinutesSince(iso: string): number {
     return () => clearInterval(timer);
   }, [iso]);
   return minutes;
-}
-
-/** A time as short as it reads: the clock alone today, else with the date. */
-export function when(iso: string): string {
-  const at = new Date(iso);
-  if (at.toDateString() !== new Date().toDateString()) return formatTime(iso);
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { timeStyle: 'short' }).format(at);
 }

@@ -6,12 +6,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../console/src/api.js';
 import { explain } from '../../console/src/ui.js';
-import type { AlarmDetailView } from './alarms.js';
+import type { AlarmDetailView, AlarmView } from './alarms.js';
 import type { Device } from './device.js';
 import { notificationWords } from './push-words.js';
 import type { Push } from './push.js';
 import { w } from './words.js';
-import { lang } from '../../console/src/i18n.js';
+import { lang, t } from '../../console/src/i18n.js';
 
 export const MINUTES = [5, 10, 15, 20] as const;
 
@@ -26,7 +26,8 @@ export function AnswerBar({
   push,
   onAnswered,
 }: {
-  alarm: AlarmDetailView;
+  /** The list's entry (AL2) until the alarm's answers by name (AL3) came. */
+  alarm: AlarmView | AlarmDetailView;
   userId: number;
   push: Push;
   onAnswered: () => Promise<void>;
@@ -34,7 +35,8 @@ export function AnswerBar({
   const [sending, setSending] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const words = notificationWords(lang);
-  const mine = alarm.answers.find((a) => a.userId === userId);
+  const answers = 'answers' in alarm ? alarm.answers : null;
+  const mine = answers?.find((a) => a.userId === userId);
   const device = answeringDevice(push);
 
   const answer = async (coming: boolean, minutes: number | null, key: string) => {
@@ -56,7 +58,13 @@ export function AnswerBar({
     }
   };
 
-  const state = !mine ? w.youNotYet : mine.response ? w.youComing(mine.duration) : w.youNotComing;
+  const state = !answers
+    ? t.loading
+    : !mine
+      ? w.youNotYet
+      : mine.response
+        ? w.youComing(mine.duration)
+        : w.youNotComing;
   return (
     <section class="answer-bar" aria-labelledby="answer-title">
       <h2 id="answer-title" class="answer-title">

@@ -56,7 +56,7 @@ function MyAvailability({ session }: { session: Session }) {
 export function HomeScreen({ session, push }: { session: Session; push: Push }) {
   const { alarms, problem } = useAlarms(session);
   const running = (alarms ?? []).filter((a) => !a.endedAt);
-  if (running.length === 1) return <AlarmScreen id={running[0].id} session={session} push={push} />;
+  if (running.length === 1) return <AlarmScreen id={running[0].id} listed={running[0]} session={session} push={push} />;
   return (
     <>
       {running.length > 1 ? (

@@ -34,6 +34,8 @@ export async function signedIn(
     name?: string;
     locale?: string;
     viewport?: { width: number; height: number };
+    /** 'block': no service worker, so that the page's routes see every request the page makes. */
+    serviceWorkers?: 'allow' | 'block';
   } = {},
 ): Promise<SignedIn> {
   const base = `http://localhost:${svc.port}`;
@@ -49,6 +51,7 @@ export async function signedIn(
     locale: opts.locale ?? 'de-DE',
     deviceScaleFactor: 1,
     bypassCSP: true,
+    serviceWorkers: opts.serviceWorkers ?? 'allow',
   });
   const joined = await context.request.post(`${base}/api/v1/join`, {
     data: { code: invited.body.code },
@@ -82,3 +85,24 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 /** True when nothing sticks out sideways: the page needs no horizontal scrolling. */
 export const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/**
+ * A script for page.addInitScript: counts the Intl objects the page makes (window.intlMade). The first
+ * one loads the browser's locale data, which the pages keep off their way to the first data shown
+ * (docs/console.md "Loading"). Text, not a function: tsx would wrap a function's inner functions in a
+ * helper the page does not have.
+ */
+export const COUNT_INTL = `{
+  window.intlMade = [];
+  for (const name of ['NumberFormat', 'DateTimeFormat', 'PluralRules', 'Collator', 'RelativeTimeFormat', 'ListFormat']) {
+    const made = Intl[name];
+    if (!made) continue;
+    const counted = (target, args, make) => (window.intlMade.push(name), make(target, args));
+    Intl[name] = new Proxy(made, {
+      construct: (target, args) => counted(target, args, Reflect.construct),
+      apply: (target, self, args) => counted(target, args, (t, a) => Reflect.apply(t, self, a)),
+    });
+  }
+  const zones = Intl.supportedValuesOf;
+  if (zones) Intl.supportedValuesOf = (key) => (window.intlMade.push('supportedValuesOf'), zones(key));
+}`;

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useHubEvent, useNewest } from '../hub.js';
-import { formatTime, lang, t, words } from '../i18n.js';
+import { formatTime, shortTime, t, words } from '../i18n.js';
 import { Problem, fieldProblems } from '../ui.js';
 
 export const aw = words(
@@ -66,13 +66,6 @@ export interface AvailabilitySummary {
   unknown: number;
   nextChangeAt: string | null;
   members: MemberAvailability[];
-}
-
-/** A time as short as it can be read: the clock alone today, else with the date. */
-function shortTime(iso: string): string {
-  const at = new Date(iso);
-  if (at.toDateString() !== new Date().toDateString()) return formatTime(iso);
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { timeStyle: 'short' }).format(at);
 }
 
 /** What a member said, in words: "Verfügbar bis 22:00". */

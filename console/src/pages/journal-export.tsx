@@ -45,8 +45,10 @@ const w = words(
 );
 
 // The zones this browser knows, offered while typing (older browsers: none, the field is free text).
-const ZONES: string[] =
-  (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+// Asked for when the form first shows, not as the console's script starts (docs/console.md "Loading").
+let zones: string[] | undefined;
+const knownZones = () =>
+  (zones ??= (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? []);
 
 /** The export's answer, or an ApiError with the API's error body (the same as api() throws). */
 async function fetchExport(path: string): Promise<{ blob: Blob; filename: string; sha256: string }> {
@@ -133,7 +135,7 @@ export function ExportForm({ journalId }: { journalId: number }) {
           onInput={(e) => setZone((e.target as HTMLInputElement).value)}
         />
         <datalist id="export-zones">
-          {ZONES.map((z) => (
+          {knownZones().map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>

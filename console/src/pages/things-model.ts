@@ -2,7 +2,7 @@
 // typed into a form and sent: values travel as text in the type's format (server/areas/things/fields.ts).
 import { FIELD_TYPES } from '../../../schemas/things.js';
 import { ApiError } from '../api.js';
-import { lang } from '../i18n.js';
+import { formatDay, formatTime, lang } from '../i18n.js';
 import { explain } from '../ui.js';
 import { w } from './things-words.js';
 
@@ -61,28 +61,27 @@ export function positionOf(text: string | undefined): { lat: number; lon: number
   return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : null;
 }
 
-const numberFormat = new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 10 });
-const dateFormat = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+// Made when first needed, not as the console's script starts: the first Intl object loads the
+// browser's locale data (docs/console.md "Loading").
+let numberFormat: Intl.NumberFormat | undefined;
+const formatNumber = (n: number) =>
+  (numberFormat ??= new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 10 })).format(n);
 
 /** A stored value as people read it in the page's language. */
 export function showValue(field: Field, value: string | undefined): string {
   if (value === undefined || value === '') return '';
   switch (field.type) {
     case 'number':
-      return Number.isFinite(Number(value)) ? numberFormat.format(Number(value)) : value;
+      return Number.isFinite(Number(value)) ? formatNumber(Number(value)) : value;
     case 'boolean':
       return value === 'true' ? w.yes : value === 'false' ? w.no : value;
     case 'date': {
       const d = new Date(`${value}T00:00:00`);
-      return Number.isNaN(d.getTime()) ? value : dateFormat.format(d);
+      return Number.isNaN(d.getTime()) ? value : formatDay(d);
     }
     case 'datetime': {
       const d = new Date(value);
-      return Number.isNaN(d.getTime()) ? value : dateTimeFormat.format(d);
+      return Number.isNaN(d.getTime()) ? value : formatTime(value);
     }
     case 'coordinates': {
       const p = positionOf(value);
