@@ -104,7 +104,10 @@ async function load(context: BrowserContext, url: string, shown: string): Promis
     (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as T;
   await page.goto(url, { waitUntil: 'load' });
   for (const started = Date.now(); !(await inPage<number>('window.shown'));) {
-    if (Date.now() - started > 30_000) throw new Error(`${url}: ${shown} not shown within 30 s`);
+    if (Date.now() - started > 30_000) {
+      await page.close();
+      throw new Error(`${url}: ${shown} not shown within 30 s`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   // Later paints of larger elements replace the entry: give the page a moment to settle.
@@ -140,7 +143,7 @@ const report = (name: string, loads: Load[]) =>
 try {
   const admin = await signedIn({ width: 1280, height: 800 }, 0);
   const consoleLoads: Load[] = [];
-  // Once unthrottled first: the service's own first reads are not the page's.
+  // Once before the measured loads: the service's own first reads are not the page's.
   await load(admin, `${base}/console`, '.alarm-link');
   for (let i = 0; i < runs; i++) consoleLoads.push(await load(admin, `${base}/console`, '.alarm-link'));
   const appLoads: Load[] = [];

@@ -422,6 +422,13 @@ pages(
   'a page load reads the session once, preloaded as the page starts, and each of the overview’s lists once, then once more when its socket connects',
   async (ctx) => {
     const org = await createOrg(ctx.svc);
+    // A running alarm: its row shows when it was raised.
+    const raised = await client(ctx.svc.url, { apiKey: org.apiKey }).post('/api/v1/alarms', {
+      organizationID: org.orgId,
+      event: 'B3 Wohnungsbrand',
+      channels: ['app'],
+    });
+    assert.is(raised.status, 201, JSON.stringify(raised.body));
     const joined = await adminJoined(ctx, org, 'Wehrführerin');
     // A page of its own in the signed-in browser, so that nothing the first page asked is counted.
     const page = await joined.context.newPage();
@@ -436,7 +443,8 @@ pages(
     });
     await page.addInitScript({ content: COUNT_INTL });
     await page.goto(`${ctx.base}/console`);
-    await page.getByText('Kein laufender Alarm.').waitFor({ timeout: WAIT_MS });
+    await page.locator('.alarm-link').filter({ hasText: 'B3 Wohnungsbrand' }).waitFor({ timeout: WAIT_MS });
+    assert.match((await page.locator('.alarm-link').textContent()) ?? '', /ausgelöst \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
     await page.getByTestId('availability-counts').waitFor({ timeout: WAIT_MS });
     // Nothing on the way to the overview's data loads the browser's locale data (docs/console.md).
     assert.equal(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade), []);

@@ -378,8 +378,8 @@ app('the running alarm shows from the list at once (AL2); who comes by name foll
   // A phone of its own without the service worker: Playwright's routes do not see a worker's requests,
   // and this one holds AL3's answer back until the alarm has shown without it.
   const other = await signedIn(ctx.browser, ctx.svc, ctx.org, { role: 'member', serviceWorkers: 'block' });
+  let release = () => {};
   try {
-    let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let asked = 0;
     await other.page.route(new RegExp(`/api/v1/alarms/${ctx.alarmId}$`), async (route) => {
@@ -391,7 +391,7 @@ app('the running alarm shows from the list at once (AL2); who comes by name foll
     await other.page.goto(`${other.base}/app`);
     await other.page.getByTestId('alarm-event').filter({ hasText: 'B3 Wohnungsbrand' }).waitFor({ timeout: WAIT_MS });
     assert.ok(asked > 0, 'AL3 was asked for, and has not answered');
-    assert.is(await other.page.locator('[aria-labelledby="who-comes"] [aria-busy="true"]').count(), 1);
+    assert.is(await other.page.locator('section[aria-labelledby="who-comes"][aria-busy="true"]').count(), 1);
     assert.is(await other.page.getByTestId('coming').count(), 0, 'nobody is shown as coming before AL3 says who');
     assert.is(await other.page.getByTestId('my-answer').textContent(), 'Lädt …');
     assert.match((await other.page.getByTestId('counts').textContent()) ?? '', 'Kommen');
@@ -402,6 +402,7 @@ app('the running alarm shows from the list at once (AL2); who comes by name foll
     assert.equal(await other.page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade), []);
     assert.equal(other.errors, []);
   } finally {
+    release();
     await other.context.close();
   }
 });

@@ -1,7 +1,11 @@
 // Times written by hand in the console and the members' app (console/src/i18n.ts) read exactly as
 // Intl.DateTimeFormat writes them for de-DE and en-GB (a medium date, a short time): every month, the
-// first and last hour of a day, a single-digit day, the days the clocks change.
+// first and last hour of a day, a single-digit day, the nights the clocks change in Berlin, years
+// before 1000 and before 1. The moments lie in a year past, so none is today.
 import * as assert from 'uvu/assert';
+
+// The browser's zone is the page's; here the process's, one whose clocks change.
+process.env.TZ = 'Europe/Berlin';
 import { test } from './helpers/suite.js';
 
 type I18n = typeof import('../console/src/i18n.js');
@@ -20,10 +24,14 @@ for (let month = 0; month < 12; month++)
     [9, 9, 5],
     [28, 23, 59],
   ])
-    moments.push(new Date(2026, month, day, hour, minute));
-// The nights the clocks change in Europe, and a year before 2000.
-moments.push(new Date(2026, 2, 29, 1, 30), new Date(2026, 2, 29, 3, 30), new Date(2026, 9, 25, 2, 30));
-moments.push(new Date(1999, 11, 31, 23, 59));
+    moments.push(new Date(2025, month, day, hour, minute));
+moments.push(new Date(2025, 2, 30, 1, 30), new Date(2025, 2, 30, 3, 30), new Date(2025, 9, 26, 2, 30));
+moments.push(new Date(1999, 11, 31, 23, 59), new Date(2000, 1, 29, 12, 0));
+const early = new Date(2025, 5, 1, 12, 0);
+early.setFullYear(500);
+const yearZero = new Date(2025, 0, 1, 8, 0);
+yearZero.setFullYear(0);
+moments.push(early, yearZero);
 
 for (const [language, locale] of [
   ['de', 'de-DE'],

@@ -389,6 +389,9 @@ const clock = (at: Date) => `${two(at.getHours())}:${two(at.getMinutes())}`;
 
 /** A day as people read it in the page's language: "02.12.2026", "2 Dec 2026". */
 export function formatDay(at: Date): string {
+  // Years before 1000 (a thing's odd date) and no date at all go to Intl, which knows eras and throws.
+  if (!(at.getFullYear() >= 1000))
+    return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium' }).format(at);
   return lang === 'de'
     ? `${two(at.getDate())}.${two(at.getMonth() + 1)}.${at.getFullYear()}`
     : `${at.getDate()} ${MONTHS_EN[at.getMonth()]} ${at.getFullYear()}`;

@@ -36,11 +36,9 @@ function People({ alarm, coming, userId }: { alarm: ShownAlarm; coming: boolean;
   const answers = answersOf(alarm);
   if (!answers)
     return coming ? (
-      <section aria-labelledby="who-comes">
+      <section aria-labelledby="who-comes" aria-busy="true">
         <h2 id="who-comes">{w.whoComes}</h2>
-        <p class="hint" aria-busy="true">
-          {t.loading}
-        </p>
+        <p class="hint">{t.loading}</p>
       </section>
     ) : null;
   const people = answers
@@ -144,7 +142,8 @@ export function AlarmScreen({
   push: Push;
 }) {
   const { alarm: read, problem, reload } = useAlarm(id);
-  const alarm = read ?? (listed?.id === id && !problem ? listed : null);
+  // A read of the alarm shown before (the list moved on to another) is not this one.
+  const alarm = (read?.id === id ? read : null) ?? (listed?.id === id ? listed : null);
   if (!alarm)
     return problem ? (
       <Problem text={problem} />
@@ -153,5 +152,11 @@ export function AlarmScreen({
         {t.loading}
       </p>
     );
-  return <AlarmDetail alarm={alarm} session={session} push={push} onAnswered={reload} />;
+  // What the list showed stays when AL3 fails (offline, the server away); the problem is said above it.
+  return (
+    <>
+      {problem && <Problem text={problem} />}
+      <AlarmDetail alarm={alarm} session={session} push={push} onAnswered={reload} />
+    </>
+  );
 }

@@ -72,6 +72,7 @@ export function useAlarm(id: number): {
   }, [id]);
   useEffect(() => {
     setAlarm(null);
+    setProblem(null);
     void load();
   }, [load]);
   // The event carries the counts; the names of those who answered come with AL3.

@@ -98,7 +98,8 @@ export function AnswerBar({
           </p>
           <div class="answer-yes" role="group" aria-labelledby="answer-question">
             {MINUTES.map((minutes) => {
-              const chosen = !!mine?.response && mine.duration === minutes;
+              // Neither pressed nor not while his answer is being read.
+              const chosen = answers ? !!mine?.response && mine.duration === minutes : undefined;
               return (
                 <button
                   key={minutes}
@@ -120,7 +121,7 @@ export function AnswerBar({
           <button
             type="button"
             class="answer-button answer-button-no"
-            aria-pressed={mine?.response === false}
+            aria-pressed={answers ? mine?.response === false : undefined}
             disabled={sending !== null || !device}
             aria-busy={sending === 'no'}
             onClick={() => answer(false, null, 'no')}

@@ -87,7 +87,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /**
- * A script for page.addInitScript: counts the Intl objects the page makes (window.intlMade). The first
+ * A script for page.addInitScript: counts the Intl objects the page makes, and its numbers and dates
+ * written with toLocale…String (window.intlMade). The first
  * one loads the browser's locale data, which the pages keep off their way to the first data shown
  * (docs/console.md "Loading"). Text, not a function: tsx would wrap a function's inner functions in a
  * helper the page does not have.
@@ -105,4 +106,15 @@ export const COUNT_INTL = `{
   }
   const zones = Intl.supportedValuesOf;
   if (zones) Intl.supportedValuesOf = (key) => (window.intlMade.push('supportedValuesOf'), zones(key));
+  for (const [type, names] of [
+    [Number, ['toLocaleString']],
+    [Date, ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']],
+  ])
+    for (const name of names) {
+      const own = type.prototype[name];
+      type.prototype[name] = function (...args) {
+        window.intlMade.push(type.name + '.' + name);
+        return own.apply(this, args);
+      };
+    }
 }`;
