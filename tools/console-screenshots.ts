@@ -83,7 +83,11 @@ async function main(): Promise<void> {
         method,
         headers: { 'API-TOKEN': key.token, 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-      }).then((r) => r.json() as Promise<Record<string, any>>);
+      }).then(async (r) => {
+        // A refused fixture would leave its part out of the pictures unseen.
+        if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${await r.text()}`);
+        return r.json() as Promise<Record<string, any>>;
+      });
     // An alarm with two answers, entered through the members' phones (devices the station registered).
     const devices = [];
     for (const m of imported.members)
@@ -259,7 +263,8 @@ async function main(): Promise<void> {
       kind: 'imap',
       settings: {
         host: '127.0.0.1',
-        port: 1,
+        // An allowed port (INPUT_IMAP_PORTS) where nothing listens here.
+        port: 143,
         tls: false,
         user: 'alarm',
         password: 'geheim',
