@@ -5,16 +5,10 @@ import { shortTime, t } from '../../console/src/i18n.js';
 import { MapView } from '../../console/src/map.js';
 import type { Session } from '../../console/src/session.js';
 import { Problem } from '../../console/src/ui.js';
-import { useAlarm, useMinutesSince, type AlarmDetailView, type AlarmView } from './alarms.js';
+import { answersOf, useAlarm, useMinutesSince, type AlarmView, type ShownAlarm } from './alarms.js';
 import { AnswerBar } from './answer.js';
 import type { Push } from './push.js';
 import { w } from './words.js';
-
-/** The alarm as far as it is known: from the list (AL2) at once, with its answers by name once AL3 came. */
-export type ShownAlarm = AlarmView | AlarmDetailView;
-
-/** Who answered, by name; null while only the list's entry is known. */
-const answersOf = (alarm: ShownAlarm) => ('answers' in alarm ? alarm.answers : null);
 
 function Counts({ alarm }: { alarm: ShownAlarm }) {
   return (

@@ -12,6 +12,12 @@ import { explain } from '../../console/src/ui.js';
 
 export type { AlarmDetailView, AlarmView };
 
+/** The alarm as far as it is known: from the list (AL2) at once, with its answers by name once AL3 came. */
+export type ShownAlarm = AlarmView | AlarmDetailView;
+
+/** Who answered, by name; null while only the list's entry is known. */
+export const answersOf = (alarm: ShownAlarm) => ('answers' in alarm ? alarm.answers : null);
+
 const newestFirst = (a: AlarmView, b: AlarmView) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || b.id - a.id;
 
 // One request per organization, the same on every screen, so that what the worker kept for one shows on

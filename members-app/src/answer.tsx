@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../console/src/api.js';
 import { explain } from '../../console/src/ui.js';
-import type { AlarmDetailView, AlarmView } from './alarms.js';
+import { answersOf, type ShownAlarm } from './alarms.js';
 import type { Device } from './device.js';
 import { notificationWords } from './push-words.js';
 import type { Push } from './push.js';
@@ -27,7 +27,7 @@ export function AnswerBar({
   onAnswered,
 }: {
   /** The list's entry (AL2) until the alarm's answers by name (AL3) came. */
-  alarm: AlarmView | AlarmDetailView;
+  alarm: ShownAlarm;
   userId: number;
   push: Push;
   onAnswered: () => Promise<void>;
@@ -35,7 +35,7 @@ export function AnswerBar({
   const [sending, setSending] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const words = notificationWords(lang);
-  const answers = 'answers' in alarm ? alarm.answers : null;
+  const answers = answersOf(alarm);
   const mine = answers?.find((a) => a.userId === userId);
   const device = answeringDevice(push);
 
